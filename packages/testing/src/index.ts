@@ -1,0 +1,1 @@
+export { provideTestInfrastructure, type TestInfrastructure } from "./infrastructure.ts";

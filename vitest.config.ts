@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "services/*/test/**/*.test.ts"],
+    // Integration tests share one Postgres and one NATS; each file isolates itself (own database,
+    // own subject prefix), so files may run in parallel. Two cores: two workers.
+    pool: "forks",
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    globalSetup: ["packages/testing/src/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -1,0 +1,2 @@
+export { ConfigError, loadConfig, redactConfig } from "./load-config.ts";
+export * as env from "./env-types.ts";

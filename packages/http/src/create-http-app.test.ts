@@ -1,0 +1,132 @@
+import { Writable } from "node:stream";
+import { ChaingateError } from "@chaingate/errors";
+import { createLogger } from "@chaingate/logger";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createHttpApp, parseRequest, startHttpServer, type RunningHttpServer } from "./index.ts";
+
+const silent = createLogger({ service: "test", destination: new Writable({ write: (_c, _e, done) => done() }) });
+const servers: RunningHttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(readinessChecks: Record<string, () => Promise<unknown>> = {}) {
+  const http = createHttpApp({
+    service: "test",
+    logger: silent,
+    jsonBodyLimit: "1kb",
+    readinessChecks,
+    errorResponses: { teapot: (e) => ({ status: 418, body: { error: e.message } }) },
+  });
+  http.route("get", "/api/v1/things/:id", (req, res) => {
+    res.json({ id: req.params.id });
+  });
+  http.route("post", "/api/v1/things", http.jsonBody, (req, res) => {
+    const body = parseRequest(z.object({ name: z.string(), tags: z.array(z.string().max(3)) }), req.body);
+    res.status(201).json(body);
+  });
+  http.route("get", "/teapot", () => {
+    throw new ChaingateError("teapot", "short and stout");
+  });
+  http.route("get", "/boom", async () => {
+    throw new Error("secret internals");
+  });
+  http.finish();
+  const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
+  servers.push(server);
+  return { ...server, http };
+}
+
+describe("createHttpApp", () => {
+  it("answers unknown routes with JSON 404 {message}, whatever Accept says", async () => {
+    const { url } = await serve();
+    const response = await fetch(`${url}/api/v1/nope`, { headers: { accept: "text/html" } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await response.json()).toEqual({ message: "The route api/v1/nope could not be found." });
+  });
+
+  it("answers a wrong method with 405 naming the supported methods", async () => {
+    const { url } = await serve();
+    const response = await fetch(`${url}/api/v1/things/7`, { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await response.json()).toEqual({
+      message: "The DELETE method is not supported for route api/v1/things/7. Supported methods: GET, HEAD.",
+    });
+  });
+
+  it("turns validation failures into 422 {message, errors} with the spec's summary", async () => {
+    const { url } = await serve();
+    const response = await fetch(`${url}/api/v1/things`, { method: "POST", body: JSON.stringify({ tags: ["long!", "ok"] }) });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toEqual({
+      message: "The name field is required. (and 1 more error)",
+      errors: { name: ["The name field is required."], "tags.0": [expect.stringContaining("3")] },
+    });
+  });
+
+  it("answers malformed JSON with 400 and oversized bodies with 413", async () => {
+    const { url } = await serve();
+    const malformed = await fetch(`${url}/api/v1/things`, { method: "POST", body: "{nope" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ message: "The request body is not valid JSON." });
+    const large = await fetch(`${url}/api/v1/things`, { method: "POST", body: JSON.stringify({ name: "x".repeat(2_000), tags: [] }) });
+    expect(large.status).toBe(413);
+  });
+
+  it("renders a service's own error codes from its table, and hides unknown errors behind 500", async () => {
+    const { url } = await serve();
+    const teapot = await fetch(`${url}/teapot`);
+    expect(teapot.status).toBe(418);
+    expect(await teapot.json()).toEqual({ error: "short and stout" });
+    const boom = await fetch(`${url}/boom`);
+    expect(boom.status).toBe(500);
+    expect(await boom.json()).toEqual({ message: "Internal server error" });
+  });
+
+  it("echoes or assigns a request id", async () => {
+    const { url } = await serve();
+    const echoed = await fetch(`${url}/api/v1/things/1`, { headers: { "x-request-id": "abc-123" } });
+    expect(echoed.headers.get("x-request-id")).toBe("abc-123");
+    const assigned = await fetch(`${url}/api/v1/things/1`);
+    expect(assigned.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("serves /healthz, and /readyz that fails with the failing check's name and while draining", async () => {
+    let databaseUp = true;
+    const { url, http } = await serve({
+      database: async () => {
+        if (!databaseUp) throw new Error("connection refused");
+      },
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    databaseUp = false;
+    const down = await fetch(`${url}/readyz`);
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({ status: "not ready", failures: { database: "connection refused" } });
+    databaseUp = true;
+    http.markDraining();
+    expect((await fetch(`${url}/readyz`)).status).toBe(503);
+  });
+});
+
+describe("startHttpServer close()", () => {
+  it("lets an in-flight request finish and refuses new connections", async () => {
+    const http = createHttpApp({ service: "test", logger: silent });
+    http.route("get", "/slow", async (_req, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      res.json({ done: true });
+    });
+    http.finish();
+    const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
+    const inFlight = fetch(`${server.url}/slow`).then((r) => r.json());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = server.close();
+    expect(await inFlight).toEqual({ done: true });
+    await closed;
+    await expect(fetch(`${server.url}/slow`)).rejects.toThrow();
+  });
+});

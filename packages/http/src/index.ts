@@ -1,0 +1,13 @@
+export { createHttpApp, send, DEFAULT_JSON_BODY_LIMIT, type HttpApp, type HttpAppOptions, type HttpMethod } from "./create-http-app.ts";
+export { startHttpServer, DEFAULT_DRAIN_TIMEOUT_MS, type RunningHttpServer, type StartHttpServerOptions } from "./start-http-server.ts";
+export { onShutdownSignal } from "./on-shutdown-signal.ts";
+export { parseRequest } from "./parse-request.ts";
+export {
+  errorResponseFor,
+  INTERNAL_ERROR,
+  methodNotAllowed,
+  routeNotFound,
+  type ErrorResponse,
+  type ErrorResponseTable,
+} from "./http-errors.ts";
+export { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "./internal-headers.ts";

@@ -1,0 +1,19 @@
+/**
+ * Validates a request part with zod and, on failure, throws the spec's 422 ValidationError with
+ * Laravel-style messages (`The coin field is required.`), keyed by dotted field path (`addresses.0`).
+ */
+import { ValidationError, type FieldErrors } from "@chaingate/errors";
+import type { z } from "zod";
+
+export function parseRequest<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const fieldErrors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.map(String).join(".") || "body";
+    const isMissing = issue.code === "invalid_type" && issue.input === undefined;
+    const message = isMissing ? `The ${field.replaceAll("_", " ")} field is required.` : issue.message;
+    (fieldErrors[field] ??= []).push(message);
+  }
+  throw new ValidationError(fieldErrors);
+}

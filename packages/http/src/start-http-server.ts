@@ -1,0 +1,61 @@
+/**
+ * Starts an HTTP server and stops it gracefully: no new connections, in-flight requests finish,
+ * idle keep-alive connections close; whatever is still open after the drain timeout is cut.
+ */
+import http, { type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "@chaingate/logger";
+
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+/** Longer than common load balancers' idle timeout, so they close first. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const IDLE_SWEEP_INTERVAL_MS = 100;
+
+export interface StartHttpServerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  drainTimeoutMs?: number;
+}
+
+export interface RunningHttpServer {
+  server: Server;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHttpServer(handler: RequestListener, options: StartHttpServerOptions): Promise<RunningHttpServer> {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      const drainTimeoutMs = options.drainTimeoutMs ?? DEFAULT_DRAIN_TIMEOUT_MS;
+      // Connections that finish their last response become idle; sweep them as they do.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_INTERVAL_MS);
+      const deadline = setTimeout(() => {
+        options.logger.warn({ drainTimeoutMs }, "drain timeout: closing remaining connections");
+        server.closeAllConnections();
+      }, drainTimeoutMs);
+      server.close(() => {
+        clearInterval(sweep);
+        clearTimeout(deadline);
+        resolve();
+      });
+      server.closeIdleConnections();
+    }));
+
+  return { server, url, port, close };
+}

@@ -1,0 +1,44 @@
+/**
+ * pino, JSON lines, with the active OpenTelemetry trace and span ids on every line and secrets
+ * (API keys, Authorization, private keys, webhook secrets, passwords) redacted wherever they sit.
+ */
+import { trace } from "@opentelemetry/api";
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
+
+export type { Logger } from "pino";
+
+const SECRET_KEYS = ["authorization", "x-api-key", "apiKey", "api_key", "private_key", "privateKey", "secret", "password", "xprv", "zprv"];
+
+/** Redaction paths: each secret key at the top level, one level down, and in request/response headers. */
+export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {
+  const member = /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `["${key}"]`;
+  const top = member.startsWith(".") ? key : member;
+  return [top, `*${member}`, `req.headers${member}`, `headers${member}`, `*.headers${member}`];
+});
+
+export interface CreateLoggerOptions {
+  service: string;
+  level?: LoggerOptions["level"];
+  /** Where lines go; stdout when omitted (tests pass a stream to read them). */
+  destination?: DestinationStream;
+}
+
+export function createLogger({ service, level = "info", destination }: CreateLoggerOptions): Logger {
+  const options: LoggerOptions = {
+    level,
+    base: { service },
+    messageKey: "message",
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    mixin: traceFields,
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+function traceFields(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId, trace_flags: `0${traceFlags.toString(16)}`.slice(-2) };
+}

@@ -1,0 +1,223 @@
+/**
+ * NATS JetStream for chaingate's events: idempotent stream and consumer set-up, typed publish with
+ * a deterministic `Nats-Msg-Id`, and durable pull consumption that acks only after the handler
+ * stored its effect.
+ */
+import { context } from "@opentelemetry/api";
+import { ChaingateError } from "@chaingate/errors";
+import type { EventContract, EventPayload } from "@chaingate/contracts";
+import {
+  AckPolicy,
+  connect,
+  DeliverPolicy,
+  headers as createHeaders,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type ConsumerConfig,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+} from "nats";
+import { extractTraceContext, injectTraceContext } from "./trace-headers.ts";
+
+/** Long enough to cover a crashed scanner's restart and re-scan: its republishes are dropped. */
+export const DUPLICATE_WINDOW_MS = 60 * 60 * 1000;
+export const STREAM_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const DEFAULT_ACK_WAIT_MS = 30_000;
+/** Redelivery delay after a retryable failure doubles per attempt up to this. */
+export const MAX_REDELIVERY_DELAY_MS = 60_000;
+const FIRST_REDELIVERY_DELAY_MS = 1_000;
+
+/** The narrow logger the bus needs (pino satisfies it). */
+export interface BusLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+export interface BusOptions {
+  url: string;
+  /** Connection name shown by the NATS server, e.g. the service name. */
+  name: string;
+  logger: BusLogger;
+  /** Prefixes every subject and stream name; isolates tests (and tenants) sharing one NATS. */
+  namespace?: string;
+  streamReplicas?: number;
+}
+
+export interface MessageInfo {
+  subject: string;
+  messageId: string | undefined;
+  /** 1 on the first delivery. */
+  deliveryCount: number;
+  streamSequence: number;
+}
+
+export interface ConsumeOptions<Contract extends EventContract> {
+  /** Durable consumer name; replicas sharing it share the work. */
+  durable: string;
+  /** Stores the event's effect; the message is acked only after it resolves. */
+  handle(payload: EventPayload<Contract>, info: MessageInfo): Promise<void>;
+  /** Only some coins, e.g. "transfer.matched.btc"; defaults to every subject of the stream. */
+  filterSubject?: string;
+  ackWaitMs?: number;
+}
+
+export interface Consumption {
+  stop(): Promise<void>;
+  /** Resolves when the consume loop has ended. */
+  done: Promise<void>;
+}
+
+export interface PublishResult {
+  duplicate: boolean;
+  sequence: number;
+}
+
+export interface Bus {
+  connection: NatsConnection;
+  jetstream: JetStreamClient;
+  manager: JetStreamManager;
+  ensureStreams(contracts: readonly EventContract[]): Promise<void>;
+  publish<Contract extends EventContract>(contract: Contract, payload: EventPayload<Contract>): Promise<PublishResult>;
+  consume<Contract extends EventContract>(contract: Contract, options: ConsumeOptions<Contract>): Promise<Consumption>;
+  /** Throws unless the connection is up; used by `/readyz`. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function connectBus(options: BusOptions): Promise<Bus> {
+  const { logger } = options;
+  const connection = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1 });
+  const manager = await connection.jetstreamManager();
+  const jetstream = connection.jetstream();
+  const namespace = options.namespace ? `${options.namespace}.` : "";
+  const streamName = (contract: EventContract) => (options.namespace ? `${options.namespace}_${contract.stream}` : contract.stream);
+  const subjectOf = (subject: string) => `${namespace}${subject}`;
+
+  async function ensureStreams(contracts: readonly EventContract[]): Promise<void> {
+    const subjectsByStream = new Map<string, Set<string>>();
+    for (const contract of contracts) {
+      const subjects = subjectsByStream.get(streamName(contract)) ?? new Set<string>();
+      subjects.add(subjectOf(contract.streamSubjects));
+      subjectsByStream.set(streamName(contract), subjects);
+    }
+    for (const [name, subjects] of subjectsByStream) {
+      const config = {
+        name,
+        subjects: [...subjects],
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        max_age: nanos(STREAM_MAX_AGE_MS),
+        duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+        num_replicas: options.streamReplicas ?? 1,
+      };
+      const exists = await manager.streams.info(name).then(
+        () => true,
+        (error: unknown) => (isNotFound(error) ? false : Promise.reject(error)),
+      );
+      if (exists) await manager.streams.update(name, config);
+      else await manager.streams.add(config);
+    }
+  }
+
+  async function publish<Contract extends EventContract>(contract: Contract, payload: EventPayload<Contract>): Promise<PublishResult> {
+    const valid = contract.schema.parse(payload) as EventPayload<Contract>;
+    const headers = createHeaders();
+    injectTraceContext(headers);
+    const ack = await jetstream.publish(subjectOf(contract.subject(valid)), JSON.stringify(valid), {
+      msgID: contract.messageId(valid),
+      headers,
+    });
+    return { duplicate: ack.duplicate, sequence: ack.seq };
+  }
+
+  async function consume<Contract extends EventContract>(contract: Contract, consumeOptions: ConsumeOptions<Contract>): Promise<Consumption> {
+    const stream = streamName(contract);
+    const config: Partial<ConsumerConfig> = {
+      durable_name: consumeOptions.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
+      filter_subject: subjectOf(consumeOptions.filterSubject ?? contract.streamSubjects),
+    };
+    await manager.consumers.info(stream, consumeOptions.durable).then(
+      () => manager.consumers.update(stream, consumeOptions.durable, config),
+      (error: unknown) => (isNotFound(error) ? manager.consumers.add(stream, config) : Promise.reject(error)),
+    );
+    const consumer = await jetstream.consumers.get(stream, consumeOptions.durable);
+    const messages = await consumer.consume();
+    const done = (async () => {
+      for await (const message of messages) {
+        await handleMessage(contract, message, consumeOptions.handle);
+      }
+    })();
+    return {
+      done,
+      async stop() {
+        await messages.close();
+        await done;
+      },
+    };
+  }
+
+  async function handleMessage<Contract extends EventContract>(
+    contract: Contract,
+    message: JsMsg,
+    handle: ConsumeOptions<Contract>["handle"],
+  ): Promise<void> {
+    const info: MessageInfo = {
+      subject: message.subject,
+      messageId: message.headers?.get("Nats-Msg-Id") || undefined,
+      deliveryCount: message.info.redeliveryCount,
+      streamSequence: message.seq,
+    };
+    let payload: EventPayload<Contract>;
+    try {
+      payload = contract.schema.parse(message.json()) as EventPayload<Contract>;
+    } catch (error) {
+      // A payload that breaks its contract will never parse: keep it out of the redelivery loop.
+      logger.error({ err: error, ...info }, "event does not match its contract: terminated");
+      message.term("invalid payload");
+      return;
+    }
+    try {
+      await context.with(extractTraceContext(message.headers), () => handle(payload, info));
+      message.ack();
+    } catch (error) {
+      if (error instanceof ChaingateError && !error.retryable) {
+        logger.error({ err: error, ...info }, "event handling failed for good: terminated");
+        message.term(error.code);
+        return;
+      }
+      // Anything else may pass on a later try; losing the event is the one thing we never do.
+      const delay = Math.min(FIRST_REDELIVERY_DELAY_MS * 2 ** (info.deliveryCount - 1), MAX_REDELIVERY_DELAY_MS);
+      logger.warn({ err: error, ...info, redeliver_in_ms: delay }, "event handling failed: will redeliver");
+      message.nak(delay);
+    }
+  }
+
+  return {
+    connection,
+    jetstream,
+    manager,
+    ensureStreams,
+    publish,
+    consume,
+    async ping() {
+      if (connection.isClosed()) throw new Error("NATS connection closed");
+      await connection.flush();
+    },
+    async close() {
+      if (!connection.isClosed()) await connection.drain();
+    },
+  };
+}
+
+function isNotFound(error: unknown): boolean {
+  const apiError = (error as { api_error?: { err_code?: number } }).api_error;
+  // 10059 stream not found, 10014 consumer not found.
+  return apiError?.err_code === 10059 || apiError?.err_code === 10014 || /not found/i.test(String((error as Error).message));
+}

@@ -1,0 +1,15 @@
+export {
+  connectBus,
+  DEFAULT_ACK_WAIT_MS,
+  DUPLICATE_WINDOW_MS,
+  MAX_REDELIVERY_DELAY_MS,
+  STREAM_MAX_AGE_MS,
+  type Bus,
+  type BusLogger,
+  type BusOptions,
+  type ConsumeOptions,
+  type Consumption,
+  type MessageInfo,
+  type PublishResult,
+} from "./connect-bus.ts";
+export { extractTraceContext, injectTraceContext } from "./trace-headers.ts";

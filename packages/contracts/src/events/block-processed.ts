@@ -1,0 +1,22 @@
+import { z } from "../zod.ts";
+import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
+
+/** `block.processed.<coin>`: the scanner finished a block (matched transfers already published). */
+export const blockProcessedSchema = z.object({
+  coin: z.enum(COINS),
+  height: z.number().int().nonnegative(),
+  hash: z.string().min(1),
+  parent_hash: z.string().nullable(),
+  time: z.iso.datetime(),
+  tx_count: z.number().int().nonnegative(),
+  matched_count: z.number().int().nonnegative(),
+});
+
+export const blockProcessed = {
+  name: "block.processed",
+  stream: "BLOCKS",
+  streamSubjects: "block.processed.>",
+  schema: blockProcessedSchema,
+  subject: (payload) => coinSubject("block.processed", payload.coin),
+  messageId: (payload) => `block:${payload.coin}:${payload.height}:${payload.hash}`,
+} satisfies EventContract<typeof blockProcessedSchema>;

@@ -1,0 +1,13 @@
+export { COINS, coinSubject, type Coin, type EventContract, type EventPayload } from "./event-contract.ts";
+export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
+export { transferMatched, transferMatchedSchema } from "./transfer-matched.ts";
+export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
+export { webhookChanged, webhookChangedSchema } from "./webhook-changed.ts";
+
+import { blockProcessed } from "./block-processed.ts";
+import { deliveryFailed } from "./delivery-failed.ts";
+import { transferMatched } from "./transfer-matched.ts";
+import { webhookChanged } from "./webhook-changed.ts";
+
+/** Every event contract; stream set-up creates one stream per distinct `stream`. */
+export const ALL_EVENTS = [blockProcessed, transferMatched, deliveryFailed, webhookChanged] as const;

@@ -1,0 +1,2 @@
+export { z } from "./zod.ts";
+export * from "./events/index.ts";

@@ -1,2 +1,5 @@
 export { z } from "./zod.ts";
 export * from "./events/index.ts";
+export * from "./api/error-bodies.ts";
+export { buildOpenApiDocument } from "./openapi/build-openapi-document.ts";
+export { GATEWAY_RESPONSES, SECURITY, json, OpenAPIRegistry } from "./openapi/openapi-registry.ts";

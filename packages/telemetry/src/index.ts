@@ -1,0 +1,1 @@
+export { startTelemetry, type Telemetry } from "./start-telemetry.ts";

@@ -1,0 +1,38 @@
+/**
+ * OpenTelemetry for a service: HTTP, express, pg and undici instrumented; spans exported over
+ * OTLP/HTTP only when `OTEL_EXPORTER_OTLP_ENDPOINT` is set. Without it spans are still created
+ * (so log lines carry trace ids and traceparent propagates) but nothing leaves the process.
+ */
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
+import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
+import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+
+export interface Telemetry {
+  exporting: boolean;
+  shutdown(): Promise<void>;
+}
+
+const IGNORED_PATHS = new Set(["/healthz", "/readyz"]);
+
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Telemetry {
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
+    // An explicit empty list: the SDK's default would export to localhost:4318 unasked.
+    spanProcessors: endpoint ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has(req.url ?? "") }),
+      new ExpressInstrumentation(),
+      new PgInstrumentation(),
+      new UndiciInstrumentation(),
+    ],
+  });
+  sdk.start();
+  return { exporting: Boolean(endpoint), shutdown: () => sdk.shutdown() };
+}

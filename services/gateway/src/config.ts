@@ -1,0 +1,38 @@
+/** The gateway's settings, from the environment. */
+import { env } from "@chaingate/config";
+import { z } from "zod";
+
+const optionalUrl = () => z.url().optional();
+
+export const gatewayConfigSchema = z.object({
+  // Listening
+  HOST: z.string().default("127.0.0.1"),
+  PORT: env.port(8080),
+  LOG_LEVEL: env.logLevel(),
+  /** One access-log line per proxied request. */
+  ACCESS_LOG: env.flag(true),
+
+  // Storage
+  DATABASE_URL: z.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
+  DATABASE_POOL_SIZE: env.positiveInt(10),
+
+  // Internal services (unset: requests for that prefix answer 503 "not configured")
+  XPUB_URL: optionalUrl(),
+  BTC_PROXY_URL: optionalUrl(),
+  ETH_PROXY_URL: optionalUrl(),
+  TRX_PROXY_URL: optionalUrl(),
+  DELIVERY_URL: optionalUrl(),
+
+  // Upstream hop
+  UPSTREAM_CONNECTIONS: env.positiveInt(64),
+  UPSTREAM_CONNECT_TIMEOUT_MS: env.positiveInt(2_000),
+  UPSTREAM_HEADERS_TIMEOUT_MS: env.positiveInt(60_000),
+  UPSTREAM_BODY_TIMEOUT_MS: env.positiveInt(60_000),
+
+  // Keys and usage
+  API_KEY_CACHE_SIZE: env.positiveInt(10_000),
+  USAGE_FLUSH_INTERVAL_MS: env.positiveInt(1_000),
+  DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

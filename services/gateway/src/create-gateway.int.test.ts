@@ -1,0 +1,182 @@
+import http, { type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./http/create-gateway-handler.ts";
+import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
+
+/** An internal service stand-in that reports what reached it. */
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+async function startEchoService() {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      res.writeHead(200, { "content-type": "application/json", "x-served-by": "echo" });
+      res.end(JSON.stringify({ ok: true, url: req.url }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+let echo: Awaited<ReturnType<typeof startEchoService>>;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let replica: Awaited<ReturnType<typeof startTestGateway>>;
+let account: { accountId: number; key: string };
+
+beforeAll(async () => {
+  echo = await startEchoService();
+  gateway = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url });
+  replica = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url }, gateway.databaseUrl);
+  account = await createAccountWithKey(gateway.databaseUrl);
+});
+afterAll(async () => {
+  await replica?.close();
+  await gateway?.close();
+  await gateway?.dropDatabase();
+  await echo?.close();
+});
+
+const get = (base: string, path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+
+describe("authentication (spec: Authentication 1-5)", () => {
+  it.each([
+    ["no header", {}],
+    ["an empty X-API-Key", { "X-API-Key": "" }],
+    ["a Basic Authorization header", { Authorization: "Basic dXNlcjpwYXNz" }],
+    ["an empty bearer", { Authorization: "Bearer " }],
+  ])("answers 401 with the missing-key message for %s", async (_case, headers) => {
+    const response = await get(gateway.url, "/api/v1/btc/health", headers);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: MISSING_KEY_MESSAGE });
+  });
+
+  it.each([
+    ["a malformed key", { "X-API-Key": "short" }],
+    ["an unknown well-formed key", { "X-API-Key": "Z".repeat(40) }],
+    ["a key with one character changed", { "X-API-Key": "" }],
+  ])("answers 401 with the invalid-key message for %s", async (name, headers) => {
+    const sent = name.includes("changed") ? { "X-API-Key": `${account.key.slice(0, 39)}${account.key.endsWith("a") ? "b" : "a"}` } : headers;
+    const response = await get(gateway.url, "/api/v1/btc/health", sent);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
+  });
+
+  it("accepts the key in X-API-Key whatever the header's case, and as a bearer token", async () => {
+    for (const headers of [{ "X-API-Key": account.key }, { "x-api-key": account.key }, { "X-API-KEY": account.key }, { Authorization: `Bearer ${account.key}` }]) {
+      const response = await get(gateway.url, "/api/v1/btc/health", headers);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true, url: "/api/v1/btc/health" });
+    }
+  });
+
+  it("lets X-API-Key win when both are sent: a bad X-API-Key fails even with a valid bearer", async () => {
+    const response = await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": "Y".repeat(40), Authorization: `Bearer ${account.key}` });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
+  });
+
+  it("works for every prefix: the key belongs to the account, not to a coin", async () => {
+    expect((await get(gateway.url, "/api/v1/btc/xpub/1/addresses", { "X-API-Key": account.key })).status).toBe(200);
+    // eth has no service configured on this gateway: past authentication, a 503 says so.
+    const eth = await get(gateway.url, "/api/v1/eth/health", { "X-API-Key": account.key });
+    expect(eth.status).toBe(503);
+    expect(await eth.json()).toEqual({ message: "The eth-proxy service is not configured on this gateway." });
+  });
+});
+
+describe("forwarding", () => {
+  it("passes the account id in the internal header, strips the client's copy and its credentials, keeps path, query and body", async () => {
+    echo.seen.length = 0;
+    const response = await fetch(`${gateway.url}/api/v1/btc/jsonrpc?x=1&y=%20z`, {
+      method: "POST",
+      headers: { "X-API-Key": account.key, "x-chaingate-account-id": "999999", "content-type": "application/json", "x-request-id": "req-42" },
+      body: JSON.stringify({ method: "getblockcount", params: [] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-served-by")).toBe("echo");
+    expect(response.headers.get("x-request-id")).toBe("req-42");
+    const [seen] = echo.seen;
+    expect(seen).toMatchObject({ method: "POST", url: "/api/v1/btc/jsonrpc?x=1&y=%20z", body: JSON.stringify({ method: "getblockcount", params: [] }) });
+    expect(seen!.headers["x-chaingate-account-id"]).toBe(String(account.accountId));
+    expect(seen!.headers["x-request-id"]).toBe("req-42");
+    expect(seen!.headers["x-api-key"]).toBeUndefined();
+    expect(seen!.headers.authorization).toBeUndefined();
+  });
+});
+
+describe("key deactivation", () => {
+  it("takes effect on the very next request, on every replica", async () => {
+    const key = await createAccountWithKey(gateway.databaseUrl, "short-lived");
+    // Both replicas have the key cached as active.
+    expect((await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": key.key })).status).toBe(200);
+    expect((await get(replica.url, "/api/v1/btc/health", { "X-API-Key": key.key })).status).toBe(200);
+    expect(await runAdminCli(gateway.databaseUrl, ["keys", "deactivate", "--prefix", key.key.slice(0, 8)])).toContain("deactivated");
+    for (const base of [gateway.url, replica.url]) {
+      const response = await get(base, "/api/v1/btc/health", { "X-API-Key": key.key });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
+    }
+  });
+
+  it("accepts a key created after a gateway already refused it (no stale negative cache)", async () => {
+    const created = await createAccountWithKey(gateway.databaseUrl, "fresh");
+    expect((await get(gateway.url, "/api/v1/btc/health", { Authorization: `Bearer ${created.key}` })).status).toBe(200);
+  });
+});
+
+describe("usage statistics", () => {
+  it("counts requests per key, day and endpoint group for X-API-Key only, not for Bearer", async () => {
+    const user = await createAccountWithKey(gateway.databaseUrl, "usage");
+    for (let i = 0; i < 3; i++) await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": user.key });
+    await get(gateway.url, "/api/v1/btc/xpub/1/addresses", { "X-API-Key": user.key });
+    for (let i = 0; i < 5; i++) await get(gateway.url, "/api/v1/btc/health", { Authorization: `Bearer ${user.key}` });
+    await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": "Q".repeat(40) });
+    await gateway.flushUsage();
+    const report = await runAdminCli(gateway.databaseUrl, ["usage", "--account", String(user.accountId)]);
+    const today = new Date().toISOString().slice(0, 10);
+    const rows = report.trim().split("\n").slice(1).map((line) => line.split("\t"));
+    expect(rows.map(([day, , prefix, group, count]) => [day, prefix, group, count])).toEqual([
+      [today, user.key.slice(0, 8), "btc", "3"],
+      [today, user.key.slice(0, 8), "btc-xpub", "1"],
+    ]);
+  });
+});
+
+describe("the gateway's own routes", () => {
+  it("answers unknown paths with JSON 404 {message} without asking for a key", async () => {
+    const response = await get(gateway.url, "/api/v1/nothing-here", { accept: "text/html" });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "The route api/v1/nothing-here could not be found." });
+  });
+
+  it("answers a wrong method on its own routes with 405 naming the allowed ones", async () => {
+    const response = await fetch(`${gateway.url}/api/v1/openapi.json`, { method: "POST" });
+    expect(response.status).toBe(405);
+    expect((await response.json()).message).toMatch(/Supported methods: GET, HEAD\.$/);
+  });
+
+  it("serves the OpenAPI document and the reference page publicly", async () => {
+    const document = await get(gateway.url, "/api/v1/openapi.json");
+    expect(document.status).toBe(200);
+    const body = await document.json();
+    expect(body.openapi).toBe("3.1.0");
+    expect(body.components.securitySchemes.ApiKeyAuth).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
+    const page = await get(gateway.url, "/docs");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("/api/v1/openapi.json");
+    expect((await get(gateway.url, "/docs/assets/swagger-ui-bundle.js")).status).toBe(200);
+  });
+
+  it("reports liveness and readiness", async () => {
+    expect(await (await get(gateway.url, "/healthz")).json()).toEqual({ status: "ok" });
+    expect(await (await get(gateway.url, "/readyz")).json()).toEqual({ status: "ready" });
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Wires a gateway from its config: database and migrations, key store, usage recorder, upstream
+ * proxy, public app and the HTTP server. `main.ts` calls it; tests call it with their own config.
+ */
+import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { startHttpServer, type RunningHttpServer } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import type { Kysely } from "kysely";
+import type { GatewayConfig } from "./config.ts";
+import { createGatewayHandler } from "./http/create-gateway-handler.ts";
+import { createPublicApp } from "./http/create-public-app.ts";
+import { createApiKeyStore } from "./infra/api-key-store.ts";
+import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
+import { gatewayMigrations } from "./infra/migrations/index.ts";
+import { createUpstreamProxy } from "./infra/upstream-proxy.ts";
+import { createUsageRecorder } from "./infra/usage-recorder.ts";
+
+export interface Gateway {
+  server: RunningHttpServer;
+  url: string;
+  /** Writes pending usage counts now (tests; the timer does it otherwise). */
+  flushUsage(): Promise<void>;
+  /** Resolves once key-change notifications are being received. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createGateway(config: GatewayConfig, logger: Logger): Promise<Gateway> {
+  const database = createDatabase<GatewayDatabase>({
+    connectionString: config.DATABASE_URL,
+    schema: GATEWAY_SCHEMA,
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: "chaingate-gateway",
+  });
+  const applied = await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations);
+  if (applied.length) logger.info({ migrations: applied }, "migrated");
+
+  const keyStore = createApiKeyStore({
+    db: database.db,
+    connectionString: config.DATABASE_URL,
+    cacheSize: config.API_KEY_CACHE_SIZE,
+    onListenError: (error) => logger.warn({ err: error }, "key-change listener lost; key cache bypassed until it reconnects"),
+  });
+  const usage = createUsageRecorder(database.db, {
+    flushIntervalMs: config.USAGE_FLUSH_INTERVAL_MS,
+    onFlushError: (error) => logger.warn({ err: error }, "usage flush failed; counts kept for the next one"),
+  });
+  const proxy = createUpstreamProxy({
+    upstreams: {
+      xpub: config.XPUB_URL,
+      "btc-proxy": config.BTC_PROXY_URL,
+      "eth-proxy": config.ETH_PROXY_URL,
+      "trx-proxy": config.TRX_PROXY_URL,
+      delivery: config.DELIVERY_URL,
+    },
+    connectionsPerUpstream: config.UPSTREAM_CONNECTIONS,
+    connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT_MS,
+    headersTimeoutMs: config.UPSTREAM_HEADERS_TIMEOUT_MS,
+    bodyTimeoutMs: config.UPSTREAM_BODY_TIMEOUT_MS,
+    onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
+  });
+  const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() } });
+  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLog: config.ACCESS_LOG });
+  const server = await startHttpServer(handler, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
+
+  return {
+    server,
+    url: server.url,
+    ready: keyStore.ready,
+    flushUsage: () => usage.flush(),
+    async close() {
+      publicApp.markDraining();
+      await server.close();
+      await usage.close();
+      await keyStore.close();
+      await proxy.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { resolveRoute } from "./route-table.ts";
+
+describe("resolveRoute", () => {
+  it.each([
+    ["/api/v1/btc/xpub", "xpub"],
+    ["/api/v1/btc/xpub/12/address", "xpub"],
+    ["/api/v1/eth/xpub/3/addresses", "xpub"],
+    ["/api/v1/btc/xpubs", "btc-proxy"],
+    ["/api/v1/btc/health", "btc-proxy"],
+    ["/api/v1/btc", "btc-proxy"],
+    ["/api/v1/eth/health", "eth-proxy"],
+    ["/api/v1/trx/block/latest/2", "trx-proxy"],
+    ["/api/v1/webhooks", "delivery"],
+    ["/api/v1/webhooks/5/secret", "delivery"],
+  ])("%s → %s", (path, upstream) => {
+    expect(resolveRoute(path)?.upstream).toBe(upstream);
+  });
+
+  it.each(["/", "/api/v1", "/api/v1/btcx/health", "/api/v1/webhooksx", "/api/v2/btc/health", "/docs"])("%s has no owner", (path) => {
+    expect(resolveRoute(path)).toBeUndefined();
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * The gateway's request handler. Paths owned by an internal service take the hot path: read the
+ * credential, authenticate (cached), count usage, stream to the owner. Everything else (docs,
+ * OpenAPI, health, 404/405) goes to the express app.
+ */
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import { readCredential } from "../domain/read-credential.ts";
+import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
+import type { ApiKeyStore } from "../infra/api-key-store.ts";
+import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.ts";
+import type { UsageRecorder } from "../infra/usage-recorder.ts";
+import { sendJson } from "./send-json.ts";
+
+export const MISSING_KEY_MESSAGE = "No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer).";
+export const INVALID_KEY_MESSAGE = "The API key is invalid or inactive.";
+
+/** Client-sent copies of these never reach a service; the gateway sets the first itself. */
+const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, "x-api-key", "authorization"]);
+
+export interface GatewayHandlerOptions {
+  keyStore: ApiKeyStore;
+  usage: UsageRecorder;
+  proxy: UpstreamProxy;
+  /** Serves every path no internal service owns. */
+  fallback: RequestListener;
+  logger: Logger;
+  accessLog: boolean;
+}
+
+export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
+  const { keyStore, usage, proxy, logger } = options;
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
+    const requestId = (req.headers[REQUEST_ID_HEADER] as string | undefined) || randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, requestId);
+    let accountId: number | undefined;
+    if (options.accessLog) {
+      res.once("finish", () =>
+        logger.info(
+          {
+            request_id: requestId,
+            method: req.method,
+            path: req.url?.split("?")[0],
+            status: res.statusCode,
+            upstream: route.upstream,
+            account_id: accountId,
+            duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          },
+          "request",
+        ),
+      );
+    }
+    const credential = readCredential(req.headers);
+    if (credential.kind === "missing") return sendJson(res, 401, { message: MISSING_KEY_MESSAGE });
+    const key = await keyStore.authenticate(credential.key);
+    if (!key) return sendJson(res, 401, { message: INVALID_KEY_MESSAGE });
+    accountId = key.accountId;
+    // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
+    if (credential.via === "x-api-key") usage.record(key.keyId, route.group);
+
+    const headers = forwardableHeaders(req.headers, STRIPPED_HEADERS);
+    headers[ACCOUNT_ID_HEADER] = String(key.accountId);
+    headers[REQUEST_ID_HEADER] = requestId;
+    const remote = req.socket.remoteAddress;
+    if (remote) headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${req.headers["x-forwarded-for"]}, ${remote}` : remote;
+    await proxy.forward(route.upstream, req, res, headers);
+  }
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const url = req.url ?? "/";
+    const query = url.indexOf("?");
+    const route = resolveRoute(query === -1 ? url : url.slice(0, query));
+    if (!route) return options.fallback(req, res);
+    handleApi(req, res, route, started).catch((error: unknown) => {
+      logger.error({ err: error, path: url }, "gateway request failed");
+      if (!res.headersSent) sendJson(res, 500, { message: "Internal server error" });
+      else res.destroy();
+    });
+  };
+}

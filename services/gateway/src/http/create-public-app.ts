@@ -1,0 +1,42 @@
+/**
+ * What the gateway serves itself, without authentication: the OpenAPI document, the API
+ * reference page, health endpoints, and JSON 404/405 for every path no service owns.
+ */
+import { buildOpenApiDocument } from "@chaingate/contracts";
+import { createHttpApp, type HttpApp } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import express from "express";
+import swaggerUiDist from "swagger-ui-dist";
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>chaingate API v1 reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "${OPENAPI_PATH}", dom_id: "#reference", deepLinking: true });
+  </script>
+</body>
+</html>`;
+
+export function createPublicApp(options: { logger: Logger; readinessChecks: Record<string, () => Promise<unknown>> }): HttpApp {
+  const http = createHttpApp({ service: "gateway", logger: options.logger, readinessChecks: options.readinessChecks });
+  // Built once: the document depends on code only.
+  const document = JSON.stringify(buildOpenApiDocument());
+  http.route("get", OPENAPI_PATH, (_req, res) => {
+    res.type("application/json").send(document);
+  });
+  http.route("get", "/docs", (_req, res) => {
+    res.type("html").send(DOCS_PAGE);
+  });
+  http.app.use("/docs/assets", express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false }));
+  http.finish();
+  return http;
+}

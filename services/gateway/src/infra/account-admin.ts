@@ -1,0 +1,109 @@
+/**
+ * Operator actions on accounts and keys (the spec's "dashboard"). Every key change sends NOTIFY
+ * in the same transaction, so gateways evict their cached row as the change commits.
+ */
+import { sql, type Kysely } from "kysely";
+import { apiKeyPrefix, generateApiKey, hashApiKey } from "../domain/api-key.ts";
+import { API_KEYS_CHANNEL, type GatewayDatabase } from "./database-schema.ts";
+
+const PREFIX_COLLISION_RETRIES = 5;
+
+export interface CreatedApiKey {
+  id: number;
+  accountId: number;
+  prefix: string;
+  /** The whole key: shown once, never stored. */
+  key: string;
+}
+
+export interface ApiKeyListing {
+  id: number;
+  account_id: number;
+  prefix: string;
+  name: string | null;
+  active: boolean;
+  created_at: Date;
+  deactivated_at: Date | null;
+}
+
+export interface UsageRow {
+  api_key_id: number;
+  prefix: string;
+  day: string;
+  endpoint_group: string;
+  request_count: number;
+}
+
+export class AccountAdminError extends Error {
+  override name = "AccountAdminError";
+}
+
+export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
+  return {
+    async createAccount(name: string): Promise<number> {
+      const { id } = await db.insertInto("accounts").values({ name }).returning("id").executeTakeFirstOrThrow();
+      return id;
+    },
+
+    async createApiKey(accountId: number, name: string | null = null): Promise<CreatedApiKey> {
+      const account = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
+      if (!account) throw new AccountAdminError(`No account with id ${accountId}.`);
+      for (let attempt = 0; attempt < PREFIX_COLLISION_RETRIES; attempt++) {
+        const key = generateApiKey();
+        const prefix = apiKeyPrefix(key);
+        const created = await db.transaction().execute(async (trx) => {
+          const row = await trx
+            .insertInto("api_keys")
+            .values({ account_id: accountId, prefix, secret_hash: hashApiKey(key), name })
+            .onConflict((oc) => oc.column("prefix").doNothing())
+            .returning("id")
+            .executeTakeFirst();
+          // A gateway may hold a negative cache entry for this prefix.
+          if (row) await sql`select pg_notify(${API_KEYS_CHANNEL}, ${prefix})`.execute(trx);
+          return row;
+        });
+        if (created) return { id: created.id, accountId, prefix, key };
+      }
+      throw new AccountAdminError("Could not find a free key prefix; try again.");
+    },
+
+    async listApiKeys(accountId?: number): Promise<ApiKeyListing[]> {
+      let query = db
+        .selectFrom("api_keys")
+        .select(["id", "account_id", "prefix", "name", "active", "created_at", "deactivated_at"])
+        .orderBy("id");
+      if (accountId !== undefined) query = query.where("account_id", "=", accountId);
+      return query.execute();
+    },
+
+    /** Deactivates by id or by prefix; true when a key changed. */
+    async deactivateApiKey(idOrPrefix: number | string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable("api_keys")
+          .set({ active: false, deactivated_at: new Date() })
+          .where(typeof idOrPrefix === "number" ? "id" : "prefix", "=", idOrPrefix)
+          .where("active", "=", true)
+          .returning("prefix")
+          .executeTakeFirst();
+        if (row) await sql`select pg_notify(${API_KEYS_CHANNEL}, ${row.prefix})`.execute(trx);
+        return Boolean(row);
+      });
+    },
+
+    async usage(filter: { accountId?: number; since?: string } = {}): Promise<UsageRow[]> {
+      let query = db
+        .selectFrom("api_key_usage as u")
+        .innerJoin("api_keys as k", "k.id", "u.api_key_id")
+        .select(["u.api_key_id", "k.prefix", sql<string>`to_char(u.day, 'YYYY-MM-DD')`.as("day"), "u.endpoint_group", "u.request_count"])
+        .orderBy("u.day")
+        .orderBy("u.api_key_id")
+        .orderBy("u.endpoint_group");
+      if (filter.accountId !== undefined) query = query.where("k.account_id", "=", filter.accountId);
+      if (filter.since) query = query.where("u.day", ">=", filter.since);
+      return query.execute();
+    },
+  };
+}
+
+export type AccountAdmin = ReturnType<typeof createAccountAdmin>;

@@ -1,0 +1,123 @@
+/**
+ * Streams a request to an internal service and its answer back, never holding a whole body: a
+ * megabytes-large Bitcoin block passes through in chunks. A service that is down, unconfigured
+ * or silent past the timeouts yields 503 `{message}`, never a hang.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream";
+import { Pool } from "undici";
+import type { UpstreamName } from "../domain/route-table.ts";
+import { sendJson } from "../http/send-json.ts";
+
+export interface UpstreamProxyOptions {
+  /** Base URL per internal service; an absent one answers 503 "not configured". */
+  upstreams: Partial<Record<UpstreamName, string>>;
+  connectionsPerUpstream: number;
+  connectTimeoutMs: number;
+  /** Longest wait for the service's response headers (a node call may be slow). */
+  headersTimeoutMs: number;
+  /** Longest silence between two body chunks. */
+  bodyTimeoutMs: number;
+  onUpstreamError?(upstream: UpstreamName, error: unknown): void;
+}
+
+export interface UpstreamProxy {
+  forward(upstream: UpstreamName, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Connection-scoped headers (RFC 9110 §7.6.1) and ones undici refuses to forward. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "expect",
+  "host",
+]);
+
+export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
+  const pools = new Map<UpstreamName, Pool>();
+  for (const [name, url] of Object.entries(options.upstreams) as [UpstreamName, string | undefined][]) {
+    if (!url) continue;
+    pools.set(
+      name,
+      new Pool(new URL(url).origin, {
+        connections: options.connectionsPerUpstream,
+        connect: { timeout: options.connectTimeoutMs },
+        headersTimeout: options.headersTimeoutMs,
+        bodyTimeout: options.bodyTimeoutMs,
+      }),
+    );
+  }
+
+  return {
+    async forward(upstream, req, res, headers) {
+      const pool = pools.get(upstream);
+      if (!pool) {
+        sendJson(res, 503, { message: `The ${upstream} service is not configured on this gateway.` });
+        return;
+      }
+      const abort = new AbortController();
+      res.once("close", () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+      let answer;
+      try {
+        answer = await pool.request({
+          path: req.url ?? "/",
+          method: req.method as "GET",
+          headers,
+          body: hasBody ? req : null,
+          signal: abort.signal,
+        });
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        options.onUpstreamError?.(upstream, error);
+        if (!res.headersSent) {
+          res.setHeader("retry-after", "1");
+          sendJson(res, 503, { message: `The ${upstream} service is unavailable; try again later.` });
+        } else res.destroy();
+        return;
+      }
+      res.writeHead(answer.statusCode, responseHeaders(answer.headers));
+      pipeline(answer.body, res, (error) => {
+        // The client went away or the service broke off mid-body: the response cannot be mended.
+        if (error) {
+          if (!abort.signal.aborted) options.onUpstreamError?.(upstream, error);
+          res.destroy();
+        }
+      });
+    },
+    async close() {
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
+    },
+  };
+}
+
+/** Request headers for the internal hop: no hop-by-hop headers, no client credentials. */
+export function forwardableHeaders(incoming: IncomingHttpHeaders, strip: ReadonlySet<string>): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || strip.has(name)) continue;
+    headers[name] = value;
+  }
+  return headers;
+}
+
+function responseHeaders(incoming: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    headers[name] = value;
+  }
+  return headers;
+}

@@ -1,0 +1,2 @@
+export { createAccountWithKey, runAdminCli } from "./run-admin-cli.ts";
+export { silentLogger, startTestGateway, type TestGateway } from "./start-test-gateway.ts";

@@ -46,12 +46,14 @@ describe("redactConfig", () => {
       redactConfig({
         DATABASE_URL: "postgres://user:hunter2@db:5432/x",
         BTC_RPC_PASSWORD: "hunter2",
+        API_KEY_CACHE_SIZE: 10,
         PORT: 8080,
         UPSTREAMS: ["http://u:pw@node:8332"],
       }),
     ).toEqual({
       DATABASE_URL: "postgres://user:redacted@db:5432/x",
       BTC_RPC_PASSWORD: "[redacted]",
+      API_KEY_CACHE_SIZE: 10,
       PORT: 8080,
       UPSTREAMS: ["http://u:redacted@node:8332"],
     });

@@ -31,7 +31,7 @@ export function loadConfig<Schema extends z.ZodObject>(
   throw new ConfigError(serviceName, problems);
 }
 
-const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|KEY|CREDENTIAL)/i;
+const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|CREDENTIAL|(^|_)KEY$)/i;
 
 /** The effective config for a start-up log line, with secrets and URL passwords masked. */
 export function redactConfig(config: Record<string, unknown>): Record<string, unknown> {

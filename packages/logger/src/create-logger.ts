@@ -2,7 +2,7 @@
  * pino, JSON lines, with the active OpenTelemetry trace and span ids on every line and secrets
  * (API keys, Authorization, private keys, webhook secrets, passwords) redacted wherever they sit.
  */
-import { trace } from "@opentelemetry/api";
+import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
 
 export type { Logger } from "pino";
@@ -38,7 +38,7 @@ export function createLogger({ service, level = "info", destination }: CreateLog
 
 function traceFields(): Record<string, string> {
   const span = trace.getActiveSpan();
-  if (!span) return {};
+  if (!span || !isSpanContextValid(span.spanContext())) return {};
   const { traceId, spanId, traceFlags } = span.spanContext();
   return { trace_id: traceId, span_id: spanId, trace_flags: `0${traceFlags.toString(16)}`.slice(-2) };
 }

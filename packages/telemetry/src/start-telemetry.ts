@@ -10,7 +10,7 @@ import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { UndiciInstrumentation } from "@opentelemetry/instrumentation-undici";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { BatchSpanProcessor, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 
 export interface Telemetry {
@@ -24,8 +24,9 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
-    // An explicit empty list: the SDK's default would export to localhost:4318 unasked.
-    spanProcessors: endpoint ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+    // A no-op processor, not an empty list: with none the SDK installs no tracer provider (so no
+    // trace ids), and with the default it would export to localhost:4318 unasked.
+    spanProcessors: [endpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : new NoopSpanProcessor()],
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has(req.url ?? "") }),
       new ExpressInstrumentation(),

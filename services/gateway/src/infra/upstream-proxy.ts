@@ -4,7 +4,6 @@
  * or silent past the timeouts yields 503 `{message}`, never a hang.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { pipeline } from "node:stream";
 import { Pool } from "undici";
 import type { UpstreamName } from "../domain/route-table.ts";
 import { sendJson } from "../http/send-json.ts";
@@ -68,32 +67,27 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         if (!res.writableFinished) abort.abort();
       });
       const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-      let answer;
       try {
-        answer = await pool.request({
-          path: req.url ?? "/",
-          method: req.method as "GET",
-          headers,
-          body: hasBody ? req : null,
-          signal: abort.signal,
-        });
+        // stream() writes each chunk straight into the client's response and pauses the upstream
+        // socket while that response is full: no intermediate stream holds chunks.
+        await pool.stream(
+          { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null, signal: abort.signal },
+          ({ statusCode, headers: answerHeaders }) => {
+            res.writeHead(statusCode, responseHeaders(answerHeaders));
+            return res;
+          },
+        );
       } catch (error) {
         if (abort.signal.aborted) return;
         options.onUpstreamError?.(upstream, error);
         if (!res.headersSent) {
           res.setHeader("retry-after", "1");
           sendJson(res, 503, { message: `The ${upstream} service is unavailable; try again later.` });
-        } else res.destroy();
-        return;
-      }
-      res.writeHead(answer.statusCode, responseHeaders(answer.headers));
-      pipeline(answer.body, res, (error) => {
-        // The client went away or the service broke off mid-body: the response cannot be mended.
-        if (error) {
-          if (!abort.signal.aborted) options.onUpstreamError?.(upstream, error);
+        } else {
+          // The service broke off mid-body: the response cannot be mended.
           res.destroy();
         }
-      });
+      }
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));

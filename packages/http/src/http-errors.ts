@@ -2,7 +2,7 @@
  * The spec's error bodies, and the table that turns an error into a status and one of them.
  * Gateway- and framework-level errors (auth, routing, 405, 500) use `{message}`.
  */
-import { ChaingateError, ValidationError } from "@chaingate/errors";
+import { ChaingateError, type ValidationError } from "@chaingate/errors";
 
 export interface ErrorResponse {
   status: number;

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,7 +87,7 @@ describe("an internal service that is down", () => {
   });
 
   it("yields 503 {message} after the headers timeout when it accepts but never answers", async () => {
-    const sockets = new Set<import("node:net").Socket>();
+    const sockets = new Set<Socket>();
     const silent = http.createServer(() => {});
     silent.on("connection", (socket) => sockets.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));

@@ -36,7 +36,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
     const requestId = (req.headers[REQUEST_ID_HEADER] as string | undefined) || randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    let accountId: number | undefined;
+    // Filled in once the key is known; read by the access-log line at the end.
+    const logged: { accountId?: number } = {};
     if (options.accessLog) {
       res.once("finish", () =>
         logger.info(
@@ -46,7 +47,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
             path: req.url?.split("?")[0],
             status: res.statusCode,
             upstream: route.upstream,
-            account_id: accountId,
+            account_id: logged.accountId,
             duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
           },
           "request",
@@ -57,7 +58,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     if (credential.kind === "missing") return sendJson(res, 401, { message: MISSING_KEY_MESSAGE });
     const key = await keyStore.authenticate(credential.key);
     if (!key) return sendJson(res, 401, { message: INVALID_KEY_MESSAGE });
-    accountId = key.accountId;
+    logged.accountId = key.accountId;
     // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
     if (credential.via === "x-api-key") usage.record(key.keyId, route.group);
 

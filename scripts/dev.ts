@@ -1,0 +1,91 @@
+/**
+ * The local dev stack: JetStream streams, node peers, and every service as its own process
+ * (launched with its package's `start` script), wired together on loopback. Environment variables
+ * set on the command pass through to every service. Ctrl-C stops everything.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { connectBus } from "@chaingate/bus";
+import { ALL_EVENTS } from "@chaingate/contracts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const env = {
+  DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
+  NATS_URL: "nats://127.0.0.1:4222",
+  ...process.env,
+} as Record<string, string>;
+
+/** Internal ports: loopback only; the gateway is the one public edge. */
+const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102 } as const;
+
+interface ServiceSpec {
+  name: string;
+  dir: string;
+  env: Record<string, string>;
+}
+
+const services: ServiceSpec[] = [
+  {
+    name: "gateway",
+    dir: "services/gateway",
+    env: {
+      PORT: String(PORTS.gateway),
+      BTC_PROXY_URL: `http://127.0.0.1:${PORTS["btc-proxy"]}`,
+      XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
+    },
+  },
+];
+
+const children: ChildProcess[] = [];
+let stopping = false;
+
+function startService(spec: ServiceSpec): void {
+  const { scripts } = JSON.parse(readFileSync(`${ROOT}${spec.dir}/package.json`, "utf8")) as { scripts: { start: string } };
+  const [, ...args] = scripts.start.split(/\s+/);
+  // Variables set on the command win over the stack's defaults.
+  const serviceEnv = { ...spec.env, ...env, OTEL_SERVICE_NAME: spec.name };
+  for (const name of Object.keys(spec.env)) if (process.env[name] !== undefined) serviceEnv[name] = process.env[name]!;
+  const child = spawn(process.execPath, args, { cwd: `${ROOT}${spec.dir}`, env: serviceEnv, stdio: ["ignore", "inherit", "inherit"] });
+  child.once("exit", (code, signal) => {
+    if (stopping) return;
+    console.error(`${spec.name} exited (${signal ?? code}); stopping the stack`);
+    void stopAll(1);
+  });
+  children.push(child);
+}
+
+async function stopAll(exitCode: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+  process.exit(exitCode);
+}
+
+const bus = await connectBus({ url: env.NATS_URL!, name: "dev-stack", logger: { info: () => {}, warn: console.error, error: console.error } });
+await bus.ensureStreams(ALL_EVENTS);
+await bus.close();
+console.log(`JetStream streams ready at ${env.NATS_URL}`);
+
+for (const spec of services) startService(spec);
+
+console.log(`
+chaingate dev stack
+  gateway (public)     http://127.0.0.1:${process.env.PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
+  Postgres             ${env.DATABASE_URL}
+  NATS                 ${env.NATS_URL}
+Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>
+Ctrl-C stops everything.
+`);
+
+process.on("SIGINT", () => void stopAll(0));
+process.on("SIGTERM", () => void stopAll(0));

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every test (unit and integration against real Postgres, NATS and node peers), the type
+# check and the linter. Ends with 'tests: N passed, M failed' counted from vitest's own report.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/bootstrap.sh
+
+mkdir -p .tmp
+report=.tmp/vitest-report.json
+rm -f "$report"
+pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$report"
+tests_status=$?
+pnpm typecheck
+typecheck_status=$?
+pnpm lint
+lint_status=$?
+
+node -e '
+  const fs = require("fs");
+  const file = process.argv[1];
+  const r = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
+  const skipped = r.numPendingTests + (r.numTodoTests ?? 0);
+  // A file that fails before its tests run (import error, failing hook) counts as one failure.
+  const brokenFiles = (r.testResults ?? []).filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$report"
+[ $tests_status -eq 0 ] && [ $typecheck_status -eq 0 ] && [ $lint_status -eq 0 ]

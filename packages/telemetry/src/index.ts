@@ -1,1 +1,1 @@
-export { startTelemetry, type Telemetry } from "./start-telemetry.ts";
+export { skipTracing, startTelemetry, type Telemetry } from "./start-telemetry.ts";

@@ -70,7 +70,8 @@ describe("authentication (spec: Authentication 1-5)", () => {
   });
 
   it("accepts the key in X-API-Key whatever the header's case, and as a bearer token", async () => {
-    for (const headers of [{ "X-API-Key": account.key }, { "x-api-key": account.key }, { "X-API-KEY": account.key }, { Authorization: `Bearer ${account.key}` }]) {
+    const variants: Record<string, string>[] = [{ "X-API-Key": account.key }, { "x-api-key": account.key }, { "X-API-KEY": account.key }, { Authorization: `Bearer ${account.key}` }];
+    for (const headers of variants) {
       const response = await get(gateway.url, "/api/v1/btc/health", headers);
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ ok: true, url: "/api/v1/btc/health" });
@@ -160,13 +161,13 @@ describe("the gateway's own routes", () => {
   it("answers a wrong method on its own routes with 405 naming the allowed ones", async () => {
     const response = await fetch(`${gateway.url}/api/v1/openapi.json`, { method: "POST" });
     expect(response.status).toBe(405);
-    expect((await response.json()).message).toMatch(/Supported methods: GET, HEAD\.$/);
+    expect(((await response.json()) as { message: string }).message).toMatch(/Supported methods: GET, HEAD\.$/);
   });
 
   it("serves the OpenAPI document and the reference page publicly", async () => {
     const document = await get(gateway.url, "/api/v1/openapi.json");
     expect(document.status).toBe(200);
-    const body = await document.json();
+    const body = (await document.json()) as { openapi: string; components: { securitySchemes: Record<string, unknown> } };
     expect(body.openapi).toBe("3.1.0");
     expect(body.components.securitySchemes.ApiKeyAuth).toEqual({ type: "apiKey", in: "header", name: "X-API-Key" });
     const page = await get(gateway.url, "/docs");

@@ -4,7 +4,7 @@
  */
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { startHttpServer, type RunningHttpServer } from "@chaingate/http";
-import type { Logger } from "@chaingate/logger";
+import { createLogger, type Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
@@ -60,7 +60,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
   });
   const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() } });
-  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLog: config.ACCESS_LOG });
+  const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false }) : undefined;
+  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger });
   const server = await startHttpServer(handler, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
 
   return {

@@ -99,7 +99,7 @@ describe("an internal service that is down", () => {
       const { key } = await createAccountWithKey(gateway.databaseUrl);
       const response = await fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "X-API-Key": key } });
       expect(response.status).toBe(503);
-      expect((await response.json()).message).toMatch(/unavailable/);
+      expect(((await response.json()) as { message: string }).message).toMatch(/unavailable/);
     } finally {
       await gateway.close();
       await gateway.dropDatabase();

@@ -3,7 +3,7 @@
  * credential, authenticate (cached), count usage, stream to the owner. Everything else (docs,
  * OpenAPI, health, 404/405) goes to the express app.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -27,21 +27,40 @@ export interface GatewayHandlerOptions {
   /** Serves every path no internal service owns. */
   fallback: RequestListener;
   logger: Logger;
-  accessLog: boolean;
+  /** Writes one line per proxied request; undefined turns the access log off. */
+  accessLogger?: Logger;
+}
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/**
+ * The proxied hot path creates no spans (see README, Telemetry); it forwards the client's W3C
+ * `traceparent`, or a new one when there is none, so its log line and the service's spans share
+ * one trace id.
+ */
+function ensureTraceparent(headers: Record<string, string | string[]>): string {
+  const incoming = headers.traceparent;
+  const match = typeof incoming === "string" ? TRACEPARENT.exec(incoming) : null;
+  if (match) return match[1]!;
+  const traceId = randomBytes(16).toString("hex");
+  headers.traceparent = `00-${traceId}-${randomBytes(8).toString("hex")}-01`;
+  delete headers.tracestate;
+  return traceId;
 }
 
 export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
-  const { keyStore, usage, proxy, logger } = options;
+  const { keyStore, usage, proxy, logger, accessLogger } = options;
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
     const requestId = (req.headers[REQUEST_ID_HEADER] as string | undefined) || randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
-    // Filled in once the key is known; read by the access-log line at the end.
-    const logged: { accountId?: number } = {};
-    if (options.accessLog) {
+    // Filled in as the request goes; read by the access-log line at the end.
+    const logged: { accountId?: number; traceId?: string } = {};
+    if (accessLogger) {
       res.once("finish", () =>
-        logger.info(
+        accessLogger.info(
           {
+            trace_id: logged.traceId,
             request_id: requestId,
             method: req.method,
             path: req.url?.split("?")[0],
@@ -65,6 +84,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const headers = forwardableHeaders(req.headers, STRIPPED_HEADERS);
     headers[ACCOUNT_ID_HEADER] = String(key.accountId);
     headers[REQUEST_ID_HEADER] = requestId;
+    logged.traceId = ensureTraceparent(headers);
     const remote = req.socket.remoteAddress;
     if (remote) headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${req.headers["x-forwarded-for"]}, ${remote}` : remote;
     await proxy.forward(route.upstream, req, res, headers);

@@ -6,7 +6,8 @@ import { buildOpenApiDocument } from "@chaingate/contracts";
 import { createHttpApp, type HttpApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import express from "express";
-import swaggerUiDist from "swagger-ui-dist";
+// absolute-path, not the package root: the root module loads the whole UI bundle into the server.
+import getSwaggerUiPath from "swagger-ui-dist/absolute-path.js";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
@@ -36,7 +37,7 @@ export function createPublicApp(options: { logger: Logger; readinessChecks: Reco
   http.route("get", "/docs", (_req, res) => {
     res.type("html").send(DOCS_PAGE);
   });
-  http.app.use("/docs/assets", express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false }));
+  http.app.use("/docs/assets", express.static(getSwaggerUiPath(), { index: false }));
   http.finish();
   return http;
 }

@@ -62,23 +62,21 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         sendJson(res, 503, { message: `The ${upstream} service is not configured on this gateway.` });
         return;
       }
-      const abort = new AbortController();
-      res.once("close", () => {
-        if (!res.writableFinished) abort.abort();
-      });
       const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
       try {
         // stream() writes each chunk straight into the client's response and pauses the upstream
         // socket while that response is full: no intermediate stream holds chunks.
         await pool.stream(
-          { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null, signal: abort.signal },
+          // No AbortSignal: once the factory returns `res`, undici aborts the call when `res` closes
+          // early (client gone), and a per-request AbortController is measurable on this path.
+          { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null },
           ({ statusCode, headers: answerHeaders }) => {
             res.writeHead(statusCode, responseHeaders(answerHeaders));
             return res;
           },
         );
       } catch (error) {
-        if (abort.signal.aborted) return;
+        if (res.destroyed) return;
         options.onUpstreamError?.(upstream, error);
         if (!res.headersSent) {
           res.setHeader("retry-after", "1");

@@ -1,0 +1,94 @@
+/**
+ * Gateway overhead (issue: foundation). The same internal endpoint called (a) directly, (b) through
+ * a bare node:http + undici pass-through (the floor any Node hop pays here) and (c) through the
+ * gateway with a valid key, all in this run. Targets on a 2-core machine: at concurrency 1 the
+ * gateway adds under 0.25 ms per request over (a); at concurrency 50 it keeps at least half of
+ * (b)'s requests per second. Also: the gateway's memory while a 20 MB body passes.
+ */
+import { fileURLToPath } from "node:url";
+import { createAccountWithKey, freePort, spawnService, waitForHttp } from "@chaingate/gateway/testing";
+import { createTestDatabase } from "@chaingate/testing";
+import { load, ROOT, startScript, stopAll, type LoadResult } from "../support/processes.ts";
+
+const WARMUP_SECONDS = 2;
+const MEASURE_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const MB = 1024 * 1024;
+
+export async function benchGatewayOverhead(): Promise<boolean> {
+  const database = await createTestDatabase();
+  const [internalPort, barePort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const internal = startScript(fileURLToPath(new URL("../support/internal-endpoint.ts", import.meta.url)), { PORT: String(internalPort) });
+  const bare = startScript(fileURLToPath(new URL("../support/bare-proxy.ts", import.meta.url)), {
+    PORT: String(barePort),
+    UPSTREAM_URL: `http://127.0.0.1:${internalPort}`,
+  });
+  const gateway = spawnService(
+    `${ROOT}services/gateway`,
+    { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, BTC_PROXY_URL: `http://127.0.0.1:${internalPort}` },
+    { captureOutput: false },
+  );
+  try {
+    const path = "/api/v1/btc/health";
+    const targets = {
+      direct: `http://127.0.0.1:${internalPort}${path}`,
+      bare: `http://127.0.0.1:${barePort}${path}`,
+      gateway: `http://127.0.0.1:${gatewayPort}${path}`,
+    };
+    await Promise.all(Object.values(targets).map((url) => waitForHttp(url)));
+    const { key } = await createAccountWithKey(database.connectionString, "bench");
+    const headers = { "x-api-key": key, accept: "application/json" };
+
+    const run = async (connections: number) => {
+      const results: Record<string, LoadResult> = {};
+      for (const [name, url] of Object.entries(targets)) {
+        await load(url, { connections, durationSeconds: WARMUP_SECONDS, headers });
+        results[name] = await load(url, { connections, durationSeconds: MEASURE_SECONDS, headers });
+      }
+      return results;
+    };
+    const serial = await run(1);
+    const concurrent = await run(50);
+
+    console.log("\n== gateway overhead (same run, same internal endpoint) ==");
+    console.log("target       c=1 ms/req   c=1 req/s   c=50 req/s   errors/non-2xx");
+    for (const name of Object.keys(targets)) {
+      const s = serial[name]!;
+      const c = concurrent[name]!;
+      console.log(
+        `${name.padEnd(12)} ${s.meanMs.toFixed(3).padStart(10)}   ${s.requestsPerSecond.toFixed(0).padStart(9)}   ${c.requestsPerSecond.toFixed(0).padStart(10)}   ${s.errors + c.errors}/${s.non2xx + c.non2xx}`,
+      );
+    }
+    const addedMs = serial.gateway!.meanMs - serial.direct!.meanMs;
+    const bareAddedMs = serial.bare!.meanMs - serial.direct!.meanMs;
+    const keptOfBare = concurrent.gateway!.requestsPerSecond / concurrent.bare!.requestsPerSecond;
+    const keptOfDirect = concurrent.gateway!.requestsPerSecond / concurrent.direct!.requestsPerSecond;
+    const failures = serial.gateway!.non2xx + concurrent.gateway!.non2xx + serial.gateway!.errors + concurrent.gateway!.errors;
+    const latencyOk = addedMs < 0.25;
+    const throughputOk = keptOfBare >= 0.5;
+    console.log(`c=1:  gateway adds ${addedMs.toFixed(3)} ms/request over direct (bare hop adds ${bareAddedMs.toFixed(3)} ms)   target < 0.250 ms   ${latencyOk ? "PASS" : "FAIL"}`);
+    console.log(`c=50: gateway keeps ${(keptOfBare * 100).toFixed(0)}% of the bare hop's req/s (${(keptOfDirect * 100).toFixed(0)}% of direct)   target >= 50%   ${throughputOk ? "PASS" : "FAIL"}`);
+
+    // Memory: a 20 MB body through the gateway; the first large body in a process sizes its heap.
+    const big = `http://127.0.0.1:${gatewayPort}/api/v1/btc/big`;
+    const transfer = async () => {
+      gateway.resetPeakMemory();
+      const before = gateway.memory().rss;
+      const response = await fetch(big, { headers });
+      let bytes = 0;
+      for await (const chunk of response.body!) bytes += (chunk as Uint8Array).length;
+      return { bytes, growthMb: (gateway.memory().peakRss - before) / MB };
+    };
+    const first = await transfer();
+    const later = [await transfer(), await transfer()];
+    const memoryOk = first.bytes === 20 * MB && Math.max(first.growthMb, ...later.map((l) => l.growthMb)) < 30;
+    console.log(
+      `20 MB body: gateway peak RSS growth ${first.growthMb.toFixed(1)} MB (first large body), ${later.map((l) => l.growthMb.toFixed(1)).join(" / ")} MB (next two)   target < 30 MB   ${memoryOk ? "PASS" : "FAIL"}`,
+    );
+    if (failures) console.log(`gateway answered ${failures} requests with errors or non-2xx: FAIL`);
+    return latencyOk && throughputOk && memoryOk && failures === 0;
+  } finally {
+    await gateway.stop();
+    await stopAll([internal, bare]);
+    await database.drop();
+  }
+}

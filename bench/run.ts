@@ -1,0 +1,28 @@
+/**
+ * `pnpm bench [name]`: runs the benchmarks (all, or the named one) and prints figures and ratios
+ * against baselines measured in the same run. Exits 1 if a target is missed.
+ */
+import { provideTestInfrastructure } from "@chaingate/testing";
+import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
+
+const BENCHMARKS: Record<string, () => Promise<boolean>> = {
+  gateway: benchGatewayOverhead,
+};
+
+const infrastructure = await provideTestInfrastructure();
+process.env.DATABASE_URL = infrastructure.databaseUrl;
+process.env.NATS_URL = infrastructure.natsUrl;
+
+const selected = process.argv.slice(2);
+const names = selected.length ? selected : Object.keys(BENCHMARKS);
+let allPassed = true;
+try {
+  for (const name of names) {
+    const bench = BENCHMARKS[name];
+    if (!bench) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHMARKS).join(", ")}`);
+    allPassed = (await bench()) && allPassed;
+  }
+} finally {
+  await infrastructure.stop();
+}
+process.exit(allPassed ? 0 : 1);

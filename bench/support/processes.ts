@@ -1,0 +1,48 @@
+/** Starting the benchmark's processes and measuring with autocannon. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const TSX = `${ROOT}node_modules/.bin/tsx`;
+
+export function startScript(path: string, env: Record<string, string>): ChildProcess {
+  return spawn(TSX, [path], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  /** Mean time per request at concurrency 1 (1 / rps), in ms. */
+  meanMs: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, options: { connections: number; durationSeconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    headers: options.headers,
+  });
+  const requestsPerSecond = result.requests.total / options.durationSeconds;
+  return {
+    requestsPerSecond,
+    meanMs: (1_000 * options.connections) / requestsPerSecond,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export async function stopAll(children: ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+}

@@ -30,7 +30,7 @@ const services: ServiceSpec[] = [
     name: "gateway",
     dir: "services/gateway",
     env: {
-      PORT: String(PORTS.gateway),
+      PORT: env.GATEWAY_PORT ?? String(PORTS.gateway),
       BTC_PROXY_URL: `http://127.0.0.1:${PORTS["btc-proxy"]}`,
       XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
     },
@@ -43,9 +43,9 @@ let stopping = false;
 function startService(spec: ServiceSpec): void {
   const { scripts } = JSON.parse(readFileSync(`${ROOT}${spec.dir}/package.json`, "utf8")) as { scripts: { start: string } };
   const [, ...args] = scripts.start.split(/\s+/);
-  // Variables set on the command win over the stack's defaults.
-  const serviceEnv = { ...spec.env, ...env, OTEL_SERVICE_NAME: spec.name };
-  for (const name of Object.keys(spec.env)) if (process.env[name] !== undefined) serviceEnv[name] = process.env[name]!;
+  // Variables set on the command pass through; the stack's wiring (ports, service URLs) wins,
+  // since one PORT cannot serve every service (the gateway's public port is GATEWAY_PORT).
+  const serviceEnv: Record<string, string> = { ...env, ...spec.env, OTEL_SERVICE_NAME: spec.name };
   const child = spawn(process.execPath, args, { cwd: `${ROOT}${spec.dir}`, env: serviceEnv, stdio: ["ignore", "inherit", "inherit"] });
   child.once("exit", (code, signal) => {
     if (stopping) return;
@@ -80,7 +80,7 @@ for (const spec of services) startService(spec);
 
 console.log(`
 chaingate dev stack
-  gateway (public)     http://127.0.0.1:${process.env.PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
+  gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}
 Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>

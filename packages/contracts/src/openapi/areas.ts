@@ -1,4 +1,5 @@
 /** Each area of the API registers its own paths; adding an area means adding it here. */
+import { registerBtcPaths } from "../api/btc.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
-export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [];
+export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths];

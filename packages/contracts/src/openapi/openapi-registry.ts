@@ -4,7 +4,7 @@ import { messageErrorSchema } from "../api/error-bodies.ts";
 
 export { OpenAPIRegistry };
 
-export const SECURITY = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+export const SECURITY: Array<Record<string, string[]>> = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
 
 import type { z } from "zod";
 

@@ -1,0 +1,172 @@
+/**
+ * The Bitcoin xpub endpoints (`/api/v1/btc/xpub*`): request and response schemas, validated by
+ * the xpub service and rendered into the OpenAPI document from the same definitions.
+ */
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "../zod.ts";
+import { GATEWAY_RESPONSES, SECURITY, json } from "../openapi/openapi-registry.ts";
+import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+
+/** Longest accepted label; the spec's limit for client-supplied strings (webhook address entries). */
+export const XPUB_LABEL_MAX_CHARS = 255;
+/** History pages are numbered from 1 (Laravel's paginator convention, which the spec's meta mirrors). */
+export const FIRST_PAGE = 1;
+/** Page size when `per_page` is omitted: Laravel's paginators default to 15; 50 saves round trips for reconciliation jobs. */
+export const DEFAULT_PER_PAGE = 50;
+/** Largest page: 500 rows are about 60 KB of JSON, small enough to serve from one index range scan. */
+export const MAX_PER_PAGE = 500;
+
+// ── Requests ────────────────────────────────────────────────────────────────────────────────────
+
+export const registerXpubRequestSchema = z
+  .object({
+    xpub: z
+      .string({ error: (issue) => (issue.input === undefined ? undefined : "The xpub field must be a string.") })
+      .openapi({
+        description: "BIP84 account-level public key (m/84'/0'/account') in SLIP-0132 zpub encoding, exactly as the wallet exports it.",
+        example: "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs",
+      }),
+    label: z
+      .string({ error: "The label field must be a string." })
+      .max(XPUB_LABEL_MAX_CHARS, { error: `The label field must not be greater than ${XPUB_LABEL_MAX_CHARS} characters.` })
+      .nullable()
+      .optional()
+      .openapi({ description: "Free text for the client's own bookkeeping. Kept from the first registration of the key." }),
+  })
+  .openapi("RegisterXpubRequest");
+
+export type RegisterXpubRequest = z.infer<typeof registerXpubRequestSchema>;
+
+/**
+ * A positive integer query parameter with Laravel-style messages naming the field. Digits are
+ * checked as text first so "1.5", "abc" and "1e3" read "must be an integer", not a zod type error.
+ */
+function pageNumber(field: string, fallback: number, max?: number) {
+  const label = field.replaceAll("_", " ");
+  let bounds = z.number().min(1, { error: `The ${label} field must be at least 1.` });
+  if (max !== undefined) bounds = bounds.max(max, { error: `The ${label} field must not be greater than ${max}.` });
+  return z
+    .string()
+    .regex(/^-?[0-9]{1,16}$/, { error: `The ${label} field must be an integer.` })
+    .transform(Number)
+    .pipe(bounds)
+    .default(fallback)
+    .openapi({ type: "integer", minimum: 1, ...(max === undefined ? {} : { maximum: max }), default: fallback });
+}
+
+export const addressHistoryQuerySchema = z.object({
+  page: pageNumber("page", FIRST_PAGE).openapi({ description: `Page number, starting at ${FIRST_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.` }),
+  per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({ description: `Addresses per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).` }),
+});
+
+export type AddressHistoryQuery = z.infer<typeof addressHistoryQuerySchema>;
+
+/** Path parameter `{id}`: digits only; anything else is a routing miss (404), never a 422. */
+export const xpubIdPathSchema = z.object({
+  id: z.string().regex(/^[0-9]+$/).openapi({ description: "Record id from the registration response.", example: "1", type: "integer" }),
+});
+
+// ── Responses ───────────────────────────────────────────────────────────────────────────────────
+
+export const xpubRecordSchema = z
+  .object({
+    id: z.number().int().openapi({ description: "Record id, used in `{id}` paths." }),
+    chain: z.literal("BTC"),
+    fingerprint: z.string().openapi({ description: "First 4 bytes of hash160 of the key's public key, hex.", example: "fd13aac9" }),
+    label: z.string().nullable(),
+    xpub_preview: z.string().openapi({ description: "Masked key: first 8 characters, an ellipsis, the last 4. The full key is never returned.", example: "zpub6rFR…tZYs" }),
+    next_index: z.number().int().openapi({ description: "Index the next issued address gets." }),
+    issued_count: z.number().int().openapi({ description: "Addresses issued so far. Indexes are issued without gaps, so it equals next_index." }),
+    created_at: z.iso.datetime().openapi({ example: "2026-11-02T10:15:30.123Z" }),
+  })
+  .openapi("XpubRecord", { description: "A registered BIP84 account key (Bitcoin)." });
+
+export type XpubRecord = z.infer<typeof xpubRecordSchema>;
+
+export const issuedAddressSchema = z
+  .object({
+    address: z.string().openapi({ example: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu" }),
+    index: z.number().int().openapi({ description: "Derivation index on the receive chain, from 0." }),
+    path: z.string().openapi({ example: "m/84'/0'/0'/0/0" }),
+  })
+  .openapi("IssuedAddress", { description: "A newly issued receive address: never handed out before for this key." });
+
+export type IssuedAddress = z.infer<typeof issuedAddressSchema>;
+
+export const addressHistoryEntrySchema = z
+  .object({
+    address: z.string(),
+    index: z.number().int(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi("AddressHistoryEntry");
+
+export const addressHistoryPageSchema = z
+  .object({
+    data: z.array(addressHistoryEntrySchema).openapi({ description: "Issued addresses ordered by index." }),
+    meta: z.object({
+      current_page: z.number().int(),
+      per_page: z.number().int(),
+      total: z.number().int().openapi({ description: "Addresses issued for the key." }),
+      last_page: z.number().int().openapi({ description: "At least 1, also when nothing was issued yet." }),
+    }),
+  })
+  .openapi("AddressHistoryPage");
+
+export type AddressHistoryPage = z.infer<typeof addressHistoryPageSchema>;
+
+// ── Paths ───────────────────────────────────────────────────────────────────────────────────────
+
+const NOT_FOUND = json("No xpub record with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
+
+/** Registers the three xpub paths in the OpenAPI document. */
+export function registerXpubPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: "post",
+    path: "/api/v1/btc/xpub",
+    tags: ["Bitcoin xpub"],
+    summary: "Register a BIP84 account zpub",
+    description:
+      "Only an account-level BIP84 public key in zpub encoding is accepted. Registering the same key again from the same account answers 200 with the existing record (its original label is kept); each account has its own record.",
+    security: SECURITY,
+    request: { body: { required: true, content: { "application/json": { schema: registerXpubRequestSchema } } } },
+    responses: {
+      200: json("The key was already registered by this account: the existing record.", xpubRecordSchema),
+      201: json("The key was registered.", xpubRecordSchema),
+      422: json("`errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level); or `label` is too long.", validationErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/api/v1/btc/xpub/{id}/address",
+    tags: ["Bitcoin xpub"],
+    summary: "Issue the next receive address",
+    description:
+      "Takes the record's next index under a row lock, stores the address and increments next_index in one transaction: concurrent calls, on any number of replicas, never hand out the same index or address.",
+    security: SECURITY,
+    request: { params: xpubIdPathSchema },
+    responses: {
+      201: json("The issued address.", issuedAddressSchema),
+      404: NOT_FOUND,
+      422: json("The per-key address limit is reached (`errors.id`).", validationErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: "/api/v1/btc/xpub/{id}/addresses",
+    tags: ["Bitcoin xpub"],
+    summary: "List the addresses issued for a key",
+    security: SECURITY,
+    request: { params: xpubIdPathSchema, query: addressHistoryQuerySchema },
+    responses: {
+      200: json("One page of the issued addresses, ordered by index.", addressHistoryPageSchema),
+      404: NOT_FOUND,
+      422: json("`page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum.", validationErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
+  });
+}

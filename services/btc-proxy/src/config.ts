@@ -1,0 +1,25 @@
+/** The btc-proxy's settings, from the environment. */
+import { env } from "@chaingate/config";
+import { z } from "zod";
+
+export const btcProxyConfigSchema = z.object({
+  // Listening (internal: only the gateway calls it)
+  HOST: z.string().default("127.0.0.1"),
+  PORT: env.port(8101),
+  LOG_LEVEL: env.logLevel(),
+
+  // The Bitcoin node(s): comma-separated URLs in order of preference, failover to the next
+  // healthy one. Unset: every call answers the spec's 500 (node not configured).
+  BTC_RPC_URL: env.urlList().optional(),
+  BTC_RPC_USER: z.string().optional(),
+  BTC_RPC_PASSWORD: z.string().optional(),
+  /** bitcoind's .cookie file, instead of user/password. */
+  BTC_RPC_COOKIE_FILE: z.string().optional(),
+  BTC_RPC_TIMEOUT_MS: env.positiveInt(30_000),
+  BTC_RPC_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000),
+
+  JSONRPC_BODY_LIMIT: z.string().default("5mb"),
+  DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
+});
+
+export type BtcProxyConfig = z.infer<typeof btcProxyConfigSchema>;

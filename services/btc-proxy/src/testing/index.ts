@@ -1,0 +1,1 @@
+export { MATURE_BLOCKS, startBtcStack, type BtcStack } from "./start-btc-stack.ts";

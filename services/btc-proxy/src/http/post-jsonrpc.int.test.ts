@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBtcStack, type BtcStack } from "../testing/index.ts";
+
+let stack: BtcStack;
+let blockHash: string;
+let txid: string;
+let signedHex: string;
+
+beforeAll(async () => {
+  stack = await startBtcStack();
+  blockHash = await stack.node.rpc<string>("getblockhash", [1]);
+  const to = await stack.node.walletRpc<string>("getnewaddress");
+  txid = await stack.node.walletRpc<string>("sendtoaddress", [to, 1]);
+  await stack.node.mine(1);
+  // A signed transaction that has not been broadcast yet.
+  const raw = await stack.node.walletRpc<string>("createrawtransaction", [[], { [to]: 0.1 }]);
+  const funded = await stack.node.walletRpc<{ hex: string }>("fundrawtransaction", [raw]);
+  signedHex = (await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [funded.hex])).hex;
+});
+afterAll(() => stack?.stop());
+
+async function rpc(body: unknown, raw = false) {
+  const response = await stack.request("/api/v1/btc/jsonrpc", { method: "POST", body: raw ? (body as string) : JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> & Record<number, unknown> };
+}
+
+describe("POST /api/v1/btc/jsonrpc: allowed methods (rules 1, 4)", () => {
+  it("forwards each of the 15 allowed methods, alone and as one batch matched by id", async () => {
+    const calls: [string, unknown[]][] = [
+      ["decoderawtransaction", [signedHex]],
+      ["estimatesmartfee", [6]],
+      ["getbestblockhash", []],
+      ["getblock", [blockHash]],
+      ["getblockchaininfo", []],
+      ["getblockcount", []],
+      ["getblockhash", [0]],
+      ["getblockheader", [blockHash]],
+      ["getblockstats", [1]],
+      ["getdifficulty", []],
+      ["getmempoolinfo", []],
+      ["getrawtransaction", [txid, true]],
+      ["gettxout", [txid, 0]],
+      ["testmempoolaccept", [[signedHex]]],
+      ["sendrawtransaction", [signedHex]],
+    ];
+    for (const [i, [method, params]] of calls.entries()) {
+      const { status, body } = await rpc({ jsonrpc: "1.0", id: `single-${i}`, method, params });
+      expect({ method, status, error: body.error, id: body.id }).toEqual({ method, status: 200, error: null, id: `single-${i}` });
+      expect(body).toHaveProperty("result");
+    }
+    const batch = await rpc(calls.map(([method, params], i) => ({ jsonrpc: "1.0", id: i, method, params })));
+    expect(batch.status).toBe(200);
+    const answers = batch.body as unknown as { id: number; error: unknown; result: unknown }[];
+    expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(calls.map((_c, i) => i));
+    expect(answers.find((a) => a.id === 5)?.result).toBe(await stack.node.rpc("getblockcount"));
+  });
+
+  it("reports gettxout of a spent or missing output as a null result with 200 (rule 9)", async () => {
+    expect(await rpc({ id: 1, method: "gettxout", params: [txid, 99] })).toEqual({ status: 200, body: { result: null, error: null, id: 1 } });
+  });
+});
+
+describe("refused methods (rules 2, 3)", () => {
+  it("refuses stop with 403 and -32601 without contacting the node: the node is still up", async () => {
+    const { status, body } = await rpc({ jsonrpc: "1.0", id: "halt", method: "stop", params: [] });
+    expect(status).toBe(403);
+    expect(body).toEqual({ error: { code: -32601, message: expect.any(String) }, id: "halt" });
+    expect(body).not.toHaveProperty("result");
+    expect(await stack.node.rpc("getblockcount")).toBeGreaterThan(0);
+  });
+
+  it.each(["dumpprivkey", "getnewaddress", "sendtoaddress", "listreceivedbyaddress", "getbalance", "walletpassphrase", "importprivkey", "GETBLOCKCOUNT"])(
+    "refuses %s with 403",
+    async (method) => {
+      expect((await rpc({ id: 1, method, params: [] })).status).toBe(403);
+    },
+  );
+
+  it("refuses a whole batch when one call is disallowed, and forwards none of it", async () => {
+    const unsent = (await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [
+      (await stack.node.walletRpc<{ hex: string }>("fundrawtransaction", [await stack.node.walletRpc<string>("createrawtransaction", [[], { [await stack.node.walletRpc<string>("getnewaddress")]: 0.2 }])])).hex,
+    ])).hex;
+    const decoded = await stack.node.rpc<{ txid: string }>("decoderawtransaction", [unsent]);
+    const { status, body } = await rpc([
+      { id: 1, method: "sendrawtransaction", params: [unsent] },
+      { id: 2, method: "dumpwallet", params: ["/tmp/x"] },
+    ]);
+    expect(status).toBe(403);
+    expect((body.error as { code: number }).code).toBe(-32601);
+    expect(await stack.node.rpc<string[]>("getrawmempool")).not.toContain(decoded.txid);
+  });
+});
+
+describe("malformed requests (rules 5, 8)", () => {
+  it("answers a body that is not JSON with 400 and -32700", async () => {
+    const { status, body } = await rpc("{not json", true);
+    expect(status).toBe(400);
+    expect((body.error as { code: number }).code).toBe(-32700);
+    expect(body).not.toHaveProperty("result");
+  });
+
+  it("answers a missing or non-string method with 400 and -32600, echoing the id", async () => {
+    const missing = await rpc({ id: "m1", params: [] });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ error: { code: -32600 }, id: "m1" });
+    expect((await rpc({ id: 2, method: 42, params: [] })).status).toBe(400);
+  });
+
+  it("answers an empty batch and one over 20 calls with 400 -32600, the empty one with its own message", async () => {
+    const empty = await rpc([]);
+    const missing = await rpc({ id: 1, params: [] });
+    expect(empty.status).toBe(400);
+    expect((empty.body.error as { code: number }).code).toBe(-32600);
+    expect((empty.body.error as { message: string }).message).not.toBe((missing.body.error as { message: string }).message);
+    const tooMany = await rpc(Array.from({ length: 21 }, (_v, i) => ({ id: i, method: "getblockcount", params: [] })));
+    expect(tooMany.status).toBe(400);
+    expect((tooMany.body.error as { code: number }).code).toBe(-32600);
+    const twenty = await rpc(Array.from({ length: 20 }, (_v, i) => ({ id: i, method: "getblockcount", params: [] })));
+    expect(twenty.status).toBe(200);
+  });
+
+  it("re-encodes the forwarded body: extra members dropped, answered as JSON-RPC 1.0 whatever the client sent", async () => {
+    const { status, body } = await rpc({ jsonrpc: "2.0", id: 7, method: "getblockcount", params: [], wallet: "x", extra: { deep: true } });
+    expect(status).toBe(200);
+    expect(body).toEqual({ result: await stack.node.rpc("getblockcount"), error: null, id: 7 });
+  });
+});
+
+describe("node answers (rules 4, 6, 7)", () => {
+  it("answers a call the node refuses with 500 and the node's envelope and code, whatever the call", async () => {
+    expect(await rpc({ id: "h", method: "getblockhash", params: [99_999] })).toEqual({
+      status: 500,
+      body: { result: null, error: { code: -8, message: "Block height out of range" }, id: "h" },
+    });
+    expect((await rpc({ id: 1, method: "sendrawtransaction", params: ["00"] })).body).toMatchObject({ result: null, error: { code: -22 } });
+    expect((await rpc({ id: 1, method: "getrawtransaction", params: ["ab".repeat(32)] })).body).toMatchObject({ result: null, error: { code: -5 } });
+  });
+
+  it("keeps per-call errors inside a 200 batch", async () => {
+    const { status, body } = await rpc([
+      { id: "ok", method: "getblockcount", params: [] },
+      { id: "bad", method: "getblockhash", params: [99_999] },
+    ]);
+    expect(status).toBe(200);
+    const answers = body as unknown as { id: string; error: { code: number } | null }[];
+    expect(answers.find((a) => a.id === "ok")?.error).toBeNull();
+    expect(answers.find((a) => a.id === "bad")?.error?.code).toBe(-8);
+  });
+
+  it("answers 502 with -32603 when the node is unreachable, and 500 when it is not configured", async () => {
+    const dead = await stack.startProxy({ BTC_RPC_URL: "http://127.0.0.1:1", BTC_RPC_USER: "u", BTC_RPC_PASSWORD: "p" });
+    const call = (url: string) =>
+      fetch(`${url}/api/v1/btc/jsonrpc`, { method: "POST", body: JSON.stringify({ id: "z", method: "getblockcount", params: [] }) });
+    const unreachable = await call(dead.url);
+    expect(unreachable.status).toBe(502);
+    expect(await unreachable.json()).toEqual({ error: { code: -32603, message: "Could not connect to BTC node." }, id: "z" });
+    const unconfigured = await stack.startProxy({});
+    const notConfigured = await call(unconfigured.url);
+    expect(notConfigured.status).toBe(500);
+    expect(await notConfigured.json()).toMatchObject({ error: { code: -32603 }, id: "z" });
+  });
+});

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
+import { DEV_LITECOIND_OPTIONS, startLitecoindRegtest } from "@chaingate/testing";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const env = {
@@ -25,7 +26,21 @@ interface ServiceSpec {
   env: Record<string, string>;
 }
 
+/** Coinbase outputs mature after 100 blocks: past this height the dev wallet can spend. */
+const MATURE_HEIGHT = 101;
+const DEV_DATA = `${ROOT}.tmp/dev`;
+
 const services: ServiceSpec[] = [
+  {
+    name: "btc-proxy",
+    dir: "services/btc-proxy",
+    env: {
+      PORT: String(PORTS["btc-proxy"]),
+      BTC_RPC_URL: `http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}`,
+      BTC_RPC_USER: DEV_LITECOIND_OPTIONS.rpcUser,
+      BTC_RPC_PASSWORD: DEV_LITECOIND_OPTIONS.rpcPassword,
+    },
+  },
   {
     name: "gateway",
     dir: "services/gateway",
@@ -38,6 +53,7 @@ const services: ServiceSpec[] = [
 ];
 
 const children: ChildProcess[] = [];
+const cleanups: (() => Promise<void>)[] = [];
 let stopping = false;
 
 function startService(spec: ServiceSpec): void {
@@ -68,6 +84,7 @@ async function stopAll(exitCode: number): Promise<void> {
         }),
     ),
   );
+  for (const cleanup of cleanups) await cleanup().catch((error: unknown) => console.error(error));
   process.exit(exitCode);
 }
 
@@ -76,11 +93,18 @@ await bus.ensureStreams(ALL_EVENTS);
 await bus.close();
 console.log(`JetStream streams ready at ${env.NATS_URL}`);
 
+// Bitcoin: litecoind -regtest (Bitcoin Core 0.21's JSON-RPC), chain and wallet kept across runs.
+const litecoind = await startLitecoindRegtest({ ...DEV_LITECOIND_OPTIONS, datadir: `${DEV_DATA}/litecoind` });
+cleanups.push(() => litecoind.stop());
+const height = await litecoind.rpc<number>("getblockcount");
+if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);
+
 for (const spec of services) startService(spec);
 
 console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
+  Bitcoin regtest RPC  http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}  user ${DEV_LITECOIND_OPTIONS.rpcUser} password ${DEV_LITECOIND_OPTIONS.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}
 Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
 import { DEV_LITECOIND_OPTIONS, startLitecoindRegtest } from "@chaingate/testing";
+import { startTronDevnode } from "@chaingate/tron-devnode";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const env = {
@@ -99,12 +100,17 @@ cleanups.push(() => litecoind.stop());
 const height = await litecoind.rpc<number>("getblockcount");
 if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);
 
+// Tron: the project's own java-tron-compatible simulator, a block every 3 s.
+const tron = await startTronDevnode({ port: Number(env.TRON_DEVNODE_PORT ?? 8090) });
+cleanups.push(() => tron.close());
+
 for (const spec of services) startService(spec);
 
 console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Bitcoin regtest RPC  http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}  user ${DEV_LITECOIND_OPTIONS.rpcUser} password ${DEV_LITECOIND_OPTIONS.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
+  Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; dev accounts in README)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}
 Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>

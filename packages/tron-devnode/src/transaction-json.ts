@@ -61,7 +61,11 @@ function asObject(value: unknown, what: string): JsonObject {
 }
 
 /** Parses a contract parameter value (the body of builder requests uses the same field names). */
-export function parseContractValue(type: ContractTypeName, value: JsonObject, visible: boolean, permissionId = 0): TransactionContract {
+export function parseContractValue<T extends ContractTypeName>(type: T, value: JsonObject, visible: boolean, permissionId = 0): Extract<TransactionContract, { type: T }> {
+  return parseAnyContractValue(type, value, visible, permissionId) as Extract<TransactionContract, { type: T }>;
+}
+
+function parseAnyContractValue(type: ContractTypeName, value: JsonObject, visible: boolean, permissionId: number): TransactionContract {
   switch (type) {
     case "TransferContract":
       return {

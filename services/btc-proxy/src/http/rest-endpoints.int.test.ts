@@ -34,7 +34,7 @@ describe("blocks", () => {
     const response = await stack.request("/api/v1/btc/block/5");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
-    const block = await response.json();
+    const block = (await response.json()) as { tx: { vin: { coinbase?: string }[] }[] };
     expect(block).toEqual(expected);
     expect(block.tx[0].vin[0].coinbase).toBeDefined();
   });
@@ -56,7 +56,7 @@ describe("blocks", () => {
   it("GET /block/hash/{hash}, /header, /transactions/count and /block/best read by hash", async () => {
     const best = (await json(await stack.request("/api/v1/btc/block/best"))).body;
     expect(best).toEqual({ hash: await stack.node.rpc("getbestblockhash"), height: await stack.node.rpc("getblockcount") });
-    const block = await (await stack.request(`/api/v1/btc/block/hash/${best.hash}`)).json();
+    const block = (await (await stack.request(`/api/v1/btc/block/hash/${best.hash}`)).json()) as { hash: string; tx: unknown[] };
     expect(block.hash).toBe(best.hash);
     const header = await (await stack.request(`/api/v1/btc/block/hash/${best.hash}/header`)).json();
     expect(header).toEqual(await stack.node.rpc("getblockheader", [best.hash, true]));
@@ -116,9 +116,9 @@ describe("transactions", () => {
     const { hex, to } = await signedTransaction(0.5);
     const txid = await stack.node.rpc<string>("sendrawtransaction", [hex]);
     await stack.node.mine(1);
-    const tx = await (await stack.request(`/api/v1/btc/transactions/${txid}`)).json();
+    const tx = (await (await stack.request(`/api/v1/btc/transactions/${txid}`)).json()) as { vout: { scriptPubKey: { address?: string; addresses?: string[] } }[] };
     expect(tx).toEqual(await stack.node.rpc("getrawtransaction", [txid, true]));
-    const index = tx.vout.findIndex((o: { scriptPubKey: { address?: string; addresses?: string[] } }) => (o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0]) === to);
+    const index = tx.vout.findIndex((o) => (o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0]) === to);
     const unspent = (await json(await stack.request(`/api/v1/btc/transactions/${txid}/outputs/${index}`))).body;
     expect(unspent).toMatchObject({ unspent: true, output: { value: 0.5 } });
     const missing = (await json(await stack.request(`/api/v1/btc/transactions/${txid}/outputs/999`))).body;

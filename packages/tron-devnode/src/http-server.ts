@@ -1,0 +1,127 @@
+/**
+ * The devnode's HTTP front: java-tron's request conventions (JSON or form bodies, empty bodies, `visible`
+ * in body or query, HTTP 200 for every API answer) around the wallet handlers, plus /jsonrpc, /healthcheck
+ * and the admin endpoint that produces a block.
+ */
+import { createServer } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { JsonRpcHandler } from "./json-rpc.ts";
+import type { JsonObject } from "./transaction-json.ts";
+import { errorBody } from "./wallet-api.ts";
+import type { WalletHandler, WalletRequest } from "./wallet-api.ts";
+
+/** Largest request body accepted (java-tron's default `maxHttpPostBodySize`, 4 MiB). */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Endpoints java-tron serves only on POST (a GET is answered 405). */
+const POST_ONLY = new Set(["broadcasttransaction", "createtransaction", "transferasset", "triggersmartcontract", "triggerconstantcontract", "estimateenergy"]);
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/** What the HTTP front needs from the rest of the devnode. */
+export interface HttpRoutes {
+  wallet: Map<string, WalletHandler>;
+  solidity: Map<string, WalletHandler>;
+  jsonRpc: JsonRpcHandler;
+  /** Produces a block now and returns its JSON. */
+  produceBlock: () => unknown;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // An oversized body is drained, not kept, so the client still gets java-tron's error answer.
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on("end", () => (size > MAX_BODY_BYTES ? reject(new BodyTooLarge()) : resolve(Buffer.concat(chunks).toString("utf8"))));
+    request.on("error", reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, body: unknown, contentType = JSON_CONTENT_TYPE): void {
+  if (response.headersSent) return;
+  const text = typeof body === "string" ? body : JSON.stringify(body) + "\n";
+  response.writeHead(status, { "Content-Type": contentType, "Content-Length": Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function isTrue(value: unknown): boolean {
+  return value === true || (typeof value === "string" && value.toLowerCase() === "true");
+}
+
+function queryParams(url: URL): JsonObject {
+  return Object.fromEntries(url.searchParams.entries());
+}
+
+type ParsedBody = { ok: true; params: JsonObject } | { ok: false; error: unknown };
+
+/** Parses a POST body the way java-tron's PostParams does: JSON, or form fields, or nothing. */
+function parseBody(body: string, contentType: string | undefined, endpoint: string): ParsedBody {
+  const trimmed = body.trim();
+  if (trimmed === "") return { ok: true, params: {} };
+  if (contentType?.includes("application/x-www-form-urlencoded") && !trimmed.startsWith("{")) {
+    return { ok: true, params: Object.fromEntries(new URLSearchParams(trimmed).entries()) };
+  }
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return { ok: false, error: errorBody("class com.alibaba.fastjson.JSONException", "can not cast to JSONObject.") };
+    }
+    return { ok: true, params: parsed as JsonObject };
+  } catch (error) {
+    // java-tron's broadcast path fails on malformed JSON with a NullPointerException (research §6).
+    if (endpoint === "broadcasttransaction") return { ok: false, error: errorBody("class java.lang.NullPointerException", "null") };
+    return { ok: false, error: errorBody("class com.alibaba.fastjson.JSONException", `syntax error, ${(error as Error).message}`) };
+  }
+}
+
+async function handleWallet(handlers: Map<string, WalletHandler>, solidity: boolean, endpoint: string, request: IncomingMessage, url: URL, response: ServerResponse): Promise<void> {
+  const handler = handlers.get(endpoint);
+  if (!handler) return send(response, 404, "Not Found\n", "text/plain; charset=utf-8");
+  const method = request.method === "GET" ? "GET" : request.method === "POST" ? "POST" : undefined;
+  if (!method || (method === "GET" && POST_ONLY.has(endpoint))) {
+    return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");
+  }
+  const query = queryParams(url);
+  let params: JsonObject = query;
+  if (method === "POST") {
+    const body = parseBody(await readBody(request), request.headers["content-type"], endpoint);
+    if (!body.ok) return send(response, 200, body.error);
+    params = { ...query, ...body.params };
+  }
+  const walletRequest: WalletRequest = { params, visible: isTrue(params.visible), solidity, method };
+  send(response, 200, handler(walletRequest));
+}
+
+/** Creates (but does not start) the HTTP server. */
+export function createHttpServer(routes: HttpRoutes): Server {
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://devnode.invalid");
+    const path = url.pathname.replace(/\/+$/, "");
+    const route = async (): Promise<void> => {
+      if (path.startsWith("/wallet/")) return handleWallet(routes.wallet, false, path.slice("/wallet/".length), request, url, response);
+      if (path.startsWith("/walletsolidity/")) return handleWallet(routes.solidity, true, path.slice("/walletsolidity/".length), request, url, response);
+      if (path === "/healthcheck") return send(response, 200, { status: "ok" });
+      if (path === "/admin/produceblock") {
+        if (request.method !== "POST") return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");
+        await readBody(request);
+        return send(response, 200, routes.produceBlock());
+      }
+      if (path === "/jsonrpc") {
+        if (request.method !== "POST") return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");
+        return send(response, 200, routes.jsonRpc(await readBody(request)));
+      }
+      send(response, 404, "Not Found\n", "text/plain; charset=utf-8");
+    };
+    route().catch((error: unknown) => {
+      if (error instanceof BodyTooLarge) {
+        send(response, 200, errorBody("class java.lang.Exception", `body size is too big, the limit is ${MAX_BODY_BYTES}`));
+        return;
+      }
+      send(response, 200, errorBody("class java.lang.Exception", error instanceof Error ? error.message : String(error)));
+    });
+  });
+}

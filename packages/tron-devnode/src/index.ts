@@ -1,0 +1,89 @@
+/** @chaingate/tron-devnode: a wire-compatible Tron full-node simulator for the dev stack and tests. */
+import type { AddressInfo } from "node:net";
+import { createGenesis } from "./genesis.ts";
+import type { TronDevnodeGenesis } from "./genesis.ts";
+import { createHttpServer } from "./http-server.ts";
+import { createJsonRpc } from "./json-rpc.ts";
+import { Ledger } from "./ledger.ts";
+import type { StoredBlock } from "./ledger.ts";
+import { printBlock } from "./print-chain-json.ts";
+import { createWalletApi } from "./wallet-api.ts";
+
+export type { DevAccount, DevKey, Trc10Token, Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
+export { USDD_ADDRESS, USDT_ADDRESS, createGenesis } from "./genesis.ts";
+
+/** Default listen address. */
+export const DEFAULT_HOST = "127.0.0.1";
+/** java-tron's full-node HTTP port. */
+export const DEFAULT_PORT = 8090;
+/** Mainnet block interval. */
+export const DEFAULT_BLOCK_INTERVAL_MS = 3_000;
+
+/** Options of {@link startTronDevnode}. */
+export interface TronDevnodeOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8090; 0 picks any free port. */
+  port?: number;
+  /** Default 3000; 0 produces blocks only on demand (produceBlock / POST /admin/produceblock). */
+  blockIntervalMs?: number;
+}
+
+/** A running devnode. */
+export interface TronDevnode {
+  /** Base URL, e.g. http://127.0.0.1:8090 (TronWeb's `fullHost`). */
+  url: string;
+  /** Packs the pending transactions into a new block now and returns its number and blockID. */
+  produceBlock(): Promise<{ number: number; blockID: string }>;
+  /** Stops block production and the HTTP server. */
+  close(): Promise<void>;
+  /** The documented dev accounts, TRC-10 ids and TRC-20 contracts (DEV ONLY keys). */
+  genesis: TronDevnodeGenesis;
+}
+
+function summary(block: StoredBlock): { number: number; blockID: string } {
+  return { number: block.raw.number, blockID: block.idHex };
+}
+
+/** Starts a devnode: genesis state, block 1 produced at once, HTTP API on host:port. */
+export async function startTronDevnode(options: TronDevnodeOptions = {}): Promise<TronDevnode> {
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
+  const blockIntervalMs = options.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
+  if (!Number.isInteger(blockIntervalMs) || blockIntervalMs < 0) throw new Error(`blockIntervalMs must be a non-negative integer, got ${blockIntervalMs}`);
+
+  const genesis = createGenesis();
+  const ledger = new Ledger(genesis);
+  // Block 1 gives the head a current timestamp, so transactions referencing it do not look stale.
+  ledger.produceBlock();
+  const api = createWalletApi(ledger);
+  const server = createHttpServer({
+    wallet: api.wallet,
+    solidity: api.solidity,
+    jsonRpc: createJsonRpc(ledger),
+    produceBlock: () => printBlock(ledger.produceBlock(), false),
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const timer = blockIntervalMs > 0 ? setInterval(() => ledger.produceBlock(), blockIntervalMs) : undefined;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    genesis,
+    produceBlock: async () => summary(ledger.produceBlock()),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if (timer) clearInterval(timer);
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,516 @@
+/**
+ * The devnode's chain: blocks, the pending pool and the state machine that validates, charges and executes
+ * transactions like java-tron's Manager/actuators/VM (for the supported contract types).
+ */
+import { secp256k1 } from "@noble/curves/secp256k1";
+import { sha256 } from "@noble/hashes/sha2";
+import { addressToBase58, isValidAddress } from "./address.ts";
+import { computeBlockId, computeTxTrieRoot, encodeBlockHeaderRaw } from "./block.ts";
+import type { BlockHeaderRaw } from "./block.ts";
+import {
+  BUILDER_EXPIRATION_MS,
+  CREATE_ACCOUNT_FEE_SUN,
+  CREATE_NEW_ACCOUNT_FEE_IN_SYSTEM_CONTRACT_SUN,
+  ENERGY_FEE_SUN,
+  FREE_NET_LIMIT_BYTES,
+  MAX_FEE_LIMIT_SUN,
+  MAX_RESULT_SIZE_IN_TX,
+  MAXIMUM_TIME_UNTIL_EXPIRATION_MS,
+  NET_WINDOW_MS,
+  TAPOS_RECENT_BLOCKS,
+  TRANSACTION_FEE_SUN_PER_BYTE,
+  TRANSACTION_MAX_BYTE_SIZE,
+} from "./chain-parameters.ts";
+import { encodeTransaction, transactionId } from "./encode-transaction.ts";
+import type { Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
+import { bytesEqual, concatBytes, parseHex, toHex } from "./hex.ts";
+import { LedgerState } from "./ledger-state.ts";
+import type { AccountRecord } from "./ledger-state.ts";
+import { recoverSigner } from "./sign-transaction.ts";
+import { executeTrc20 } from "./trc20-token.ts";
+import type { EvmLog, Trc20Execution } from "./trc20-token.ts";
+import type { ContractResult, Transaction, TransactionContract, TransactionRaw } from "./transaction.ts";
+
+/** Block header version the devnode writes (java-tron 4.8). */
+export const BLOCK_VERSION = 34;
+/** Slot length used for the next-slot expiration check, as on mainnet. */
+export const BLOCK_SLOT_MS = 3_000;
+/** Minimum gap between two block timestamps when blocks are produced faster than real time. */
+export const MIN_BLOCK_GAP_MS = 1_000;
+const SIGNATURE_LENGTH = 65;
+const OWNER_PERMISSION_ID = 0;
+const ACTIVE_PERMISSION_ID = 2;
+const SSTORE_ENERGY = 20_000;
+/** TAPOS: ref_block_bytes are bytes 6..8 of the 8-byte block number, ref_block_hash bytes 8..16 of the blockID. */
+const REF_BLOCK_BYTES_RANGE = [6, 8] as const;
+const REF_BLOCK_HASH_RANGE = [8, 16] as const;
+
+/** java-tron's `Return.response_code` values that broadcast can answer. */
+export type BroadcastCode =
+  | "SIGERROR"
+  | "CONTRACT_VALIDATE_ERROR"
+  | "CONTRACT_EXE_ERROR"
+  | "BANDWITH_ERROR"
+  | "DUP_TRANSACTION_ERROR"
+  | "TAPOS_ERROR"
+  | "TOO_BIG_TRANSACTION_ERROR"
+  | "TRANSACTION_EXPIRATION_ERROR"
+  | "OTHER_ERROR";
+
+/** A rejected transaction: the code and the (plain-text) message java-tron would answer. */
+export class TransactionRejected extends Error {
+  override readonly name = "TransactionRejected";
+  constructor(
+    readonly code: BroadcastCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function contractValidateError(message: string): TransactionRejected {
+  return new TransactionRejected("CONTRACT_VALIDATE_ERROR", message);
+}
+
+/** What gettransactioninfobyid reports about an executed transaction. */
+export interface ExecutedTransaction {
+  transaction: Transaction;
+  id: string;
+  fee: number;
+  energyFee: number;
+  energyUsageTotal: number;
+  netUsage: number;
+  netFee: number;
+  /** `receipt.result`, set for contract calls. */
+  receiptResult?: ContractResult;
+  contractResult: Uint8Array;
+  contractAddress?: Uint8Array;
+  logs: EvmLog[];
+  /** Plain-text failure message (`resMessage`), set for failed contract calls. */
+  resMessage?: string;
+  blockNumber: number;
+  blockTimestamp: number;
+}
+
+/** A produced block. */
+export interface StoredBlock {
+  raw: BlockHeaderRaw;
+  id: Uint8Array;
+  idHex: string;
+  witnessSignature: Uint8Array;
+  transactions: ExecutedTransaction[];
+}
+
+/** The result of a constant (read-only) call. */
+export type ConstantCallResult = { kind: "executed"; execution: Trc20Execution } | { kind: "noContract" };
+
+/** The devnode's chain and state. */
+export class Ledger {
+  private readonly blocks: StoredBlock[] = [];
+  private readonly blocksById = new Map<string, StoredBlock>();
+  private readonly executedById = new Map<string, ExecutedTransaction>();
+  private readonly tokensByAddress = new Map<string, Trc20Token>();
+  private confirmed = new LedgerState();
+  private pendingState = new LedgerState();
+  private pending: ExecutedTransaction[] = [];
+
+  constructor(
+    readonly genesis: TronDevnodeGenesis,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.loadGenesis();
+  }
+
+  /** The head block. */
+  get head(): StoredBlock {
+    return this.blocks[this.blocks.length - 1] as StoredBlock;
+  }
+
+  /** With a single witness every block is solidified at once, as java-tron computes it for one SR. */
+  get solid(): StoredBlock {
+    return this.head;
+  }
+
+  /** State after the head block (what /walletsolidity serves). */
+  get confirmedState(): LedgerState {
+    return this.confirmed;
+  }
+
+  /** State including pending transactions (what /wallet serves). */
+  get pendingView(): LedgerState {
+    return this.pendingState;
+  }
+
+  /** Transactions waiting for the next block. */
+  get pendingTransactions(): readonly ExecutedTransaction[] {
+    return this.pending;
+  }
+
+  /** The TRC-20 token at a 21-byte hex address. */
+  token(addressHex: string): Trc20Token | undefined {
+    return this.tokensByAddress.get(addressHex);
+  }
+
+  /** Block by number, or undefined. */
+  blockByNumber(number: number): StoredBlock | undefined {
+    return Number.isSafeInteger(number) && number >= 0 ? this.blocks[number] : undefined;
+  }
+
+  /** Block by blockID hex, or undefined. */
+  blockById(idHex: string): StoredBlock | undefined {
+    return this.blocksById.get(idHex.toLowerCase());
+  }
+
+  /** A transaction that is in a block, by txID hex. */
+  executedTransaction(idHex: string): ExecutedTransaction | undefined {
+    return this.executedById.get(idHex.toLowerCase());
+  }
+
+  /** The txID of a pending transaction, if `idHex` is one. */
+  isPending(idHex: string): boolean {
+    return this.pending.some((entry) => entry.id === idHex.toLowerCase());
+  }
+
+  /** Packs every pending transaction into a new block signed by the witness. */
+  produceBlock(): StoredBlock {
+    const parent = this.head;
+    const timestamp = Math.max(this.now(), parent.raw.timestamp + MIN_BLOCK_GAP_MS);
+    const transactions = this.pending;
+    const leaves = transactions.map((entry) => encodeTransaction(entry.transaction));
+    const block = this.sealBlock(parent.raw.number + 1, timestamp, parent.id, computeTxTrieRoot(leaves), transactions);
+    for (const entry of transactions) {
+      entry.blockNumber = block.raw.number;
+      entry.blockTimestamp = timestamp;
+      this.executedById.set(entry.id, entry);
+    }
+    this.pending = [];
+    this.confirmed = this.pendingState;
+    this.pendingState = this.confirmed.clone();
+    return block;
+  }
+
+  /**
+   * Validates, charges and executes a signed transaction on the pending state, like java-tron's
+   * `Wallet.broadcastTransaction`; throws {@link TransactionRejected} with java-tron's code and message.
+   */
+  broadcast(transaction: Transaction): ExecutedTransaction {
+    const raw = transaction.raw;
+    const txId = transactionId(raw);
+    const id = toHex(txId);
+    if (raw.contract.length === 0) throw contractValidateError("No contract!");
+    if (raw.expiration < this.head.raw.timestamp + BLOCK_SLOT_MS) {
+      throw new TransactionRejected("TRANSACTION_EXPIRATION_ERROR", "Transaction expired");
+    }
+    this.validateTapos(raw);
+    this.validateCommon(transaction);
+    if (raw.contract.length !== 1) {
+      throw contractValidateError(`tx ${id} contract size should be exactly 1, this is extend feature ,actual :${raw.contract.length}`);
+    }
+    if (this.executedById.has(id) || this.isPending(id)) throw new TransactionRejected("DUP_TRANSACTION_ERROR", "Dup transaction.");
+    const contract = raw.contract[0] as TransactionContract;
+    this.validateSignature(transaction, txId, contract);
+
+    const draft = this.pendingState.clone();
+    const executed = this.execute(draft, transaction, contract, id);
+    this.pendingState = draft;
+    this.pending.push(executed);
+    return executed;
+  }
+
+  /** Runs the actuator's validation only (what the node's transaction builders do); throws CONTRACT_VALIDATE_ERROR. */
+  validateForBuilder(contract: TransactionContract, feeLimit: number): void {
+    const state = this.pendingState.clone();
+    if (contract.type === "TriggerSmartContract") this.validateTrigger(state, contract.value.contract_address, feeLimit);
+    else this.validateSystemContract(state, contract);
+  }
+
+  /** Raw data as the node's builders produce it: referencing the solid block, expiring 60 s after the head block. */
+  builderRaw(contract: TransactionContract, options: { feeLimit?: number; memo?: Uint8Array } = {}): TransactionRaw {
+    const reference = this.solid;
+    const numberBytes = new Uint8Array(8);
+    new DataView(numberBytes.buffer).setBigUint64(0, BigInt(reference.raw.number));
+    return {
+      refBlockBytes: numberBytes.subarray(...REF_BLOCK_BYTES_RANGE),
+      refBlockNum: 0,
+      refBlockHash: reference.id.subarray(...REF_BLOCK_HASH_RANGE),
+      expiration: this.head.raw.timestamp + BUILDER_EXPIRATION_MS,
+      data: options.memo ?? new Uint8Array(),
+      contract: [contract],
+      timestamp: this.now(),
+      feeLimit: options.feeLimit ?? 0,
+    };
+  }
+
+  /** Executes a call without committing anything (triggerconstantcontract, estimateenergy, eth_call). */
+  callConstant(owner: Uint8Array, contractAddress: Uint8Array, data: Uint8Array, callValue: number, tokenValue: number, confirmed = false): ConstantCallResult {
+    const state = (confirmed ? this.confirmed : this.pendingState).clone();
+    const token = this.tokensByAddress.get(toHex(contractAddress));
+    const storage = token ? state.contracts.get(token.hex) : undefined;
+    if (!token || !storage) return { kind: "noContract" };
+    return { kind: "executed", execution: executeTrc20(token, storage, toHex(owner), data, callValue, tokenValue) };
+  }
+
+  private loadGenesis(): void {
+    const time = this.genesis.timestamp;
+    for (const account of this.genesis.accounts) {
+      const record = this.confirmed.createAccount(account.hex, time);
+      record.balance = account.balanceSun;
+      for (const [tokenId, amount] of Object.entries(account.trc10)) record.assets.set(tokenId, amount);
+    }
+    if (!this.confirmed.accounts.has(this.genesis.witness.hex)) this.confirmed.createAccount(this.genesis.witness.hex, time);
+    for (const token of this.genesis.trc20) {
+      this.tokensByAddress.set(token.hex, token);
+      const contractAccount = this.confirmed.createAccount(token.hex, time);
+      contractAccount.type = "Contract";
+      const storage = { balances: new Map<string, bigint>(), allowances: new Map<string, bigint>() };
+      for (const account of this.genesis.accounts) {
+        const amount = account.trc20[token.base58];
+        if (amount !== undefined) storage.balances.set(account.hex, BigInt(amount));
+      }
+      this.confirmed.contracts.set(token.hex, storage);
+    }
+    this.pendingState = this.confirmed.clone();
+    this.sealBlock(0, time, new Uint8Array(32), computeTxTrieRoot([]), []);
+  }
+
+  private sealBlock(number: number, timestamp: number, parentHash: Uint8Array, txTrieRoot: Uint8Array, transactions: ExecutedTransaction[]): StoredBlock {
+    const raw: BlockHeaderRaw = {
+      timestamp,
+      txTrieRoot,
+      parentHash,
+      number,
+      witnessId: 0,
+      witnessAddress: Buffer.from(this.genesis.witness.hex, "hex"),
+      version: BLOCK_VERSION,
+      accountStateRoot: new Uint8Array(),
+    };
+    const signature = secp256k1.sign(sha256(encodeBlockHeaderRaw(raw)), this.genesis.witness.privateKey, { lowS: true });
+    const witnessSignature = concatBytes(signature.toCompactRawBytes(), Uint8Array.of(signature.recovery));
+    const id = computeBlockId(raw);
+    const block: StoredBlock = { raw, id, idHex: toHex(id), witnessSignature, transactions };
+    this.blocks.push(block);
+    this.blocksById.set(block.idHex, block);
+    return block;
+  }
+
+  private validateTapos(raw: TransactionRaw): void {
+    const refBytes = raw.refBlockBytes;
+    const headNumber = this.head.raw.number;
+    if (refBytes.length === 2) {
+      const low = ((refBytes[0] ?? 0) << 8) | (refBytes[1] ?? 0);
+      // The most recent block whose number ends in these two bytes (java-tron's RecentBlockStore).
+      const candidate = headNumber - ((headNumber - low + TAPOS_RECENT_BLOCKS) % TAPOS_RECENT_BLOCKS);
+      const block = candidate >= 0 ? this.blocks[candidate] : undefined;
+      if (block && bytesEqual(block.id.subarray(...REF_BLOCK_HASH_RANGE), raw.refBlockHash)) return;
+    }
+    throw new TransactionRejected("TAPOS_ERROR", "Tapos check error.");
+  }
+
+  private validateCommon(transaction: Transaction): void {
+    const size = encodeTransaction(transaction, false).length;
+    if (size + 2 * MAX_RESULT_SIZE_IN_TX > TRANSACTION_MAX_BYTE_SIZE) {
+      throw new TransactionRejected(
+        "TOO_BIG_TRANSACTION_ERROR",
+        `Too big transaction with result, TxId ${toHex(transactionId(transaction.raw))}, the size is ${size + 2 * MAX_RESULT_SIZE_IN_TX} bytes, maxTxSize ${TRANSACTION_MAX_BYTE_SIZE}`,
+      );
+    }
+    const headTime = this.head.raw.timestamp;
+    const expiration = transaction.raw.expiration;
+    if (expiration <= headTime || expiration > headTime + MAXIMUM_TIME_UNTIL_EXPIRATION_MS) {
+      throw new TransactionRejected("TRANSACTION_EXPIRATION_ERROR", "Transaction expired");
+    }
+  }
+
+  /** A plain account's owner and active permissions both hold its own key with weight 1, threshold 1. */
+  private validateSignature(transaction: Transaction, txId: Uint8Array, contract: TransactionContract): void {
+    const fail = (message: string): TransactionRejected => new TransactionRejected("SIGERROR", `Validate signature error: ${message}`);
+    if (transaction.signatures.length === 0) throw fail("miss sig or contract");
+    if (contract.permissionId !== OWNER_PERMISSION_ID && contract.permissionId !== ACTIVE_PERMISSION_ID) throw fail("permission isn't exit");
+    const keyCount = 1;
+    if (transaction.signatures.length > keyCount) {
+      throw fail(`Signature count is ${transaction.signatures.length} more than key counts of permission : ${keyCount}`);
+    }
+    const owner = contract.value.owner_address;
+    for (const signature of transaction.signatures) {
+      if (signature.length < SIGNATURE_LENGTH) throw fail(`Signature size is ${signature.length}`);
+      const signer = recoverSigner(txId, signature);
+      if (!signer) throw fail("sig error");
+      if (!bytesEqual(signer, owner)) {
+        throw fail(`${toHex(signature)} is signed by ${addressToBase58(signer)} but it is not contained of permission.`);
+      }
+    }
+  }
+
+  private execute(state: LedgerState, transaction: Transaction, contract: TransactionContract, id: string): ExecutedTransaction {
+    const owner = toHex(contract.value.owner_address);
+    const ownerAccount = state.accounts.get(owner);
+    if (!ownerAccount) throw contractValidateError(`account [${safeBase58(contract.value.owner_address)}] does not exist`);
+    const bandwidth = this.consumeBandwidth(state, transaction, contract, ownerAccount);
+    const base = {
+      id,
+      netUsage: bandwidth.netUsage,
+      netFee: bandwidth.netFee,
+      energyFee: 0,
+      energyUsageTotal: 0,
+      contractResult: new Uint8Array(),
+      logs: [] as EvmLog[],
+      blockNumber: 0,
+      blockTimestamp: 0,
+    };
+    if (contract.type === "TriggerSmartContract") {
+      const call = this.executeTrigger(state, contract, transaction.raw.feeLimit, ownerAccount);
+      return {
+        ...base,
+        transaction: { ...transaction, contractRet: call.contractRet },
+        fee: bandwidth.netFee + call.energyFee,
+        energyFee: call.energyFee,
+        energyUsageTotal: call.energyUsed,
+        receiptResult: call.contractRet,
+        contractResult: call.returnData,
+        contractAddress: contract.value.contract_address,
+        logs: call.logs,
+        ...(call.resMessage === undefined ? {} : { resMessage: call.resMessage }),
+      };
+    }
+    const actuatorFee = this.validateSystemContract(state, contract);
+    this.executeSystemContract(state, contract, actuatorFee);
+    return { ...base, transaction: { ...transaction, contractRet: "SUCCESS" }, fee: bandwidth.netFee + actuatorFee };
+  }
+
+  /** java-tron's BandwidthProcessor without staking: account creation fee, then free bandwidth, then burning TRX. */
+  private consumeBandwidth(state: LedgerState, transaction: Transaction, contract: TransactionContract, owner: AccountRecord): { netUsage: number; netFee: number } {
+    const bytes = encodeTransaction(transaction, false).length + MAX_RESULT_SIZE_IN_TX;
+    const now = this.head.raw.timestamp;
+    owner.latestOperationTime = now;
+    const createsAccount = contract.type !== "TriggerSmartContract" && !state.accounts.has(toHex(contract.value.to_address));
+    if (createsAccount) {
+      if (owner.balance < CREATE_ACCOUNT_FEE_SUN) throw new TransactionRejected("BANDWITH_ERROR", "Account resource insufficient error.");
+      owner.balance -= CREATE_ACCOUNT_FEE_SUN;
+      return { netUsage: 0, netFee: CREATE_ACCOUNT_FEE_SUN };
+    }
+    const usage = recoveredUsage(owner.freeNetUsage, owner.latestConsumeFreeTime, now);
+    if (bytes <= FREE_NET_LIMIT_BYTES - usage) {
+      owner.freeNetUsage = usage + bytes;
+      owner.latestConsumeFreeTime = now;
+      return { netUsage: bytes, netFee: 0 };
+    }
+    const fee = bytes * TRANSACTION_FEE_SUN_PER_BYTE;
+    if (owner.balance < fee) throw new TransactionRejected("BANDWITH_ERROR", "Account resource insufficient error.");
+    owner.balance -= fee;
+    return { netUsage: 0, netFee: fee };
+  }
+
+  /** TransferActuator / TransferAssetActuator validation; returns the actuator fee (account creation). */
+  private validateSystemContract(state: LedgerState, contract: Exclude<TransactionContract, { type: "TriggerSmartContract" }>): number {
+    const { owner_address: owner, to_address: to, amount } = contract.value;
+    const ownerAccount = state.accounts.get(toHex(owner));
+    const toAccount = state.accounts.get(toHex(to));
+    if (contract.type === "TransferContract") {
+      if (!isValidAddress(owner)) throw contractValidateError("Invalid ownerAddress!");
+      if (!isValidAddress(to)) throw contractValidateError("Invalid toAddress!");
+      if (bytesEqual(owner, to)) throw contractValidateError("Cannot transfer TRX to yourself.");
+      if (!ownerAccount) throw contractValidateError("Validate TransferContract error, no OwnerAccount.");
+      if (amount <= 0) throw contractValidateError("Amount must be greater than 0.");
+      const fee = toAccount ? 0 : CREATE_NEW_ACCOUNT_FEE_IN_SYSTEM_CONTRACT_SUN;
+      if (toAccount?.type === "Contract") throw contractValidateError("Cannot transfer TRX to a smartContract.");
+      if (ownerAccount.balance < amount + fee || !Number.isSafeInteger(amount + fee)) {
+        throw contractValidateError("Validate TransferContract error, balance is not sufficient.");
+      }
+      if (toAccount && !Number.isSafeInteger(toAccount.balance + amount)) throw contractValidateError("long overflow");
+      return fee;
+    }
+    if (!isValidAddress(owner)) throw contractValidateError("Invalid ownerAddress");
+    if (!isValidAddress(to)) throw contractValidateError("Invalid toAddress");
+    if (amount <= 0) throw contractValidateError("Amount must be greater than 0.");
+    if (bytesEqual(owner, to)) throw contractValidateError("Cannot transfer asset to yourself.");
+    if (!ownerAccount) throw contractValidateError("No owner account!");
+    const tokenId = new TextDecoder().decode(contract.value.asset_name);
+    if (!this.genesis.trc10.some((token) => token.id === tokenId)) throw contractValidateError("No asset!");
+    const assetBalance = ownerAccount.assets.get(tokenId) ?? 0;
+    if (assetBalance <= 0) throw contractValidateError("assetBalance must be greater than 0.");
+    if (amount > assetBalance) throw contractValidateError("assetBalance is not sufficient.");
+    if (toAccount?.type === "Contract") throw contractValidateError("Cannot transfer asset to smartContract.");
+    if (toAccount && !Number.isSafeInteger((toAccount.assets.get(tokenId) ?? 0) + amount)) throw contractValidateError("long overflow");
+    return toAccount ? 0 : CREATE_NEW_ACCOUNT_FEE_IN_SYSTEM_CONTRACT_SUN;
+  }
+
+  private executeSystemContract(state: LedgerState, contract: Exclude<TransactionContract, { type: "TriggerSmartContract" }>, fee: number): void {
+    const now = this.head.raw.timestamp;
+    const ownerAccount = state.accounts.get(toHex(contract.value.owner_address)) as AccountRecord;
+    const toHexAddress = toHex(contract.value.to_address);
+    const toAccount = state.accounts.get(toHexAddress) ?? state.createAccount(toHexAddress, now);
+    if (ownerAccount.balance < fee) {
+      throw new TransactionRejected("CONTRACT_EXE_ERROR", `Contract execute error : ${addressToBase58(contract.value.owner_address)} insufficient balance, balance: ${ownerAccount.balance}, amount: ${fee}`);
+    }
+    ownerAccount.balance -= fee;
+    if (contract.type === "TransferContract") {
+      ownerAccount.balance -= contract.value.amount;
+      toAccount.balance += contract.value.amount;
+      return;
+    }
+    const tokenId = new TextDecoder().decode(contract.value.asset_name);
+    ownerAccount.assets.set(tokenId, (ownerAccount.assets.get(tokenId) ?? 0) - contract.value.amount);
+    toAccount.assets.set(tokenId, (toAccount.assets.get(tokenId) ?? 0) + contract.value.amount);
+  }
+
+  private validateTrigger(state: LedgerState, contractAddress: Uint8Array, feeLimit: number): Trc20Token {
+    const token = this.tokensByAddress.get(toHex(contractAddress));
+    if (!token || !state.contracts.has(token.hex)) throw contractValidateError("No contract or not a valid smart contract");
+    if (feeLimit < 0 || feeLimit > MAX_FEE_LIMIT_SUN) throw contractValidateError(`feeLimit must be >= 0 and <= ${MAX_FEE_LIMIT_SUN}`);
+    return token;
+  }
+
+  /** The VM: energy limit from fee_limit and balance, the token call, OUT_OF_ENERGY when the limit is too low. */
+  private executeTrigger(
+    state: LedgerState,
+    contract: Extract<TransactionContract, { type: "TriggerSmartContract" }>,
+    feeLimit: number,
+    owner: AccountRecord,
+  ): { contractRet: ContractResult; energyUsed: number; energyFee: number; returnData: Uint8Array; logs: EvmLog[]; resMessage?: string } {
+    const token = this.validateTrigger(state, contract.value.contract_address, feeLimit);
+    if (owner.balance < contract.value.call_value) throw contractValidateError("Validate InternalTransfer error, balance is not sufficient.");
+    const energyLimit = Math.min(Math.floor(feeLimit / ENERGY_FEE_SUN), Math.floor(owner.balance / ENERGY_FEE_SUN));
+    const storage = state.contracts.get(token.hex);
+    const scratch = { balances: new Map(storage?.balances), allowances: new Map(storage?.allowances) };
+    const execution = executeTrc20(token, scratch, owner.address, contract.value.data, contract.value.call_value, contract.value.call_token_value);
+    if (execution.energyUsed > energyLimit) {
+      const energyFee = energyLimit * ENERGY_FEE_SUN;
+      owner.balance -= energyFee;
+      return {
+        contractRet: "OUT_OF_ENERGY",
+        energyUsed: energyLimit,
+        energyFee,
+        returnData: new Uint8Array(),
+        logs: [],
+        resMessage: `Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[${energyLimit}], curOpEnergy[${SSTORE_ENERGY}], usedEnergy[${Math.max(execution.energyUsed - SSTORE_ENERGY, 0)}]`,
+      };
+    }
+    const energyFee = execution.energyUsed * ENERGY_FEE_SUN;
+    owner.balance -= energyFee;
+    if (execution.status === "REVERT") {
+      return { contractRet: "REVERT", energyUsed: execution.energyUsed, energyFee, returnData: execution.returnData, logs: [], resMessage: "REVERT opcode executed" };
+    }
+    if (storage) {
+      storage.balances = scratch.balances;
+      storage.allowances = scratch.allowances;
+    }
+    return { contractRet: "SUCCESS", energyUsed: execution.energyUsed, energyFee, returnData: execution.returnData, logs: execution.logs };
+  }
+}
+
+function recoveredUsage(usage: number, lastTime: number, now: number): number {
+  const elapsed = now - lastTime;
+  if (elapsed >= NET_WINDOW_MS || usage === 0) return 0;
+  return Math.ceil((usage * (NET_WINDOW_MS - Math.max(elapsed, 0))) / NET_WINDOW_MS);
+}
+
+function safeBase58(address: Uint8Array): string {
+  return isValidAddress(address) ? addressToBase58(address) : toHex(address);
+}
+
+/** Parses a 64-hex txID or blockID; undefined otherwise. */
+export function parseHash(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  const bytes = parseHex(text);
+  return bytes && bytes.length === 32 ? toHex(bytes) : undefined;
+}

@@ -36,7 +36,7 @@ describe("blocks", () => {
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
     const block = (await response.json()) as { tx: { vin: { coinbase?: string }[] }[] };
     expect(block).toEqual(expected);
-    expect(block.tx[0].vin[0].coinbase).toBeDefined();
+    expect(block.tx[0]?.vin[0]?.coinbase).toBeDefined();
   });
 
   it("answers a negative height with 400, a non-numeric one with a routing 404", async () => {

@@ -3,10 +3,14 @@
  * against baselines measured in the same run. Exits 1 if a target is missed.
  */
 import { provideTestInfrastructure } from "@chaingate/testing";
+import { benchBlockStreaming } from "./btc/block-streaming.ts";
 import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
+import { benchAddressIssuance } from "./xpub/address-issuance.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
+  "btc-block": benchBlockStreaming,
+  xpub: benchAddressIssuance,
 };
 
 const infrastructure = await provideTestInfrastructure();

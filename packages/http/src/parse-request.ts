@@ -6,7 +6,8 @@ import { ValidationError, type FieldErrors } from "@chaingate/errors";
 import type { z } from "zod";
 
 export function parseRequest<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
-  const result = schema.safeParse(input ?? {});
+  // reportInput: zod 4 leaves `issue.input` out otherwise, and "missing" could not be told from "wrong type".
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const fieldErrors: FieldErrors = {};
   for (const issue of result.error.issues) {

@@ -27,12 +27,18 @@ export function unwrapRpcResult(): Transform {
         data = head.subarray(PREFIX.length);
         head = undefined;
       }
-      const pending = Buffer.concat([tail, data]);
-      const emit = pending.length - TAIL_BYTES;
-      if (emit > 0) {
-        this.push(pending.subarray(0, emit));
-        tail = Buffer.from(pending.subarray(emit));
-      } else tail = pending;
+      // Emit the withheld tail and all but the last TAIL_BYTES of this chunk as views, copying
+      // only the small new tail: no per-chunk concatenation of megabytes.
+      if (data.length >= TAIL_BYTES) {
+        if (tail.length) this.push(tail);
+        this.push(data.subarray(0, data.length - TAIL_BYTES));
+        tail = Buffer.from(data.subarray(data.length - TAIL_BYTES));
+      } else {
+        const pending = Buffer.concat([tail, data]);
+        const emit = pending.length - TAIL_BYTES;
+        if (emit > 0) this.push(pending.subarray(0, emit));
+        tail = emit > 0 ? Buffer.from(pending.subarray(emit)) : pending;
+      }
       done();
     },
     flush(done: TransformCallback) {

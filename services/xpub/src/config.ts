@@ -1,0 +1,36 @@
+/** The xpub service's settings, from the environment. */
+import { env } from "@chaingate/config";
+import { z } from "zod";
+import { BITCOIN_NETWORKS, DEFAULT_BITCOIN_NETWORK } from "./domain/bitcoin-network.ts";
+import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
+
+/**
+ * Default per-key address limit. BIP44 wallets stop scanning after 20 unused addresses (the gap
+ * limit), and addresses handed to customers who never pay create such gaps, so a client's wallet
+ * must be set to scan far past 20 anyway; 100 000 keeps that recovery scan a matter of seconds,
+ * bounds one key's history to ~10 MB of rows, and stops a runaway client loop (an address per page
+ * view) long before it matters, while leaving room for years of ordinary deposits per key.
+ */
+export const DEFAULT_MAX_ADDRESSES_PER_KEY = 100_000;
+
+export const xpubConfigSchema = z.object({
+  // Listening
+  HOST: z.string().default("127.0.0.1"),
+  PORT: env.port(8102),
+  LOG_LEVEL: env.logLevel(),
+
+  // Storage
+  DATABASE_URL: z.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
+  DATABASE_POOL_SIZE: env.positiveInt(10),
+
+  // Issuing
+  /** Picks the bech32 prefix of issued addresses: `bc` (mainnet) or `rltc` (the dev/test chain). */
+  BITCOIN_NETWORK: z.enum(BITCOIN_NETWORKS).default(DEFAULT_BITCOIN_NETWORK),
+  /** Capped at 2^31: a public key can derive only the non-hardened indexes 0 .. 2^31-1. */
+  XPUB_MAX_ADDRESSES_PER_KEY: env.positiveInt(DEFAULT_MAX_ADDRESSES_PER_KEY).pipe(z.number().max(MAX_ADDRESS_INDEX + 1)),
+
+  /** Graceful shutdown: how long in-flight requests may finish. */
+  DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
+});
+
+export type XpubConfig = z.infer<typeof xpubConfigSchema>;

@@ -1,0 +1,144 @@
+/**
+ * Parses the key a client registers: only a BIP84 account-level public key (depth 3,
+ * m/84'/0'/account') in SLIP-0132 `zpub` encoding. Everything else is refused with the reason,
+ * because issuing addresses from the wrong key type silently sends customers' coins to addresses
+ * the client's wallet never scans.
+ */
+import { crypto } from "bitcoinjs-lib";
+import bs58 from "bs58";
+import bs58check from "bs58check";
+import { bip32, isCompressedPoint } from "./bip32.ts";
+import { DEFAULT_BITCOIN_NETWORK, type BitcoinNetwork } from "./bitcoin-network.ts";
+import { EXTENDED_KEY_VERSIONS, ZPRV_VERSION, ZPUB_VERSION } from "./extended-key-versions.ts";
+import {
+  XpubBadChecksumError,
+  XpubInvalidPublicKeyError,
+  XpubNotAccountKeyError,
+  XpubPrivateKeyError,
+  XpubUnparseableError,
+  XpubWrongDepthError,
+  XpubWrongVersionError,
+} from "./xpub-rejection-errors.ts";
+
+/** BIP32 serialization: 4 version + 1 depth + 4 parent fingerprint + 4 child number + 32 chain code + 33 key. */
+const SERIALIZED_KEY_BYTES = 78;
+const CHECKSUM_BYTES = 4;
+/** m/84'/0'/account' */
+const ACCOUNT_DEPTH = 3;
+const HARDENED_OFFSET = 0x80000000;
+/** Characters of the key kept at each end of the masked preview. */
+const PREVIEW_HEAD_CHARS = 8;
+const PREVIEW_TAIL_CHARS = 4;
+/** A zpub is 111 characters; anything much longer is not a key and is not echoed into a message. */
+const MAX_INPUT_CHARS = 200;
+
+/** A registered BIP84 account key, parsed and validated. */
+export interface AccountZpub {
+  /** The key exactly as submitted; base58check is canonical, so it doubles as the dedup key. */
+  zpub: string;
+  network: BitcoinNetwork;
+  /** Compressed secp256k1 public key, 33 bytes. */
+  publicKey: Uint8Array;
+  /** BIP32 chain code, 32 bytes. */
+  chainCode: Uint8Array;
+  depth: 3;
+  /** First 4 bytes of hash160 of the parent's public key, hex (8 characters). */
+  parentFingerprint: string;
+  /** The raw BIP32 child number (hardened: >= 0x80000000). */
+  childNumber: number;
+  /** childNumber without the hardened bit: the BIP44 `account'` index, 0 for the first account. */
+  accountIndex: number;
+  /** First 4 bytes of hash160 of this key's public key, hex (8 characters): the spec's `fingerprint`. */
+  fingerprint: string;
+  /**
+   * Masked form for display (the spec's `xpub_preview`): the first 8 characters, "…" (U+2026),
+   * the last 4, e.g. `zpub6rFR…tZYs`. 8 characters show the encoding and enough to tell keys
+   * apart at a glance; the full key is never returned by the API.
+   */
+  xpubPreview: string;
+}
+
+/**
+ * Parses and validates a BIP84 account zpub.
+ * @throws XpubRejectedError subclasses: XpubUnparseableError, XpubBadChecksumError, XpubPrivateKeyError,
+ *   XpubWrongVersionError, XpubWrongDepthError, XpubNotAccountKeyError, XpubInvalidPublicKeyError.
+ */
+export function parseAccountZpub(input: string, network: BitcoinNetwork = DEFAULT_BITCOIN_NETWORK): AccountZpub {
+  const payload = decodeBase58Check(input);
+
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const version = view.getUint32(0);
+  const keyData = payload.subarray(45, 78);
+  if (version !== ZPUB_VERSION) throw rejectionForVersion(version, keyData);
+
+  const depth = view.getUint8(4);
+  if (depth !== ACCOUNT_DEPTH) throw new XpubWrongDepthError(depth);
+  const childNumber = view.getUint32(9);
+  if (childNumber < HARDENED_OFFSET) throw new XpubNotAccountKeyError(childNumber);
+  if (!isCompressedPoint(keyData)) throw new XpubInvalidPublicKeyError();
+
+  // bip32 re-validates the whole serialization; anything it still refuses is a corrupt key.
+  let node;
+  try {
+    node = bip32.fromBase58(input, ZPUB_BIP32_NETWORK);
+  } catch (error) {
+    throw new XpubInvalidPublicKeyError({ cause: error });
+  }
+
+  return {
+    zpub: input,
+    network,
+    publicKey: Uint8Array.from(node.publicKey),
+    chainCode: Uint8Array.from(node.chainCode),
+    depth: ACCOUNT_DEPTH,
+    parentFingerprint: toHex(payload.subarray(5, 9)),
+    childNumber,
+    accountIndex: childNumber - HARDENED_OFFSET,
+    fingerprint: toHex(crypto.hash160(node.publicKey).subarray(0, 4)),
+    xpubPreview: maskKey(input),
+  };
+}
+
+/** The masked display form of a key: first 8 characters, "…", last 4. */
+export function maskKey(key: string): string {
+  if (key.length <= PREVIEW_HEAD_CHARS + PREVIEW_TAIL_CHARS) return "…";
+  return `${key.slice(0, PREVIEW_HEAD_CHARS)}…${key.slice(-PREVIEW_TAIL_CHARS)}`;
+}
+
+/** bip32's `fromBase58` only accepts the version bytes of the network it is given. */
+const ZPUB_BIP32_NETWORK = { wif: 0x80, bip32: { public: ZPUB_VERSION, private: ZPRV_VERSION } };
+
+function decodeBase58Check(input: string): Uint8Array {
+  if (typeof input !== "string") throw new XpubUnparseableError("the key must be a string.");
+  if (input.length === 0) throw new XpubUnparseableError("the key is empty.");
+  // No trimming: a stored key must be byte-for-byte what the wallet exported, and a stray newline
+  // usually means something else was pasted along with it.
+  if (/\s/.test(input)) throw new XpubUnparseableError("the key contains whitespace.");
+  if (input.length > MAX_INPUT_CHARS) throw new XpubUnparseableError(`the key is ${input.length} characters long; a zpub has 111.`);
+  let raw: Uint8Array;
+  try {
+    raw = bs58.decode(input);
+  } catch (error) {
+    throw new XpubUnparseableError("the key contains characters outside the base58 alphabet.", { cause: error });
+  }
+  if (raw.length !== SERIALIZED_KEY_BYTES + CHECKSUM_BYTES) {
+    throw new XpubUnparseableError(`the key decodes to ${raw.length} bytes, not the ${SERIALIZED_KEY_BYTES + CHECKSUM_BYTES} of a BIP32 extended key.`);
+  }
+  const payload = bs58check.decodeUnsafe(input);
+  if (payload === undefined) throw new XpubBadChecksumError();
+  return payload;
+}
+
+function rejectionForVersion(version: number, keyData: Uint8Array): Error {
+  const known = EXTENDED_KEY_VERSIONS.get(version);
+  if (known?.kind === "private") return new XpubPrivateKeyError(known.encoding);
+  if (known) return new XpubWrongVersionError(known.encoding, known.hint);
+  // Unknown version bytes: a leading 0x00 in the key field is how BIP32 serializes a private key.
+  const versionHex = `0x${version.toString(16).padStart(8, "0")}`;
+  if (keyData[0] === 0x00) return new XpubPrivateKeyError(`unknown private encoding ${versionHex}`);
+  return new XpubWrongVersionError(`key with unknown version bytes ${versionHex}`, "Export the BIP84 (native SegWit, bc1...) account's zpub.");
+}
+
+function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("hex");
+}

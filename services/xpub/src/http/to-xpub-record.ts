@@ -1,0 +1,22 @@
+/** The API form of a stored key record. */
+import type { XpubRecord } from "@chaingate/contracts";
+import type { ExtendedKeyRow } from "../infra/xpub-repository.ts";
+
+/** Chain of every record this service stores (Bitcoin; Ethereum keys would be another service's rows). */
+const CHAIN = "BTC";
+
+/** Row → response body; the full key never leaves the database. */
+export function toXpubRecord(row: ExtendedKeyRow): XpubRecord {
+  return {
+    id: row.id,
+    chain: CHAIN,
+    fingerprint: row.fingerprint,
+    label: row.label,
+    xpub_preview: row.xpub_preview,
+    next_index: row.next_index,
+    // Every index below next_index is issued and stored (one transaction does both), so the
+    // counter is also the count; reading it avoids a COUNT(*) per registration.
+    issued_count: row.next_index,
+    created_at: row.created_at.toISOString(),
+  };
+}

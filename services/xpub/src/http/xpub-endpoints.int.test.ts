@@ -1,0 +1,240 @@
+/**
+ * The three xpub endpoints through the real gateway (API key auth, account header) over a real
+ * Postgres, with the BIP84 test-vector keys: statuses and bodies exactly as a client sees them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
+import rejections from "../domain/fixtures/zpub-rejections.json" with { type: "json" };
+import type { XpubService } from "../create-xpub-service.ts";
+import { startTestXpub } from "../testing/index.ts";
+
+const [ACCOUNT_0, ACCOUNT_1] = vectors.accounts;
+const BIP84_RECEIVE = ACCOUNT_0!.addresses.filter((a) => a.chain === 0 && a.index < 2);
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const LIMIT = 2;
+
+let database: TestDatabase;
+let xpub: XpubService;
+let limitedXpub: XpubService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let limitedGateway: Awaited<ReturnType<typeof startTestGateway>>;
+let alice: { accountId: number; key: string };
+let bob: { accountId: number; key: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  xpub = await startTestXpub(database.connectionString);
+  // A replica over the same database with a tiny per-key limit, behind its own gateway.
+  limitedXpub = await startTestXpub(database.connectionString, { XPUB_MAX_ADDRESSES_PER_KEY: String(LIMIT) });
+  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+  limitedGateway = await startTestGateway({ XPUB_URL: limitedXpub.url }, database.connectionString);
+  alice = await createAccountWithKey(database.connectionString, "alice");
+  bob = await createAccountWithKey(database.connectionString, "bob");
+});
+afterAll(async () => {
+  await limitedGateway?.close();
+  await gateway?.close();
+  await limitedXpub?.close();
+  await xpub?.close();
+  await database?.drop();
+});
+
+interface Call {
+  status: number;
+  body: Record<string, unknown>;
+}
+async function call(method: "GET" | "POST", path: string, as: { key: string }, body?: unknown, base = gateway.url): Promise<Call> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { "x-api-key": as.key, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+const register = (as: { key: string }, body: unknown) => call("POST", "/api/v1/btc/xpub", as, body);
+const issue = (as: { key: string }, id: unknown, base?: string) => call("POST", `/api/v1/btc/xpub/${id}/address`, as, undefined, base);
+const history = (as: { key: string }, id: unknown, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as);
+const notFound = (id: unknown) => ({ message: `No xpub record with id ${id} was found.` });
+
+describe("POST /api/v1/btc/xpub", () => {
+  it("registers an account zpub: 201 with the record, never the full key", async () => {
+    const { status, body } = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "hot wallet" });
+    expect(status).toBe(201);
+    expect(body).toEqual({
+      id: expect.any(Number),
+      chain: "BTC",
+      fingerprint: ACCOUNT_0!.fingerprint,
+      label: "hot wallet",
+      xpub_preview: ACCOUNT_0!.xpubPreview,
+      next_index: 0,
+      issued_count: 0,
+      created_at: expect.stringMatching(ISO_DATE_TIME),
+    });
+    expect(JSON.stringify(body)).not.toContain(ACCOUNT_0!.zpub.slice(8, -4));
+  });
+
+  it("the same key again from the same account: 200 with the same record, original label kept", async () => {
+    const first = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "hot wallet" });
+    const again = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "renamed" });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.body.label).toBe("hot wallet");
+  });
+
+  it("the same key from another account is that account's own record", async () => {
+    const alices = await register(alice, { xpub: ACCOUNT_0!.zpub });
+    const bobs = await register(bob, { xpub: ACCOUNT_0!.zpub });
+    expect(bobs.status).toBe(201);
+    expect(bobs.body.id).not.toBe(alices.body.id);
+    expect(bobs.body.label).toBeNull();
+  });
+
+  it("label is optional and may be null", async () => {
+    const { status, body } = await register(alice, { xpub: ACCOUNT_1!.zpub, label: null });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ label: null, xpub_preview: ACCOUNT_1!.xpubPreview, next_index: 0 });
+  });
+
+  it.each(rejections.cases.map((c) => [c.name, c] as const))("refuses %s: 422 with the parser's reason under errors.xpub", async (_name, rejection) => {
+    const { status, body } = await register(alice, { xpub: rejection.input });
+    expect(status).toBe(422);
+    const errors = body.errors as Record<string, string[]>;
+    expect(Object.keys(errors)).toEqual(["xpub"]);
+    expect(errors.xpub).toHaveLength(1);
+    for (const part of rejection.messageIncludes) expect(errors.xpub![0]).toContain(part);
+    expect(body.message).toBe(errors.xpub![0]);
+  });
+
+  it("422 when xpub is missing, not a string, or the label is too long", async () => {
+    expect(await register(alice, { label: "x" })).toEqual({
+      status: 422,
+      body: { message: "The xpub field is required.", errors: { xpub: ["The xpub field is required."] } },
+    });
+    const notString = await register(alice, { xpub: 42 });
+    expect(notString.status).toBe(422);
+    expect(Object.keys(notString.body.errors as object)).toEqual(["xpub"]);
+    const longLabel = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "x".repeat(256) });
+    expect(longLabel).toEqual({
+      status: 422,
+      body: { message: "The label field must not be greater than 255 characters.", errors: { label: ["The label field must not be greater than 255 characters."] } },
+    });
+  });
+
+  it("400 for a body that is not JSON", async () => {
+    const { status, body } = await register(alice, "{not json");
+    expect(status).toBe(400);
+    expect(body).toEqual({ message: "The request body is not valid JSON." });
+  });
+});
+
+describe("POST /api/v1/btc/xpub/{id}/address", () => {
+  let id: number;
+  beforeAll(async () => {
+    const { body } = await register(alice, { xpub: ACCOUNT_0!.zpub });
+    id = body.id as number;
+  });
+
+  it("issues the BIP84 receive addresses in order, 201 each, and the record counts them", async () => {
+    for (const expected of BIP84_RECEIVE) {
+      const { status, body } = await issue(alice, id);
+      expect(status).toBe(201);
+      expect(body).toEqual({ address: expected.mainnet, index: expected.index, path: expected.path });
+    }
+    const record = await register(alice, { xpub: ACCOUNT_0!.zpub });
+    expect(record.body).toMatchObject({ next_index: 2, issued_count: 2 });
+  });
+
+  it("the path carries the key's own account number", async () => {
+    const { body: record } = await register(bob, { xpub: ACCOUNT_1!.zpub });
+    const { body } = await issue(bob, record.id);
+    expect(body).toEqual({ address: ACCOUNT_1!.addresses[0]!.mainnet, index: 0, path: "m/84'/0'/1'/0/0" });
+  });
+
+  it("404 with one body for an unknown id and for another account's id", async () => {
+    expect(await issue(alice, 999_999)).toEqual({ status: 404, body: notFound(999_999) });
+    expect(await issue(bob, id)).toEqual({ status: 404, body: notFound(id) });
+    expect(await issue(alice, "0")).toEqual({ status: 404, body: notFound(0) });
+  });
+
+  it("a non-numeric id is a routing miss (404), not a validation error", async () => {
+    expect(await issue(alice, "abc")).toEqual({ status: 404, body: { message: "The route api/v1/btc/xpub/abc/address could not be found." } });
+  });
+
+  it(`422 once the per-key limit (${LIMIT} on this replica) is reached, and nothing is issued`, async () => {
+    const { body: record } = await register(bob, { xpub: ACCOUNT_0!.zpub });
+    const issued = [await issue(bob, record.id, limitedGateway.url), await issue(bob, record.id, limitedGateway.url)];
+    expect(issued.map((r) => r.status)).toEqual([201, 201]);
+    const message = `This key has issued its limit of ${LIMIT} addresses; register another account key to issue more.`;
+    expect(await issue(bob, record.id, limitedGateway.url)).toEqual({ status: 422, body: { message, errors: { id: [message] } } });
+    expect((await register(bob, { xpub: ACCOUNT_0!.zpub })).body).toMatchObject({ next_index: LIMIT, issued_count: LIMIT });
+  });
+});
+
+describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
+  let id: number;
+  let issued: Array<{ address: string; index: number }>;
+  beforeAll(async () => {
+    // A key of its own (account 1) for alice, with exactly 3 addresses.
+    const { body } = await register(alice, { xpub: ACCOUNT_1!.zpub });
+    id = body.id as number;
+    issued = [];
+    for (let i = 0; i < 3; i++) issued.push((await issue(alice, id)).body as { address: string; index: number });
+  });
+
+  it("defaults: page 1 of 50, ordered by index, with created_at and without path", async () => {
+    const { status, body } = await history(alice, id);
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: issued.map(({ address, index }) => ({ address, index, created_at: expect.stringMatching(ISO_DATE_TIME) })),
+      meta: { current_page: 1, per_page: 50, total: 3, last_page: 1 },
+    });
+    expect(issued[0]!.address).toBe(ACCOUNT_1!.addresses[0]!.mainnet);
+  });
+
+  it("pages start at 1; the last page holds the rest; a page past the last is empty with real meta", async () => {
+    const page1 = await history(alice, id, "?page=1&per_page=2");
+    expect((page1.body.data as Array<{ index: number }>).map((a) => a.index)).toEqual([0, 1]);
+    expect(page1.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
+    const page2 = await history(alice, id, "?page=2&per_page=2");
+    expect((page2.body.data as Array<{ index: number }>).map((a) => a.index)).toEqual([2]);
+    expect(await history(alice, id, "?page=7&per_page=2")).toEqual({ status: 200, body: { data: [], meta: { current_page: 7, per_page: 2, total: 3, last_page: 2 } } });
+    expect((await history(alice, id, "?page=99999999999&per_page=500")).body).toEqual({ data: [], meta: { current_page: 99999999999, per_page: 500, total: 3, last_page: 1 } });
+  });
+
+  it("a key with nothing issued has total 0 and last_page 1", async () => {
+    const carol = await createAccountWithKey(database.connectionString, "carol");
+    const { body: fresh } = await register(carol, { xpub: ACCOUNT_0!.zpub });
+    expect(await history(carol, fresh.id)).toEqual({ status: 200, body: { data: [], meta: { current_page: 1, per_page: 50, total: 0, last_page: 1 } } });
+  });
+
+  it.each([
+    ["?page=0", "page", "The page field must be at least 1."],
+    ["?page=-2", "page", "The page field must be at least 1."],
+    ["?page=abc", "page", "The page field must be an integer."],
+    ["?page=1.5", "page", "The page field must be an integer."],
+    ["?per_page=0", "per_page", "The per page field must be at least 1."],
+    ["?per_page=501", "per_page", "The per page field must not be greater than 500."],
+    ["?per_page=ten", "per_page", "The per page field must be an integer."],
+  ])("%s: 422 naming the parameter", async (query, field, message) => {
+    expect(await history(alice, id, query)).toEqual({ status: 422, body: { message, errors: { [field]: [message] } } });
+  });
+
+  it("per_page 500 is allowed", async () => {
+    expect((await history(alice, id, "?per_page=500")).body.meta).toEqual({ current_page: 1, per_page: 500, total: 3, last_page: 1 });
+  });
+
+  it("404 with one body for an unknown id and for another account's id; non-numeric id is a routing miss", async () => {
+    expect(await history(bob, id)).toEqual({ status: 404, body: notFound(id) });
+    expect(await history(alice, 424_242)).toEqual({ status: 404, body: notFound(424_242) });
+    expect(await history(alice, "x1")).toEqual({ status: 404, body: { message: "The route api/v1/btc/xpub/x1/addresses could not be found." } });
+  });
+});
+
+describe("outside the gateway", () => {
+  it("a request without the account header is refused (401)", async () => {
+    const response = await fetch(`${xpub.url}/api/v1/btc/xpub/1/addresses`);
+    expect(response.status).toBe(401);
+  });
+});

@@ -1,0 +1,38 @@
+/** The xpub service's tables (schema `xpub`), as kysely sees them. */
+import type { ColumnType, Generated } from "kysely";
+
+export interface ExtendedKeysTable {
+  id: Generated<number>;
+  /** The gateway's account id: every query filters on it, so accounts never see each other's keys. */
+  account_id: number;
+  /** The key exactly as registered (needed to derive); never returned by the API. */
+  zpub: string;
+  /**
+   * Hex of public key + chain code: what derivation depends on. Registrations are deduplicated on
+   * it rather than on the zpub text, because two zpubs differing only in metadata (parent
+   * fingerprint, depth bytes re-signed) derive the very same addresses.
+   */
+  key_material: string;
+  fingerprint: string;
+  xpub_preview: string;
+  label: string | null;
+  /** Next index to issue; indexes 0 .. next_index-1 are all in issued_addresses. */
+  next_index: ColumnType<number, never, number>;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface IssuedAddressesTable {
+  key_id: number;
+  /** Copied from the key (a composite foreign key keeps it equal) so address uniqueness is per account. */
+  account_id: number;
+  index: number;
+  address: string;
+  created_at: ColumnType<Date, never, never>;
+}
+
+export interface XpubDatabase {
+  extended_keys: ExtendedKeysTable;
+  issued_addresses: IssuedAddressesTable;
+}
+
+export const XPUB_SCHEMA = "xpub";

@@ -1,0 +1,72 @@
+/**
+ * The spec's "concurrent issue calls never hand out the same index", across replicas: two xpub
+ * processes (started with the package's start script) behind two gateways, one database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { createAccountWithKey, freePort, spawnService, startTestGateway, waitForHttp, type SpawnedService } from "@chaingate/gateway/testing";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
+import { auditIssuedAddresses } from "./testing/index.ts";
+
+const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const CALLS = 200;
+const ACCOUNT_0 = vectors.accounts[0]!;
+
+let database: TestDatabase;
+const replicas: SpawnedService[] = [];
+const gateways: Array<Awaited<ReturnType<typeof startTestGateway>>> = [];
+let key: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  for (let i = 0; i < 2; i++) {
+    const port = await freePort();
+    // A small pool per replica so the 200 calls really queue on the row lock from both sides.
+    replicas.push(spawnService(SERVICE_DIR, { PORT: String(port), DATABASE_URL: database.connectionString, DATABASE_POOL_SIZE: "5", LOG_LEVEL: "warn" }));
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+    gateways.push(await startTestGateway({ XPUB_URL: `http://127.0.0.1:${port}` }, database.connectionString));
+  }
+  ({ key } = await createAccountWithKey(database.connectionString, "concurrency"));
+});
+afterAll(async () => {
+  for (const gateway of gateways) await gateway.close();
+  for (const replica of replicas) await replica.stop();
+  await database?.drop();
+});
+
+const post = (base: string, path: string, body?: unknown) =>
+  fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "x-api-key": key, accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe(`${CALLS} concurrent issue calls through two gateways and two xpub processes`, () => {
+  it("hand out indexes 0..199 once each, 200 distinct addresses, and next_index 200", async () => {
+    const registered = (await (await post(gateways[0]!.url, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as { id: number };
+    const responses = await Promise.all(
+      Array.from({ length: CALLS }, (_, i) => post(gateways[i % 2]!.url, `/api/v1/btc/xpub/${registered.id}/address`)),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(CALLS).fill(201));
+    const issued = (await Promise.all(responses.map((r) => r.json()))) as Array<{ address: string; index: number; path: string }>;
+
+    expect(issued.map((a) => a.index).sort((a, b) => a - b)).toEqual(Array.from({ length: CALLS }, (_, i) => i));
+    expect(new Set(issued.map((a) => a.address)).size).toBe(CALLS);
+    const byIndex = new Map(issued.map((a) => [a.index, a]));
+    for (const vector of ACCOUNT_0.addresses.filter((a) => a.chain === 0 && a.index < CALLS)) {
+      expect(byIndex.get(vector.index)).toEqual({ address: vector.mainnet, index: vector.index, path: vector.path });
+    }
+
+    const record = (await (await post(gateways[1]!.url, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as Record<string, unknown>;
+    expect(record).toMatchObject({ id: registered.id, next_index: CALLS, issued_count: CALLS });
+    expect(await auditIssuedAddresses(database.connectionString, registered.id)).toEqual({
+      rows: CALLS,
+      distinctIndexes: CALLS,
+      distinctAddresses: CALLS,
+      minIndex: 0,
+      maxIndex: CALLS - 1,
+      nextIndex: CALLS,
+    });
+  });
+});

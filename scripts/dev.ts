@@ -43,6 +43,12 @@ const services: ServiceSpec[] = [
     },
   },
   {
+    name: "xpub",
+    dir: "services/xpub",
+    // Issued addresses use the regtest prefix (rltc), so the dev chain can pay them.
+    env: { PORT: String(PORTS.xpub), BITCOIN_NETWORK: "litecoin-regtest" },
+  },
+  {
     name: "gateway",
     dir: "services/gateway",
     env: {

@@ -11,3 +11,4 @@ export {
   type ErrorResponseTable,
 } from "./http-errors.ts";
 export { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "./internal-headers.ts";
+export { runService, type RunningService } from "./run-service.ts";

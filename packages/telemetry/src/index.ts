@@ -1,1 +1,1 @@
-export { skipTracing, startTelemetry, type Telemetry } from "./start-telemetry.ts";
+export { startTelemetry, type Telemetry, type TelemetryOptions } from "./start-telemetry.ts";

@@ -20,20 +20,16 @@ export interface Telemetry {
 
 const IGNORED_PATHS = new Set(["/healthz", "/readyz"]);
 
-/**
- * Hot paths a service chooses not to trace span by span (the gateway's proxied requests: the
- * SDK's per-request work costs several times the hop itself). Such requests still carry their
- * `traceparent` onward, so traces stay connected.
- */
-let untracedIncoming: (path: string) => boolean = () => false;
-let untracedOutgoing = false;
-
-export function skipTracing(options: { incoming?: (path: string) => boolean; outgoingUndici?: boolean }): void {
-  if (options.incoming) untracedIncoming = options.incoming;
-  if (options.outgoingUndici !== undefined) untracedOutgoing = options.outgoingUndici;
+export interface TelemetryOptions {
+  /**
+   * false for an edge that only forwards requests (the gateway): instrumenting every incoming and
+   * outgoing HTTP request costs several times the hop itself, and such a hop carries the W3C
+   * `traceparent` onward so traces stay connected. pg and express stay instrumented.
+   */
+  instrumentHttp?: boolean;
 }
 
-export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): Telemetry {
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env, options: TelemetryOptions = {}): Telemetry {
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
@@ -41,12 +37,11 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
     // trace ids), and with the default it would export to localhost:4318 unasked.
     spanProcessors: [endpoint ? new BatchSpanProcessor(new OTLPTraceExporter()) : new NoopSpanProcessor()],
     instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has(req.url ?? "") || untracedIncoming(req.url ?? ""),
-      }),
+      ...(options.instrumentHttp === false
+        ? []
+        : [new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => IGNORED_PATHS.has(req.url ?? "") }), new UndiciInstrumentation()]),
       new ExpressInstrumentation(),
       new PgInstrumentation(),
-      new UndiciInstrumentation({ ignoreRequestHook: () => untracedOutgoing }),
     ],
   });
   sdk.start();

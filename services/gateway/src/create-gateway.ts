@@ -60,7 +60,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
   });
   const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() } });
-  const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false }) : undefined;
+  const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
   const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger });
   const server = await startHttpServer(handler, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
 
@@ -76,6 +76,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
       await keyStore.close();
       await proxy.close();
       await database.close();
+      accessLogger?.flush();
     },
   };
 }

@@ -3,12 +3,13 @@
  * credential, authenticate (cached), count usage, stream to the owner. Everything else (docs,
  * OpenAPI, health, 404/405) goes to the express app.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { readCredential } from "../domain/read-credential.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
+import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
 import type { ApiKeyStore } from "../infra/api-key-store.ts";
 import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.ts";
 import type { UsageRecorder } from "../infra/usage-recorder.ts";
@@ -31,19 +32,16 @@ export interface GatewayHandlerOptions {
   accessLogger?: Logger;
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
-
 /**
  * The proxied hot path creates no spans (see README, Telemetry); it forwards the client's W3C
  * `traceparent`, or a new one when there is none, so its log line and the service's spans share
  * one trace id.
  */
 function ensureTraceparent(headers: Record<string, string | string[]>): string {
-  const incoming = headers.traceparent;
-  const match = typeof incoming === "string" ? TRACEPARENT.exec(incoming) : null;
-  if (match) return match[1]!;
-  const traceId = randomBytes(16).toString("hex");
-  headers.traceparent = `00-${traceId}-${randomBytes(8).toString("hex")}-01`;
+  const incoming = traceIdOf(headers.traceparent);
+  if (incoming) return incoming;
+  const { traceparent, traceId } = newTraceparent();
+  headers.traceparent = traceparent;
   delete headers.tracestate;
   return traceId;
 }

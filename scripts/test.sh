@@ -4,6 +4,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
+# bootstrap runs with -e; from here on every step runs and the summary line is always printed.
+set +e
 
 mkdir -p .tmp
 report=.tmp/vitest-report.json

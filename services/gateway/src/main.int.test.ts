@@ -7,7 +7,9 @@ import { createAccountWithKey, freePort, spawnService, startTestGateway, waitFor
 
 const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const MB = 1024 * 1024;
-const BODY_SIZE = 100 * MB;
+// Large against the ~30-55 MB a process grows once for heap sizing and GC lag (measured under the
+// full suite's parallel load); a gateway that held the body would grow by all of it.
+const BODY_SIZE = 200 * MB;
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -26,7 +28,7 @@ describe("gateway process", () => {
 
   // The 20 MB / 30 MB target is measured by bench/ (memory figures are GC-noisy under parallel tests);
   // this test proves the property behind it: a body far larger than any buffer passes in constant memory.
-  it("streams a 100 MB upstream answer without holding it (peak memory grows by under half its size)", async () => {
+  it("streams a 200 MB upstream answer without holding it (peak memory grows by under half its size)", async () => {
     const chunk = Buffer.alloc(64 * 1024, "x");
     const upstream = http.createServer((req, res) => {
       if (req.url !== "/api/v1/btc/big") return void res.end("{}");

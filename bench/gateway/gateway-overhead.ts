@@ -43,7 +43,7 @@ export async function benchGatewayOverhead(): Promise<boolean> {
 
     const run = async (connections: number) => {
       const samples: Record<string, LoadResult[]> = {};
-      for (const [name, url] of Object.entries(targets)) await load(url, { connections, durationSeconds: WARMUP_SECONDS, headers });
+      for (const url of Object.values(targets)) await load(url, { connections, durationSeconds: WARMUP_SECONDS, headers });
       for (let round = 0; round < ROUNDS; round++) {
         for (const [name, url] of Object.entries(targets)) (samples[name] ??= []).push(await load(url, { connections, durationSeconds: MEASURE_SECONDS, headers }));
       }

@@ -22,6 +22,9 @@ async function serve(readinessChecks: Record<string, () => Promise<unknown>> = {
   http.route("get", "/api/v1/things/:id", (req, res) => {
     res.json({ id: req.params.id });
   });
+  http.route("post", "/api/v1/boxes/:id(\\d+)/open", (req, res) => {
+    res.json({ opened: req.params.id });
+  });
   http.route("post", "/api/v1/things", http.jsonBody, (req, res) => {
     const body = parseRequest(z.object({ name: z.string(), tags: z.array(z.string().max(3)) }), req.body);
     res.status(201).json(body);
@@ -55,6 +58,14 @@ describe("createHttpApp", () => {
     expect(await response.json()).toEqual({
       message: "The DELETE method is not supported for route api/v1/things/7. Supported methods: GET, HEAD.",
     });
+  });
+
+  it("treats a parameter failing its constraint as a routing miss: 404 for every method, never 405", async () => {
+    const { url } = await serve();
+    expect(await (await fetch(`${url}/api/v1/boxes/12/open`, { method: "POST" })).json()).toEqual({ opened: "12" });
+    expect((await fetch(`${url}/api/v1/boxes/12/open`)).status).toBe(405);
+    expect((await fetch(`${url}/api/v1/boxes/abc/open`, { method: "POST" })).status).toBe(404);
+    expect((await fetch(`${url}/api/v1/boxes/abc/open`)).status).toBe(404);
   });
 
   it("turns validation failures into 422 {message, errors} with the spec's summary", async () => {

@@ -37,14 +37,14 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
   const base = "/api/v1/btc";
   http.route("get", `${base}/health`, getHealth(node));
   http.route("get", `${base}/block/best`, getBestBlock(node));
-  http.route("get", `${base}/block/:blockNumber`, getBlockByHeight(node));
+  http.route("get", `${base}/block/:blockNumber(-?\\d+)`, getBlockByHeight(node));
   http.route("get", `${base}/block/hash/:blockHash`, getBlockByHash(node));
   http.route("get", `${base}/block/hash/:blockHash/header`, getBlockHeader(node));
   http.route("get", `${base}/block/hash/:blockHash/transactions/count`, getBlockTransactionCount(node));
   http.route("get", `${base}/account`, getAccount(node));
   http.route("post", `${base}/transactions/send-raw`, http.jsonBody, sendRawTransaction(node));
   http.route("get", `${base}/transactions/:txid`, getTransaction(node));
-  http.route("get", `${base}/transactions/:txid/outputs/:n`, getTransactionOutput(node));
+  http.route("get", `${base}/transactions/:txid/outputs/:n(\\d{1,9})`, getTransactionOutput(node));
   http.route("get", `${base}/fee-estimate`, getFeeEstimate(node));
   http.route("get", `${base}/mempool`, getMempoolInfo(node));
   http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(node));

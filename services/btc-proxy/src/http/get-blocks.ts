@@ -12,16 +12,14 @@ import { nodeFailure } from "./node-error-response.ts";
 import { streamNodeResult } from "./stream-node-result.ts";
 import { send } from "@chaingate/http";
 
-const HEIGHT = /^-?\d+$/;
 /** getblockhash takes a 32-bit int; anything larger is out of range on every node. */
 const MAX_HEIGHT = 0x7fffffff;
 const VERBOSITY_FULL_TRANSACTIONS = 2;
 
 export function getBlockByHeight(node: BitcoinRpcClient): RequestHandler {
-  return async (req, res, next) => {
+  return async (req, res) => {
+    // The route's constraint made a non-integer a routing miss (404).
     const raw = String(req.params.blockNumber);
-    // Not an integer: a routing miss (404), as the spec's route constraint makes it.
-    if (!HEIGHT.test(raw)) return next("route");
     if (raw.startsWith("-")) {
       res.status(400).json({ error: "The block number must be a non-negative integer." });
       return;

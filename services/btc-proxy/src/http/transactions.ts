@@ -10,8 +10,6 @@ import type { RequestHandler } from "express";
 import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
 import { streamNodeResult } from "./stream-node-result.ts";
 
-const OUTPUT_INDEX = /^\d{1,9}$/;
-
 export function sendRawTransaction(node: BitcoinRpcClient): RequestHandler {
   return async (req, res) => {
     const { hex } = parseRequest(btcSendRawRequestSchema, req.body);
@@ -25,9 +23,8 @@ export function getTransaction(node: BitcoinRpcClient): RequestHandler {
 }
 
 export function getTransactionOutput(node: BitcoinRpcClient): RequestHandler {
-  return async (req, res, next) => {
+  return async (req, res) => {
     const n = String(req.params.n);
-    if (!OUTPUT_INDEX.test(n)) return next("route");
     const output = await node.call<Record<string, unknown> | null>("gettxout", [String(req.params.txid), Number(n), true]);
     // null means spent or never existed: the node does not tell which.
     res.json({ unspent: output !== null, output });

@@ -5,7 +5,7 @@
 import { ValidationError } from "@chaingate/errors";
 import { createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
-import type { NextFunction, Request } from "express";
+import type { Request } from "express";
 import type { BitcoinNetwork } from "../domain/bitcoin-network.ts";
 import { parseAccountZpub } from "../domain/parse-account-zpub.ts";
 import { XpubRejectedError } from "../domain/xpub-rejection-errors.ts";
@@ -51,9 +51,8 @@ export function createXpubApp({ repository, network, logger, readinessChecks }: 
     res.status(created ? 201 : 200).json(toXpubRecord(record));
   });
 
-  http.route("post", `${XPUB_BASE_PATH}/:id/address`, async (req, res, next) => {
-    const keyId = routeId(req, next);
-    if (keyId === undefined) return;
+  http.route("post", `${XPUB_BASE_PATH}/:id(\\d+)/address`, async (req, res) => {
+    const keyId = routeId(req);
     const accountId = readAccountId(req);
     const result = await repository.issueAddress(accountId, keyId);
     if (result.outcome === "not_found") throw new XpubRecordNotFoundError(String(req.params.id));
@@ -64,9 +63,8 @@ export function createXpubApp({ repository, network, logger, readinessChecks }: 
     res.status(201).json(body);
   });
 
-  http.route("get", `${XPUB_BASE_PATH}/:id/addresses`, async (req, res, next) => {
-    const keyId = routeId(req, next);
-    if (keyId === undefined) return;
+  http.route("get", `${XPUB_BASE_PATH}/:id(\\d+)/addresses`, async (req, res) => {
+    const keyId = routeId(req);
     const accountId = readAccountId(req);
     const { page, per_page: perPage } = parseRequest(addressHistoryQuerySchema, req.query);
     const history = await repository.addressHistory(accountId, keyId, (page - 1) * perPage, perPage);
@@ -83,15 +81,11 @@ export function createXpubApp({ repository, network, logger, readinessChecks }: 
 }
 
 /**
- * The numeric `{id}`, or undefined after passing the request on: a non-numeric id is a routing
- * miss (the app's 404), never a 422. Digits beyond any bigserial value cannot name a record.
+ * The numeric `{id}` (the route's constraint made a non-numeric one a routing miss). Digits
+ * beyond any bigserial value cannot name a record.
  */
-function routeId(req: Request, next: NextFunction): number | undefined {
+function routeId(req: Request): number {
   const id = String(req.params.id);
-  if (!/^[0-9]+$/.test(id)) {
-    next();
-    return undefined;
-  }
   const value = Number(id);
   if (!Number.isSafeInteger(value)) throw new XpubRecordNotFoundError(id);
   return value;

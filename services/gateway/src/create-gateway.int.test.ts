@@ -125,6 +125,13 @@ describe("key deactivation", () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
     }
+    // The operator's listing shows the key by prefix only, now inactive.
+    const listing = await runAdminCli(gateway.databaseUrl, ["keys", "list", "--account", String(key.accountId)]);
+    const [header, row] = listing.trim().split("\n").map((line) => line.split("\t"));
+    expect(header).toEqual(["id", "account", "prefix", "name", "active", "created_at", "deactivated_at"]);
+    expect(row?.slice(1, 5)).toEqual([String(key.accountId), key.key.slice(0, 8), "", "false"]);
+    expect(row?.[6]).not.toBe("");
+    expect(listing).not.toContain(key.key);
   });
 
   it("accepts a key created after a gateway already refused it (no stale negative cache)", async () => {

@@ -59,3 +59,28 @@ export async function startHttpServer(handler: RequestListener, options: StartHt
 
   return { server, url, port, close };
 }
+
+export interface ServedApp {
+  server: RunningHttpServer;
+  url: string;
+  /** Marks the app draining (readyz 503), drains the server, then releases the service's resources. */
+  close(): Promise<void>;
+}
+
+/** Serves an app from createHttpApp; `release` runs after the last in-flight request finished. */
+export async function serveHttpApp(
+  http: { app: RequestListener; markDraining(): void },
+  options: StartHttpServerOptions,
+  release: () => Promise<void>,
+): Promise<ServedApp> {
+  const server = await startHttpServer(http.app, options);
+  return {
+    server,
+    url: server.url,
+    async close() {
+      http.markDraining();
+      await server.close();
+      await release();
+    },
+  };
+}

@@ -2,7 +2,7 @@
  * Wires a btc-proxy from its config. Every route of `/api/v1/btc` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createHttpApp, startHttpServer, type RunningHttpServer } from "@chaingate/http";
+import { createHttpApp, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { BtcProxyConfig } from "./config.ts";
 import { getAccount } from "./http/get-account.ts";
@@ -14,11 +14,7 @@ import { postJsonRpc, rawJsonRpcBody } from "./http/post-jsonrpc.ts";
 import { getTransaction, getTransactionOutput, sendRawTransaction } from "./http/transactions.ts";
 import { createBitcoinRpcClient, type BitcoinRpcAuth } from "./infra/bitcoin-rpc-client.ts";
 
-export interface BtcProxy {
-  server: RunningHttpServer;
-  url: string;
-  close(): Promise<void>;
-}
+export type BtcProxy = ServedApp;
 
 export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Promise<BtcProxy> {
   const auth: BitcoinRpcAuth | undefined = config.BTC_RPC_COOKIE_FILE
@@ -50,14 +46,5 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
   http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(node));
   http.finish();
 
-  const server = await startHttpServer(http.app, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
-  return {
-    server,
-    url: server.url,
-    async close() {
-      http.markDraining();
-      await server.close();
-      await node.close();
-    },
-  };
+  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
 }

@@ -3,7 +3,7 @@
  * server. `main.ts` calls it; tests call it with their own config.
  */
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { startHttpServer, type RunningHttpServer } from "@chaingate/http";
+import { serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { XpubConfig } from "./config.ts";
@@ -12,11 +12,7 @@ import { XPUB_SCHEMA, type XpubDatabase } from "./infra/database-schema.ts";
 import { xpubMigrations } from "./infra/migrations/index.ts";
 import { createXpubRepository } from "./infra/xpub-repository.ts";
 
-export interface XpubService {
-  server: RunningHttpServer;
-  url: string;
-  close(): Promise<void>;
-}
+export type XpubService = ServedApp;
 
 /** Migrates the `xpub` schema, then serves the xpub endpoints until `close()`. */
 export async function createXpubService(config: XpubConfig, logger: Logger): Promise<XpubService> {
@@ -36,15 +32,5 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
 
   const repository = createXpubRepository({ db: database.db, network: config.BITCOIN_NETWORK, maxAddressesPerKey: config.XPUB_MAX_ADDRESSES_PER_KEY });
   const http = createXpubApp({ repository, network: config.BITCOIN_NETWORK, logger, readinessChecks: { database: () => database.ping() } });
-  const server = await startHttpServer(http.app, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
-
-  return {
-    server,
-    url: server.url,
-    async close() {
-      http.markDraining();
-      await server.close();
-      await database.close();
-    },
-  };
+  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => database.close());
 }

@@ -46,6 +46,8 @@ export interface HttpApp {
   finish(): void;
   /** From now on `/readyz` answers 503, so load balancers stop sending new requests. */
   markDraining(): void;
+  /** Every registered route in OpenAPI form (`/x/{id}`), for checks against the published document. */
+  routes(): { method: HttpMethod; path: string }[];
 }
 
 interface RegisteredPath {
@@ -79,6 +81,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.set("query parser", "simple");
 
   const paths = new Map<string, RegisteredPath>();
+  const registeredRoutes: { method: HttpMethod; path: string }[] = [];
   let draining = false;
 
   app.use(requestIdAndAccessLog(logger));
@@ -109,6 +112,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     jsonBody,
     route(method, path, ...handlers) {
       const { plain, constraints } = parseRoutePath(path);
+      registeredRoutes.push({ method, path: plain.replace(/:(\w+)/g, "{$1}") });
       let registered = paths.get(path);
       if (!registered) {
         registered = { matches: match(plain, { decode: decodeURIComponent }), constraints, methods: new Set() };
@@ -142,6 +146,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     markDraining() {
       draining = true;
     },
+    routes: () => [...registeredRoutes],
   };
 }
 

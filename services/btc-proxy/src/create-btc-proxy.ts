@@ -2,7 +2,7 @@
  * Wires a btc-proxy from its config. Every route of `/api/v1/btc` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createHttpApp, serveHttpApp, type ServedApp } from "@chaingate/http";
+import { createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { BtcProxyConfig } from "./config.ts";
 import { getAccount } from "./http/get-account.ts";
@@ -12,7 +12,7 @@ import { getFeeEstimate, getMempoolInfo } from "./http/get-network-info.ts";
 import { nodeErrorResponses } from "./http/node-error-response.ts";
 import { postJsonRpc, rawJsonRpcBody } from "./http/post-jsonrpc.ts";
 import { getTransaction, getTransactionOutput, sendRawTransaction } from "./http/transactions.ts";
-import { createBitcoinRpcClient, type BitcoinRpcAuth } from "./infra/bitcoin-rpc-client.ts";
+import { createBitcoinRpcClient, type BitcoinRpcAuth, type BitcoinRpcClient } from "./infra/bitcoin-rpc-client.ts";
 
 export type BtcProxy = ServedApp;
 
@@ -29,6 +29,12 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
     streamIdleTimeoutMs: config.BTC_RPC_STREAM_IDLE_TIMEOUT_MS,
   });
 
+  const http = createBtcProxyApp(node, config, logger);
+  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+}
+
+/** The route table of `/api/v1/btc` (except xpub). */
+export function createBtcProxyApp(node: BitcoinRpcClient, config: Pick<BtcProxyConfig, "JSONRPC_BODY_LIMIT">, logger: Logger): HttpApp {
   const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses });
   const base = "/api/v1/btc";
   http.route("get", `${base}/health`, getHealth(node));
@@ -45,6 +51,5 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
   http.route("get", `${base}/mempool`, getMempoolInfo(node));
   http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(node));
   http.finish();
-
-  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+  return http;
 }

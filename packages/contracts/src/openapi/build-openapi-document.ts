@@ -31,3 +31,9 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31["generate
     security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
   });
 }
+
+/** "METHOD /path/{param}" for every operation in the document: services check their routes against it. */
+export function documentedRoutes(): Set<string> {
+  const { paths = {} } = buildOpenApiDocument();
+  return new Set(Object.entries(paths).flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`)));
+}

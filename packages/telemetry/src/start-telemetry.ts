@@ -12,6 +12,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import { BatchSpanProcessor, NoopSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import { SynchronousContextManager } from "./synchronous-context-manager.ts";
 
 export interface Telemetry {
   exporting: boolean;
@@ -24,7 +25,8 @@ export interface TelemetryOptions {
   /**
    * false for an edge that only forwards requests (the gateway): instrumenting every incoming and
    * outgoing HTTP request costs several times the hop itself, and such a hop carries the W3C
-   * `traceparent` onward so traces stay connected. pg and express stay instrumented.
+   * `traceparent` onward so traces stay connected. pg and express stay instrumented, with a
+   * context manager that needs no async_hooks.
    */
   instrumentHttp?: boolean;
 }
@@ -32,6 +34,8 @@ export interface TelemetryOptions {
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env, options: TelemetryOptions = {}): Telemetry {
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const sdk = new NodeSDK({
+    // The edge also skips async context tracking (see SynchronousContextManager).
+    ...(options.instrumentHttp === false ? { contextManager: new SynchronousContextManager() } : {}),
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     // A no-op processor, not an empty list: with none the SDK installs no tracer provider (so no
     // trace ids), and with the default it would export to localhost:4318 unasked.

@@ -33,6 +33,8 @@ export const gatewayConfigSchema = z.object({
   API_KEY_CACHE_SIZE: env.positiveInt(10_000),
   USAGE_FLUSH_INTERVAL_MS: env.positiveInt(1_000),
   DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
+  /** Forwarded bytes of large bodies between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
+  GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

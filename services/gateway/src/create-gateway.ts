@@ -10,6 +10,7 @@ import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
+import { createBufferGarbageBound } from "./infra/bound-buffer-garbage.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
 import { gatewayMigrations } from "./infra/migrations/index.ts";
 import { createUpstreamProxy } from "./infra/upstream-proxy.ts";
@@ -58,6 +59,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     headersTimeoutMs: config.UPSTREAM_HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: config.UPSTREAM_BODY_TIMEOUT_MS,
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
+    garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES),
   });
   const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() } });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;

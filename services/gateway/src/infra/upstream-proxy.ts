@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { Pool } from "undici";
 import type { UpstreamName } from "../domain/route-table.ts";
 import { sendJson } from "../http/send-json.ts";
+import type { BufferGarbageBound } from "./bound-buffer-garbage.ts";
 
 export interface UpstreamProxyOptions {
   /** Base URL per internal service; an absent one answers 503 "not configured". */
@@ -18,6 +19,8 @@ export interface UpstreamProxyOptions {
   /** Longest silence between two body chunks. */
   bodyTimeoutMs: number;
   onUpstreamError?(upstream: UpstreamName, error: unknown): void;
+  /** Bounds dead read buffers of large bodies (see bound-buffer-garbage.ts). */
+  garbageBound?: BufferGarbageBound;
 }
 
 export interface UpstreamProxy {
@@ -72,6 +75,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
           { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null },
           ({ statusCode, headers: answerHeaders }) => {
             res.writeHead(statusCode, responseHeaders(answerHeaders));
+            options.garbageBound?.watch(res, answerHeaders["content-length"]);
             return res;
           },
         );

@@ -1,0 +1,45 @@
+/**
+ * Keeps dead socket-read buffers from piling up while large bodies stream through.
+ *
+ * Each 64 KB read of a proxied body is an ArrayBuffer that is garbage as soon as it is written on.
+ * V8 frees it at the next scavenge, but a streaming hop allocates so little JavaScript per chunk
+ * that no scavenge runs during a transfer, and V8's own trigger for ArrayBuffer memory sits 64 MB
+ * above the last GC: measured, a 10 MB body left 10 MB of dead buffers resident, two left 20 MB.
+ * Counting forwarded bytes and asking for an asynchronous minor GC every `thresholdBytes` (2 MB) bounds
+ * them; a small-body workload reaches the threshold once per tens of thousands of requests.
+ */
+import type { ServerResponse } from "node:http";
+
+export const DEFAULT_GARBAGE_THRESHOLD_BYTES = 2 * 1024 * 1024;
+/** Responses announced smaller than this are not counted (no per-chunk work for them). */
+const LARGE_BODY_BYTES = 256 * 1024;
+
+type GcFunction = (options: { type: "minor"; execution: "async" }) => void;
+
+export interface BufferGarbageBound {
+  /** false when the process runs without `--expose-gc`: nothing is counted. */
+  enabled: boolean;
+  /** Counts what `res` writes, if its body may be large. */
+  watch(res: ServerResponse, contentLength: string | string[] | undefined): void;
+}
+
+export function createBufferGarbageBound(thresholdBytes = DEFAULT_GARBAGE_THRESHOLD_BYTES): BufferGarbageBound {
+  const gc = (globalThis as { gc?: GcFunction }).gc;
+  if (!gc || thresholdBytes <= 0) return { enabled: false, watch: () => {} };
+  let sinceGc = 0;
+  return {
+    enabled: true,
+    watch(res, contentLength) {
+      if (contentLength !== undefined && Number(contentLength) < LARGE_BODY_BYTES) return;
+      const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        sinceGc += (chunk as { length?: number }).length ?? 0;
+        if (sinceGc >= thresholdBytes) {
+          sinceGc = 0;
+          gc({ type: "minor", execution: "async" });
+        }
+        return write(chunk, ...rest);
+      }) as ServerResponse["write"];
+    },
+  };
+}

@@ -20,6 +20,8 @@ export const btcProxyConfigSchema = z.object({
 
   JSONRPC_BODY_LIMIT: z.string().default("5mb"),
   DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
+  /** Streamed bytes between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
+  GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
 });
 
 export type BtcProxyConfig = z.infer<typeof btcProxyConfigSchema>;

@@ -2,7 +2,7 @@
  * Wires a btc-proxy from its config. Every route of `/api/v1/btc` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { BtcProxyConfig } from "./config.ts";
 import { getAccount } from "./http/get-account.ts";
@@ -34,13 +34,15 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
 }
 
 /** The route table of `/api/v1/btc` (except xpub). */
-export function createBtcProxyApp(node: BitcoinRpcClient, config: Pick<BtcProxyConfig, "JSONRPC_BODY_LIMIT">, logger: Logger): HttpApp {
+export function createBtcProxyApp(node: BitcoinRpcClient, config: Pick<BtcProxyConfig, "JSONRPC_BODY_LIMIT" | "GC_NUDGE_BYTES">, logger: Logger): HttpApp {
   const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses });
+  // Verbosity-2 blocks are megabytes: keep their dead read buffers bounded.
+  const garbageBound = createBufferGarbageBound(config.GC_NUDGE_BYTES);
   const base = "/api/v1/btc";
   http.route("get", `${base}/health`, getHealth(node));
   http.route("get", `${base}/block/best`, getBestBlock(node));
-  http.route("get", `${base}/block/:blockNumber(-?\\d+)`, getBlockByHeight(node));
-  http.route("get", `${base}/block/hash/:blockHash`, getBlockByHash(node));
+  http.route("get", `${base}/block/:blockNumber(-?\\d+)`, getBlockByHeight(node, garbageBound));
+  http.route("get", `${base}/block/hash/:blockHash`, getBlockByHash(node, garbageBound));
   http.route("get", `${base}/block/hash/:blockHash/header`, getBlockHeader(node));
   http.route("get", `${base}/block/hash/:blockHash/transactions/count`, getBlockTransactionCount(node));
   http.route("get", `${base}/account`, getAccount(node));
@@ -49,7 +51,7 @@ export function createBtcProxyApp(node: BitcoinRpcClient, config: Pick<BtcProxyC
   http.route("get", `${base}/transactions/:txid/outputs/:n(\\d{1,9})`, getTransactionOutput(node));
   http.route("get", `${base}/fee-estimate`, getFeeEstimate(node));
   http.route("get", `${base}/mempool`, getMempoolInfo(node));
-  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(node));
+  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(node, garbageBound));
   http.finish();
   return http;
 }

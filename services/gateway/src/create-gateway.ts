@@ -3,14 +3,13 @@
  * proxy, public app and the HTTP server. `main.ts` calls it; tests call it with their own config.
  */
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { startHttpServer, type RunningHttpServer } from "@chaingate/http";
+import { createBufferGarbageBound, startHttpServer, type RunningHttpServer } from "@chaingate/http";
 import { createLogger, type Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
-import { createBufferGarbageBound } from "./infra/bound-buffer-garbage.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
 import { gatewayMigrations } from "./infra/migrations/index.ts";
 import { createUpstreamProxy } from "./infra/upstream-proxy.ts";

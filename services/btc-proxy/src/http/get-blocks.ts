@@ -10,13 +10,13 @@ import type { RequestHandler } from "express";
 import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
 import { nodeFailure } from "./node-error-response.ts";
 import { streamNodeResult } from "./stream-node-result.ts";
-import { send } from "@chaingate/http";
+import { send, type BufferGarbageBound } from "@chaingate/http";
 
 /** getblockhash takes a 32-bit int; anything larger is out of range on every node. */
 const MAX_HEIGHT = 0x7fffffff;
 const VERBOSITY_FULL_TRANSACTIONS = 2;
 
-export function getBlockByHeight(node: BitcoinRpcClient): RequestHandler {
+export function getBlockByHeight(node: BitcoinRpcClient, garbageBound?: BufferGarbageBound): RequestHandler {
   return async (req, res) => {
     // The route's constraint made a non-integer a routing miss (404).
     const raw = String(req.params.blockNumber);
@@ -27,12 +27,12 @@ export function getBlockByHeight(node: BitcoinRpcClient): RequestHandler {
     const height = Number(raw);
     if (height > MAX_HEIGHT) return send(res, nodeFailure("invalid_argument", { node_code: -8, node_message: "Block height out of range" }));
     const hash = await node.call<string>("getblockhash", [height]);
-    await streamNodeResult(node, res, "getblock", [hash, VERBOSITY_FULL_TRANSACTIONS]);
+    await streamNodeResult(node, res, "getblock", [hash, VERBOSITY_FULL_TRANSACTIONS], garbageBound);
   };
 }
 
-export function getBlockByHash(node: BitcoinRpcClient): RequestHandler {
-  return (req, res) => streamNodeResult(node, res, "getblock", [String(req.params.blockHash), VERBOSITY_FULL_TRANSACTIONS]);
+export function getBlockByHash(node: BitcoinRpcClient, garbageBound?: BufferGarbageBound): RequestHandler {
+  return (req, res) => streamNodeResult(node, res, "getblock", [String(req.params.blockHash), VERBOSITY_FULL_TRANSACTIONS], garbageBound);
 }
 
 export function getBlockHeader(node: BitcoinRpcClient): RequestHandler {

@@ -6,6 +6,7 @@
 import { pipeline } from "node:stream";
 import { text } from "node:stream/consumers";
 import { hasErrorCode } from "@chaingate/errors";
+import type { BufferGarbageBound } from "@chaingate/http";
 import express, { type RequestHandler } from "express";
 import { evaluateJsonRpcRequest, JSONRPC_NODE_UNREACHABLE, jsonRpcProxyErrorBody, type JsonValue } from "../domain/jsonrpc-policy.ts";
 import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
@@ -17,7 +18,7 @@ export function rawJsonRpcBody(limit: string): RequestHandler {
   return express.raw({ type: () => true, limit });
 }
 
-export function postJsonRpc(node: BitcoinRpcClient): RequestHandler {
+export function postJsonRpc(node: BitcoinRpcClient, garbageBound?: BufferGarbageBound): RequestHandler {
   return async (req, res) => {
     const decision = evaluateJsonRpcRequest(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     if (!decision.ok) {
@@ -40,6 +41,7 @@ export function postJsonRpc(node: BitcoinRpcClient): RequestHandler {
     if (answer.status === 200) {
       // Rule 4: the node's own envelope (or array of envelopes) passes through untouched.
       res.status(200).type("application/json");
+      garbageBound?.watch(res, undefined);
       pipeline(answer.body, res, (error) => {
         if (error && !res.destroyed) res.destroy(error);
       });

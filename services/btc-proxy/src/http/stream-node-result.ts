@@ -4,15 +4,23 @@
  */
 import { pipeline } from "node:stream";
 import { text } from "node:stream/consumers";
+import type { BufferGarbageBound } from "@chaingate/http";
 import type { Response } from "express";
 import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
 import { BitcoinNodeRpcError } from "../infra/bitcoin-rpc-errors.ts";
 import { unwrapRpcResult } from "./unwrap-rpc-result.ts";
 
-export async function streamNodeResult(node: BitcoinRpcClient, res: Response, method: string, params: unknown[]): Promise<void> {
+export async function streamNodeResult(
+  node: BitcoinRpcClient,
+  res: Response,
+  method: string,
+  params: unknown[],
+  garbageBound?: BufferGarbageBound,
+): Promise<void> {
   const answer = await node.callRaw(JSON.stringify({ jsonrpc: "1.0", id: 1, method, params }));
   if (answer.status !== 200) throw await nodeErrorFrom(method, answer.body);
   res.status(200).type("application/json");
+  garbageBound?.watch(res, undefined);
   pipeline(answer.body, unwrapRpcResult(), res, (error) => {
     // Headers are gone: a broken node body can only end the connection.
     if (error && !res.destroyed) res.destroy(error);

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { Pool } from "undici";
 import type { UpstreamName } from "../domain/route-table.ts";
 import { sendJson } from "../http/send-json.ts";
-import type { BufferGarbageBound } from "./bound-buffer-garbage.ts";
+import type { BufferGarbageBound } from "@chaingate/http";
 
 export interface UpstreamProxyOptions {
   /** Base URL per internal service; an absent one answers 503 "not configured". */
@@ -19,7 +19,7 @@ export interface UpstreamProxyOptions {
   /** Longest silence between two body chunks. */
   bodyTimeoutMs: number;
   onUpstreamError?(upstream: UpstreamName, error: unknown): void;
-  /** Bounds dead read buffers of large bodies (see bound-buffer-garbage.ts). */
+  /** Bounds dead read buffers of large bodies (see @chaingate/http's bound-buffer-garbage.ts). */
   garbageBound?: BufferGarbageBound;
 }
 

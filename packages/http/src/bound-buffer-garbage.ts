@@ -1,5 +1,6 @@
 /**
- * Keeps dead socket-read buffers from piling up while large bodies stream through.
+ * Keeps dead socket-read buffers from piling up while large bodies stream through a service
+ * (the gateway's proxied answers, the btc-proxy's blocks).
  *
  * Each 64 KB read of a proxied body is an ArrayBuffer that is garbage as soon as it is written on.
  * V8 frees it at the next scavenge, but a streaming hop allocates so little JavaScript per chunk

@@ -4,11 +4,10 @@
  * set on the command pass through to every service. Ctrl-C stops everything.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
-import { DEV_LITECOIND_OPTIONS, startLitecoindRegtest } from "@chaingate/testing";
+import { DEV_LITECOIND_OPTIONS, readStartArguments, startLitecoindRegtest, stopChild } from "@chaingate/testing";
 import { startTronDevnode } from "@chaingate/tron-devnode";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -64,8 +63,7 @@ const cleanups: (() => Promise<void>)[] = [];
 let stopping = false;
 
 function startService(spec: ServiceSpec): void {
-  const { scripts } = JSON.parse(readFileSync(`${ROOT}${spec.dir}/package.json`, "utf8")) as { scripts: { start: string } };
-  const [, ...args] = scripts.start.split(/\s+/);
+  const args = readStartArguments(`${ROOT}${spec.dir}`);
   // Variables set on the command pass through; the stack's wiring (ports, service URLs) wins,
   // since one PORT cannot serve every service (the gateway's public port is GATEWAY_PORT).
   const serviceEnv: Record<string, string> = { ...env, ...spec.env, OTEL_SERVICE_NAME: spec.name };
@@ -81,16 +79,7 @@ function startService(spec: ServiceSpec): void {
 async function stopAll(exitCode: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(children.map((child) => stopChild(child)));
   for (const cleanup of cleanups) await cleanup().catch((error: unknown) => console.error(error));
   process.exit(exitCode);
 }

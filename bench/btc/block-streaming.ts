@@ -4,8 +4,8 @@
  * processes launched with their start scripts. Targets: the gateway's and the btc-proxy's peak
  * RSS grow by less than the block's JSON size; time to first byte stays under 2x the direct call.
  */
-import { createAccountWithKey, freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/gateway/testing";
-import { createTestDatabase, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, freePort, spawnService, startLitecoindRegtest, waitForHttp, type LitecoindRegtest, type SpawnedService } from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
 
 const TRANSACTIONS = Number(process.env.BENCH_BLOCK_TRANSACTIONS ?? 8_000);

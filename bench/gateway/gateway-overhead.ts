@@ -6,8 +6,8 @@
  * (b)'s requests per second. Also: the gateway's memory while a 20 MB body passes.
  */
 import { fileURLToPath } from "node:url";
-import { createAccountWithKey, freePort, spawnService, waitForHttp } from "@chaingate/gateway/testing";
-import { createTestDatabase } from "@chaingate/testing";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, freePort, spawnService, waitForHttp } from "@chaingate/testing";
 import { load, ROOT, startScript, stopAll, type LoadResult } from "../support/processes.ts";
 
 const WARMUP_SECONDS = 2;

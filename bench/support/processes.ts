@@ -1,6 +1,7 @@
 /** Starting the benchmark's processes and measuring with autocannon. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { stopChild } from "@chaingate/testing";
 import autocannon from "autocannon";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -35,14 +36,5 @@ export async function load(url: string, options: { connections: number; duration
 }
 
 export async function stopAll(children: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(children.map((child) => stopChild(child)));
 }

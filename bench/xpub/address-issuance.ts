@@ -7,8 +7,8 @@
  * machine: >= 500 issued addresses per second.
  */
 import autocannon from "autocannon";
-import { createAccountWithKey, freePort, spawnService, waitForHttp } from "@chaingate/gateway/testing";
-import { createTestDatabase } from "@chaingate/testing";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, freePort, spawnService, waitForHttp } from "@chaingate/testing";
 // By path: bench/package.json (not this file's owner) does not list @chaingate/xpub yet.
 import { auditIssuedAddresses } from "@chaingate/xpub/testing";
 import { ROOT } from "../support/processes.ts";

@@ -1,11 +1,10 @@
-import { Writable } from "node:stream";
 import { ChaingateError } from "@chaingate/errors";
 import { createLogger } from "@chaingate/logger";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createHttpApp, parseRequest, startHttpServer, type RunningHttpServer } from "./index.ts";
 
-const silent = createLogger({ service: "test", destination: new Writable({ write: (_c, _e, done) => done() }) });
+const silent = createLogger({ service: "test", level: "silent" });
 const servers: RunningHttpServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));

@@ -10,13 +10,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort, stopChild, waitForExit } from "./processes.ts";
 
 /** How long the node may take to answer RPC after spawning (first start builds its databases). */
 const START_TIMEOUT_MS = 60_000;
-/** How long `stop` waits for a clean shutdown before SIGKILL. */
+/** How long `stop` waits for a clean shutdown (RPC stop) before SIGKILL. */
 const STOP_TIMEOUT_MS = 20_000;
 const RPC_POLL_INTERVAL_MS = 100;
 /** Per-call limit of the helper's own RPC calls (generating 101 blocks takes well under a second). */
@@ -116,7 +116,7 @@ export async function startLitecoindRegtest(options: LitecoindRegtestOptions = {
   let lastError: unknown;
   const attempts = options.rpcPort === undefined ? FREE_PORT_ATTEMPTS : 1;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const rpcPort = options.rpcPort ?? (await findFreePort());
+    const rpcPort = options.rpcPort ?? (await freePort());
     try {
       const node = await launch({ ...options, binary, rpcUser, rpcPassword, datadir, rpcPort });
       return finishStart(node, { temporary, walletName: options.walletName ?? DEFAULT_WALLET_NAME });
@@ -271,7 +271,7 @@ async function finishStart(node: LaunchedNode, settings: { temporary: boolean; w
       stopping ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) {
           await rpc("stop").catch(() => {});
-          await waitForExit(child, STOP_TIMEOUT_MS).catch(() => killAndWait(child));
+          if (!(await waitForExit(child, STOP_TIMEOUT_MS))) await killAndWait(child);
         }
         if (temporary) await rm(node.datadir, { recursive: true, force: true });
       })();
@@ -280,30 +280,7 @@ async function finishStart(node: LaunchedNode, settings: { temporary: boolean; w
   };
 }
 
-async function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("litecoind did not exit in time")), timeoutMs);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-async function killAndWait(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGKILL");
-  await waitForExit(child, STOP_TIMEOUT_MS).catch(() => {});
+/** A node that failed to start or stop cleanly: no grace period. */
+function killAndWait(child: ChildProcess): Promise<void> {
+  return stopChild(child, { signal: "SIGKILL" });
 }

@@ -1,6 +1,6 @@
 import { documentedRoutes } from "@chaingate/contracts";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "@chaingate/gateway/testing";
+import { silentLogger } from "@chaingate/testing";
 import { createBtcProxyApp } from "./create-btc-proxy.ts";
 import { createBitcoinRpcClient } from "./infra/bitcoin-rpc-client.ts";
 

@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, freePort, spawnService, waitForHttp, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithKey, freePort, spawnService, startTestGateway, waitForHttp } from "./testing/index.ts";
+import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
 
 const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const MB = 1024 * 1024;

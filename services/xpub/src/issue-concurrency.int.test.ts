@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
-import { createAccountWithKey, freePort, spawnService, startTestGateway, waitForHttp, type SpawnedService } from "@chaingate/gateway/testing";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import { auditIssuedAddresses } from "./testing/index.ts";

@@ -3,8 +3,8 @@
  * front of that, with an account and key: what a client of /api/v1/btc talks to.
  */
 import { loadConfig } from "@chaingate/config";
-import { createAccountWithKey, silentLogger, startTestGateway } from "@chaingate/gateway/testing";
-import { startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { silentLogger, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
 import { btcProxyConfigSchema } from "../config.ts";
 import { createBtcProxy, type BtcProxy } from "../create-btc-proxy.ts";
 

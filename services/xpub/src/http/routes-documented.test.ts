@@ -1,5 +1,5 @@
 import { documentedRoutes } from "@chaingate/contracts";
-import { silentLogger } from "@chaingate/gateway/testing";
+import { silentLogger } from "@chaingate/testing";
 import { describe, expect, it } from "vitest";
 import type { XpubRepository } from "../infra/xpub-repository.ts";
 import { createXpubApp } from "./create-xpub-app.ts";

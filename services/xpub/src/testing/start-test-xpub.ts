@@ -1,6 +1,6 @@
 /** An xpub service on a free loopback port, in this process, for integration tests. */
 import { loadConfig } from "@chaingate/config";
-import { silentLogger } from "@chaingate/gateway/testing";
+import { silentLogger } from "@chaingate/testing";
 import { xpubConfigSchema } from "../config.ts";
 import { createXpubService, type XpubService } from "../create-xpub-service.ts";
 

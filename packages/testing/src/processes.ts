@@ -1,0 +1,110 @@
+/**
+ * Child processes for tests, benchmarks and the dev stack: services launched with exactly their
+ * `start` script, free ports, readiness polling, and stopping with a deadline.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+
+/** How long a stopped process may take to exit before it is killed. */
+export const STOP_TIMEOUT_MS = 20_000;
+const HTTP_POLL_INTERVAL_MS = 100;
+
+/**
+ * The `node` arguments of a service's `start` script: its package.json is the one source of
+ * launch flags (young-generation size, --expose-gc, telemetry preload).
+ */
+export function readStartArguments(serviceDir: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${serviceDir}/package.json`, "utf8")) as { scripts: { start: string } };
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== "node") throw new Error(`${serviceDir}: the start script must run node directly`);
+  return args;
+}
+
+export interface SpawnedService {
+  process: ChildProcess;
+  output(): string;
+  /** Peak and current resident set size of the process, in bytes (Linux /proc). */
+  memory(): { peakRss: number; rss: number };
+  /** Resets the kernel's peak-RSS counter (VmHWM) to the current RSS. */
+  resetPeakMemory(): void;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawns a service with its start script's arguments, so tests measure what runs. */
+export function spawnService(serviceDir: string, env: Record<string, string>, options: { captureOutput?: boolean } = {}): SpawnedService {
+  const child = spawn(process.execPath, readStartArguments(serviceDir), {
+    cwd: serviceDir,
+    env: { ...process.env, ...env },
+    // Benchmarks drop the output: collecting access-log lines would load the measuring process.
+    stdio: options.captureOutput === false ? "ignore" : ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    process: child,
+    output: () => output,
+    memory() {
+      const status = readFileSync(`/proc/${child.pid!}/status`, "utf8");
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) * 1024;
+      return { peakRss: kb("VmHWM"), rss: kb("VmRSS") };
+    },
+    resetPeakMemory() {
+      writeFileSync(`/proc/${child.pid!}/clear_refs`, "5");
+    },
+    async stop() {
+      await stopChild(child);
+      return exited;
+    },
+  };
+}
+
+/** Resolves true once `child` has exited, false if it is still running after `timeoutMs`. */
+export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Sends `signal` (SIGTERM by default) and waits; SIGKILL if the process outlives the deadline. */
+export async function stopChild(child: ChildProcess, options: { signal?: NodeJS.Signals; timeoutMs?: number } = {}): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill(options.signal ?? "SIGTERM");
+  if (await waitForExit(child, options.timeoutMs ?? STOP_TIMEOUT_MS)) return;
+  child.kill("SIGKILL");
+  await waitForExit(child, STOP_TIMEOUT_MS);
+}
+
+/** A port the OS reports free on loopback (it can be taken again before the caller binds it). */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Polls `url` until it answers at all (any status), or throws after `timeoutMs`. */
+export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, HTTP_POLL_INTERVAL_MS));
+    }
+  }
+}

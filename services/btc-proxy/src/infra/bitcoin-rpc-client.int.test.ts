@@ -1,19 +1,12 @@
-import net from "node:net";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
 import { createBitcoinRpcClient, type BitcoinRpcClient } from "./bitcoin-rpc-client.ts";
 import { BitcoinNodeAuthError, BitcoinNodeNotConfiguredError, BitcoinNodeRpcError, BitcoinNodeUnreachableError } from "./bitcoin-rpc-errors.ts";
 
 /** A loopback port nothing listens on: bound, then released. */
 async function deadUrl(): Promise<string> {
-  const port = await new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 async function collect(body: Readable): Promise<{ text: string; chunks: number }> {
@@ -174,6 +167,16 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     const replies = JSON.parse((await collect(batch.body)).text) as Array<{ id: string; result: unknown; error: unknown }>;
     expect(replies.find((reply) => reply.id === "a")?.result).toBeGreaterThan(101);
     expect(replies.find((reply) => reply.id === "b")?.error).toEqual({ code: -8, message: "Block height out of range" });
+  });
+
+  it("streams a successful answer unread, and throws a refusal as the node's error, like call()", async () => {
+    const blockHash = await node.rpc<string>("getblockhash", [1]);
+    const body = await client.callStreamed("getblock", [blockHash, 2]);
+    const envelope = JSON.parse((await collect(body)).text) as { result: { hash: string }; error: unknown };
+    expect(envelope).toMatchObject({ result: { hash: blockHash }, error: null });
+    const refused = await client.callStreamed("getblock", ["00".repeat(32), 2]).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(BitcoinNodeRpcError);
+    expect(refused).toMatchObject({ rpcCode: -5, method: "getblock" });
   });
 
   it("raw calls fail over too", async () => {

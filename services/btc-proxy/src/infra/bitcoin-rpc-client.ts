@@ -11,6 +11,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
+import { text } from "node:stream/consumers";
 import { Agent, request, type Dispatcher } from "undici";
 import { BitcoinNodeAuthError, BitcoinNodeNotConfiguredError, BitcoinNodeRpcError, BitcoinNodeUnreachableError } from "./bitcoin-rpc-errors.ts";
 
@@ -62,6 +63,11 @@ export interface UpstreamState {
 export interface BitcoinRpcClient {
   /** Calls `method` and returns its `result`. Throws BitcoinNodeRpcError, BitcoinNodeUnreachableError, BitcoinNodeAuthError or BitcoinNodeNotConfiguredError. */
   call<T = unknown>(method: string, params?: readonly unknown[]): Promise<T>;
+  /**
+   * Calls `method` and returns the node's successful answer (`{"result":…}` envelope) as a stream,
+   * unread: for results of megabytes (getblock verbosity 2). Throws as `call` does.
+   */
+  callStreamed(method: string, params?: readonly unknown[], options?: { signal?: AbortSignal }): Promise<Readable>;
   /** Sends an already-encoded JSON-RPC body (one call or a batch) and returns the node's status and streamed body. */
   callRaw(body: string, options?: { signal?: AbortSignal }): Promise<RawRpcResponse>;
   /** Health of each configured URL, credentials stripped. */
@@ -156,7 +162,7 @@ export function createBitcoinRpcClient(options: BitcoinRpcClientOptions): Bitcoi
     throw new BitcoinNodeUnreachableError(failures, { cause: lastCause });
   }
 
-  return {
+  const client: BitcoinRpcClient = {
     async call<T = unknown>(method: string, params: readonly unknown[] = []): Promise<T> {
       const id = ++nextId;
       const body = JSON.stringify({ jsonrpc: "1.0", id, method, params });
@@ -175,17 +181,27 @@ export function createBitcoinRpcClient(options: BitcoinRpcClientOptions): Bitcoi
         }
         if (!isRecord(parsed)) return { kind: "down", reason: `HTTP ${response.statusCode} with an unexpected JSON body` };
         // JSON-RPC 1.0 (bitcoind ≤ 27): error object with HTTP 500/404/400. JSON-RPC 2.0 (28+): HTTP 200, error without result.
-        const error = parsed.error;
-        if (isRecord(error)) {
-          const code = typeof error.code === "number" ? error.code : Number.NaN;
-          const message = typeof error.message === "string" ? error.message : JSON.stringify(error);
-          throw new BitcoinNodeRpcError(method, code, message);
-        }
+        const error = rpcErrorIn(parsed, method);
+        if (error) throw error;
         if (response.statusCode !== 200 || !("result" in parsed)) {
           return { kind: "down", reason: `HTTP ${response.statusCode} without a JSON-RPC result` };
         }
         return { kind: "ok", value: parsed.result as T };
       });
+    },
+
+    async callStreamed(method: string, params: readonly unknown[] = [], callOptions: { signal?: AbortSignal } = {}): Promise<Readable> {
+      const answer = await client.callRaw(JSON.stringify({ jsonrpc: "1.0", id: ++nextId, method, params }), callOptions);
+      if (answer.status === 200) return answer.body;
+      // A refusal: the node's error envelope is small, read it whole.
+      const raw = await text(answer.body);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw new BitcoinNodeRpcError(method, -1, raw.slice(0, 200));
+      }
+      throw rpcErrorIn(parsed, method) ?? new BitcoinNodeRpcError(method, -1, `HTTP ${answer.status} without an error object`);
     },
 
     async callRaw(body: string, callOptions: { signal?: AbortSignal } = {}): Promise<RawRpcResponse> {
@@ -216,6 +232,7 @@ export function createBitcoinRpcClient(options: BitcoinRpcClientOptions): Bitcoi
       await dispatcher.close();
     },
   };
+  return client;
 }
 
 function toUpstream(rawUrl: string, auth: BitcoinRpcAuth | undefined): Upstream {
@@ -255,6 +272,15 @@ function describeTransportError(error: unknown): string {
     return label ? `${label}: ${error.message}` : `${error.name}: ${error.message}`;
   }
   return String(error);
+}
+
+/** The node's JSON-RPC error in a parsed answer, as the error to throw; undefined when there is none. */
+function rpcErrorIn(parsed: unknown, method: string): BitcoinNodeRpcError | undefined {
+  const error = isRecord(parsed) ? parsed.error : undefined;
+  if (!isRecord(error)) return undefined;
+  const code = typeof error.code === "number" ? error.code : Number.NaN;
+  const message = typeof error.message === "string" ? error.message : JSON.stringify(error);
+  return new BitcoinNodeRpcError(method, code, message);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

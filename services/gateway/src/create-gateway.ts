@@ -3,7 +3,7 @@
  * proxy, public app and the HTTP server. `main.ts` calls it; tests call it with their own config.
  */
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createBufferGarbageBound, startHttpServer, type RunningHttpServer } from "@chaingate/http";
+import { createBufferGarbageBound, serveHttpApp, type ServedApp } from "@chaingate/http";
 import { createLogger, type Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { GatewayConfig } from "./config.ts";
@@ -15,14 +15,11 @@ import { gatewayMigrations } from "./infra/migrations/index.ts";
 import { createUpstreamProxy } from "./infra/upstream-proxy.ts";
 import { createUsageRecorder } from "./infra/usage-recorder.ts";
 
-export interface Gateway {
-  server: RunningHttpServer;
-  url: string;
+export interface Gateway extends ServedApp {
   /** Writes pending usage counts now (tests; the timer does it otherwise). */
   flushUsage(): Promise<void>;
   /** Resolves once key-change notifications are being received. */
   ready: Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<Gateway> {
@@ -63,21 +60,16 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() } });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
   const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger });
-  const server = await startHttpServer(handler, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS });
-
-  return {
-    server,
-    url: server.url,
-    ready: keyStore.ready,
-    flushUsage: () => usage.flush(),
-    async close() {
-      publicApp.markDraining();
-      await server.close();
+  const served = await serveHttpApp(
+    { app: handler, markDraining: () => publicApp.markDraining() },
+    { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS },
+    async () => {
       await usage.close();
       await keyStore.close();
       await proxy.close();
       await database.close();
       accessLogger?.flush();
     },
-  };
+  );
+  return { ...served, ready: keyStore.ready, flushUsage: () => usage.flush() };
 }

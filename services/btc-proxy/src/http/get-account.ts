@@ -11,6 +11,8 @@ import type { BitcoinNodeRpcError } from "../infra/bitcoin-rpc-errors.ts";
 const NO_WALLET_CODES = new Set([-18, -19, -32601]);
 const BOOLEAN_VALUES: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
 const INT32_MAX = 0x7fffffff;
+/** listreceivedbyaddress's own default. */
+const DEFAULT_MINCONF = 1;
 
 interface ReceivedByAddress {
   address: string;
@@ -23,8 +25,9 @@ interface ReceivedByAddress {
 export function getAccount(node: BitcoinRpcClient): RequestHandler {
   return async (req, res) => {
     const query = req.query as Record<string, string | undefined>;
-    const minconf = query.minconf === undefined ? 1 : Number(query.minconf);
-    if (!Number.isInteger(minconf) || minconf < 0 || minconf > INT32_MAX || !/^\d+$/.test(query.minconf ?? "1")) {
+    const minconf = Number(query.minconf ?? DEFAULT_MINCONF);
+    // Digits only: rejects "-1", "1.5", "1e3", " 1" and "" alike.
+    if (!/^\d+$/.test(query.minconf ?? String(DEFAULT_MINCONF)) || minconf > INT32_MAX) {
       res.status(400).json({ error: "The minconf must be a non-negative integer." });
       return;
     }

@@ -74,7 +74,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
           // early (client gone), and a per-request AbortController is measurable on this path.
           { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null },
           ({ statusCode, headers: answerHeaders }) => {
-            res.writeHead(statusCode, responseHeaders(answerHeaders));
+            res.writeHead(statusCode, forwardableHeaders(answerHeaders, NOTHING_MORE));
             options.garbageBound?.watch(res, answerHeaders["content-length"]);
             return res;
           },
@@ -97,22 +97,14 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
   };
 }
 
-/** Request headers for the internal hop: no hop-by-hop headers, no client credentials. */
+const NOTHING_MORE: ReadonlySet<string> = new Set();
+
+/** Headers for the next hop, either way: no hop-by-hop headers, nor the names in `strip`. */
 export function forwardableHeaders(incoming: IncomingHttpHeaders, strip: ReadonlySet<string>): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   for (const name in incoming) {
     const value = incoming[name];
     if (value === undefined || HOP_BY_HOP.has(name) || strip.has(name)) continue;
-    headers[name] = value;
-  }
-  return headers;
-}
-
-function responseHeaders(incoming: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
-  for (const name in incoming) {
-    const value = incoming[name];
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
     headers[name] = value;
   }
   return headers;

@@ -7,9 +7,20 @@ import { sql, type Kysely } from "kysely";
 import type { GatewayDatabase } from "./database-schema.ts";
 
 export const DEFAULT_USAGE_FLUSH_INTERVAL_MS = 1_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// record() runs on every request: the day's label is formatted once a day, not per call.
+let cachedDay = { start: 0, label: "" };
+function utcDay(nowMs: number): string {
+  if (nowMs < cachedDay.start || nowMs >= cachedDay.start + DAY_MS) {
+    const start = nowMs - (nowMs % DAY_MS);
+    cachedDay = { start, label: new Date(start).toISOString().slice(0, 10) };
+  }
+  return cachedDay.label;
+}
 
 export interface UsageRecorder {
-  record(keyId: number, group: string, at?: Date): void;
+  record(keyId: number, group: string, nowMs?: number): void;
   /** Writes what is pending now (also called by the timer and on shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -57,8 +68,8 @@ export function createUsageRecorder(
   timer.unref();
 
   return {
-    record(keyId, group, at = new Date()) {
-      const bucket = `${keyId}|${at.toISOString().slice(0, 10)}|${group}`;
+    record(keyId, group, nowMs = Date.now()) {
+      const bucket = `${keyId}|${utcDay(nowMs)}|${group}`;
       pending.set(bucket, (pending.get(bucket) ?? 0) + 1);
     },
     flush,

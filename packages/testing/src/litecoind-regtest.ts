@@ -54,6 +54,11 @@ export interface LitecoindRegtestOptions {
   rpcUser?: string;
   /** Default a random hex string. */
   rpcPassword?: string;
+  /**
+   * Authenticate with the node's own cookie file instead of rpcuser/rpcpassword (the node then
+   * writes `<datadir>/regtest/.cookie`, new at every start), as production nodes often do.
+   */
+  cookieAuth?: boolean;
   /** Persistent data directory (created if missing, kept on stop); default a temp dir removed on stop. */
   datadir?: string;
   /** Path to litecoind; default `LITECOIND_PATH`, then the Debian package's binary. */
@@ -73,6 +78,8 @@ export interface LitecoindRegtest {
   rpcPort: number;
   rpcUser: string;
   rpcPassword: string;
+  /** The node's cookie file when started with `cookieAuth` (then rpcUser/rpcPassword are unused). */
+  cookieFile: string | undefined;
   datadir: string;
   walletName: string;
   /** A node-level JSON-RPC call; throws LitecoindRpcError when the node answers with an error. */
@@ -134,6 +141,7 @@ interface LaunchedNode {
   rpcPort: number;
   rpcUser: string;
   rpcPassword: string;
+  cookieFile: string | undefined;
   datadir: string;
   call<T>(url: string, method: string, params: unknown[]): Promise<T>;
 }
@@ -146,8 +154,7 @@ async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcU
     `-rpcport=${settings.rpcPort}`,
     "-rpcbind=127.0.0.1",
     "-rpcallowip=127.0.0.1",
-    `-rpcuser=${settings.rpcUser}`,
-    `-rpcpassword=${settings.rpcPassword}`,
+    ...(settings.cookieAuth ? [] : [`-rpcuser=${settings.rpcUser}`, `-rpcpassword=${settings.rpcPassword}`]),
     `-fallbackfee=${settings.fallbackFee ?? DEFAULT_FALLBACK_FEE}`,
     "-txindex=1",
     // No P2P: a test node needs no peers, and a P2P port would be one more port to collide on.
@@ -167,11 +174,14 @@ async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcU
   child.once("exit", () => process.removeListener("exit", killOnExit));
 
   const rpcUrl = `http://127.0.0.1:${settings.rpcPort}`;
-  const authorization = `Basic ${Buffer.from(`${settings.rpcUser}:${settings.rpcPassword}`).toString("base64")}`;
+  const cookieFile = settings.cookieAuth ? path.join(settings.datadir, "regtest", ".cookie") : undefined;
+  const password = `Basic ${Buffer.from(`${settings.rpcUser}:${settings.rpcPassword}`).toString("base64")}`;
+  // The cookie is written while the node starts and rewritten at every start: read it per call.
+  const authorization = async () => (cookieFile ? `Basic ${Buffer.from((await readFile(cookieFile, "utf8")).trim()).toString("base64")}` : password);
   const call = async <T>(url: string, method: string, params: unknown[]): Promise<T> => {
     const response = await fetch(url, {
       method: "POST",
-      headers: { authorization, "content-type": "application/json" },
+      headers: { authorization: await authorization(), "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "1.0", id: method, method, params }),
       signal: AbortSignal.timeout(RPC_CALL_TIMEOUT_MS),
     });
@@ -205,7 +215,8 @@ async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcU
       } catch (error) {
         const warmingUp = error instanceof LitecoindRpcError && error.code === RPC_IN_WARMUP;
         const refused = error instanceof TypeError; // fetch: connection refused while the node boots
-        if ((!warmingUp && !refused) || Date.now() > deadline || child.exitCode !== null) throw error;
+        const noCookieYet = (error as { code?: string }).code === "ENOENT";
+        if ((!warmingUp && !refused && !noCookieYet) || Date.now() > deadline || child.exitCode !== null) throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, RPC_POLL_INTERVAL_MS));
     }
@@ -216,7 +227,7 @@ async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcU
     await killAndWait(child);
     throw error;
   }
-  return { child, rpcUrl, rpcPort: settings.rpcPort, rpcUser: settings.rpcUser, rpcPassword: settings.rpcPassword, datadir: settings.datadir, call };
+  return { child, rpcUrl, rpcPort: settings.rpcPort, rpcUser: settings.rpcUser, rpcPassword: settings.rpcPassword, cookieFile, datadir: settings.datadir, call };
 }
 
 async function finishStart(node: LaunchedNode, settings: { temporary: boolean; walletName: string }): Promise<LitecoindRegtest> {
@@ -249,6 +260,7 @@ async function finishStart(node: LaunchedNode, settings: { temporary: boolean; w
     rpcPort: node.rpcPort,
     rpcUser: node.rpcUser,
     rpcPassword: node.rpcPassword,
+    cookieFile: node.cookieFile,
     datadir: node.datadir,
     walletName,
     rpc,

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
@@ -177,6 +180,28 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     const refused = await client.callStreamed("getblock", ["00".repeat(32), 2]).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(BitcoinNodeRpcError);
     expect(refused).toMatchObject({ rpcCode: -5, method: "getblock" });
+  });
+
+  it("authenticates with a real node's cookie file, and re-reads it when the restarted node rotates it", async () => {
+    const datadir = await mkdtemp(path.join(os.tmpdir(), "chaingate-cookie-"));
+    // The node's shutdown waits for idle keep-alive connections: let it drop ours after 1 s.
+    const options = { cookieAuth: true, datadir, rpcPort: await freePort(), extraArgs: ["-rpcservertimeout=1"] };
+    let cookieNode = await startLitecoindRegtest(options);
+    try {
+      const cookieFile = cookieNode.cookieFile!;
+      const cookieClient = make({ urls: [cookieNode.rpcUrl], auth: { cookieFile } });
+      const height = await cookieClient.call<number>("getblockcount");
+      expect(height).toBeGreaterThanOrEqual(0);
+      const firstCookie = await readFile(cookieFile, "utf8");
+      await cookieNode.stop();
+      cookieNode = await startLitecoindRegtest(options);
+      expect(await readFile(cookieFile, "utf8")).not.toBe(firstCookie);
+      // The client still holds the old cookie: the node answers 401 once, the client re-reads.
+      expect(await cookieClient.call<number>("getblockcount")).toBe(height);
+    } finally {
+      await cookieNode.stop();
+      await rm(datadir, { recursive: true, force: true });
+    }
   });
 
   it("raw calls fail over too", async () => {

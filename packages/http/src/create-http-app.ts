@@ -28,8 +28,14 @@ export interface HttpAppOptions {
   jsonBodyLimit?: string;
   /** The service's own error codes → responses; consulted before the common ones. */
   errorResponses?: ErrorResponseTable;
-  /** Named checks behind `/readyz`; each throws when its dependency is not ready. */
+  /** Named checks behind `/readyz`; each throws when a dependency the service cannot serve without is down (503). */
   readinessChecks?: Record<string, () => Promise<unknown>>;
+  /**
+   * Dependencies the service keeps serving without (e.g. NATS behind an outbox): a failure is
+   * named under `degraded` in the `/readyz` body but keeps the status 200, so an outage of them
+   * does not take every replica out of its load balancer.
+   */
+  degradedChecks?: Record<string, () => Promise<unknown>>;
 }
 
 export interface HttpApp {
@@ -73,7 +79,7 @@ function satisfies(params: Partial<Record<string, string | string[]>>, constrain
 }
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
-  const { logger, errorResponses = {}, readinessChecks = {} } = options;
+  const { logger, errorResponses = {}, readinessChecks = {}, degradedChecks = {} } = options;
   const app = express();
   app.disable("x-powered-by");
   // Hashing a megabytes-large block body for an ETag is work nobody asked for.
@@ -90,19 +96,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    const failures: Record<string, string> = {};
+    const [failures, degraded] = await Promise.all([runChecks(readinessChecks), runChecks(degradedChecks)]);
     if (draining) failures.shutdown = "draining";
-    await Promise.all(
-      Object.entries(readinessChecks).map(async ([name, check]) => {
-        try {
-          await check();
-        } catch (error) {
-          failures[name] = error instanceof Error ? error.message : String(error);
-        }
-      }),
-    );
     const ready = Object.keys(failures).length === 0;
-    res.status(ready ? 200 : 503).json(ready ? { status: "ready" } : { status: "not ready", failures });
+    const body: Record<string, unknown> = ready ? { status: "ready" } : { status: "not ready", failures };
+    if (Object.keys(degraded).length > 0) body.degraded = degraded;
+    res.status(ready ? 200 : 503).json(body);
   });
 
   const jsonBody = express.json({ limit: options.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT, type: () => true });
@@ -148,6 +147,30 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     },
     routes: () => [...registeredRoutes],
   };
+}
+
+/** Longest a readiness check may take: a hung dependency must not hang the probe. */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
+
+/** Runs named checks concurrently, each under a deadline; the failing ones with their messages. */
+async function runChecks(checks: Record<string, () => Promise<unknown>>): Promise<Record<string, string>> {
+  const failures: Record<string, string> = {};
+  await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${READINESS_CHECK_TIMEOUT_MS} ms`)), READINESS_CHECK_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([check(), deadline]);
+      } catch (error) {
+        failures[name] = error instanceof Error ? error.message : String(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return failures;
 }
 
 export function send(res: Response, { status, body, headers }: ErrorResponse): void {

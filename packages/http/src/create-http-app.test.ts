@@ -96,12 +96,47 @@ describe("createHttpApp", () => {
     expect(await boom.json()).toEqual({ message: "Internal server error" });
   });
 
-  it("echoes or assigns a request id", async () => {
+  it("echoes or assigns a request id, and replaces one that is too long or not plain", async () => {
     const { url } = await serve();
     const echoed = await fetch(`${url}/api/v1/things/1`, { headers: { "x-request-id": "abc-123" } });
     expect(echoed.headers.get("x-request-id")).toBe("abc-123");
     const assigned = await fetch(`${url}/api/v1/things/1`);
     expect(assigned.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    for (const hostile of ["x".repeat(129), "abc def", "a\"b", "ünïcode", "{\"level\":60}"]) {
+      const replaced = await fetch(`${url}/api/v1/things/1`, { headers: { "x-request-id": encodeURI(hostile) === hostile ? hostile : encodeURI(hostile) } });
+      expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("answers hostile requests with a 4xx {message}, never a 500", async () => {
+    const { url } = await serve();
+    const notGzip = await fetch(`${url}/api/v1/things`, { method: "POST", headers: { "content-encoding": "gzip" }, body: "plainly not gzip" });
+    expect(notGzip.status).toBe(400);
+    expect(await notGzip.json()).toEqual({ message: "The request could not be read: its body does not match its headers." });
+    const brotliUnknown = await fetch(`${url}/api/v1/things`, { method: "POST", headers: { "content-encoding": "compress" }, body: "{}" });
+    expect(brotliUnknown.status).toBe(415);
+    const badCharset = await fetch(`${url}/api/v1/things`, { method: "POST", headers: { "content-type": "application/json; charset=klingon" }, body: "{}" });
+    expect(badCharset.status).toBe(415);
+    for (const path of ["/api/v1/things/%ZZ", "/api/v1/nope/%E0%A4%A", "/api/v1/boxes/%ZZ/open"]) {
+      const response = await fetch(`${url}${path}`);
+      expect([400, 404]).toContain(response.status);
+      expect(await response.json()).toEqual({ message: expect.any(String) });
+    }
+    expect((await fetch(`${url}/api/v1/things/%ZZ`)).status).toBe(400);
+  });
+
+  it("answers 503 with Retry-After when the database is unavailable", async () => {
+    const http = createHttpApp({ service: "test", logger: silent });
+    http.route("get", "/rows", () => {
+      throw new ChaingateError("database_unavailable", "The database is unavailable; try again later.", { retryable: true });
+    });
+    http.finish();
+    const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
+    servers.push(server);
+    const response = await fetch(`${server.url}/rows`);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await response.json()).toEqual({ message: "The database is unavailable; try again later." });
   });
 
   it("serves /healthz, and /readyz that fails with the failing check's name and while draining", async () => {
@@ -118,6 +153,7 @@ describe("createHttpApp", () => {
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ status: "not ready", failures: { database: "connection refused" } });
     databaseUp = true;
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: "ready" });
     http.markDraining();
     expect((await fetch(`${url}/readyz`)).status).toBe(503);
   });
@@ -138,5 +174,39 @@ describe("startHttpServer close()", () => {
     expect(await inFlight).toEqual({ done: true });
     await closed;
     await expect(fetch(`${server.url}/slow`)).rejects.toThrow();
+  });
+});
+
+describe("/readyz degraded checks", () => {
+  it("names a failing optional dependency under degraded and stays 200; a hung check fails by its deadline", async () => {
+    let natsUp = false;
+    const http = createHttpApp({
+      service: "test",
+      logger: silent,
+      readinessChecks: { database: async () => {} },
+      degradedChecks: {
+        nats: async () => {
+          if (!natsUp) throw new Error("NATS connection closed");
+        },
+      },
+    });
+    http.finish();
+    const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
+    servers.push(server);
+    const degraded = await fetch(`${server.url}/readyz`);
+    expect(degraded.status).toBe(200);
+    expect(await degraded.json()).toEqual({ status: "ready", degraded: { nats: "NATS connection closed" } });
+    natsUp = true;
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: "ready" });
+
+    const hung = createHttpApp({ service: "test", logger: silent, readinessChecks: { database: () => new Promise(() => {}) } });
+    hung.finish();
+    const hungServer = await startHttpServer(hung.app, { host: "127.0.0.1", port: 0, logger: silent });
+    servers.push(hungServer);
+    const started = Date.now();
+    const response = await fetch(`${hungServer.url}/readyz`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "not ready", failures: { database: "no answer within 2000 ms" } });
+    expect(Date.now() - started).toBeLessThan(3_000);
   });
 });

@@ -9,7 +9,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { match, type MatchFunction } from "path-to-regexp";
 import {
   errorResponseFor,
-  fromBodyParserError,
+  fromFrameworkError,
   INTERNAL_ERROR,
   methodNotAllowed,
   routeNotFound,
@@ -123,17 +123,22 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       app[method](plain, ...(Object.keys(constraints).length ? [guard] : []), ...handlers);
     },
     finish() {
-      app.use((req: Request, res: Response) => {
+      app.use((req: Request, res: Response, next: NextFunction) => {
         const allowed = new Set<string>();
-        for (const registered of paths.values()) {
-          const matched = registered.matches(req.path);
-          if (matched && satisfies(matched.params, registered.constraints)) registered.methods.forEach((m) => allowed.add(m));
+        try {
+          for (const registered of paths.values()) {
+            const matched = registered.matches(req.path);
+            if (matched && satisfies(matched.params, registered.constraints)) registered.methods.forEach((m) => allowed.add(m));
+          }
+        } catch (error) {
+          next(error); // a URIError: malformed percent-encoding, the client's mistake (400)
+          return;
         }
         const answer = allowed.size > 0 && !allowed.has(req.method) ? methodNotAllowed(req.method, req.path, [...allowed]) : routeNotFound(req.path);
         send(res, answer);
       });
       app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-        const known = errorResponseFor(fromBodyParserError(error) ?? error, errorResponses);
+        const known = errorResponseFor(fromFrameworkError(error) ?? error, errorResponses);
         if (!known) logger.error({ err: error, method: req.method, path: req.path }, "unhandled error");
         if (res.headersSent) {
           res.destroy();
@@ -178,10 +183,17 @@ export function send(res: Response, { status, body, headers }: ErrorResponse): v
   res.status(status).json(body);
 }
 
+/** A client's request id is logged and forwarded only when it is short and plain; otherwise a new one is made. */
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function acceptedRequestId(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" && REQUEST_ID_PATTERN.test(value) ? value : undefined;
+}
+
 function requestIdAndAccessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    const requestId = req.get(REQUEST_ID_HEADER) || randomUUID();
+    const requestId = acceptedRequestId(req.get(REQUEST_ID_HEADER)) ?? randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
     res.on("finish", () => {
       if (req.path === "/healthz" || req.path === "/readyz") return;

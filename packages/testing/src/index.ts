@@ -1,5 +1,7 @@
 export { provideTestInfrastructure, type TestInfrastructure } from "./infrastructure.ts";
 export { createTestDatabase, type TestDatabase } from "./create-test-database.ts";
 export { startLitecoindRegtest, DEV_LITECOIND_OPTIONS, LitecoindRpcError, type LitecoindRegtest, type LitecoindRegtestOptions } from "./litecoind-regtest.ts";
-export { freePort, readStartArguments, spawnService, stopChild, waitForExit, waitForHttp, STOP_TIMEOUT_MS, type SpawnedService } from "./processes.ts";
+export { freePort, readStartArguments, spawnService, stopChild, waitForExit, waitForHttp, waitForPort, STOP_TIMEOUT_MS, type SpawnedService } from "./processes.ts";
+export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.ts";
+export { startPrivateNats, type PrivateNats } from "./private-nats.ts";
 export { silentLogger } from "./silent-logger.ts";

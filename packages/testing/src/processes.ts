@@ -9,6 +9,7 @@ import net from "node:net";
 /** How long a stopped process may take to exit before it is killed. */
 export const STOP_TIMEOUT_MS = 20_000;
 const HTTP_POLL_INTERVAL_MS = 100;
+const PORT_POLL_INTERVAL_MS = 50;
 
 /**
  * The `node` arguments of a service's `start` script: its package.json is the one source of
@@ -106,5 +107,20 @@ export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void
       if (Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, HTTP_POLL_INTERVAL_MS));
     }
+  }
+}
+
+/** Resolves once a TCP connection to 127.0.0.1:`port` succeeds (`open`) or is refused (`!open`). */
+export async function waitForPort(port: number, open: boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const accepting = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (accepting === open) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} is still ${open ? "closed" : "open"} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, PORT_POLL_INTERVAL_MS));
   }
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
+import { acceptedRequestId, ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { readCredential } from "../domain/read-credential.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
@@ -50,7 +50,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
   const { keyStore, usage, proxy, logger, accessLogger } = options;
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
-    const requestId = (req.headers[REQUEST_ID_HEADER] as string | undefined) || randomUUID();
+    const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
     // Filled in as the request goes; read by the access-log line at the end.
     const logged: { accountId?: number; traceId?: string } = {};

@@ -2,10 +2,11 @@
  * A Postgres server of a test's own (initdb into a temp dir, its own loopback port) that the test
  * may restart, stop or kill -9, so fault drills never disturb the machine's shared database or
  * the tests running beside them. initdb refuses to run as root: as root, the server runs as the
- * `postgres` user (runuser).
+ * `postgres` user (spawned with its uid, so this process stays its parent and reaps it: a killed
+ * postmaster left as a zombie would block the restart with "lock file already exists").
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -40,13 +41,15 @@ function serverBinaries(): string {
   throw new Error("No PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)");
 }
 
-function asServerUser(command: string, args: string[]): [string, string[]] {
-  return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+/** As root, the `postgres` account's ids; otherwise run as ourselves. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+  return { uid: id("-u"), gid: id("-g") };
 }
 
 function runOrThrow(command: string, args: string[]): void {
-  const [file, argv] = asServerUser(command, args);
-  const result = spawnSync(file, argv, { encoding: "utf8" });
+  const result = spawnSync(command, args, { encoding: "utf8", ...serverUser() });
   if (result.status !== 0) throw new Error(`${path.basename(command)} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
@@ -54,8 +57,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const bin = serverBinaries();
   const dir = mkdtempSync(path.join(tmpdir(), "chaingate-pg-"));
   const dataDir = path.join(dir, "data");
-  if (process.getuid?.() === 0) {
-    chownSync(dir, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout), Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout));
+  const user = serverUser();
+  if (user) {
+    chownSync(dir, user.uid, user.gid);
     chmodSync(dir, 0o700);
   }
   runOrThrow(path.join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
@@ -64,7 +68,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   let server: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    const [file, argv] = asServerUser(path.join(bin, "postgres"), [
+    const argv = [
       "-D",
       dataDir,
       "-p",
@@ -77,9 +81,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       "fsync=off",
       "-c",
       "max_connections=200",
-    ]);
+    ];
     // Its own process group: a kill reaches the postmaster and every backend at once.
-    server = spawn(file, argv, { stdio: "ignore", detached: true });
+    const log = openSync(path.join(dir, "server.log"), "a");
+    server = spawn(path.join(bin, "postgres"), argv, { stdio: ["ignore", log, log], detached: true, ...user });
+    closeSync(log);
     await waitUntilAccepting(url);
   }
 
@@ -91,9 +97,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       // Backends outlive a killed postmaster for a moment: kill the whole group, as a crash would.
       process.kill(-child.pid!, "SIGKILL");
     } else {
-      // The postmaster itself (runuser, when used, does not pass SIGINT on).
-      const postmasterPid = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-      process.kill(postmasterPid, signal);
+      child.kill(signal);
     }
     await waitForExit(child, START_TIMEOUT_MS);
     await waitForPort(port, false);

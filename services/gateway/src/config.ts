@@ -15,6 +15,9 @@ export const gatewayConfigSchema = z.object({
   // Storage
   DATABASE_URL: z.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
   DATABASE_POOL_SIZE: env.positiveInt(10),
+  /** A request never waits longer than these for Postgres while it is down or stalled: 503 instead. */
+  DATABASE_CONNECT_TIMEOUT_MS: env.positiveInt(2_000),
+  DATABASE_QUERY_TIMEOUT_MS: env.positiveInt(5_000),
 
   // Internal services (unset: requests for that prefix answer 503 "not configured")
   XPUB_URL: optionalUrl(),
@@ -31,6 +34,10 @@ export const gatewayConfigSchema = z.object({
 
   // Keys and usage
   API_KEY_CACHE_SIZE: env.positiveInt(10_000),
+  /** No cached key row outlives this, whatever happens to the key-change listener. */
+  API_KEY_CACHE_TTL_MS: env.positiveInt(60_000),
+  /** How often the key-change listener proves it still receives notifications (and its deadline). */
+  API_KEY_LISTENER_PROBE_MS: env.positiveInt(5_000),
   USAGE_FLUSH_INTERVAL_MS: env.positiveInt(1_000),
   DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
   /** Forwarded bytes of large bodies between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */

@@ -28,6 +28,9 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     schema: GATEWAY_SCHEMA,
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: "chaingate-gateway",
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    logger,
   });
   const applied = await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
@@ -36,6 +39,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     db: database.db,
     connectionString: config.DATABASE_URL,
     cacheSize: config.API_KEY_CACHE_SIZE,
+    ttlMs: config.API_KEY_CACHE_TTL_MS,
+    probeIntervalMs: config.API_KEY_LISTENER_PROBE_MS,
     onListenError: (error) => logger.warn({ err: error }, "key-change listener lost; key cache bypassed until it reconnects"),
   });
   const usage = createUsageRecorder(database.db, {

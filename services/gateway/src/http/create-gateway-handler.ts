@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { acceptedRequestId, ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
+import { hasErrorCode } from "@chaingate/errors";
 import type { Logger } from "@chaingate/logger";
 import { readCredential } from "../domain/read-credential.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
@@ -17,6 +18,7 @@ import { sendJson } from "./send-json.ts";
 
 export const MISSING_KEY_MESSAGE = "No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer).";
 export const INVALID_KEY_MESSAGE = "The API key is invalid or inactive.";
+export const KEYS_UNAVAILABLE_MESSAGE = "API keys cannot be checked right now (the database is unavailable); try again later.";
 
 /** Client-sent copies of these never reach a service; the gateway sets the first itself. */
 const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, "x-api-key", "authorization"]);
@@ -73,7 +75,15 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     }
     const credential = readCredential(req.headers);
     if (credential.kind === "missing") return sendJson(res, 401, { message: MISSING_KEY_MESSAGE });
-    const key = await keyStore.authenticate(credential.key);
+    let key;
+    try {
+      key = await keyStore.authenticate(credential.key);
+    } catch (error) {
+      if (!hasErrorCode(error, "database_unavailable")) throw error;
+      // Never guess about a key we cannot check: a revoked key must not pass during an outage.
+      res.setHeader("retry-after", "1");
+      return sendJson(res, 503, { message: KEYS_UNAVAILABLE_MESSAGE });
+    }
     if (!key) return sendJson(res, 401, { message: INVALID_KEY_MESSAGE });
     logged.accountId = key.accountId;
     // Statistics follow the dashboard's rule: only the X-API-Key path is counted.

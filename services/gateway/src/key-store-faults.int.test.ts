@@ -1,0 +1,148 @@
+/**
+ * Key revocation and authentication through database faults, on a Postgres of the test's own:
+ * the key-change listener's backend terminated, its socket stalled, the whole server down, and a
+ * flood of random keys.
+ */
+import { execFileSync } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createDatabase, type Database } from "@chaingate/db";
+import { startPrivatePostgres, type PrivatePostgres } from "@chaingate/testing";
+import { sql, type Kysely } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateApiKey } from "./domain/api-key.ts";
+import { INVALID_KEY_MESSAGE, KEYS_UNAVAILABLE_MESSAGE } from "./http/create-gateway-handler.ts";
+import { createAccountAdmin } from "./infra/account-admin.ts";
+import { createApiKeyStore } from "./infra/api-key-store.ts";
+import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
+import { gatewayMigrations } from "./infra/migrations/index.ts";
+import { migrateToLatest } from "@chaingate/db";
+import { startTestGateway } from "./testing/index.ts";
+
+const PROBE_MS = 400;
+let postgres: PrivatePostgres;
+let database: Database<GatewayDatabase>;
+let upstream: http.Server;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let admin: ReturnType<typeof createAccountAdmin>;
+let accountId: number;
+
+beforeAll(async () => {
+  postgres = await startPrivatePostgres();
+  database = createDatabase<GatewayDatabase>({ connectionString: postgres.url, schema: GATEWAY_SCHEMA, connectTimeoutMs: 500 });
+  await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations);
+  admin = createAccountAdmin(database.db);
+  accountId = await admin.createAccount("drill");
+  upstream = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  gateway = await startTestGateway(
+    {
+      BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      API_KEY_LISTENER_PROBE_MS: String(PROBE_MS),
+      DATABASE_CONNECT_TIMEOUT_MS: "500",
+      DATABASE_QUERY_TIMEOUT_MS: "1000",
+    },
+    postgres.url,
+  );
+});
+afterAll(async () => {
+  await gateway?.close();
+  await database?.close();
+  await new Promise((resolve) => upstream?.close(resolve));
+  await postgres?.destroy();
+});
+
+const call = (key: string) => fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "x-api-key": key } });
+
+async function listenerBackendPid(): Promise<number> {
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = 'chaingate-gateway-key-listener'`.execute(database.db);
+  expect(rows).toHaveLength(1);
+  return rows[0]!.pid;
+}
+
+/** Waits until the key answers `status`; returns how long that took. */
+async function untilStatus(key: string, status: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if ((await call(key)).status === status) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`no ${status} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("key revocation through listener faults", () => {
+  it("a deactivation made while the listener's backend was terminated fails the next request", async () => {
+    const { key, prefix } = await admin.createApiKey(accountId);
+    expect((await call(key)).status).toBe(200); // cached now
+    await sql`select pg_terminate_backend(${await listenerBackendPid()})`.execute(database.db);
+    await admin.deactivateApiKey(prefix);
+    const response = await call(key);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
+  });
+
+  it("a stalled listener socket (its backend frozen) is detected by the probe: the deactivation takes effect within about one probe interval", async () => {
+    await untilStatus(generateApiKey(), 401, 5_000);
+    await expect.poll(() => listenerBackendPid().then(() => true), { timeout: 5_000 }).toBe(true);
+    const { key, prefix } = await admin.createApiKey(accountId);
+    expect((await call(key)).status).toBe(200); // cached
+    const pid = await listenerBackendPid();
+    execFileSync("kill", ["-STOP", String(pid)]);
+    try {
+      await admin.deactivateApiKey(prefix); // its NOTIFY cannot reach the frozen listener
+      const tookMs = await untilStatus(key, 401, 10 * PROBE_MS);
+      expect(tookMs).toBeLessThan(3 * PROBE_MS);
+    } finally {
+      execFileSync("kill", ["-CONT", String(pid)]);
+    }
+  });
+});
+
+describe("authentication while Postgres is down", () => {
+  it("answers 503 with Retry-After within the timeouts (never a revoked key let through, never a 500), and 200 again once it is back", async () => {
+    const { key } = await admin.createApiKey(accountId);
+    expect((await call(key)).status).toBe(200);
+    await postgres.kill();
+    try {
+      const started = Date.now();
+      const response = await call(key);
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("1");
+      expect(await response.json()).toEqual({ message: KEYS_UNAVAILABLE_MESSAGE });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      // Requests that need no key check keep working.
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${gateway.url}/readyz`)).status).toBe(503);
+    } finally {
+      await postgres.start();
+    }
+    await untilStatus(key, 200, 10_000);
+  });
+});
+
+describe("key cache", () => {
+  it("keeps a valid key cached through a flood of random keys, and expires rows after their TTL", async () => {
+    let queries = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => ((queries++, args.node)),
+      transformResult: async (args) => args.result,
+    });
+    const store = createApiKeyStore({ db: counted, connectionString: postgres.url, cacheSize: 100, ttlMs: 1_500 });
+    await store.ready;
+    try {
+      const { key } = await admin.createApiKey(accountId);
+      // The key's creation NOTIFY may evict the first cached copy: let it arrive, then cache.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await store.authenticate(key)).toEqual({ keyId: expect.any(Number), accountId });
+      for (let i = 0; i < 5_000; i++) await store.authenticate(generateApiKey());
+      const before = queries;
+      expect(await store.authenticate(key)).toEqual({ keyId: expect.any(Number), accountId });
+      expect(queries - before).toBe(0); // served from the cache: the flood evicted nothing
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      await store.authenticate(key);
+      expect(queries - before).toBe(1); // the row expired and was read again
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -66,13 +66,18 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         return;
       }
       const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+      // A client that leaves before the service answered cancels the call (and the node call the
+      // service started for it); after the headers, undici aborts on `res` closing by itself.
+      const cancel = new AbortController();
+      const onClientGone = () => {
+        if (!res.headersSent) cancel.abort();
+      };
+      res.once("close", onClientGone);
       try {
         // stream() writes each chunk straight into the client's response and pauses the upstream
         // socket while that response is full: no intermediate stream holds chunks.
         await pool.stream(
-          // No AbortSignal: once the factory returns `res`, undici aborts the call when `res` closes
-          // early (client gone), and a per-request AbortController is measurable on this path.
-          { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null },
+          { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null, signal: cancel.signal },
           ({ statusCode, headers: answerHeaders }) => {
             res.writeHead(statusCode, forwardableHeaders(answerHeaders, NOTHING_MORE));
             options.garbageBound?.watch(res, answerHeaders["content-length"]);
@@ -80,7 +85,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
           },
         );
       } catch (error) {
-        if (res.destroyed) return;
+        if (res.destroyed || cancel.signal.aborted) return;
         options.onUpstreamError?.(upstream, error);
         if (!res.headersSent) {
           res.setHeader("retry-after", "1");
@@ -89,6 +94,8 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
           // The service broke off mid-body: the response cannot be mended.
           res.destroy();
         }
+      } finally {
+        res.off("close", onClientGone);
       }
     },
     async close() {

@@ -15,6 +15,7 @@ import {
   RetentionPolicy,
   StorageType,
   type ConsumerConfig,
+  type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
@@ -29,6 +30,10 @@ export const DEFAULT_ACK_WAIT_MS = 30_000;
 /** Redelivery delay after a retryable failure doubles per attempt up to this. */
 export const MAX_REDELIVERY_DELAY_MS = 60_000;
 const FIRST_REDELIVERY_DELAY_MS = 1_000;
+/** A consume loop that lost its subscription tries again after at most this. */
+const MAX_RESUBSCRIBE_DELAY_MS = 10_000;
+const PULL_EXPIRES_MS = 10_000;
+const PULL_HEARTBEAT_MS = 2_500;
 
 /** The narrow logger the bus needs (pino satisfies it). */
 export interface BusLogger {
@@ -90,7 +95,9 @@ export interface Bus {
 
 export async function connectBus(options: BusOptions): Promise<Bus> {
   const { logger } = options;
-  const connection = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1 });
+  // Reconnects forever; a service started while NATS is down waits for it instead of exiting.
+  const connection = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
+  void logConnectionStatus(connection, logger);
   const manager = await connection.jetstreamManager();
   const jetstream = connection.jetstream();
   const namespace = options.namespace ? `${options.namespace}.` : "";
@@ -143,21 +150,54 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       ack_wait: nanos(consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
       filter_subject: subjectOf(consumeOptions.filterSubject ?? contract.streamSubjects),
     };
-    await manager.consumers.info(stream, consumeOptions.durable).then(
-      () => manager.consumers.update(stream, consumeOptions.durable, config),
-      (error: unknown) => (isNotFound(error) ? manager.consumers.add(stream, config) : Promise.reject(error)),
-    );
-    const consumer = await jetstream.consumers.get(stream, consumeOptions.durable);
-    const messages = await consumer.consume();
+    const ensureConsumer = () =>
+      manager.consumers.info(stream, consumeOptions.durable).then(
+        () => manager.consumers.update(stream, consumeOptions.durable, config),
+        (error: unknown) => (isNotFound(error) ? manager.consumers.add(stream, config) : Promise.reject(error)),
+      );
+    await ensureConsumer();
+    const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    let stopped = false;
+    let messages: ConsumerMessages | undefined;
+    let wakeUp: (() => void) | undefined;
+
+    // The loop outlives NATS restarts and a deleted consumer: an iterator that ends or throws is
+    // logged and replaced after a back-off, never left as an unhandled rejection.
     const done = (async () => {
-      for await (const message of messages) {
-        await handleMessage(contract, message, consumeOptions.handle);
+      let failures = 0;
+      while (!stopped) {
+        try {
+          if (failures > 0) await ensureConsumer();
+          const consumer = await jetstream.consumers.get(stream, consumeOptions.durable);
+          // A deleted consumer or stream ends the iterator (instead of waiting for it forever), so
+          // the loop re-creates it.
+          // Short pulls with frequent heartbeats notice a lost consumer within seconds (servers
+          // before 2.10 send no "consumer deleted" status).
+          messages = await consumer.consume({ abort_on_missing_resource: true, expires: PULL_EXPIRES_MS, idle_heartbeat: PULL_HEARTBEAT_MS });
+          failures = 0;
+          for await (const message of messages) {
+            await handleMessage(contract, message, consumeOptions.handle, ackWaitMs);
+          }
+          if (stopped) break;
+          logger.warn({ stream, durable: consumeOptions.durable }, "event consumption ended; resubscribing");
+        } catch (error) {
+          if (stopped) break;
+          logger.warn({ err: error, stream, durable: consumeOptions.durable }, "event consumption failed; resubscribing");
+        }
+        failures++;
+        const delay = Math.min(FIRST_REDELIVERY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RESUBSCRIBE_DELAY_MS);
+        await new Promise<void>((resolve) => {
+          wakeUp = resolve;
+          setTimeout(resolve, delay).unref();
+        });
       }
     })();
     return {
       done,
       async stop() {
-        await messages.close();
+        stopped = true;
+        wakeUp?.();
+        await messages?.close();
         await done;
       },
     };
@@ -167,6 +207,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     contract: Contract,
     message: JsMsg,
     handle: ConsumeOptions<Contract>["handle"],
+    ackWaitMs: number,
   ): Promise<void> {
     const info: MessageInfo = {
       subject: message.subject,
@@ -180,22 +221,29 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     } catch (error) {
       // A payload that breaks its contract will never parse: keep it out of the redelivery loop.
       logger.error({ err: error, ...info }, "event does not match its contract: terminated");
-      message.term("invalid payload");
+      message.term();
       return;
     }
+    // A handler slower than the ack deadline tells the server it is still working, so the
+    // message is not redelivered to another replica while it is being handled.
+    const keepAlive = setInterval(() => message.working(), Math.max(ackWaitMs / 3, 100));
     try {
       await context.with(extractTraceContext(message.headers), () => handle(payload, info));
       message.ack();
     } catch (error) {
       if (error instanceof ChaingateError && !error.retryable) {
         logger.error({ err: error, ...info }, "event handling failed for good: terminated");
-        message.term(error.code);
+        // No reason text: servers before 2.10 do not parse "+TERM <reason>" and would keep the
+        // message pending, then redeliver it (the reason is in the log line above).
+        message.term();
         return;
       }
       // Anything else may pass on a later try; losing the event is the one thing we never do.
       const delay = Math.min(FIRST_REDELIVERY_DELAY_MS * 2 ** (info.deliveryCount - 1), MAX_REDELIVERY_DELAY_MS);
       logger.warn({ err: error, ...info, redeliver_in_ms: delay }, "event handling failed: will redeliver");
       message.nak(delay);
+    } finally {
+      clearInterval(keepAlive);
     }
   }
 
@@ -214,6 +262,14 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       if (!connection.isClosed()) await connection.drain();
     },
   };
+}
+
+/** Disconnects and reconnects in the service's log: an operator sees the outage and its end. */
+async function logConnectionStatus(connection: NatsConnection, logger: BusLogger): Promise<void> {
+  for await (const status of connection.status()) {
+    if (status.type === "disconnect" || status.type === "error") logger.warn({ nats: status.type, data: String(status.data) }, "NATS connection lost; reconnecting");
+    else if (status.type === "reconnect") logger.info({ nats: status.type, data: String(status.data) }, "NATS connection re-established");
+  }
 }
 
 function isNotFound(error: unknown): boolean {

@@ -49,6 +49,11 @@ export interface Trc20Token {
   totalSupply: string;
   /** Deployer (hex). */
   originHex: string;
+  /**
+   * True for mainnet USDT, whose `transfer` returns 32 zero bytes (false) even when it succeeds: its
+   * TetherToken code drops the return value. Nothing may trust a TRC-20 `transfer`'s return value.
+   */
+  transferReturnsFalse: boolean;
 }
 
 /** Everything a test or the dev stack may rely on. */
@@ -113,8 +118,8 @@ export function createGenesis(): TronDevnodeGenesis {
       { id: "1000002", name: "DevPoints", abbr: "DPT", precision: 0, totalSupply: 1_000_000 * accounts.length, description: "tron-devnode TRC-10 token (no decimals)", url: "https://example.invalid/devpoints", ownerHex: issuer },
     ],
     trc20: [
-      { base58: USDT_ADDRESS, hex: hexOf(USDT_ADDRESS), name: "Tether USD", symbol: "USDT", decimals: 6, totalSupply: (BigInt(USDT_PER_ACCOUNT) * holders).toString(), originHex: issuer },
-      { base58: USDD_ADDRESS, hex: hexOf(USDD_ADDRESS), name: "Decentralized USD", symbol: "USDD", decimals: 18, totalSupply: (BigInt(USDD_PER_ACCOUNT) * holders).toString(), originHex: issuer },
+      { base58: USDT_ADDRESS, hex: hexOf(USDT_ADDRESS), name: "Tether USD", symbol: "USDT", decimals: 6, totalSupply: (BigInt(USDT_PER_ACCOUNT) * holders).toString(), originHex: issuer, transferReturnsFalse: true },
+      { base58: USDD_ADDRESS, hex: hexOf(USDD_ADDRESS), name: "Decentralized USD", symbol: "USDD", decimals: 18, totalSupply: (BigInt(USDD_PER_ACCOUNT) * holders).toString(), originHex: issuer, transferReturnsFalse: false },
     ],
   };
 }

@@ -122,6 +122,7 @@ function readAddress(data: Uint8Array, index: number): string | undefined {
 }
 
 const TRUE_WORD = uintWord(1n);
+const FALSE_WORD = uintWord(0n);
 
 function moveBalance(storage: Trc20Storage, from: string, to: string, amount: bigint): { ok: true; newHolder: boolean } | { ok: false } {
   const fromBalance = storage.balances.get(from) ?? 0n;
@@ -170,7 +171,8 @@ export function executeTrc20(token: Trc20Token, storage: Trc20Storage, caller: s
       if (to === undefined || amount === undefined) return revert("invalid arguments");
       const moved = moveBalance(storage, caller, to, amount);
       if (!moved.ok) return revert("transfer amount exceeds balance");
-      return success(TRANSFER_ENERGY + (moved.newHolder ? NEW_HOLDER_EXTRA_ENERGY : 0), TRUE_WORD, [transferLog(token, caller, to, amount)]);
+      const returned = token.transferReturnsFalse ? FALSE_WORD : TRUE_WORD;
+      return success(TRANSFER_ENERGY + (moved.newHolder ? NEW_HOLDER_EXTRA_ENERGY : 0), returned, [transferLog(token, caller, to, amount)]);
     }
     case SELECTORS.approve: {
       const spender = readAddress(data, 0);

@@ -118,7 +118,9 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
 
   const blockOrEmpty = (block: StoredBlock | undefined, visible: boolean, detail = true): unknown => (block ? printBlock(block, visible, detail) : {});
 
-  const blockList = (blocks: StoredBlock[], visible: boolean): unknown => (blocks.length === 0 ? {} : { block: blocks.map((block) => printBlock(block, visible)) });
+
+  // Util.printBlockList: `{"block":[…]}`, an empty array when no block matched.
+  const blockList = (blocks: StoredBlock[], visible: boolean): unknown => ({ block: blocks.map((block) => printBlock(block, visible)) });
 
   const builder = (type: "TransferContract" | "TransferAssetContract"): WalletHandler => (request) => {
     try {
@@ -192,9 +194,10 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         try {
           const start = parseInt64(request.params.startNum, "startNum");
           const end = parseInt64(request.params.endNum, "endNum");
-          if (end <= 0 || end <= start || end - start > BLOCK_LIMIT_NUM || start < 0) return {};
+          if (end <= 0 || end <= start || end - start > BLOCK_LIMIT_NUM) return {};
+          // java-tron's BlockStore.getLimitNumber: the blocks that exist in [start, end), possibly none.
           const blocks: StoredBlock[] = [];
-          for (let number = start; number < end; number += 1) {
+          for (let number = Math.max(start, 0); start >= 0 && number < end; number += 1) {
             const block = ledger.blockByNumber(number);
             if (block) blocks.push(block);
           }
@@ -225,8 +228,10 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       (request) => {
         try {
           const number = parseInt64(request.params.num, "num");
-          const block = number > 0 ? ledger.blockByNumber(number) : undefined;
-          return block ? block.transactions.map((entry) => printTransactionInfo(entry, request.visible)) : {};
+          if (number <= 0) return {};
+          // Wallet.getTransactionInfoByBlockNum: a block that does not exist (yet) is an empty list, not {}.
+          const block = ledger.blockByNumber(number);
+          return (block?.transactions ?? []).map((entry) => printTransactionInfo(entry, request.visible));
         } catch (error) {
           return fromJavaError(error);
         }

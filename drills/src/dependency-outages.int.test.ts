@@ -1,0 +1,172 @@
+/**
+ * The operator's drill (issue 9): with load running through two gateway replicas to the btc-proxy
+ * and the xpub service, all real processes started with their start scripts, restart Postgres,
+ * kill -9 Postgres and bring it back, restart NATS. Every process must still run; requests during
+ * an outage get documented answers within the timeouts; after recovery everything succeeds; no
+ * issued address is duplicated or answered without being stored; a key deactivated afterwards
+ * fails on every replica at once.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { runAdminCli, createAccountWithKey } from "@chaingate/gateway/testing";
+import {
+  freePort,
+  spawnService,
+  startLitecoindRegtest,
+  startPrivateNats,
+  startPrivatePostgres,
+  waitForHttp,
+  type LitecoindRegtest,
+  type PrivateNats,
+  type PrivatePostgres,
+  type SpawnedService,
+} from "@chaingate/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLoad, summarise, type Answer, type WindowSummary } from "./load-recorder.ts";
+
+const SERVICES = fileURLToPath(new URL("../../services/", import.meta.url));
+const REPORT = fileURLToPath(new URL("../../.tmp/drills/dependency-outages.json", import.meta.url));
+/** BIP84 account 0 of the "abandon ... about" mnemonic. */
+const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
+/** What a service may answer while a dependency is down (README: Faults and outages). */
+const DOCUMENTED_OUTAGE_ANSWERS = [
+  { status: 503, message: "API keys cannot be checked right now (the database is unavailable); try again later." },
+  { status: 503, message: "The database is unavailable; try again later." },
+];
+const RECOVERY_TARGET_MS = 5_000;
+
+let postgres: PrivatePostgres;
+let nats: PrivateNats;
+let node: LitecoindRegtest;
+const processes: Record<string, SpawnedService> = {};
+const gatewayUrls: string[] = [];
+let key: string;
+let xpubId: number;
+
+async function startService(name: string, env: Record<string, string>): Promise<string> {
+  const port = await freePort();
+  processes[name] = spawnService(`${SERVICES}${name.replace(/-\d$/, "")}`, { PORT: String(port), LOG_LEVEL: "warn", ...env });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/healthz`, 60_000);
+  return url;
+}
+
+beforeAll(async () => {
+  [postgres, nats, node] = await Promise.all([startPrivatePostgres(), startPrivateNats(), startLitecoindRegtest()]);
+  const shared = { DATABASE_URL: postgres.url, NATS_URL: nats.url };
+  const xpubUrl = await startService("xpub", { ...shared, BITCOIN_NETWORK: "mainnet" });
+  const btcUrl = await startService("btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  for (const replica of ["gateway-1", "gateway-2"]) {
+    gatewayUrls.push(
+      await startService(replica, {
+        ...shared,
+        XPUB_URL: xpubUrl,
+        BTC_PROXY_URL: btcUrl,
+        ACCESS_LOG: "false",
+        API_KEY_LISTENER_PROBE_MS: "1000",
+        DATABASE_CONNECT_TIMEOUT_MS: "1000",
+        DATABASE_QUERY_TIMEOUT_MS: "3000",
+      }),
+    );
+  }
+  ({ key } = await createAccountWithKey(postgres.url, "drill"));
+  const registered = await fetch(`${gatewayUrls[0]}/api/v1/btc/xpub`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ xpub: ZPUB }),
+  });
+  expect(registered.status).toBe(201);
+  xpubId = ((await registered.json()) as { id: number }).id;
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(processes).map((p) => p.stop()));
+  await Promise.all([postgres?.destroy(), nats?.destroy(), node?.stop()]);
+});
+
+function isDocumented(answer: Answer): boolean {
+  const message = (answer.body as { message?: unknown } | undefined)?.message;
+  return DOCUMENTED_OUTAGE_ANSWERS.some((d) => d.status === answer.status && d.message === message);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
+  it("every process outlives Postgres restarts and crashes and a NATS restart, answering only as documented and recovering within seconds", async () => {
+    const headers = { "x-api-key": key, "content-type": "application/json" };
+    const load = startLoad(
+      (n) => {
+        const gateway = gatewayUrls[n % 2]!;
+        if (n % 3 === 0) return { kind: "issue", url: `${gateway}/api/v1/btc/xpub/${xpubId}/address`, init: { method: "POST", headers } };
+        if (n % 3 === 1) return { kind: "btc", url: `${gateway}/api/v1/btc/block/best`, init: { headers } };
+        return { kind: "history", url: `${gateway}/api/v1/btc/xpub/${xpubId}/addresses?per_page=5`, init: { headers } };
+      },
+      { workers: 6, maxPerSecond: 300 },
+    );
+    const faults: { name: string; start: number; end: number }[] = [];
+    async function fault(name: string, act: () => Promise<void>): Promise<void> {
+      const start = load.now();
+      await act();
+      faults.push({ name, start, end: load.now() });
+      await sleep(RECOVERY_TARGET_MS + 1_000);
+    }
+
+    await sleep(2_000);
+    await fault("postgres restart (fast shutdown)", () => postgres.restart());
+    await fault("postgres kill -9, down 2 s", async () => {
+      await postgres.kill();
+      await sleep(2_000);
+      await postgres.start();
+    });
+    await fault("nats restart", () => nats.restart());
+    await load.stop();
+
+    const report: Record<string, WindowSummary & { faultMs: number }> = {};
+    faults.forEach((f, i) => {
+      const until = faults[i + 1]?.start ?? Infinity;
+      report[f.name] = { ...summarise(load.answers, f.start - 1, until, f.end, isDocumented), faultMs: f.end - f.start };
+    });
+    const baseline = summarise(load.answers, 0, faults[0]!.start - 1, 0, isDocumented);
+    mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
+    writeFileSync(REPORT, JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2));
+    console.log(
+      [["window", "sent", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
+        .concat(
+          Object.entries({ baseline: { ...baseline, faultMs: 0 }, ...report }).map(([name, s]) =>
+            [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(" | "),
+          ),
+        )
+        .join("\n"),
+    );
+
+    // No process died.
+    for (const [name, service] of Object.entries(processes)) expect({ name, exitCode: service.process.exitCode }).toEqual({ name, exitCode: null });
+    expect(baseline.ok).toBe(baseline.sent);
+    for (const [name, summary] of Object.entries(report)) {
+      expect({ name, undocumented: summary.undocumented }).toEqual({ name, undocumented: [] });
+      expect({ name, unanswered: summary.unanswered }).toEqual({ name, unanswered: 0 });
+      expect(summary.recoveryMs).toBeLessThan(RECOVERY_TARGET_MS);
+      expect(summary.ok).toBeGreaterThan(0);
+    }
+
+    // Every address answered was stored, none twice.
+    const answered = load.answers.filter((a) => a.kind === "issue" && a.status === 201).map((a) => a.body as { address: string; index: number });
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    const { rows } = await client.query<{ index: number; address: string }>("select index, address from xpub.issued_addresses where key_id = $1", [xpubId]);
+    await client.end();
+    expect(new Set(rows.map((r) => r.index)).size).toBe(rows.length);
+    expect(new Set(rows.map((r) => r.address)).size).toBe(rows.length);
+    const stored = new Map(rows.map((r) => [r.index, r.address]));
+    for (const issued of answered) expect(stored.get(issued.index)).toBe(issued.address);
+    expect(new Set(answered.map((a) => a.index)).size).toBe(answered.length);
+  }, 120_000);
+
+  it("a key deactivated after recovery fails the very next request on every gateway replica", async () => {
+    const { key: second } = await createAccountWithKey(postgres.url, "second");
+    for (const url of gatewayUrls) expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(200);
+    await runAdminCli(postgres.url, ["keys", "deactivate", "--prefix", second.slice(0, 8)]);
+    for (const url of gatewayUrls) expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(401);
+  });
+});

@@ -130,14 +130,15 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
     const baseline = summarise(load.answers, 0, faults[0]!.start - 1, 0, isDocumented);
     mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
     writeFileSync(REPORT, JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2));
-    console.log(
+    // The drill's report (also written to .tmp/drills/): the closing note quotes it.
+    process.stdout.write(
       [["window", "sent", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
         .concat(
           Object.entries({ baseline: { ...baseline, faultMs: 0 }, ...report }).map(([name, s]) =>
             [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(" | "),
           ),
         )
-        .join("\n"),
+        .join("\n") + "\n",
     );
 
     // No process died.

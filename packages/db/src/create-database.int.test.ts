@@ -1,7 +1,7 @@
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrivatePostgres, type PrivatePostgres } from "@chaingate/testing";
-import { createDatabase, DatabaseUnavailableError, type Database } from "./index.ts";
+import { createDatabase, DatabaseUnavailableError, migrateToLatest, type Database } from "./index.ts";
 
 let server: PrivatePostgres;
 let database: Database<unknown>;
@@ -53,5 +53,18 @@ describe("createDatabase against a Postgres that restarts and crashes", () => {
     // Amounts live in numeric columns: exact strings.
     const amounts = await sql<{ wei: string }>`select 115792089237316195423570985008687907853269984665640564039457584007913129639935::numeric as wei`.execute(database.db);
     expect(amounts.rows[0]!.wei).toBe("115792089237316195423570985008687907853269984665640564039457584007913129639935");
+  });
+});
+
+describe("migrateToLatest at start-up", () => {
+  it("waits for a database that is down and migrates once it is up", async () => {
+    await server.stop();
+    const waits: unknown[] = [];
+    const starting = createDatabase({ connectionString: server.url, schema: "late", connectTimeoutMs: 300 });
+    const migrated = migrateToLatest(starting.db as Kysely<unknown>, "late", { "0001": { up: async () => {} } }, { warn: (fields) => waits.push(fields) });
+    await expect.poll(() => waits.length, { timeout: 10_000 }).toBeGreaterThan(1);
+    await server.start();
+    await expect(migrated).resolves.toEqual(["0001"]);
+    await starting.close();
   });
 });

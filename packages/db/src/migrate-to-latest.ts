@@ -1,14 +1,33 @@
 /**
  * Runs a service's migrations with kysely's Migrator, in the service's schema. Safe to run from
- * several replicas at once: the Migrator holds an advisory lock while it works.
+ * several replicas at once: the Migrator holds an advisory lock while it works. A service that
+ * starts while its database is down waits for it (with back-off, logged) instead of exiting: on
+ * Kubernetes an exit would become a CrashLoopBackOff that outlasts the outage by minutes.
  */
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
-import { assertIdentifier } from "./create-database.ts";
+import { assertIdentifier, type DatabaseLogger } from "./create-database.ts";
+import { isConnectionFailure } from "./database-unavailable-error.ts";
+
+const FIRST_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 5_000;
 
 /** Migrations listed in code (ordered by name), so they load the same under tsx and bundlers. */
 export type MigrationList = Record<string, Migration>;
 
-export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: MigrationList): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: MigrationList, logger?: DatabaseLogger): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db, schema, migrations);
+    } catch (error) {
+      if (!isConnectionFailure(error) && !isConnectionFailure((error as Error).cause)) throw error;
+      const delay = Math.min(FIRST_RETRY_DELAY_MS * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+      logger?.warn({ err: error, schema, attempt, retry_in_ms: delay }, "database unavailable at start-up; waiting for it");
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+async function migrateOnce(db: Kysely<unknown>, schema: string, migrations: MigrationList): Promise<string[]> {
   assertIdentifier(schema);
   await createSchemaIfMissing(db, schema);
   const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -32,7 +32,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     logger,
   });
-  const applied = await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations);
+  const applied = await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations, logger);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
 
   const keyStore = createApiKeyStore({

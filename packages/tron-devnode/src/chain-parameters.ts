@@ -83,7 +83,7 @@ export const CHAIN_PARAMETERS: readonly { key: string; value: number }[] = [
   { key: "getAllowDelegateOptimization", value: 1 },
   { key: "getUnfreezeDelayDays", value: 14 },
   { key: "getAllowOptimizedReturnValueOfChainId", value: 1 },
-  { key: "getAllowDynamicEnergy", value: 0 },
+  { key: "getAllowDynamicEnergy", value: 1 },
   { key: "getMaxDelegateLockPeriod", value: 864_000 },
   { key: "getAllowTvmShangHai", value: 1 },
   { key: "getAllowTvmCancun", value: 1 },

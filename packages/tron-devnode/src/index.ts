@@ -4,6 +4,7 @@ import { createGenesis } from "./genesis.ts";
 import type { TronDevnodeGenesis } from "./genesis.ts";
 import { createHttpServer } from "./http-server.ts";
 import { createJsonRpc } from "./json-rpc.ts";
+import type { EnergyCosts } from "./energy-costs.ts";
 import { Ledger } from "./ledger.ts";
 import type { StoredBlock } from "./ledger.ts";
 import { printBlock } from "./print-chain-json.ts";
@@ -11,6 +12,8 @@ import { createWalletApi } from "./wallet-api.ts";
 
 export type { DevAccount, DevKey, Trc10Token, Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
 export { USDD_ADDRESS, USDT_ADDRESS, createGenesis } from "./genesis.ts";
+export type { EnergyCosts } from "./energy-costs.ts";
+export { DEFAULT_ENERGY_COSTS } from "./energy-costs.ts";
 
 /** Default listen address. */
 export const DEFAULT_HOST = "127.0.0.1";
@@ -27,6 +30,8 @@ export interface TronDevnodeOptions {
   port?: number;
   /** Default 3000; 0 produces blocks only on demand (produceBlock / POST /admin/produceblock). */
   blockIntervalMs?: number;
+  /** TRC-20 energy costs and the dynamic energy factor; defaults are current mainnet USDT's ({@link DEFAULT_ENERGY_COSTS}). */
+  energy?: Partial<EnergyCosts>;
 }
 
 /** A running devnode. */
@@ -53,7 +58,7 @@ export async function startTronDevnode(options: TronDevnodeOptions = {}): Promis
   if (!Number.isInteger(blockIntervalMs) || blockIntervalMs < 0) throw new Error(`blockIntervalMs must be a non-negative integer, got ${blockIntervalMs}`);
 
   const genesis = createGenesis();
-  const ledger = new Ledger(genesis);
+  const ledger = new Ledger(genesis, Date.now, { energy: options.energy });
   // Block 1 gives the head a current timestamp, so transactions referencing it do not look stale.
   ledger.produceBlock();
   const api = createWalletApi(ledger);

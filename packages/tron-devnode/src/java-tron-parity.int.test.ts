@@ -3,10 +3,13 @@
  * against it also works against mainnet. Each test names the java-tron code it mirrors.
  */
 import { describe, expect, it } from "vitest";
+import { startTronDevnode } from "./index.ts";
 import { useDevnode } from "./test-devnode.ts";
+import type { JsonObject } from "./transaction-json.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const USDD = "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn";
+const USDT_HEX = "41a614f803b6fd780986a42c78ec9c7f77e6ded13c";
 const FEE_LIMIT = 150_000_000;
 
 const node = useDevnode();
@@ -59,5 +62,64 @@ describe("blocks that do not exist yet (a scanner must not step past the head)",
     expect(await post("/wallet/getblockbynum", { num: head + 1 })).toEqual({});
     expect(await post("/wallet/getblock", { id_or_num: String(head + 1) })).toEqual({});
     expect(await post("/walletsolidity/getblockbynum", { num: head + 1 })).toEqual({});
+  });
+});
+
+describe("energy: current-mainnet-like costs with the dynamic energy penalty (VM.play, Program.spendEnergyWithPenalty)", () => {
+  const transferTo = (to: string, amount: number): string => "0".repeat(24) + to.slice(2) + amount.toString(16).padStart(64, "0");
+
+  it("a USDT transfer to a holder costs about 64 300 energy by default, the penalty in receipt.energy_penalty_total", async () => {
+    const { tronWeb, bob, devnode } = node;
+    const estimate = (await post("/wallet/estimateenergy", { owner_address: node.alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: transferTo(bob.hex, 1) })) as { energy_required: number };
+    expect(estimate.energy_required).toBe(64_376); // mainnet: about 64 285
+    const usdt = await tronWeb.contract().at(USDT);
+    const txid: string = await usdt.transfer(bob.base58, 1).send({ feeLimit: FEE_LIMIT });
+    await devnode.produceBlock();
+    const info = await tronWeb.trx.getTransactionInfo(txid);
+    expect(info.receipt).toMatchObject({ result: "SUCCESS", energy_usage_total: 64_376, energy_penalty_total: 49_745, energy_fee: 6_437_600 });
+    expect(info.fee).toBe(6_437_600 + (info.receipt.net_fee ?? 0));
+  });
+
+  it("OUT_OF_ENERGY: resMessage carries penaltyEnergy[…] and the receipt energy_penalty_total", async () => {
+    const { tronWeb, bob, devnode } = node;
+    const usdt = await tronWeb.contract().at(USDT);
+    const txid: string = await usdt.transfer(bob.base58, 1).send({ feeLimit: 5_000_000 }); // 50 000 energy: enough for 2020's cost, not today's
+    await devnode.produceBlock();
+    const info = await tronWeb.trx.getTransactionInfo(txid);
+    expect(info.receipt).toMatchObject({ result: "OUT_OF_ENERGY", energy_usage_total: 50_000, energy_fee: 5_000_000 });
+    expect(info.receipt.energy_penalty_total).toBeGreaterThan(0);
+    expect(Buffer.from(info.resMessage ?? "", "hex").toString()).toBe(
+      "Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[50000], curOpEnergy[20000], penaltyEnergy[68000], usedEnergy[0]",
+    );
+  });
+
+  it("getcontractinfo reports the energy factor; triggerconstantcontract reports energy_penalty", async () => {
+    expect(await post("/wallet/getcontractinfo", { value: USDT_HEX })).toMatchObject({ contract_state: { energy_factor: 34_000 } });
+    const call = (await post("/wallet/triggerconstantcontract", { owner_address: node.alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: transferTo(node.bob.hex, 1) })) as JsonObject;
+    expect(call).toMatchObject({ energy_used: 64_376, energy_penalty: 49_745 });
+  });
+});
+
+describe("energy costs are configurable", () => {
+  const custom = useDevnode({ energy: { transfer: 20_000, energyFactor: 0 } });
+
+  it("uses the configured base cost; with energyFactor 0 there is no penalty and java-tron's message without penaltyEnergy", async () => {
+    const { tronWeb, bob, devnode } = custom;
+    const usdt = await tronWeb.contract().at(USDT);
+    const ok: string = await usdt.transfer(bob.base58, 1).send({ feeLimit: FEE_LIMIT });
+    const short: string = await usdt.transfer(bob.base58, 1).send({ feeLimit: 1_000_000 });
+    await devnode.produceBlock();
+    const info = await tronWeb.trx.getTransactionInfo(ok);
+    expect(info.receipt.energy_usage_total).toBe(20_000);
+    expect(info.receipt).not.toHaveProperty("energy_penalty_total");
+    const failed = await tronWeb.trx.getTransactionInfo(short);
+    expect(Buffer.from(failed.resMessage ?? "", "hex").toString()).toBe(
+      "Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[10000], curOpEnergy[20000], usedEnergy[0]",
+    );
+  });
+
+  it("refuses a negative or unknown cost", async () => {
+    await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { transfer: -1 } })).rejects.toThrow(/transfer must be a non-negative integer/);
+    await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { nope: 1 } as never })).rejects.toThrow(/unknown energy cost "nope"/);
   });
 });

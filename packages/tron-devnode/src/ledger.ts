@@ -22,6 +22,8 @@ import {
   TRANSACTION_MAX_BYTE_SIZE,
 } from "./chain-parameters.ts";
 import { encodeTransaction, transactionId } from "./encode-transaction.ts";
+import { energyPenalty, resolveEnergyCosts } from "./energy-costs.ts";
+import type { EnergyCosts } from "./energy-costs.ts";
 import type { Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
 import { bytesEqual, concatBytes, parseHex, toHex } from "./hex.ts";
 import { LedgerState } from "./ledger-state.ts";
@@ -79,6 +81,8 @@ export interface ExecutedTransaction {
   fee: number;
   energyFee: number;
   energyUsageTotal: number;
+  /** The dynamic-energy part of `energyUsageTotal` (`receipt.energy_penalty_total`). */
+  energyPenaltyTotal: number;
   netUsage: number;
   netFee: number;
   /** `receipt.result`, set for contract calls. */
@@ -104,8 +108,16 @@ export interface StoredBlock {
 /** The result of a constant (read-only) call. */
 export type ConstantCallResult = { kind: "executed"; execution: Trc20Execution } | { kind: "noContract" };
 
+/** Options of a {@link Ledger}. */
+export interface LedgerOptions {
+  /** TRC-20 energy costs; defaults in energy-costs.ts. */
+  energy?: Partial<EnergyCosts>;
+}
+
 /** The devnode's chain and state. */
 export class Ledger {
+  /** The energy costs in force. */
+  readonly energyCosts: EnergyCosts;
   private readonly blocks: StoredBlock[] = [];
   private readonly blocksById = new Map<string, StoredBlock>();
   private readonly executedById = new Map<string, ExecutedTransaction>();
@@ -117,7 +129,9 @@ export class Ledger {
   constructor(
     readonly genesis: TronDevnodeGenesis,
     private readonly now: () => number = Date.now,
+    options: LedgerOptions = {},
   ) {
+    this.energyCosts = resolveEnergyCosts(options.energy);
     this.loadGenesis();
   }
 
@@ -247,7 +261,7 @@ export class Ledger {
     const token = this.tokensByAddress.get(toHex(contractAddress));
     const storage = token ? state.contracts.get(token.hex) : undefined;
     if (!token || !storage) return { kind: "noContract" };
-    return { kind: "executed", execution: executeTrc20(token, storage, toHex(owner), data, callValue, tokenValue) };
+    return { kind: "executed", execution: executeTrc20(token, storage, toHex(owner), data, callValue, tokenValue, this.energyCosts) };
   }
 
   private loadGenesis(): void {
@@ -352,6 +366,7 @@ export class Ledger {
       netFee: bandwidth.netFee,
       energyFee: 0,
       energyUsageTotal: 0,
+      energyPenaltyTotal: 0,
       contractResult: new Uint8Array(),
       logs: [] as EvmLog[],
       blockNumber: 0,
@@ -365,6 +380,7 @@ export class Ledger {
         fee: bandwidth.netFee + call.energyFee,
         energyFee: call.energyFee,
         energyUsageTotal: call.energyUsed,
+        energyPenaltyTotal: call.energyPenalty,
         receiptResult: call.contractRet,
         contractResult: call.returnData,
         contractAddress: contract.value.contract_address,
@@ -466,36 +482,50 @@ export class Ledger {
     contract: Extract<TransactionContract, { type: "TriggerSmartContract" }>,
     feeLimit: number,
     owner: AccountRecord,
-  ): { contractRet: ContractResult; energyUsed: number; energyFee: number; returnData: Uint8Array; logs: EvmLog[]; resMessage?: string } {
+  ): { contractRet: ContractResult; energyUsed: number; energyPenalty: number; energyFee: number; returnData: Uint8Array; logs: EvmLog[]; resMessage?: string } {
     const token = this.validateTrigger(state, contract.value.contract_address, feeLimit);
     if (owner.balance < contract.value.call_value) throw contractValidateError("Validate InternalTransfer error, balance is not sufficient.");
     const energyLimit = Math.min(Math.floor(feeLimit / ENERGY_FEE_SUN), Math.floor(owner.balance / ENERGY_FEE_SUN));
     const storage = state.contracts.get(token.hex);
     const scratch = { balances: new Map(storage?.balances), allowances: new Map(storage?.allowances) };
-    const execution = executeTrc20(token, scratch, owner.address, contract.value.data, contract.value.call_value, contract.value.call_token_value);
+    const execution = executeTrc20(token, scratch, owner.address, contract.value.data, contract.value.call_value, contract.value.call_token_value, this.energyCosts);
     if (execution.energyUsed > energyLimit) {
       const energyFee = energyLimit * ENERGY_FEE_SUN;
       owner.balance -= energyFee;
       return {
         contractRet: "OUT_OF_ENERGY",
         energyUsed: energyLimit,
+        // The whole limit is consumed; its penalty share is the call's (the devnode does not trace opcodes).
+        energyPenalty: Math.floor((energyLimit * execution.energyPenalty) / execution.energyUsed),
         energyFee,
         returnData: new Uint8Array(),
         logs: [],
-        resMessage: `Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[${energyLimit}], curOpEnergy[${SSTORE_ENERGY}], usedEnergy[${Math.max(execution.energyUsed - SSTORE_ENERGY, 0)}]`,
+        resMessage: outOfEnergyMessage(energyLimit, this.energyCosts),
       };
     }
     const energyFee = execution.energyUsed * ENERGY_FEE_SUN;
     owner.balance -= energyFee;
+    const used = { energyUsed: execution.energyUsed, energyPenalty: execution.energyPenalty, energyFee };
     if (execution.status === "REVERT") {
-      return { contractRet: "REVERT", energyUsed: execution.energyUsed, energyFee, returnData: execution.returnData, logs: [], resMessage: "REVERT opcode executed" };
+      return { contractRet: "REVERT", ...used, returnData: execution.returnData, logs: [], resMessage: "REVERT opcode executed" };
     }
     if (storage) {
       storage.balances = scratch.balances;
       storage.allowances = scratch.allowances;
     }
-    return { contractRet: "SUCCESS", energyUsed: execution.energyUsed, energyFee, returnData: execution.returnData, logs: execution.logs };
+    return { contractRet: "SUCCESS", ...used, returnData: execution.returnData, logs: execution.logs };
   }
+}
+
+/**
+ * java-tron's `Program.spendEnergy`/`spendEnergyWithPenalty` message for the SSTORE that did not fit: the energy
+ * used before it is whatever leaves less than the SSTORE (with its penalty) under the limit.
+ */
+function outOfEnergyMessage(energyLimit: number, costs: EnergyCosts): string {
+  const penalty = energyPenalty(SSTORE_ENERGY, costs);
+  const usedBefore = Math.max(0, energyLimit - (SSTORE_ENERGY + penalty) + 1);
+  const head = `Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[${energyLimit}], curOpEnergy[${SSTORE_ENERGY}], `;
+  return penalty > 0 ? `${head}penaltyEnergy[${penalty}], usedEnergy[${usedBefore}]` : `${head}usedEnergy[${usedBefore}]`;
 }
 
 function recoveredUsage(usage: number, lastTime: number, now: number): number {

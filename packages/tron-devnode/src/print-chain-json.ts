@@ -112,6 +112,7 @@ export function printTransactionInfo(entry: ExecutedTransaction, visible: boolea
     net_usage: entry.netUsage,
     net_fee: entry.netFee,
     result: entry.receiptResult,
+    energy_penalty_total: entry.energyPenaltyTotal,
   });
   const failed = entry.receiptResult !== undefined && entry.receiptResult !== "SUCCESS";
   return omitDefaults({

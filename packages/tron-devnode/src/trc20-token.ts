@@ -1,28 +1,15 @@
 /**
  * A native implementation of a standard TRC-20 token contract (no bytecode is executed): name, symbol,
  * decimals, totalSupply, balanceOf, transfer, approve, allowance, transferFrom, with Transfer/Approval logs
- * and energy costs modelled on mainnet USDT.
+ * and configurable energy costs (see energy-costs.ts).
  */
 import { keccak_256 } from "@noble/hashes/sha3";
 import { fromEvmAddress, toEvmAddress } from "./address.ts";
+import { energyPenalty } from "./energy-costs.ts";
+import type { EnergyCosts } from "./energy-costs.ts";
 import { concatBytes, toHex } from "./hex.ts";
 import type { Trc20Token } from "./genesis.ts";
 import type { Trc20Storage } from "./ledger-state.ts";
-
-/** Energy of a transfer whose recipient already holds the token (mainnet USDT: 14 631; one SSTORE update). */
-export const TRANSFER_ENERGY = 14_631;
-/** Extra energy when the recipient's balance slot is new (SSTORE to a zero slot costs 20 000 instead of 5 000). */
-export const NEW_HOLDER_EXTRA_ENERGY = 15_000;
-/** Energy of approve (one fresh SSTORE). */
-export const APPROVE_ENERGY = 22_315;
-/** Extra energy of transferFrom over transfer (allowance update). */
-export const TRANSFER_FROM_EXTRA_ENERGY = 5_900;
-/** Energy of balanceOf / allowance (mainnet USDT balanceOf: 935). */
-export const BALANCE_OF_ENERGY = 935;
-/** Energy of the constant getters (name, symbol, decimals, totalSupply). */
-export const GETTER_ENERGY = 543;
-/** Energy spent before a call reverts (argument checks). */
-export const REVERT_ENERGY = 621;
 
 const WORD = 32;
 const UINT256_MAX = (1n << 256n) - 1n;
@@ -62,7 +49,10 @@ export interface EvmLog {
 /** The outcome of one call. */
 export interface Trc20Execution {
   status: "SUCCESS" | "REVERT";
+  /** Energy the call needs, the dynamic-energy penalty included. */
   energyUsed: number;
+  /** The part of `energyUsed` that is penalty (`energy_penalty_total`). */
+  energyPenalty: number;
   returnData: Uint8Array;
   logs: EvmLog[];
 }
@@ -95,11 +85,14 @@ export function revertData(message: string): Uint8Array {
   return concatBytes(Buffer.from(ERROR_STRING_SELECTOR, "hex"), stringResult(message));
 }
 
-function revert(message: string): Trc20Execution {
-  return { status: "REVERT", energyUsed: REVERT_ENERGY, returnData: revertData(message), logs: [] };
+/** An execution before the penalty is added: `energyUsed` is the base cost. */
+type BaseExecution = Omit<Trc20Execution, "energyPenalty">;
+
+function revert(energyUsed: number, message?: string): BaseExecution {
+  return { status: "REVERT", energyUsed, returnData: message === undefined ? new Uint8Array() : revertData(message), logs: [] };
 }
 
-function success(energyUsed: number, returnData: Uint8Array, logs: EvmLog[] = []): Trc20Execution {
+function success(energyUsed: number, returnData: Uint8Array, logs: EvmLog[] = []): BaseExecution {
   return { status: "SUCCESS", energyUsed, returnData, logs };
 }
 
@@ -142,62 +135,76 @@ function transferLog(token: Trc20Token, from: string, to: string, amount: bigint
  * Executes a call against the token's storage (mutating it on success; callers run it on a draft state).
  * `caller` is the 21-byte hex of msg.sender; `callValue`/`tokenValue` > 0 revert, as the functions are not payable.
  */
-export function executeTrc20(token: Trc20Token, storage: Trc20Storage, caller: string, data: Uint8Array, callValue: number, tokenValue: number): Trc20Execution {
-  if (callValue > 0 || tokenValue > 0) return { status: "REVERT", energyUsed: REVERT_ENERGY, returnData: new Uint8Array(), logs: [] };
+export function executeTrc20(
+  token: Trc20Token,
+  storage: Trc20Storage,
+  caller: string,
+  data: Uint8Array,
+  callValue: number,
+  tokenValue: number,
+  costs: EnergyCosts,
+): Trc20Execution {
+  const execution = executeBase(token, storage, caller, data, callValue, tokenValue, costs);
+  const penalty = energyPenalty(execution.energyUsed, costs);
+  return { ...execution, energyUsed: execution.energyUsed + penalty, energyPenalty: penalty };
+}
+
+function executeBase(token: Trc20Token, storage: Trc20Storage, caller: string, data: Uint8Array, callValue: number, tokenValue: number, costs: EnergyCosts): BaseExecution {
+  if (callValue > 0 || tokenValue > 0) return revert(costs.revert);
   const functionSelector = toHex(data.subarray(0, 4));
   switch (functionSelector) {
     case SELECTORS.name:
-      return success(GETTER_ENERGY, stringResult(token.name));
+      return success(costs.getter, stringResult(token.name));
     case SELECTORS.symbol:
-      return success(GETTER_ENERGY, stringResult(token.symbol));
+      return success(costs.getter, stringResult(token.symbol));
     case SELECTORS.decimals:
-      return success(GETTER_ENERGY, uintWord(BigInt(token.decimals)));
+      return success(costs.getter, uintWord(BigInt(token.decimals)));
     case SELECTORS.totalSupply:
-      return success(GETTER_ENERGY, uintWord(BigInt(token.totalSupply)));
+      return success(costs.getter, uintWord(BigInt(token.totalSupply)));
     case SELECTORS.balanceOf: {
       const holder = readAddress(data, 0);
-      if (holder === undefined) return revert("invalid arguments");
-      return success(BALANCE_OF_ENERGY, uintWord(storage.balances.get(holder) ?? 0n));
+      if (holder === undefined) return revert(costs.revert, "invalid arguments");
+      return success(costs.balanceOf, uintWord(storage.balances.get(holder) ?? 0n));
     }
     case SELECTORS.allowance: {
       const owner = readAddress(data, 0);
       const spender = readAddress(data, 1);
-      if (owner === undefined || spender === undefined) return revert("invalid arguments");
-      return success(BALANCE_OF_ENERGY, uintWord(storage.allowances.get(`${owner}:${spender}`) ?? 0n));
+      if (owner === undefined || spender === undefined) return revert(costs.revert, "invalid arguments");
+      return success(costs.balanceOf, uintWord(storage.allowances.get(`${owner}:${spender}`) ?? 0n));
     }
     case SELECTORS.transfer: {
       const to = readAddress(data, 0);
       const amount = readUint(data, 1);
-      if (to === undefined || amount === undefined) return revert("invalid arguments");
+      if (to === undefined || amount === undefined) return revert(costs.revert, "invalid arguments");
       const moved = moveBalance(storage, caller, to, amount);
-      if (!moved.ok) return revert("transfer amount exceeds balance");
+      if (!moved.ok) return revert(costs.revert, "transfer amount exceeds balance");
       const returned = token.transferReturnsFalse ? FALSE_WORD : TRUE_WORD;
-      return success(TRANSFER_ENERGY + (moved.newHolder ? NEW_HOLDER_EXTRA_ENERGY : 0), returned, [transferLog(token, caller, to, amount)]);
+      return success(costs.transfer + (moved.newHolder ? costs.newHolderExtra : 0), returned, [transferLog(token, caller, to, amount)]);
     }
     case SELECTORS.approve: {
       const spender = readAddress(data, 0);
       const amount = readUint(data, 1);
-      if (spender === undefined || amount === undefined) return revert("invalid arguments");
+      if (spender === undefined || amount === undefined) return revert(costs.revert, "invalid arguments");
       storage.allowances.set(`${caller}:${spender}`, amount);
       const log: EvmLog = { address: toEvmAddress(Buffer.from(token.hex, "hex")), topics: [APPROVAL_TOPIC, addressWord(caller), addressWord(spender)], data: uintWord(amount) };
-      return success(APPROVE_ENERGY, TRUE_WORD, [log]);
+      return success(costs.approve, TRUE_WORD, [log]);
     }
     case SELECTORS.transferFrom: {
       const from = readAddress(data, 0);
       const to = readAddress(data, 1);
       const amount = readUint(data, 2);
-      if (from === undefined || to === undefined || amount === undefined) return revert("invalid arguments");
+      if (from === undefined || to === undefined || amount === undefined) return revert(costs.revert, "invalid arguments");
       const allowanceKey = `${from}:${caller}`;
       const allowance = storage.allowances.get(allowanceKey) ?? 0n;
-      if (allowance < amount) return revert("transfer amount exceeds allowance");
+      if (allowance < amount) return revert(costs.revert, "transfer amount exceeds allowance");
       const moved = moveBalance(storage, from, to, amount);
-      if (!moved.ok) return revert("transfer amount exceeds balance");
+      if (!moved.ok) return revert(costs.revert, "transfer amount exceeds balance");
       if (allowance !== UINT256_MAX) storage.allowances.set(allowanceKey, allowance - amount);
-      const energy = TRANSFER_ENERGY + TRANSFER_FROM_EXTRA_ENERGY + (moved.newHolder ? NEW_HOLDER_EXTRA_ENERGY : 0);
+      const energy = costs.transfer + costs.transferFromExtra + (moved.newHolder ? costs.newHolderExtra : 0);
       return success(energy, TRUE_WORD, [transferLog(token, from, to, amount)]);
     }
     default:
       // No fallback function: Solidity reverts with empty data.
-      return { status: "REVERT", energyUsed: REVERT_ENERGY, returnData: new Uint8Array(), logs: [] };
+      return revert(costs.revert);
   }
 }

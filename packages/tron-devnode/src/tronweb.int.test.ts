@@ -2,6 +2,7 @@
 import { TronWeb, utils as tronWebUtils } from "tronweb";
 import type { Types } from "tronweb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_ENERGY_COSTS, energyPenalty } from "./energy-costs.ts";
 import { startTronDevnode } from "./index.ts";
 import type { DevAccount, TronDevnode } from "./index.ts";
 
@@ -10,6 +11,12 @@ const USDD = "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn";
 const TRC10_ID = "1000001";
 /** A TRX transfer's bandwidth when free bandwidth covers it: serialised signed transaction + 64. */
 const FRESH_ACCOUNT_FEE = 100_000 + 1_000_000;
+const COSTS = DEFAULT_ENERGY_COSTS;
+
+/** Energy a call needs with the default costs: its base plus the dynamic-energy penalty. */
+function withPenalty(base: number): number {
+  return base + energyPenalty(base, COSTS);
+}
 
 let devnode: TronDevnode;
 let tronWeb: TronWeb;
@@ -113,7 +120,9 @@ describe("TronWeb against the devnode", () => {
     expect(info.receipt.result).toBe("SUCCESS");
     expect(info.contract_address).toBe("41a614f803b6fd780986a42c78ec9c7f77e6ded13c");
     expect(info.fee).toBe(info.receipt.energy_fee! + (info.receipt.net_fee ?? 0));
-    expect(info.receipt.energy_usage_total).toBe(29_631); // a new holder: the fresh storage slot costs more
+    // A new holder: the fresh storage slot costs more.
+    expect(info.receipt.energy_usage_total).toBe(withPenalty(COSTS.transfer + COSTS.newHolderExtra));
+    expect(info.receipt.energy_penalty_total).toBe(energyPenalty(COSTS.transfer + COSTS.newHolderExtra, COSTS));
     expect(info.log).toEqual([
       {
         address: "a614f803b6fd780986a42c78ec9c7f77e6ded13c",
@@ -246,6 +255,6 @@ describe("TronWeb against the devnode", () => {
       { type: "uint256", value: 1 },
     ];
     const estimate = await tronWeb.transactionBuilder.estimateEnergy(USDT, "transfer(address,uint256)", {}, parameter, alice.hex);
-    expect(estimate).toMatchObject({ result: { result: true }, energy_required: 14_631 });
+    expect(estimate).toMatchObject({ result: { result: true }, energy_required: withPenalty(COSTS.transfer) });
   });
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeBlockId, computeTxTrieRoot } from "./block.ts";
 import { encodeTransaction, transactionId } from "./encode-transaction.ts";
+import { DEFAULT_ENERGY_COSTS, energyPenalty } from "./energy-costs.ts";
 import { parseHex, toHex } from "./hex.ts";
 import { startTronDevnode } from "./index.ts";
 import type { DevAccount, TronDevnode } from "./index.ts";
@@ -155,7 +156,7 @@ describe("requests and visible handling", () => {
 
   it("triggerconstantcontract returns constant_result and energy_used; a revert carries a hex message", async () => {
     const balance = await post("/wallet/triggerconstantcontract", { owner_address: alice.hex, contract_address: USDT_HEX, function_selector: "balanceOf(address)", parameter: "0".repeat(24) + alice.hex.slice(2) });
-    expect(balance).toMatchObject({ result: { result: true }, energy_used: 935, constant_result: [BigInt(alice.trc20.TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t ?? 0).toString(16).padStart(64, "0")], transaction: { ret: [{}] } });
+    expect(balance).toMatchObject({ result: { result: true }, energy_used: DEFAULT_ENERGY_COSTS.balanceOf + energyPenalty(DEFAULT_ENERGY_COSTS.balanceOf, DEFAULT_ENERGY_COSTS), constant_result: [BigInt(alice.trc20.TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t ?? 0).toString(16).padStart(64, "0")], transaction: { ret: [{}] } });
     const tooMuch = "0".repeat(24) + bob.hex.slice(2) + "f".repeat(64);
     const reverted = await post("/wallet/triggerconstantcontract", { owner_address: alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: tooMuch });
     expect(reverted).toMatchObject({ result: { result: true, message: Buffer.from("REVERT opcode executed").toString("hex") }, transaction: { ret: [{ ret: "FAILED" }] } });

@@ -261,6 +261,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           return {
             result: reverted ? { result: true, message: visibleText("REVERT opcode executed", request.visible) } : { result: true },
             energy_used: execution.energyUsed,
+            ...(execution.energyPenalty > 0 ? { energy_penalty: execution.energyPenalty } : {}),
             constant_result: [toHex(execution.returnData)],
             transaction,
           };
@@ -367,7 +368,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         const address = parseAddress(request.params.value, request.visible);
         const token = address ? ledger.token(toHex(address)) : undefined;
         if (!token) return {};
-        return { smart_contract: printSmartContract(token, request.visible), runtimecode: devnodeRuntimeCode(token), contract_state: { energy_factor: 0, update_cycle: 0 } };
+        return { smart_contract: printSmartContract(token, request.visible), runtimecode: devnodeRuntimeCode(token), contract_state: ledger.energyCosts.energyFactor > 0 ? { energy_factor: ledger.energyCosts.energyFactor } : {} };
       },
     ],
     ["getchainparameters", () => ({ chainParameter: CHAIN_PARAMETERS.map(({ key, value }) => (value === 0 ? { key } : { key, value })) })],

@@ -36,6 +36,29 @@ describe("tron-devnode CLI", () => {
     });
   }
 
+  it("takes energy costs from TRON_DEVNODE_ENERGY_COSTS and TRON_DEVNODE_ENERGY_FACTOR", async () => {
+    const cli = startCli({ TRON_DEVNODE_PORT: "0", TRON_DEVNODE_BLOCK_INTERVAL_MS: "0", TRON_DEVNODE_ENERGY_COSTS: '{"transfer":20000}', TRON_DEVNODE_ENERGY_FACTOR: "0" });
+    const url = await cli.url;
+    const parameter = "0".repeat(24) + "839c6ba5028f102371864857b99c73bde103da3e" + "1".padStart(64, "0");
+    const body = { owner_address: "412acde11fc43f962ab418ae9ce0a1abbc1970629f", contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c", function_selector: "transfer(address,uint256)", parameter };
+    const estimate = (await (await fetch(`${url}/wallet/estimateenergy`, { method: "POST", body: JSON.stringify(body) })).json()) as { energy_required: number };
+    expect(estimate.energy_required).toBe(20_000);
+    cli.stop("SIGTERM");
+    expect(await cli.exit).toBe(0);
+  });
+
+  for (const [name, value] of [
+    ["TRON_DEVNODE_ENERGY_COSTS", "[1]"],
+    ["TRON_DEVNODE_ENERGY_COSTS", '{"transfer":-5}'],
+    ["TRON_DEVNODE_ENERGY_FACTOR", "lots"],
+  ] as const) {
+    it(`refuses ${name}=${value}`, async () => {
+      const cli = startCli({ TRON_DEVNODE_PORT: "0", [name]: value });
+      cli.url.catch(() => undefined);
+      expect(await cli.exit).not.toBe(0);
+    });
+  }
+
   it("refuses a malformed port instead of guessing", async () => {
     const cli = startCli({ TRON_DEVNODE_PORT: "eighty" });
     cli.url.catch(() => undefined);

@@ -1,5 +1,9 @@
-/** CLI: starts the Tron devnode (env TRON_DEVNODE_HOST, TRON_DEVNODE_PORT, TRON_DEVNODE_BLOCK_INTERVAL_MS) until SIGINT/SIGTERM. */
+/**
+ * CLI: starts the Tron devnode until SIGINT/SIGTERM. Env: TRON_DEVNODE_HOST, TRON_DEVNODE_PORT,
+ * TRON_DEVNODE_BLOCK_INTERVAL_MS, TRON_DEVNODE_ENERGY_FACTOR, TRON_DEVNODE_ENERGY_COSTS (README).
+ */
 import { startTronDevnode } from "../index.ts";
+import type { EnergyCosts } from "../index.ts";
 
 function numberFromEnv(name: string): number | undefined {
   const text = process.env[name];
@@ -9,10 +13,24 @@ function numberFromEnv(name: string): number | undefined {
   return value;
 }
 
+/** TRON_DEVNODE_ENERGY_COSTS (a JSON object of EnergyCosts fields) and TRON_DEVNODE_ENERGY_FACTOR; validated by the ledger. */
+function energyFromEnv(): Partial<EnergyCosts> {
+  const text = process.env.TRON_DEVNODE_ENERGY_COSTS;
+  let costs: Partial<EnergyCosts> = {};
+  if (text !== undefined && text !== "") {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`TRON_DEVNODE_ENERGY_COSTS must be a JSON object, got "${text}"`);
+    costs = parsed as Partial<EnergyCosts>;
+  }
+  const factor = numberFromEnv("TRON_DEVNODE_ENERGY_FACTOR");
+  return factor === undefined ? costs : { ...costs, energyFactor: factor };
+}
+
 const devnode = await startTronDevnode({
   host: process.env.TRON_DEVNODE_HOST || undefined,
   port: numberFromEnv("TRON_DEVNODE_PORT"),
   blockIntervalMs: numberFromEnv("TRON_DEVNODE_BLOCK_INTERVAL_MS"),
+  energy: energyFromEnv(),
 });
 
 console.log(`tron-devnode listening on ${devnode.url} (java-tron HTTP API, /walletsolidity, /jsonrpc; POST /admin/produceblock)`);

@@ -210,3 +210,21 @@ describe("/readyz degraded checks", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
+
+describe("requests node:http itself refuses", () => {
+  it("answers oversized headers with 431 {message} and a deep JSON body with 400 {message}", async () => {
+    const http = createHttpApp({ service: "test", logger: silent });
+    http.route("post", "/things", http.jsonBody, (_req, res) => {
+      res.json({ ok: true });
+    });
+    http.finish();
+    const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
+    servers.push(server);
+    const tooLarge = await fetch(`${server.url}/things`, { method: "POST", headers: { "x-padding": "p".repeat(20_000) }, body: "{}" });
+    expect(tooLarge.status).toBe(431);
+    expect(await tooLarge.json()).toEqual({ message: "The request headers are too large." });
+    const deep = await fetch(`${server.url}/things`, { method: "POST", body: "[".repeat(200_000) + "]".repeat(200_000) });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toEqual({ message: "The request body nests JSON more than 64 levels deep." });
+  });
+});

@@ -17,6 +17,7 @@ import {
   type ErrorResponseTable,
 } from "./http-errors.ts";
 import { REQUEST_ID_HEADER } from "./internal-headers.ts";
+import { assertJsonDepth } from "./json-depth.ts";
 
 export const DEFAULT_JSON_BODY_LIMIT = "1mb";
 
@@ -104,7 +105,11 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.status(ready ? 200 : 503).json(body);
   });
 
-  const jsonBody = express.json({ limit: options.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT, type: () => true });
+  const jsonBody = express.json({
+    limit: options.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT,
+    type: () => true,
+    verify: (_req, _res, body) => assertJsonDepth(body),
+  });
 
   return {
     app,

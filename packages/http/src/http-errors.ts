@@ -38,6 +38,7 @@ const COMMON_ERRORS: ErrorResponseTable = {
   body_too_large: (error) => ({ status: 413, body: { message: error.message } }),
   not_found: (error) => ({ status: 404, body: { message: error.message } }),
   database_unavailable: (error) => ({ status: 503, headers: { "retry-after": "1" }, body: { message: error.message } }),
+  json_too_deep: (error) => ({ status: 400, body: { message: error.message } }),
   unsupported_encoding: (error) => ({ status: 415, body: { message: error.message } }),
   bad_request: (error) => ({ status: clientErrorStatus(error.details?.status), body: { message: error.message } }),
 };
@@ -54,6 +55,7 @@ export function errorResponseFor(error: unknown, table: ErrorResponseTable = {})
  * a malformed percent-encoding in the path) and are the client's mistake, never a 500.
  */
 export function fromFrameworkError(error: unknown): ChaingateError | undefined {
+  if (error instanceof ChaingateError) return error; // thrown by our own body checks (e.g. JSON depth)
   const { type, status } = (error ?? {}) as { type?: unknown; status?: unknown };
   if (type === "entity.parse.failed") return new ChaingateError("malformed_json", "The request body is not valid JSON.", { cause: error });
   if (type === "entity.too.large") return new ChaingateError("body_too_large", "The request body is too large.", { cause: error });

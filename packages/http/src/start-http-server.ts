@@ -4,6 +4,7 @@
  */
 import http, { type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { Logger } from "@chaingate/logger";
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
@@ -27,6 +28,7 @@ export interface RunningHttpServer {
 
 export async function startHttpServer(handler: RequestListener, options: StartHttpServerOptions): Promise<RunningHttpServer> {
   const server = http.createServer(handler);
+  server.on("clientError", answerClientError);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
   await new Promise<void>((resolve, reject) => {
@@ -83,4 +85,23 @@ export async function serveHttpApp(
       await release();
     },
   };
+}
+
+/**
+ * Requests node:http cannot parse (headers over its 16 KB limit, a malformed request line) never
+ * reach the app: answer them in the API's `{message}` shape instead of node's empty body.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "The request headers are too large."]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "The request took too long to arrive."]
+        : [400, "Bad Request", "The request could not be parsed as HTTP."];
+  const body = JSON.stringify({ message });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

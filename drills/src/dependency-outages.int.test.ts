@@ -9,23 +9,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { runAdminCli, createAccountWithKey } from "@chaingate/gateway/testing";
-import {
-  freePort,
-  spawnService,
-  startLitecoindRegtest,
-  startPrivateNats,
-  startPrivatePostgres,
-  waitForHttp,
-  type LitecoindRegtest,
-  type PrivateNats,
-  type PrivatePostgres,
-  type SpawnedService,
-} from "@chaingate/testing";
+import { startLitecoindRegtest, startPrivateNats, startPrivatePostgres, type LitecoindRegtest, type PrivateNats, type PrivatePostgres } from "@chaingate/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoad, summarise, type Answer, type WindowSummary } from "./load-recorder.ts";
+import { createServiceStack } from "./service-stack.ts";
 
-const SERVICES = fileURLToPath(new URL("../../services/", import.meta.url));
 const REPORT = fileURLToPath(new URL("../../.tmp/drills/dependency-outages.json", import.meta.url));
 /** BIP84 account 0 of the "abandon ... about" mnemonic. */
 const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
@@ -39,27 +28,19 @@ const RECOVERY_TARGET_MS = 5_000;
 let postgres: PrivatePostgres;
 let nats: PrivateNats;
 let node: LitecoindRegtest;
-const processes: Record<string, SpawnedService> = {};
+const stack = createServiceStack();
 const gatewayUrls: string[] = [];
 let key: string;
 let xpubId: number;
 
-async function startService(name: string, env: Record<string, string>): Promise<string> {
-  const port = await freePort();
-  processes[name] = spawnService(`${SERVICES}${name.replace(/-\d$/, "")}`, { PORT: String(port), LOG_LEVEL: "warn", ...env });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, 60_000);
-  return url;
-}
-
 beforeAll(async () => {
   [postgres, nats, node] = await Promise.all([startPrivatePostgres(), startPrivateNats(), startLitecoindRegtest()]);
   const shared = { DATABASE_URL: postgres.url, NATS_URL: nats.url };
-  const xpubUrl = await startService("xpub", { ...shared, BITCOIN_NETWORK: "mainnet" });
-  const btcUrl = await startService("btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  const xpubUrl = await stack.start("xpub", "xpub", { ...shared, BITCOIN_NETWORK: "mainnet" });
+  const btcUrl = await stack.start("btc-proxy", "btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
   for (const replica of ["gateway-1", "gateway-2"]) {
     gatewayUrls.push(
-      await startService(replica, {
+      await stack.start(replica, "gateway", {
         ...shared,
         XPUB_URL: xpubUrl,
         BTC_PROXY_URL: btcUrl,
@@ -81,7 +62,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(Object.values(processes).map((p) => p.stop()));
+  await stack.stop();
   await Promise.all([postgres?.destroy(), nats?.destroy(), node?.stop()]);
 });
 
@@ -142,7 +123,7 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
     );
 
     // No process died.
-    for (const [name, service] of Object.entries(processes)) expect({ name, exitCode: service.process.exitCode }).toEqual({ name, exitCode: null });
+    expect(stack.exited()).toEqual([]);
     expect(baseline.ok).toBe(baseline.sent);
     for (const [name, summary] of Object.entries(report)) {
       expect({ name, undocumented: summary.undocumented }).toEqual({ name, undocumented: [] });

@@ -1,0 +1,138 @@
+/**
+ * The malformed-input table (issue 9): every route of the published OpenAPI document, reached
+ * through the gateway with hostile path parameters, query strings, bodies and headers. No answer
+ * may be the generic 500, none may hang, and no process may die. The only 5xx allowed is the
+ * spec's own node-failure answer for a value the node itself refused (its details say so).
+ */
+import { gzipSync } from "node:zlib";
+import { buildOpenApiDocument } from "@chaingate/contracts";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceStack } from "./service-stack.ts";
+
+/** A hostile request must be answered within this. */
+const ANSWER_TIMEOUT_MS = 10_000;
+/** Prefixes served by the services this drill starts (every other prefix answers 503 "not configured"). */
+const SERVED_PREFIXES = ["/api/v1/btc"];
+const HOSTILE_PARAMS = ["%ZZ", "%E0%A4%A", "-1", "1e400", "99999999999999999999999", "2147483648", "0x" + "f".repeat(64), "x".repeat(2_000), "constructor", "__proto__", "null", "%F0%9F%98%80"];
+const HOSTILE_QUERIES = ["minconf[]=1", "minconf=1&minconf=2", "page=%ZZ", "per_page=1e400", "includeEmpty=constructor", "includeWatchOnly=__proto__", "blocks=99999999999999999999", "mode=x&mode=y", `q=${"y".repeat(6_000)}`];
+const deepArray = "[".repeat(200_000) + "]".repeat(200_000);
+const deepObject = '{"a":'.repeat(50_000) + "1" + "}".repeat(50_000);
+const HOSTILE_BODIES: Array<{ name: string; body: string | Buffer; headers?: Record<string, string> }> = [
+  { name: "truncated JSON", body: "{nope" },
+  { name: "null", body: "null" },
+  { name: "an array", body: "[]" },
+  { name: "a string", body: '"text"' },
+  { name: "a number", body: "1e400" },
+  { name: "wrong types", body: JSON.stringify({ xpub: 1, hex: {}, label: [], method: 7, params: "x", id: {}, jsonrpc: 2 }) },
+  { name: "huge numbers", body: JSON.stringify({ xpub: "9".repeat(400), hex: "ab".repeat(10), label: 1e308 }) },
+  { name: "deep array", body: deepArray },
+  { name: "deep object", body: deepObject },
+  { name: "prototype keys", body: '{"__proto__":{"admin":true},"constructor":{"prototype":{}}}' },
+  { name: "gzip that is not gzip", body: "plainly not gzip", headers: { "content-encoding": "gzip" } },
+  { name: "a gzip bomb of zeros", body: gzipSync(Buffer.alloc(50 * 1024 * 1024)), headers: { "content-encoding": "gzip" } },
+  { name: "unknown encoding", body: "{}", headers: { "content-encoding": "br, zstd, x-made-up" } },
+  { name: "an unknown charset", body: "{}", headers: { "content-type": "application/json; charset=klingon" } },
+  { name: "8 MB of JSON", body: JSON.stringify({ hex: "ab".repeat(4 * 1024 * 1024) }) },
+  { name: "invalid UTF-8", body: Buffer.from([0x7b, 0x22, 0x68, 0x65, 0x78, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) },
+];
+const HOSTILE_HEADERS: Array<{ name: string; headers: Record<string, string> }> = [
+  { name: "an oversized header", headers: { "x-padding": "p".repeat(20_000) } },
+  { name: "a hostile request id", headers: { "x-request-id": '{"level":60,"msg":"forged"}' } },
+  { name: "a forged account id", headers: { "x-chaingate-account-id": "1" } },
+];
+
+let database: TestDatabase;
+let node: LitecoindRegtest;
+const stack = createServiceStack();
+let gatewayUrl: string;
+let key: string;
+
+beforeAll(async () => {
+  [database, node] = await Promise.all([createTestDatabase(), startLitecoindRegtest()]);
+  await node.mine(1);
+  const btcUrl = await stack.start("btc-proxy", "btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  const xpubUrl = await stack.start("xpub", "xpub", { DATABASE_URL: database.connectionString });
+  gatewayUrl = await stack.start("gateway", "gateway", { DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, XPUB_URL: xpubUrl, ACCESS_LOG: "false" });
+  ({ key } = await createAccountWithKey(database.connectionString, "malformed"));
+}, 120_000);
+afterAll(async () => {
+  await stack.stop();
+  await node?.stop();
+  await database?.drop();
+});
+
+interface Case {
+  label: string;
+  method: string;
+  path: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** Every documented operation of the served prefixes, each with every hostile variation. */
+function cases(): Case[] {
+  const { paths = {} } = buildOpenApiDocument();
+  const all: Case[] = [];
+  for (const [template, operations] of Object.entries(paths)) {
+    if (!SERVED_PREFIXES.some((prefix) => template.startsWith(prefix))) continue;
+    for (const method of Object.keys(operations ?? {}).map((m) => m.toUpperCase())) {
+      const params = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const fill = (values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_whole, name: string) => values[name] ?? "1");
+      const plain = fill({});
+      for (const param of params) {
+        for (const value of HOSTILE_PARAMS) all.push({ label: `${method} ${template} with ${param}=${value.slice(0, 20)}`, method, path: fill({ [param]: value }) });
+      }
+      for (const query of HOSTILE_QUERIES) all.push({ label: `${method} ${template}?${query.slice(0, 30)}`, method, path: `${plain}?${query}` });
+      for (const { name, headers } of HOSTILE_HEADERS) all.push({ label: `${method} ${template} with ${name}`, method, path: plain, headers });
+      if (method !== "GET") {
+        for (const { name, body, headers } of HOSTILE_BODIES) all.push({ label: `${method} ${template} with ${name}`, method, path: plain, body, headers });
+      }
+    }
+  }
+  return all;
+}
+
+/** The spec's node-failure answer for a value the node refused: allowed, the node is up. */
+function isNodeRefusal(status: number, body: unknown): boolean {
+  if (status !== 500) return false;
+  const answer = body as { error?: unknown; details?: { reason?: unknown } } | undefined;
+  if (typeof answer?.error === "string") return /^Could not connect to (BTC|ETH|TRX) node\.$/.test(answer.error) && ["not_found", "invalid_argument", "node_error"].includes(String(answer.details?.reason));
+  // POST /jsonrpc: the node's own JSON-RPC error envelope.
+  return typeof (answer?.error as { code?: unknown } | undefined)?.code === "number" && (answer?.error as { code: number }).code !== -32603;
+}
+
+describe("malformed input on every documented route", () => {
+  it("is answered with a 4xx (or the spec's node refusal), never the generic 500, never a hang, and no process dies", async () => {
+    const table = cases();
+    expect(table.length).toBeGreaterThan(300);
+    const failures: string[] = [];
+    for (const hostile of table) {
+      let status: number;
+      let body: unknown;
+      try {
+        const response = await fetch(`${gatewayUrl}${hostile.path}`, {
+          method: hostile.method,
+          headers: { "x-api-key": key, "content-type": "application/json", ...hostile.headers },
+          body: hostile.body,
+          signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+        });
+        status = response.status;
+        const text = await response.text();
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text.slice(0, 120);
+        }
+      } catch (error) {
+        failures.push(`${hostile.label}: no answer (${(error as Error).message})`);
+        continue;
+      }
+      if (status >= 500 && !isNodeRefusal(status, body)) failures.push(`${hostile.label}: ${status} ${JSON.stringify(body).slice(0, 160)}`);
+      else if (typeof body !== "object" || body === null) failures.push(`${hostile.label}: ${status} not JSON: ${String(body)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(stack.exited()).toEqual([]);
+  }, 300_000);
+});

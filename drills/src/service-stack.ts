@@ -1,0 +1,35 @@
+/**
+ * chaingate's services as real processes, each started with its package's start script on a free
+ * loopback port, for drills that must see what an operator's deployment does.
+ */
+import { fileURLToPath } from "node:url";
+import { freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
+
+const SERVICES_DIR = fileURLToPath(new URL("../../services/", import.meta.url));
+
+export interface ServiceStack {
+  /** Starts `service` (a directory under services/) as `name`; resolves with its URL once /healthz answers. */
+  start(name: string, service: string, env: Record<string, string>): Promise<string>;
+  processes: Record<string, SpawnedService>;
+  /** Names of the processes that have exited. */
+  exited(): string[];
+  stop(): Promise<void>;
+}
+
+export function createServiceStack(): ServiceStack {
+  const processes: Record<string, SpawnedService> = {};
+  return {
+    processes,
+    async start(name, service, env) {
+      const port = await freePort();
+      processes[name] = spawnService(`${SERVICES_DIR}${service}`, { PORT: String(port), LOG_LEVEL: "warn", ...env });
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHttp(`${url}/healthz`, 60_000);
+      return url;
+    },
+    exited: () => Object.entries(processes).filter(([, p]) => p.process.exitCode !== null || p.process.signalCode !== null).map(([name]) => name),
+    async stop() {
+      await Promise.all(Object.values(processes).map((p) => p.stop()));
+    },
+  };
+}

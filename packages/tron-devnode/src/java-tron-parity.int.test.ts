@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startTronDevnode } from "./index.ts";
-import { useDevnode } from "./test-devnode.ts";
+import { signJson, useDevnode } from "./test-devnode.ts";
 import type { JsonObject } from "./transaction-json.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
@@ -121,5 +121,47 @@ describe("energy costs are configurable", () => {
   it("refuses a negative or unknown cost", async () => {
     await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { transfer: -1 } })).rejects.toThrow(/transfer must be a non-negative integer/);
     await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { nope: 1 } as never })).rejects.toThrow(/unknown energy cost "nope"/);
+  });
+});
+
+describe("broadcast follows Util.packTransaction and Manager.pushTransaction", () => {
+  const hex = (text: string): string => Buffer.from(text).toString("hex");
+  const created = async (amount: number): Promise<JsonObject> => (await post("/wallet/createtransaction", { owner_address: node.alice.hex, to_address: node.bob.hex, amount })) as JsonObject;
+  const withRaw = (transaction: JsonObject, changes: JsonObject): JsonObject => ({ ...transaction, raw_data: { ...(transaction.raw_data as JsonObject), ...changes } });
+
+  it("drops contracts it cannot parse: a signed transfer plus an unknown contract entry is the transfer alone", async () => {
+    const signed = signJson(await created(11), node.alice.privateKey);
+    const contracts = (signed.raw_data as { contract: unknown[] }).contract;
+    const padded = withRaw(signed, { contract: [...contracts, { type: "NoSuchContract", parameter: { value: {} } }, { parameter: {} }] });
+    expect(await post("/wallet/broadcasttransaction", padded)).toEqual({ result: true, txid: signed.txID });
+  });
+
+  it("an empty contract list answers CONTRACT_VALIDATE_ERROR \"Contract validate error : No contract!\" (Wallet.broadcastTransaction, 4.7.2+)", async () => {
+    const signed = signJson(await created(12), node.alice.privateKey);
+    const empty = withRaw(signed, { contract: [] });
+    const answer = (await post("/wallet/broadcasttransaction", empty)) as JsonObject;
+    expect(answer).toMatchObject({ code: "CONTRACT_VALIDATE_ERROR", message: hex("Contract validate error : No contract!") });
+    expect(answer).not.toHaveProperty("result");
+  });
+
+  it("checks the signature before TAPOS, the expiration window and duplicates (pushTransaction before processTransaction)", async () => {
+    const transaction = await created(13);
+    const foreign = (changes: JsonObject): JsonObject => signJson(withRaw(transaction, changes), node.bob.privateKey);
+    const expectSigError = async (body: JsonObject): Promise<void> => {
+      const answer = (await post("/wallet/broadcasttransaction", body)) as { code: string; message: string };
+      expect(answer.code).toBe("SIGERROR");
+      expect(Buffer.from(answer.message, "hex").toString()).toMatch(/is signed by T\w+ but it is not contained of permission\.$/);
+    };
+    await expectSigError(foreign({ ref_block_hash: "0000000000000000" }));
+    const expiration = ((transaction.raw_data as JsonObject).expiration as number) + 2 * 86_400_000;
+    await expectSigError(foreign({ expiration }));
+    expect(await post("/wallet/broadcasttransaction", signJson(transaction, node.alice.privateKey))).toMatchObject({ result: true });
+    await expectSigError(foreign({})); // the same txID, already pending, signed by someone else
+  });
+
+  it("still refuses an expiration before the next slot first, before the signature (TransactionCapsule.checkExpiration)", async () => {
+    const transaction = await created(14);
+    const stale = signJson(withRaw(transaction, { expiration: 1 }), node.bob.privateKey);
+    expect(await post("/wallet/broadcasttransaction", stale)).toMatchObject({ code: "TRANSACTION_EXPIRATION_ERROR", message: hex("Transaction expired") });
   });
 });

@@ -211,18 +211,21 @@ export class Ledger {
     const raw = transaction.raw;
     const txId = transactionId(raw);
     const id = toHex(txId);
-    if (raw.contract.length === 0) throw contractValidateError("No contract!");
+    // Wallet.broadcastTransaction: no contract, then expiration against the next slot.
+    const contract = raw.contract[0];
+    if (!contract) throw contractValidateError("No contract!");
     if (raw.expiration < this.head.raw.timestamp + BLOCK_SLOT_MS) {
       throw new TransactionRejected("TRANSACTION_EXPIRATION_ERROR", "Transaction expired");
     }
-    this.validateTapos(raw);
-    this.validateCommon(transaction);
+    // Manager.pushTransaction checks the signature (of contract 0's owner) first, then processTransaction
+    // checks the contract count, TAPOS, size and expiration window, duplicates, and runs the actuator.
+    this.validateSignature(transaction, txId, contract);
     if (raw.contract.length !== 1) {
       throw contractValidateError(`tx ${id} contract size should be exactly 1, this is extend feature ,actual :${raw.contract.length}`);
     }
+    this.validateTapos(raw);
+    this.validateCommon(transaction);
     if (this.executedById.has(id) || this.isPending(id)) throw new TransactionRejected("DUP_TRANSACTION_ERROR", "Dup transaction.");
-    const contract = raw.contract[0] as TransactionContract;
-    this.validateSignature(transaction, txId, contract);
 
     const draft = this.pendingState.clone();
     const executed = this.execute(draft, transaction, contract, id);

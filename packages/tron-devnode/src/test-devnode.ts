@@ -1,8 +1,13 @@
 /** Test helper: one devnode per test file (blocks only on demand), with TronWeb signing as account 0. */
 import { TronWeb } from "tronweb";
 import { afterAll, beforeAll } from "vitest";
+import { transactionId } from "./encode-transaction.ts";
+import { toHex } from "./hex.ts";
 import { startTronDevnode } from "./index.ts";
 import type { DevAccount, TronDevnode, TronDevnodeOptions } from "./index.ts";
+import { signTransactionId } from "./sign-transaction.ts";
+import { parseTransactionJson } from "./transaction-json.ts";
+import type { JsonObject } from "./transaction-json.ts";
 
 /** What a test file gets once its devnode runs. */
 export interface DevnodeContext {
@@ -24,4 +29,10 @@ export function useDevnode(options: TronDevnodeOptions = {}): DevnodeContext {
     await context.devnode?.close();
   });
   return context;
+}
+
+/** Signs a transaction JSON (as a builder endpoint returned it) with a private key. */
+export function signJson(transaction: JsonObject, privateKey: string): JsonObject {
+  const parsed = parseTransactionJson(transaction, transaction.visible === true);
+  return { ...transaction, signature: [toHex(signTransactionId(transactionId(parsed.raw), privateKey))] };
 }

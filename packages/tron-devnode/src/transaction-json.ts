@@ -14,8 +14,31 @@ export type JsonObject = Record<string, unknown>;
 
 /** Thrown when request JSON cannot be turned into a message; the message mimics JsonFormat's. */
 export class JsonParseError extends Error {
-  override readonly name = "JsonParseError";
+  override readonly name: string = "JsonParseError";
 }
+
+/** Input java-tron would accept but the devnode cannot model: answered with a ParseException body, never dropped. */
+export class DevnodeLimitation extends JsonParseError {
+  override readonly name = "DevnodeLimitation";
+}
+
+/** `Util.packTransaction` returned null: the servlet then fails with a NullPointerException. */
+export class TransactionNotPacked extends Error {
+  override readonly name = "TransactionNotPacked";
+}
+
+/** java-tron's `ContractType` names (Tron.proto) beyond the three the devnode executes. */
+const JAVA_TRON_ONLY_CONTRACT_TYPES = new Set([
+  "AccountCreateContract", "VoteAssetContract", "VoteWitnessContract", "WitnessCreateContract", "AssetIssueContract",
+  "WitnessUpdateContract", "ParticipateAssetIssueContract", "AccountUpdateContract", "FreezeBalanceContract",
+  "UnfreezeBalanceContract", "WithdrawBalanceContract", "UnfreezeAssetContract", "UpdateAssetContract",
+  "ProposalCreateContract", "ProposalApproveContract", "ProposalDeleteContract", "SetAccountIdContract", "CustomContract",
+  "CreateSmartContract", "GetContract", "UpdateSettingContract", "ExchangeCreateContract", "ExchangeInjectContract",
+  "ExchangeWithdrawContract", "ExchangeTransactionContract", "UpdateEnergyLimitContract", "AccountPermissionUpdateContract",
+  "ClearABIContract", "UpdateBrokerageContract", "ShieldedTransferContract", "MarketSellAssetContract",
+  "MarketCancelOrderContract", "FreezeBalanceV2Contract", "UnfreezeBalanceV2Contract", "WithdrawExpireUnfreezeContract",
+  "DelegateResourceContract", "UnDelegateResourceContract", "CancelAllUnfreezeV2Contract",
+]);
 
 const INT64_TEXT = /^-?\d+$/;
 
@@ -23,9 +46,8 @@ const INT64_TEXT = /^-?\d+$/;
 export function parseInt64(value: unknown, field: string): number {
   if (value === undefined || value === null) return 0;
   const number = typeof value === "string" && INT64_TEXT.test(value) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isSafeInteger(number)) {
-    throw new JsonParseError(`Not an int64 value for field ${field}: ${JSON.stringify(value)}`);
-  }
+  if (typeof number !== "number" || !Number.isInteger(number)) throw new JsonParseError(`Not an int64 value for field ${field}: ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(number)) throw new DevnodeLimitation(`Not an int64 value the devnode can hold exactly for field ${field}: ${JSON.stringify(value)}`);
   return number;
 }
 
@@ -108,16 +130,36 @@ function isSupportedType(type: unknown): type is ContractTypeName {
   return typeof type === "string" && Object.hasOwn(CONTRACT_TYPE_NUMBERS, type);
 }
 
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One `raw_data.contract` entry as `Util.packTransaction` treats it: an entry without a type, with a type
+ * java-tron does not know, or whose parameter does not parse is dropped (an empty list is returned).
+ */
+function packContract(entry: unknown, visible: boolean): TransactionContract[] {
+  if (!isObject(entry) || typeof entry.type !== "string" || entry.type === "") return [];
+  const type = entry.type;
+  if (!isSupportedType(type)) {
+    // A real node would execute these; the devnode cannot, and says so rather than pretending they are absent.
+    if (JAVA_TRON_ONLY_CONTRACT_TYPES.has(type)) throw new DevnodeLimitation(`Unsupported contract type: ${type}`);
+    return [];
+  }
+  try {
+    const parameter = asObject(entry.parameter, "parameter");
+    return [parseContractValue(type, asObject(parameter.value, "parameter.value"), visible, parseInt64(entry.Permission_id, "Permission_id"))];
+  } catch (error) {
+    if (error instanceof JsonParseError && !(error instanceof DevnodeLimitation)) return [];
+    throw error;
+  }
+}
+
 /** Re-serialisable raw data from `raw_data` JSON, like java-tron's `Util.packTransaction`. */
 export function parseTransactionRaw(rawJson: unknown, visible: boolean): TransactionRaw {
-  const raw = asObject(rawJson, "raw_data");
-  if (!Array.isArray(raw.contract) || raw.contract.length === 0) throw new JsonParseError("raw_data.contract is missing");
-  const contract = raw.contract.map((entry: unknown) => {
-    const item = asObject(entry, "contract");
-    if (!isSupportedType(item.type)) throw new JsonParseError(`Unsupported contract type: ${String(item.type)}`);
-    const parameter = asObject(item.parameter, "parameter");
-    return parseContractValue(item.type, asObject(parameter.value, "parameter.value"), visible, parseInt64(item.Permission_id, "Permission_id"));
-  });
+  if (!isObject(rawJson) || !Array.isArray(rawJson.contract)) throw new TransactionNotPacked("raw_data.contract is missing");
+  const raw = rawJson;
+  const contract = (rawJson.contract as unknown[]).flatMap((entry) => packContract(entry, visible));
   return {
     refBlockBytes: parseBytesField(raw.ref_block_bytes, "ref_block_bytes"),
     refBlockNum: parseInt64(raw.ref_block_num, "ref_block_num"),
@@ -130,13 +172,21 @@ export function parseTransactionRaw(rawJson: unknown, visible: boolean): Transac
   };
 }
 
-/** Parses a signed transaction as POSTed to broadcasttransaction. `txID`/`raw_data_hex` are ignored, as the node does. */
+/**
+ * Parses a signed transaction as POSTed to broadcasttransaction (`Util.packTransaction`). `txID`/`raw_data_hex`
+ * are ignored, as the node does. Throws {@link TransactionNotPacked} where java-tron's packing returns null.
+ */
 export function parseTransactionJson(json: JsonObject, visible: boolean): Transaction {
-  const raw = parseTransactionRaw(json.raw_data, visible);
-  const signatureJson = json.signature ?? [];
-  if (!Array.isArray(signatureJson)) throw new JsonParseError("signature must be an array");
-  const signatures = signatureJson.map((signature: unknown) => parseBytesField(signature, "signature"));
-  return { raw, signatures };
+  try {
+    const raw = parseTransactionRaw(json.raw_data, visible);
+    const signatureJson = json.signature ?? [];
+    if (!Array.isArray(signatureJson)) throw new JsonParseError("signature must be an array");
+    const signatures = signatureJson.map((signature: unknown) => parseBytesField(signature, "signature"));
+    return { raw, signatures };
+  } catch (error) {
+    if (error instanceof JsonParseError && !(error instanceof DevnodeLimitation)) throw new TransactionNotPacked(error.message);
+    throw error;
+  }
 }
 
 function printAddress(address: Uint8Array, visible: boolean): string {

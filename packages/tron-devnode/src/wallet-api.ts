@@ -26,6 +26,7 @@ import {
   parseInt64,
   parseTransactionJson,
   printTransaction,
+  TransactionNotPacked,
 } from "./transaction-json.ts";
 import type { JsonObject } from "./transaction-json.ts";
 import type { Transaction, TransactionContract } from "./transaction.ts";
@@ -319,9 +320,9 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       (request) => {
         let transaction: Transaction;
         try {
-          if (request.params.raw_data === undefined) return errorBody(JAVA_EXCEPTION.nullPointer, "null");
           transaction = parseTransactionJson(request.params, request.visible);
         } catch (error) {
+          if (error instanceof TransactionNotPacked) return errorBody(JAVA_EXCEPTION.nullPointer, "null");
           return fromJavaError(error);
         }
         const txid = toHex(transactionId(transaction.raw));

@@ -19,12 +19,22 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(url: string, options: { connections: number; durationSeconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+export interface LoadOptions {
+  connections: number;
+  durationSeconds: number;
+  headers?: Record<string, string>;
+  /** Headers made anew for every request (e.g. a different API key each time). */
+  perRequestHeaders?: () => Record<string, string>;
+}
+
+export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
+  const { perRequestHeaders } = options;
   const result = await autocannon({
     url,
     connections: options.connections,
     duration: options.durationSeconds,
     headers: options.headers,
+    ...(perRequestHeaders && { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...perRequestHeaders() } }) }] }),
   });
   const requestsPerSecond = result.requests.total / options.durationSeconds;
   return {

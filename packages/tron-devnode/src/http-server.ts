@@ -23,6 +23,8 @@ export interface HttpRoutes {
   jsonRpc: JsonRpcHandler;
   /** Produces a block now and returns its JSON. */
   produceBlock: () => unknown;
+  /** Replaces the newest `depth` blocks; throws RangeError for a depth or option it cannot serve. */
+  reorg: (depth: number, options: { blocks?: number; requeue?: boolean }) => unknown;
 }
 
 class BodyTooLarge extends Error {}
@@ -96,6 +98,26 @@ async function handleWallet(handlers: Map<string, WalletHandler>, solidity: bool
   send(response, 200, handler(walletRequest));
 }
 
+/** `POST /admin/reorg {"depth":N,"blocks"?:M,"requeue"?:bool}`: 200 with the result, 400 `{"error"}` for bad input. */
+function adminReorg(routes: HttpRoutes, body: string): [number, unknown] {
+  let params: unknown;
+  try {
+    params = JSON.parse(body.trim() === "" ? "{}" : body);
+  } catch {
+    return [400, { error: "body must be JSON: {\"depth\":N,\"blocks\"?:M,\"requeue\"?:true}" }];
+  }
+  const { depth, blocks, requeue } = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
+  if (typeof depth !== "number" || (blocks !== undefined && typeof blocks !== "number") || (requeue !== undefined && typeof requeue !== "boolean")) {
+    return [400, { error: "depth (number), blocks (number, optional) and requeue (boolean, optional) expected" }];
+  }
+  try {
+    return [200, routes.reorg(depth, { ...(blocks === undefined ? {} : { blocks }), ...(requeue === undefined ? {} : { requeue }) })];
+  } catch (error) {
+    if (error instanceof RangeError) return [400, { error: error.message }];
+    throw error;
+  }
+}
+
 /** Creates (but does not start) the HTTP server. */
 export function createHttpServer(routes: HttpRoutes): Server {
   return createServer((request, response) => {
@@ -109,6 +131,10 @@ export function createHttpServer(routes: HttpRoutes): Server {
         if (request.method !== "POST") return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");
         await readBody(request);
         return send(response, 200, routes.produceBlock());
+      }
+      if (path === "/admin/reorg") {
+        if (request.method !== "POST") return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");
+        return send(response, ...adminReorg(routes, await readBody(request)));
       }
       if (path === "/jsonrpc") {
         if (request.method !== "POST") return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");

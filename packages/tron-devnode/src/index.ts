@@ -13,6 +13,7 @@ import { createWalletApi } from "./wallet-api.ts";
 export type { DevAccount, DevKey, Trc10Token, Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
 export { USDD_ADDRESS, USDT_ADDRESS, createGenesis } from "./genesis.ts";
 export type { EnergyCosts } from "./energy-costs.ts";
+export { MAX_REORG_DEPTH } from "./ledger.ts";
 export { DEFAULT_ENERGY_COSTS } from "./energy-costs.ts";
 
 /** Default listen address. */
@@ -32,6 +33,35 @@ export interface TronDevnodeOptions {
   blockIntervalMs?: number;
   /** TRC-20 energy costs and the dynamic energy factor; defaults are current mainnet USDT's ({@link DEFAULT_ENERGY_COSTS}). */
   energy?: Partial<EnergyCosts>;
+  /**
+   * Blocks the solidified block trails the head (mainnet: about 19). Default 0: /walletsolidity (TronWeb's
+   * getBalance, getTransactionInfo) sees a block as soon as it is produced.
+   */
+  solidLag?: number;
+}
+
+/** A block as the devnode's control API reports it. */
+export interface BlockSummary {
+  number: number;
+  blockID: string;
+}
+
+/** Options of {@link TronDevnode.reorg}. */
+export interface TronDevnodeReorgOptions {
+  /** Replacement blocks to produce; default `depth` (the height is kept). */
+  blocks?: number;
+  /** Return the dropped transactions to the pending pool (they go into the next produced block) instead of discarding them. */
+  requeue?: boolean;
+}
+
+/** What a reorg did. */
+export interface TronDevnodeReorg {
+  dropped: BlockSummary[];
+  produced: BlockSummary[];
+  /** txIDs back in the pending pool. */
+  requeued: string[];
+  /** txIDs gone (not requeued, or no longer valid on the new chain: TAPOS to a dropped block, spent balance…). */
+  discarded: string[];
 }
 
 /** A running devnode. */
@@ -39,15 +69,25 @@ export interface TronDevnode {
   /** Base URL, e.g. http://127.0.0.1:8090 (TronWeb's `fullHost`). */
   url: string;
   /** Packs the pending transactions into a new block now and returns its number and blockID. */
-  produceBlock(): Promise<{ number: number; blockID: string }>;
+  produceBlock(): Promise<BlockSummary>;
+  /**
+   * Replaces the newest `depth` blocks (a chain reorganisation): drops them, produces empty replacement blocks
+   * with different blockIDs, and discards the dropped transactions or (`requeue`) returns them to the pending pool.
+   */
+  reorg(depth: number, options?: TronDevnodeReorgOptions): Promise<TronDevnodeReorg>;
   /** Stops block production and the HTTP server. */
   close(): Promise<void>;
   /** The documented dev accounts, TRC-10 ids and TRC-20 contracts (DEV ONLY keys). */
   genesis: TronDevnodeGenesis;
 }
 
-function summary(block: StoredBlock): { number: number; blockID: string } {
+function summary(block: StoredBlock): BlockSummary {
   return { number: block.raw.number, blockID: block.idHex };
+}
+
+function reorgSummary(ledger: Ledger, depth: number, options: TronDevnodeReorgOptions): TronDevnodeReorg {
+  const result = ledger.reorg(depth, options);
+  return { ...result, dropped: result.dropped.map(summary), produced: result.produced.map(summary) };
 }
 
 /** Starts a devnode: genesis state, block 1 produced at once, HTTP API on host:port. */
@@ -58,7 +98,7 @@ export async function startTronDevnode(options: TronDevnodeOptions = {}): Promis
   if (!Number.isInteger(blockIntervalMs) || blockIntervalMs < 0) throw new Error(`blockIntervalMs must be a non-negative integer, got ${blockIntervalMs}`);
 
   const genesis = createGenesis();
-  const ledger = new Ledger(genesis, Date.now, { energy: options.energy });
+  const ledger = new Ledger(genesis, Date.now, { energy: options.energy, solidLag: options.solidLag });
   // Block 1 gives the head a current timestamp, so transactions referencing it do not look stale.
   ledger.produceBlock();
   const api = createWalletApi(ledger);
@@ -67,6 +107,7 @@ export async function startTronDevnode(options: TronDevnodeOptions = {}): Promis
     solidity: api.solidity,
     jsonRpc: createJsonRpc(ledger),
     produceBlock: () => printBlock(ledger.produceBlock(), false),
+    reorg: (depth, reorgOptions) => reorgSummary(ledger, depth, reorgOptions),
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -84,6 +125,7 @@ export async function startTronDevnode(options: TronDevnodeOptions = {}): Promis
     url: `http://${urlHost}:${address.port}`,
     genesis,
     produceBlock: async () => summary(ledger.produceBlock()),
+    reorg: async (depth, reorgOptions = {}) => reorgSummary(ledger, depth, reorgOptions),
     close: () =>
       new Promise<void>((resolve, reject) => {
         if (timer) clearInterval(timer);

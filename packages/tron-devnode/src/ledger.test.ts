@@ -5,7 +5,7 @@ import { encodeTransaction, transactionId } from "./encode-transaction.ts";
 import { createGenesis, GENESIS_TIMESTAMP, USDT_ADDRESS } from "./genesis.ts";
 import type { DevAccount } from "./genesis.ts";
 import { toHex } from "./hex.ts";
-import { Ledger, TransactionRejected } from "./ledger.ts";
+import { Ledger, MAX_REORG_DEPTH, TransactionRejected } from "./ledger.ts";
 import { signTransactionId } from "./sign-transaction.ts";
 import type { Transaction, TransactionContract, TransactionRaw } from "./transaction.ts";
 
@@ -168,5 +168,17 @@ describe("Ledger blocks", () => {
     const genesisBlock = setup().ledger.blockByNumber(0);
     expect(genesisBlock?.idHex).toBe("00000000000000002b571420c6a6b9524cf885930e3e2be0ad6930bda57cb69c");
     expect(genesisBlock?.raw.timestamp).toBe(GENESIS_TIMESTAMP);
+  });
+
+  it("can replace up to MAX_REORG_DEPTH blocks (older states are dropped), never the genesis block", () => {
+    const { ledger } = setup();
+    for (let index = 0; index <= MAX_REORG_DEPTH; index += 1) ledger.produceBlock();
+    expect(() => ledger.reorg(MAX_REORG_DEPTH + 1)).toThrow(RangeError);
+    expect(() => ledger.reorg(ledger.head.raw.number + 1)).toThrow(/depth must be an integer from 1/);
+    const head = ledger.head.raw.number;
+    const result = ledger.reorg(MAX_REORG_DEPTH);
+    expect(result.produced).toHaveLength(MAX_REORG_DEPTH);
+    expect(ledger.head.raw.number).toBe(head);
+    expect(result.produced.every((block, index) => block.idHex !== result.dropped[index]?.idHex)).toBe(true);
   });
 });

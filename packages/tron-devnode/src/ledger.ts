@@ -39,6 +39,8 @@ export const BLOCK_VERSION = 34;
 export const BLOCK_SLOT_MS = 3_000;
 /** Minimum gap between two block timestamps when blocks are produced faster than real time. */
 export const MIN_BLOCK_GAP_MS = 1_000;
+/** How many of the newest blocks keep a state snapshot (beyond the solid lag): the deepest reorg the devnode can make. */
+export const MAX_REORG_DEPTH = 256;
 const SIGNATURE_LENGTH = 65;
 const OWNER_PERMISSION_ID = 0;
 const ACTIVE_PERMISSION_ID = 2;
@@ -103,6 +105,38 @@ export interface StoredBlock {
   idHex: string;
   witnessSignature: Uint8Array;
   transactions: ExecutedTransaction[];
+  /** The state after this block; dropped for blocks older than the solid lag and {@link MAX_REORG_DEPTH}. */
+  state?: LedgerState;
+}
+
+/** A read view of the chain: the whole chain with the pending state (/wallet), or its solidified part (/walletsolidity). */
+export interface ChainView {
+  head: StoredBlock;
+  state: LedgerState;
+  blockByNumber(number: number): StoredBlock | undefined;
+  blockById(idHex: string): StoredBlock | undefined;
+  /** A transaction in one of the view's blocks. */
+  executedTransaction(idHex: string): ExecutedTransaction | undefined;
+}
+
+/** What {@link Ledger.reorg} did. */
+export interface ReorgResult {
+  /** The blocks that left the chain, oldest first. */
+  dropped: StoredBlock[];
+  /** The replacement blocks (empty of transactions), oldest first. */
+  produced: StoredBlock[];
+  /** txIDs of dropped transactions that went back to the pending pool (`requeue`). */
+  requeued: string[];
+  /** txIDs of dropped or pending transactions that are gone (not requeued, or no longer valid on the new chain). */
+  discarded: string[];
+}
+
+/** Options of {@link Ledger.reorg}. */
+export interface ReorgOptions {
+  /** Replacement blocks to produce; default `depth` (the height is kept). */
+  blocks?: number;
+  /** Return the dropped transactions to the pending pool (those still valid there) instead of discarding them. */
+  requeue?: boolean;
 }
 
 /** The result of a constant (read-only) call. */
@@ -112,17 +146,20 @@ export type ConstantCallResult = { kind: "executed"; execution: Trc20Execution }
 export interface LedgerOptions {
   /** TRC-20 energy costs; defaults in energy-costs.ts. */
   energy?: Partial<EnergyCosts>;
+  /** How many blocks the solidified block trails the head (mainnet: about 19); default 0. */
+  solidLag?: number;
 }
 
 /** The devnode's chain and state. */
 export class Ledger {
   /** The energy costs in force. */
   readonly energyCosts: EnergyCosts;
+  /** Blocks between the head and the solidified block. */
+  readonly solidLag: number;
   private readonly blocks: StoredBlock[] = [];
   private readonly blocksById = new Map<string, StoredBlock>();
   private readonly executedById = new Map<string, ExecutedTransaction>();
   private readonly tokensByAddress = new Map<string, Trc20Token>();
-  private confirmed = new LedgerState();
   private pendingState = new LedgerState();
   private pending: ExecutedTransaction[] = [];
 
@@ -132,6 +169,8 @@ export class Ledger {
     options: LedgerOptions = {},
   ) {
     this.energyCosts = resolveEnergyCosts(options.energy);
+    this.solidLag = options.solidLag ?? 0;
+    if (!Number.isSafeInteger(this.solidLag) || this.solidLag < 0) throw new Error(`solidLag must be a non-negative integer, got ${String(options.solidLag)}`);
     this.loadGenesis();
   }
 
@@ -140,14 +179,42 @@ export class Ledger {
     return this.blocks[this.blocks.length - 1] as StoredBlock;
   }
 
-  /** With a single witness every block is solidified at once, as java-tron computes it for one SR. */
+  /**
+   * The latest solidified block: `solidLag` blocks behind the head (with one witness java-tron would solidify
+   * every block at once; mainnet's 27 witnesses leave it about 19 blocks behind).
+   */
   get solid(): StoredBlock {
-    return this.head;
+    return this.blocks[Math.max(0, this.head.raw.number - this.solidLag)] as StoredBlock;
   }
 
-  /** State after the head block (what /walletsolidity serves). */
+  /** State after the solidified block (what /walletsolidity serves). */
   get confirmedState(): LedgerState {
-    return this.confirmed;
+    return this.solid.state as LedgerState;
+  }
+
+  /** The chain as `/wallet` (`solidity` false) or `/walletsolidity` (true) serves it. */
+  view(solidity: boolean): ChainView {
+    if (!solidity) {
+      return {
+        head: this.head,
+        state: this.pendingState,
+        blockByNumber: (number) => this.blockByNumber(number),
+        blockById: (idHex) => this.blockById(idHex),
+        executedTransaction: (idHex) => this.executedTransaction(idHex),
+      };
+    }
+    const solid = this.solid;
+    const solidified = (block: StoredBlock | undefined): StoredBlock | undefined => (block && block.raw.number <= solid.raw.number ? block : undefined);
+    return {
+      head: solid,
+      state: this.confirmedState,
+      blockByNumber: (number) => solidified(this.blockByNumber(number)),
+      blockById: (idHex) => solidified(this.blockById(idHex)),
+      executedTransaction: (idHex) => {
+        const entry = this.executedTransaction(idHex);
+        return entry && entry.blockNumber <= solid.raw.number ? entry : undefined;
+      },
+    };
   }
 
   /** State including pending transactions (what /wallet serves). */
@@ -187,20 +254,51 @@ export class Ledger {
 
   /** Packs every pending transaction into a new block signed by the witness. */
   produceBlock(): StoredBlock {
-    const parent = this.head;
-    const timestamp = Math.max(this.now(), parent.raw.timestamp + MIN_BLOCK_GAP_MS);
     const transactions = this.pending;
-    const leaves = transactions.map((entry) => encodeTransaction(entry.transaction));
-    const block = this.sealBlock(parent.raw.number + 1, timestamp, parent.id, computeTxTrieRoot(leaves), transactions);
-    for (const entry of transactions) {
-      entry.blockNumber = block.raw.number;
-      entry.blockTimestamp = timestamp;
-      this.executedById.set(entry.id, entry);
-    }
     this.pending = [];
-    this.confirmed = this.pendingState;
-    this.pendingState = this.confirmed.clone();
-    return block;
+    return this.appendBlock(transactions, this.pendingState);
+  }
+
+  /**
+   * Replaces the newest `depth` blocks (a chain reorganisation, for scanner tests): drops them, produces
+   * `options.blocks` (default `depth`) empty replacement blocks whose blockIDs differ from the dropped ones, then
+   * re-broadcasts onto the new head the dropped transactions (only with `requeue`) and the pending ones; those
+   * no longer valid there (TAPOS to a dropped block, expired, spent balance) are discarded.
+   */
+  reorg(depth: number, options: ReorgOptions = {}): ReorgResult {
+    const replacements = options.blocks ?? depth;
+    const forkNumber = this.head.raw.number - depth;
+    if (!Number.isSafeInteger(depth) || depth < 1 || forkNumber < 0) throw new RangeError(`depth must be an integer from 1 to ${this.head.raw.number}, got ${depth}`);
+    if (!Number.isSafeInteger(replacements) || replacements < 0) throw new RangeError(`blocks must be a non-negative integer, got ${String(options.blocks)}`);
+    const fork = this.blocks[forkNumber] as StoredBlock;
+    if (!fork.state) throw new RangeError(`depth ${depth} is beyond the ${this.keptStates() - 1} blocks the devnode can replace`);
+
+    const dropped = this.blocks.splice(forkNumber + 1);
+    for (const block of dropped) {
+      this.blocksById.delete(block.idHex);
+      for (const entry of block.transactions) this.executedById.delete(entry.id);
+    }
+    const droppedEntries = dropped.flatMap((block) => block.transactions);
+    const retry = [...(options.requeue ? droppedEntries : []), ...this.pending];
+    const discarded = options.requeue ? [] : droppedEntries.map((entry) => entry.id);
+    this.pending = [];
+    this.pendingState = fork.state.clone();
+    const produced: StoredBlock[] = [];
+    for (let index = 0; index < replacements; index += 1) {
+      // A timestamp after the replaced block's gives the replacement a different blockID even with equal contents.
+      produced.push(this.appendBlock([], this.pendingState, (dropped[index]?.raw.timestamp ?? 0) + 1));
+    }
+    const requeued: string[] = [];
+    for (const entry of retry) {
+      try {
+        this.broadcast({ raw: entry.transaction.raw, signatures: entry.transaction.signatures });
+        if (droppedEntries.includes(entry)) requeued.push(entry.id);
+      } catch (error) {
+        if (!(error instanceof TransactionRejected)) throw error;
+        discarded.push(entry.id);
+      }
+    }
+    return { dropped, produced, requeued, discarded };
   }
 
   /**
@@ -260,7 +358,7 @@ export class Ledger {
 
   /** Executes a call without committing anything (triggerconstantcontract, estimateenergy, eth_call). */
   callConstant(owner: Uint8Array, contractAddress: Uint8Array, data: Uint8Array, callValue: number, tokenValue: number, confirmed = false): ConstantCallResult {
-    const state = (confirmed ? this.confirmed : this.pendingState).clone();
+    const state = (confirmed ? this.confirmedState : this.pendingState).clone();
     const token = this.tokensByAddress.get(toHex(contractAddress));
     const storage = token ? state.contracts.get(token.hex) : undefined;
     if (!token || !storage) return { kind: "noContract" };
@@ -269,28 +367,51 @@ export class Ledger {
 
   private loadGenesis(): void {
     const time = this.genesis.timestamp;
+    const state = new LedgerState();
     for (const account of this.genesis.accounts) {
-      const record = this.confirmed.createAccount(account.hex, time);
+      const record = state.createAccount(account.hex, time);
       record.balance = account.balanceSun;
       for (const [tokenId, amount] of Object.entries(account.trc10)) record.assets.set(tokenId, amount);
     }
-    if (!this.confirmed.accounts.has(this.genesis.witness.hex)) this.confirmed.createAccount(this.genesis.witness.hex, time);
+    if (!state.accounts.has(this.genesis.witness.hex)) state.createAccount(this.genesis.witness.hex, time);
     for (const token of this.genesis.trc20) {
       this.tokensByAddress.set(token.hex, token);
-      const contractAccount = this.confirmed.createAccount(token.hex, time);
+      const contractAccount = state.createAccount(token.hex, time);
       contractAccount.type = "Contract";
       const storage = { balances: new Map<string, bigint>(), allowances: new Map<string, bigint>() };
       for (const account of this.genesis.accounts) {
         const amount = account.trc20[token.base58];
         if (amount !== undefined) storage.balances.set(account.hex, BigInt(amount));
       }
-      this.confirmed.contracts.set(token.hex, storage);
+      state.contracts.set(token.hex, storage);
     }
-    this.pendingState = this.confirmed.clone();
-    this.sealBlock(0, time, new Uint8Array(32), computeTxTrieRoot([]), []);
+    this.sealBlock(0, time, new Uint8Array(32), computeTxTrieRoot([]), [], state);
+    this.pendingState = state.clone();
   }
 
-  private sealBlock(number: number, timestamp: number, parentHash: Uint8Array, txTrieRoot: Uint8Array, transactions: ExecutedTransaction[]): StoredBlock {
+  /** Blocks (the head included) whose state is kept. */
+  private keptStates(): number {
+    return Math.max(this.solidLag, MAX_REORG_DEPTH) + 1;
+  }
+
+  /** Seals `transactions` (already applied to `state`) into the next block; `state` becomes the head's and is never mutated again. */
+  private appendBlock(transactions: ExecutedTransaction[], state: LedgerState, minTimestamp = 0): StoredBlock {
+    const parent = this.head;
+    const timestamp = Math.max(this.now(), parent.raw.timestamp + MIN_BLOCK_GAP_MS, minTimestamp);
+    const leaves = transactions.map((entry) => encodeTransaction(entry.transaction));
+    const block = this.sealBlock(parent.raw.number + 1, timestamp, parent.id, computeTxTrieRoot(leaves), transactions, state);
+    for (const entry of transactions) {
+      entry.blockNumber = block.raw.number;
+      entry.blockTimestamp = timestamp;
+      this.executedById.set(entry.id, entry);
+    }
+    this.pendingState = state.clone();
+    const expired = this.blocks[block.raw.number - this.keptStates()];
+    if (expired) delete expired.state;
+    return block;
+  }
+
+  private sealBlock(number: number, timestamp: number, parentHash: Uint8Array, txTrieRoot: Uint8Array, transactions: ExecutedTransaction[], state: LedgerState): StoredBlock {
     const raw: BlockHeaderRaw = {
       timestamp,
       txTrieRoot,
@@ -304,7 +425,7 @@ export class Ledger {
     const signature = secp256k1.sign(sha256(encodeBlockHeaderRaw(raw)), this.genesis.witness.privateKey, { lowS: true });
     const witnessSignature = concatBytes(signature.toCompactRawBytes(), Uint8Array.of(signature.recovery));
     const id = computeBlockId(raw);
-    const block: StoredBlock = { raw, id, idHex: toHex(id), witnessSignature, transactions };
+    const block: StoredBlock = { raw, id, idHex: toHex(id), witnessSignature, transactions, state };
     this.blocks.push(block);
     this.blocksById.set(block.idHex, block);
     return block;

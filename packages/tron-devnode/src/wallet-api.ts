@@ -9,7 +9,7 @@ import { transactionId } from "./encode-transaction.ts";
 import { toHex, utf8ToHex } from "./hex.ts";
 import { TransactionRejected, parseHash } from "./ledger.ts";
 import type { Ledger } from "./ledger.ts";
-import type { StoredBlock } from "./ledger.ts";
+import type { ChainView, StoredBlock } from "./ledger.ts";
 import {
   devnodeRuntimeCode,
   printAccount,
@@ -115,7 +115,7 @@ function memo(params: JsonObject, visible: boolean): Uint8Array | undefined {
 
 /** Creates the handler table for a ledger, keyed by endpoint name (without prefix). */
 export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHandler>; solidity: Map<string, WalletHandler> } {
-  const stateFor = (request: WalletRequest) => (request.solidity ? ledger.confirmedState : ledger.pendingView);
+  const chain = (request: WalletRequest): ChainView => ledger.view(request.solidity);
 
   const blockOrEmpty = (block: StoredBlock | undefined, visible: boolean, detail = true): unknown => (block ? printBlock(block, visible, detail) : {});
 
@@ -139,16 +139,16 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       "getaccount",
       (request) => {
         const address = parseAddress(request.params.address, request.visible);
-        const account = address ? stateFor(request).accounts.get(toHex(address)) : undefined;
+        const account = address ? chain(request).state.accounts.get(toHex(address)) : undefined;
         return account ? printAccount(account, request.visible) : {};
       },
     ],
-    ["getnowblock", (request) => printBlock(ledger.head, request.visible)],
+    ["getnowblock", (request) => printBlock(chain(request).head, request.visible)],
     [
       "getblockbynum",
       (request) => {
         try {
-          return blockOrEmpty(ledger.blockByNumber(parseInt64(request.params.num, "num")), request.visible);
+          return blockOrEmpty(chain(request).blockByNumber(parseInt64(request.params.num, "num")), request.visible);
         } catch (error) {
           return fromJavaError(error);
         }
@@ -158,7 +158,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       "getblockbyid",
       (request) => {
         const id = parseHash(request.params.value);
-        return blockOrEmpty(id ? ledger.blockById(id) : undefined, request.visible);
+        return blockOrEmpty(id ? chain(request).blockById(id) : undefined, request.visible);
       },
     ],
     [
@@ -166,12 +166,12 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       (request) => {
         const idOrNum = request.params.id_or_num;
         const detail = request.params.detail === true || request.params.detail === "true";
-        if (idOrNum === undefined || idOrNum === null || idOrNum === "") return printBlock(ledger.head, request.visible, detail);
+        if (idOrNum === undefined || idOrNum === null || idOrNum === "") return printBlock(chain(request).head, request.visible, detail);
         const text = String(idOrNum);
-        if (/^\d{1,15}$/.test(text)) return blockOrEmpty(ledger.blockByNumber(Number(text)), request.visible, detail);
+        if (/^\d{1,15}$/.test(text)) return blockOrEmpty(chain(request).blockByNumber(Number(text)), request.visible, detail);
         const id = parseHash(text);
         if (!id) return { Error: "id must be legal block hash." };
-        return blockOrEmpty(ledger.blockById(id), request.visible, detail);
+        return blockOrEmpty(chain(request).blockById(id), request.visible, detail);
       },
     ],
     [
@@ -180,9 +180,10 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         try {
           const count = parseInt64(request.params.num, "num");
           if (count <= 0 || count >= BLOCK_LIMIT_NUM) return {};
-          const head = ledger.head.raw.number;
+          const view = chain(request);
+          const head = view.head.raw.number;
           const blocks: StoredBlock[] = [];
-          for (let number = Math.max(0, head - count + 1); number <= head; number += 1) blocks.push(ledger.blockByNumber(number) as StoredBlock);
+          for (let number = Math.max(0, head - count + 1); number <= head; number += 1) blocks.push(view.blockByNumber(number) as StoredBlock);
           return blockList(blocks, request.visible);
         } catch (error) {
           return fromJavaError(error);
@@ -197,9 +198,10 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const end = parseInt64(request.params.endNum, "endNum");
           if (end <= 0 || end <= start || end - start > BLOCK_LIMIT_NUM) return {};
           // java-tron's BlockStore.getLimitNumber: the blocks that exist in [start, end), possibly none.
+          const view = chain(request);
           const blocks: StoredBlock[] = [];
           for (let number = Math.max(start, 0); start >= 0 && number < end; number += 1) {
-            const block = ledger.blockByNumber(number);
+            const block = view.blockByNumber(number);
             if (block) blocks.push(block);
           }
           return blockList(blocks, request.visible);
@@ -212,7 +214,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       "gettransactionbyid",
       (request) => {
         const id = parseHash(request.params.value);
-        const entry = id ? ledger.executedTransaction(id) : undefined;
+        const entry = id ? chain(request).executedTransaction(id) : undefined;
         return entry ? printTransaction(entry.transaction, request.visible) : {};
       },
     ],
@@ -220,7 +222,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       "gettransactioninfobyid",
       (request) => {
         const id = parseHash(request.params.value);
-        const entry = id ? ledger.executedTransaction(id) : undefined;
+        const entry = id ? chain(request).executedTransaction(id) : undefined;
         return entry ? printTransactionInfo(entry, request.visible) : {};
       },
     ],
@@ -231,7 +233,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const number = parseInt64(request.params.num, "num");
           if (number <= 0) return {};
           // Wallet.getTransactionInfoByBlockNum: a block that does not exist (yet) is an empty list, not {}.
-          const block = ledger.blockByNumber(number);
+          const block = chain(request).blockByNumber(number);
           return (block?.transactions ?? []).map((entry) => printTransactionInfo(entry, request.visible));
         } catch (error) {
           return fromJavaError(error);

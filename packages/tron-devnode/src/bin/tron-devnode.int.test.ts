@@ -36,13 +36,17 @@ describe("tron-devnode CLI", () => {
     });
   }
 
-  it("takes energy costs from TRON_DEVNODE_ENERGY_COSTS and TRON_DEVNODE_ENERGY_FACTOR", async () => {
-    const cli = startCli({ TRON_DEVNODE_PORT: "0", TRON_DEVNODE_BLOCK_INTERVAL_MS: "0", TRON_DEVNODE_ENERGY_COSTS: '{"transfer":20000}', TRON_DEVNODE_ENERGY_FACTOR: "0" });
+  it("takes energy costs from TRON_DEVNODE_ENERGY_COSTS and TRON_DEVNODE_ENERGY_FACTOR, the solid lag from TRON_DEVNODE_SOLID_LAG", async () => {
+    const env = { TRON_DEVNODE_PORT: "0", TRON_DEVNODE_BLOCK_INTERVAL_MS: "0", TRON_DEVNODE_SOLID_LAG: "1" };
+    const cli = startCli({ ...env, TRON_DEVNODE_ENERGY_COSTS: '{"transfer":20000}', TRON_DEVNODE_ENERGY_FACTOR: "0" });
     const url = await cli.url;
     const parameter = "0".repeat(24) + "839c6ba5028f102371864857b99c73bde103da3e" + "1".padStart(64, "0");
     const body = { owner_address: "412acde11fc43f962ab418ae9ce0a1abbc1970629f", contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c", function_selector: "transfer(address,uint256)", parameter };
     const estimate = (await (await fetch(`${url}/wallet/estimateenergy`, { method: "POST", body: JSON.stringify(body) })).json()) as { energy_required: number };
     expect(estimate.energy_required).toBe(20_000);
+    const solid = (await (await fetch(`${url}/walletsolidity/getnowblock`)).json()) as { blockID: string };
+    const genesis = (await (await fetch(`${url}/wallet/getblockbynum?num=0`)).json()) as { blockID: string };
+    expect(solid.blockID).toBe(genesis.blockID); // head 1, one block of lag
     cli.stop("SIGTERM");
     expect(await cli.exit).toBe(0);
   });
@@ -51,6 +55,7 @@ describe("tron-devnode CLI", () => {
     ["TRON_DEVNODE_ENERGY_COSTS", "[1]"],
     ["TRON_DEVNODE_ENERGY_COSTS", '{"transfer":-5}'],
     ["TRON_DEVNODE_ENERGY_FACTOR", "lots"],
+    ["TRON_DEVNODE_SOLID_LAG", "-1"],
   ] as const) {
     it(`refuses ${name}=${value}`, async () => {
       const cli = startCli({ TRON_DEVNODE_PORT: "0", [name]: value });

@@ -1,6 +1,6 @@
 /**
  * CLI: starts the Tron devnode until SIGINT/SIGTERM. Env: TRON_DEVNODE_HOST, TRON_DEVNODE_PORT,
- * TRON_DEVNODE_BLOCK_INTERVAL_MS, TRON_DEVNODE_ENERGY_FACTOR, TRON_DEVNODE_ENERGY_COSTS (README).
+ * TRON_DEVNODE_BLOCK_INTERVAL_MS, TRON_DEVNODE_SOLID_LAG, TRON_DEVNODE_ENERGY_FACTOR, TRON_DEVNODE_ENERGY_COSTS (README).
  */
 import { startTronDevnode } from "../index.ts";
 import type { EnergyCosts } from "../index.ts";
@@ -30,10 +30,11 @@ const devnode = await startTronDevnode({
   host: process.env.TRON_DEVNODE_HOST || undefined,
   port: numberFromEnv("TRON_DEVNODE_PORT"),
   blockIntervalMs: numberFromEnv("TRON_DEVNODE_BLOCK_INTERVAL_MS"),
+  solidLag: numberFromEnv("TRON_DEVNODE_SOLID_LAG"),
   energy: energyFromEnv(),
 });
 
-console.log(`tron-devnode listening on ${devnode.url} (java-tron HTTP API, /walletsolidity, /jsonrpc; POST /admin/produceblock)`);
+console.log(`tron-devnode listening on ${devnode.url} (java-tron HTTP API, /walletsolidity, /jsonrpc; POST /admin/produceblock, /admin/reorg)`);
 console.log("dev accounts (DEV ONLY keys):");
 for (const account of devnode.genesis.accounts) console.log(`  ${account.base58}  ${account.privateKey}`);
 for (const token of devnode.genesis.trc20) console.log(`TRC-20 ${token.symbol} (${token.decimals} decimals) at ${token.base58}`);

@@ -38,6 +38,8 @@ export interface TronDevnodeOptions {
    * getBalance, getTransactionInfo) sees a block as soon as it is produced.
    */
   solidLag?: number;
+  /** eth_getLogs' largest block range (java-tron's `node.jsonrpc.maxBlockRange`, default 5000). */
+  jsonRpcMaxBlockRange?: number;
 }
 
 /** A block as the devnode's control API reports it. */
@@ -105,7 +107,7 @@ export async function startTronDevnode(options: TronDevnodeOptions = {}): Promis
   const server = createHttpServer({
     wallet: api.wallet,
     solidity: api.solidity,
-    jsonRpc: createJsonRpc(ledger),
+    jsonRpc: createJsonRpc(ledger, { maxBlockRange: options.jsonRpcMaxBlockRange }),
     produceBlock: () => printBlock(ledger.produceBlock(), false),
     reorg: (depth, reorgOptions) => reorgSummary(ledger, depth, reorgOptions),
   });

@@ -39,6 +39,19 @@ const ZERO_HASH = "0x" + "00".repeat(32);
 const EMPTY_BLOOM = "0x" + "00".repeat(256);
 /** Gas limit reported for blocks (java-tron reports the block's energy limit; the devnode has no limit). */
 const BLOCK_GAS_LIMIT = 0;
+/** java-tron's default `node.jsonrpc.maxBlockRange` for eth_getLogs. */
+export const DEFAULT_MAX_BLOCK_RANGE = 5_000;
+/** TronJsonRpcImpl's messages. */
+const TAG_PENDING_SUPPORT_ERROR = "TAG pending not supported";
+const TAG_NOT_SUPPORT_ERROR = "TAG [earliest | pending | finalized] not supported";
+const QUANTITY_NOT_SUPPORT_ERROR = "QUANTITY not supported, just support TAG as latest";
+const BLOCK_NUM_ERROR = "invalid block number";
+
+/** Options of {@link createJsonRpc}. */
+export interface JsonRpcOptions {
+  /** eth_getLogs' largest block range (java-tron's `node.jsonrpc.maxBlockRange`); 0 or less = no limit. */
+  maxBlockRange?: number;
+}
 
 class RpcError extends Error {
   constructor(
@@ -68,18 +81,53 @@ function recipientOf(entry: ExecutedTransaction): string | null {
 }
 
 /** Creates the JSON-RPC handler over a ledger. */
-export function createJsonRpc(ledger: Ledger): JsonRpcHandler {
+export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): JsonRpcHandler {
   const chainId = "0x" + toHex((ledger.blockByNumber(0) as StoredBlock).id.subarray(28));
+  const maxBlockRange = options.maxBlockRange ?? DEFAULT_MAX_BLOCK_RANGE;
 
-  const blockFromTag = (tag: unknown): StoredBlock | undefined => {
-    if (tag === undefined || tag === "latest" || tag === "pending" || tag === "finalized" || tag === "safe") return ledger.head;
-    if (tag === "earliest") return ledger.blockByNumber(0);
-    if (typeof tag === "string" && /^0x[0-9a-fA-F]+$/.test(tag)) return ledger.blockByNumber(Number.parseInt(tag, 16));
-    throw new RpcError(INVALID_PARAMS, "invalid block number");
+  /** JsonRpcApiUtil.getByJsonBlockId: -1 for latest (or absent), the solid block for finalized; `pending` is refused. */
+  const blockNumberFromTag = (tag: unknown): number => {
+    const text = typeof tag === "string" ? tag.toLowerCase() : tag;
+    if (text === "pending") throw new RpcError(INVALID_PARAMS, TAG_PENDING_SUPPORT_ERROR);
+    if (text === undefined || text === null || text === "" || text === "latest") return -1;
+    if (text === "earliest") return 0;
+    if (text === "finalized") return ledger.solid.raw.number;
+    if (typeof text === "string" && /^0x[0-9a-f]+$/.test(text)) return Number.parseInt(text, 16);
+    throw new RpcError(INVALID_PARAMS, BLOCK_NUM_ERROR);
   };
 
+  const blockFromTag = (tag: unknown): StoredBlock | undefined => {
+    const number = blockNumberFromTag(tag);
+    return number === -1 ? ledger.head : ledger.blockByNumber(number);
+  };
+
+  /** TronJsonRpcImpl.getTrxBalance and friends: only `latest` (or nothing). */
   const requireLatest = (tag: unknown): void => {
-    if (tag !== undefined && tag !== "latest") throw new RpcError(INVALID_PARAMS, `TAG ${String(tag)} not supported`);
+    if (tag === undefined || (typeof tag === "string" && tag.toLowerCase() === "latest")) return;
+    if (typeof tag === "string" && ["earliest", "pending", "finalized"].includes(tag.toLowerCase())) throw new RpcError(INVALID_PARAMS, TAG_NOT_SUPPORT_ERROR);
+    if (typeof tag === "string" && /^0x[0-9a-fA-F]+$/.test(tag)) throw new RpcError(INVALID_PARAMS, QUANTITY_NOT_SUPPORT_ERROR);
+    throw new RpcError(INVALID_PARAMS, BLOCK_NUM_ERROR);
+  };
+
+  /** LogFilterWrapper: the block range of an eth_getLogs filter, with java-tron's checks and messages. */
+  const logRange = (filter: Record<string, unknown>): { from: number; to: number } => {
+    const head = ledger.head.raw.number;
+    const given = (value: unknown): boolean => value !== undefined && value !== null && value !== "";
+    if (given(filter.blockHash)) {
+      if (given(filter.fromBlock) || given(filter.toBlock)) {
+        throw new RpcError(INVALID_PARAMS, "cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other");
+      }
+      const block = typeof filter.blockHash === "string" ? ledger.blockById(filter.blockHash.replace(/^0x/, "")) : undefined;
+      if (!block) throw new RpcError(INVALID_PARAMS, "invalid blockHash");
+      return { from: block.raw.number, to: block.raw.number };
+    }
+    let from = given(filter.fromBlock) ? blockNumberFromTag(filter.fromBlock) : -1;
+    let to = given(filter.toBlock) ? blockNumberFromTag(filter.toBlock) : -1;
+    if (to === -1) to = Number.MAX_SAFE_INTEGER;
+    if (from === -1) from = given(filter.fromBlock) || !given(filter.toBlock) ? head : Math.min(to, head);
+    if (given(filter.fromBlock) && given(filter.toBlock) && from > to) throw new RpcError(INVALID_PARAMS, "please verify: fromBlock <= toBlock");
+    if (maxBlockRange > 0 && Math.min(to, head) - from > maxBlockRange) throw new RpcError(INVALID_PARAMS, `exceed max block range: ${maxBlockRange}`);
+    return { from, to: Math.min(to, head) };
   };
 
   const parseAddressParam = (value: unknown): string => {
@@ -262,15 +310,9 @@ export function createJsonRpc(ledger: Ledger): JsonRpcHandler {
     },
     eth_getLogs: (params) => {
       const filter = (params[0] ?? {}) as Record<string, unknown>;
+      const { from, to } = logRange(filter);
       const blocks: StoredBlock[] = [];
-      if (typeof filter.blockHash === "string") {
-        const block = ledger.blockById(filter.blockHash.replace(/^0x/, ""));
-        if (block) blocks.push(block);
-      } else {
-        const from = blockFromTag(filter.fromBlock)?.raw.number ?? ledger.head.raw.number;
-        const to = blockFromTag(filter.toBlock)?.raw.number ?? ledger.head.raw.number;
-        for (let number = from; number <= to; number += 1) blocks.push(ledger.blockByNumber(number) as StoredBlock);
-      }
+      for (let number = from; number <= to; number += 1) blocks.push(ledger.blockByNumber(number) as StoredBlock);
       const addresses = (Array.isArray(filter.address) ? filter.address : filter.address === undefined ? [] : [filter.address]).map((value) =>
         toHex(toEvmAddress(Buffer.from(parseAddressParam(value), "hex"))),
       );

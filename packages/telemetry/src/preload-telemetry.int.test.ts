@@ -65,6 +65,21 @@ describe("telemetry preload", () => {
     }
   });
 
+  it("exports the last spans when the service is stopped with SIGTERM (its graceful shutdown flushes them)", async () => {
+    const collector = await startCollector();
+    // Spans wait in the batch for a minute: only the flush on shutdown can send them.
+    const app = await runTracedApp({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "60000" }, "@chaingate/telemetry/register");
+    try {
+      expect((await app.get({ traceparent: TRACEPARENT })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(collector.spans).toEqual([]);
+    } finally {
+      await app.stop();
+    }
+    expect(collector.spans).toContainEqual({ service: "traced-app", span: expect.objectContaining({ traceId: "0af7651916cd43dd8448eb211c80319c" }) });
+    await collector.close();
+  });
+
   it("exports nothing when no endpoint is set (not even to the default localhost:4318)", async () => {
     // A collector at the SDK's default address would see any unasked-for export.
     const probe = http.createServer((_req, res) => res.end());

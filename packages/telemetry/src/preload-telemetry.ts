@@ -4,11 +4,14 @@
  * why this runs as a preload and not as the first import of main.ts.
  */
 import { register } from "node:module";
+import { addFlushBeforeExit } from "./flush-before-exit.ts";
 import { startTelemetry, type TelemetryOptions } from "./start-telemetry.ts";
 
 export function preloadTelemetry(options: TelemetryOptions = {}): void {
   register("@opentelemetry/instrumentation/hook.mjs", import.meta.url);
   const telemetry = startTelemetry(process.env.OTEL_SERVICE_NAME ?? "chaingate", process.env, options);
-  // Flush spans on the way out; services call process.exit after their own graceful shutdown.
+  // The last spans are exported on the way out: services exit through process.exit() after their
+  // graceful shutdown, which awaits this hook; beforeExit covers a process that simply ends.
+  addFlushBeforeExit(() => telemetry.shutdown());
   process.once("beforeExit", () => void telemetry.shutdown());
 }

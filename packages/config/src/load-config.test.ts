@@ -59,3 +59,29 @@ describe("redactConfig", () => {
     });
   });
 });
+
+describe("redactConfig: secrets, not every name with KEY in it", () => {
+  it("keeps limits and flags, masks secret strings and provider keys in node URLs", () => {
+    expect(
+      redactConfig({
+        XPUB_MAX_ADDRESSES_PER_KEY: 100_000,
+        API_KEY_CACHE_SIZE: 10_000,
+        INTERNAL_API_KEY: "s3cr3t-shared-between-services",
+        WEBHOOK_SIGNING_SECRET: "whsec_abc",
+        ETH_RPC_URL: ["https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161", "https://eth-mainnet.g.alchemy.com/v2/Xk2Lp0Q9zAbCdEfGhIjKlMnOpQr", "http://127.0.0.1:8545"],
+        TRON_NODE_URL: "https://api.trongrid.io/wallet?apikey=5f3c1a2b-0000-4444-8888-abcdefabcdef",
+        QUICKNODE: "https://old-snowy-pine.quiknode.pro/4a1b2c3d4e5f60718293a4b5c6d7e8f9/",
+        DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
+      }),
+    ).toEqual({
+      XPUB_MAX_ADDRESSES_PER_KEY: 100_000,
+      API_KEY_CACHE_SIZE: 10_000,
+      INTERNAL_API_KEY: "[redacted]",
+      WEBHOOK_SIGNING_SECRET: "[redacted]",
+      ETH_RPC_URL: ["https://mainnet.infura.io/v3/[redacted]", "https://eth-mainnet.g.alchemy.com/v2/[redacted]", "http://127.0.0.1:8545"],
+      TRON_NODE_URL: "https://api.trongrid.io/wallet?apikey=[redacted]",
+      QUICKNODE: "https://old-snowy-pine.quiknode.pro/[redacted]/",
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
+    });
+  });
+});

@@ -31,21 +31,50 @@ export function loadConfig<Schema extends z.ZodObject>(
   throw new ConfigError(serviceName, problems);
 }
 
-const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|CREDENTIAL|(^|_)KEY$)/i;
+/** Names of settings whose string values are secrets (numbers and flags never are: XPUB_MAX_ADDRESSES_PER_KEY is a limit). */
+const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|CREDENTIAL|PRIVATE|(^|_)(API_)?KEY$)/i;
+/** Query parameters hosted node providers take keys in. */
+const SECRET_QUERY_PARAMETER = /^(api[-_]?key|key|token|access[-_]?token|secret|auth)$/i;
+/** A path segment that looks like a provider key (Infura /v3/<key>, Alchemy /v2/<key>, QuickNode /<token>/): long, with letters and digits. */
+const KEY_LIKE_SEGMENT = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_-]{16,}$/;
+const REDACTED = "[redacted]";
 
-/** The effective config for a start-up log line, with secrets and URL passwords masked. */
+/**
+ * The effective config for a start-up log line: string values of secret settings masked, and in
+ * every URL the password, key-like path segments and key query parameters masked.
+ */
 export function redactConfig(config: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(config).map(([name, value]) => {
-      if (value === undefined || value === "") return [name, value];
-      if (SECRET_NAME.test(name)) return [name, "[redacted]"];
-      if (typeof value === "string" && /^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value)) return [name, redactUrlPassword(value)];
-      if (Array.isArray(value)) return [name, value.map((v) => (typeof v === "string" ? redactUrlPassword(v) : v))];
+      if (typeof value === "string" && value !== "" && SECRET_NAME.test(name)) return [name, REDACTED];
+      if (typeof value === "string") return [name, redactUrl(value)];
+      if (Array.isArray(value)) return [name, value.map((v) => (typeof v === "string" ? redactUrl(v) : v))];
       return [name, value];
     }),
   );
 }
 
-function redactUrlPassword(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, "$1redacted@");
+/** A URL with its secrets masked; anything that is not an absolute URL comes back unchanged. */
+export function redactUrl(value: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(value);
+  if (!match) return value;
+  const [, scheme, authority = "", path = "", query = "", fragment = ""] = match;
+  // Edited as text, not through URL, so what is not secret keeps its exact spelling.
+  const maskedAuthority = authority.replace(/^([^:@]*):[^@]*@/, "$1:redacted@");
+  const maskedPath = path
+    .split("/")
+    .map((segment) => (KEY_LIKE_SEGMENT.test(segment) ? REDACTED : segment))
+    .join("/");
+  const maskedQuery = query.replace(/([?&])([^=&]+)=([^&]*)/g, (whole, separator: string, name: string) =>
+    SECRET_QUERY_PARAMETER.test(decodeURIComponentSafe(name)) ? `${separator}${name}=${REDACTED}` : whole,
+  );
+  return `${scheme}${maskedAuthority}${maskedPath}${maskedQuery}${fragment}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

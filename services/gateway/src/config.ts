@@ -1,23 +1,15 @@
 /** The gateway's settings, from the environment. */
-import { env } from "@chaingate/config";
+import { databaseSettings, env, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 
 const optionalUrl = () => z.url().optional();
 
 export const gatewayConfigSchema = z.object({
-  // Listening
-  HOST: z.string().default("127.0.0.1"),
-  PORT: env.port(8080),
-  LOG_LEVEL: env.logLevel(),
+  ...serviceSettings(8080),
   /** One access-log line per proxied request. */
   ACCESS_LOG: env.flag(true),
-
-  // Storage
-  DATABASE_URL: z.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
-  DATABASE_POOL_SIZE: env.positiveInt(10),
-  /** A request never waits longer than these for Postgres while it is down or stalled: 503 instead. */
-  DATABASE_CONNECT_TIMEOUT_MS: env.positiveInt(2_000),
-  DATABASE_QUERY_TIMEOUT_MS: env.positiveInt(5_000),
+  // Every request checks its key: it waits less for a stalled Postgres than background work does.
+  ...databaseSettings({ connectTimeoutMs: 2_000, queryTimeoutMs: 5_000 }),
 
   // Internal services (unset: requests for that prefix answer 503 "not configured")
   XPUB_URL: optionalUrl(),
@@ -39,7 +31,6 @@ export const gatewayConfigSchema = z.object({
   /** How often the key-change listener proves it still receives notifications (and its deadline). */
   API_KEY_LISTENER_PROBE_MS: env.positiveInt(5_000),
   USAGE_FLUSH_INTERVAL_MS: env.positiveInt(1_000),
-  DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
   /** Forwarded bytes of large bodies between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
   GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
 });

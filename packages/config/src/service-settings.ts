@@ -1,0 +1,41 @@
+/**
+ * The settings every service shares, written once: services spread the groups they need into
+ * their own schema (`z.object({ ...serviceSettings(8102), ...databaseSettings(), ... })`).
+ */
+import { z } from "zod";
+import { logLevel, port, positiveInt } from "./env-types.ts";
+
+export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
+
+/** Listening, logging and graceful shutdown. Internal services listen on loopback by default. */
+export function serviceSettings(defaultPort: number) {
+  return {
+    HOST: z.string().default("127.0.0.1"),
+    PORT: port(defaultPort),
+    LOG_LEVEL: logLevel(),
+    /** Graceful shutdown: how long in-flight requests may finish. */
+    DRAIN_TIMEOUT_MS: positiveInt(10_000),
+  };
+}
+
+/** Postgres: a request never waits longer than the timeouts for it while it is down or stalled. */
+export function databaseSettings(defaults: { connectTimeoutMs?: number; queryTimeoutMs?: number } = {}) {
+  return {
+    DATABASE_URL: z.url().default(DEFAULT_DATABASE_URL),
+    DATABASE_POOL_SIZE: positiveInt(10),
+    DATABASE_CONNECT_TIMEOUT_MS: positiveInt(defaults.connectTimeoutMs ?? 3_000),
+    DATABASE_QUERY_TIMEOUT_MS: positiveInt(defaults.queryTimeoutMs ?? 10_000),
+  };
+}
+
+/** NATS with JetStream; the namespace prefixes subjects and streams (tests, tenants sharing a server). */
+export function natsSettings() {
+  return {
+    NATS_URL: z.url().default(DEFAULT_NATS_URL),
+    NATS_NAMESPACE: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
+  };
+}

@@ -1,6 +1,6 @@
 /**
  * The devnode's HTTP front: java-tron's request conventions (JSON or form bodies, empty bodies, `visible`
- * in body or query, HTTP 200 for every API answer) around the wallet handlers, plus /jsonrpc, /healthcheck
+ * in the body of a POST or the query of a GET, HTTP 200 for every API answer) around the wallet handlers, plus /jsonrpc, /healthcheck
  * and the admin endpoint that produces a block.
  */
 import { createServer } from "node:http";
@@ -15,6 +15,11 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Endpoints java-tron serves only on POST (a GET is answered 405). */
 const POST_ONLY = new Set(["broadcasttransaction", "createtransaction", "transferasset", "triggersmartcontract", "triggerconstantcontract", "estimateenergy"]);
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+/**
+ * Servlets that read only the query string, whatever the method (their doPost calls doGet, or the reverse:
+ * GetNowBlockServlet, GetNodeInfoServlet, GetChainParametersServlet): `visible` in a POST body is ignored.
+ */
+const QUERY_ONLY = new Set(["getnowblock", "getnodeinfo", "getchainparameters"]);
 
 /** What the HTTP front needs from the rest of the devnode. */
 export interface HttpRoutes {
@@ -87,12 +92,15 @@ async function handleWallet(handlers: Map<string, WalletHandler>, solidity: bool
   if (!method || (method === "GET" && POST_ONLY.has(endpoint))) {
     return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");
   }
-  const query = queryParams(url);
-  let params: JsonObject = query;
+  // GET reads the query string (Util.getVisible); POST reads only the body (PostParams, Util.getVisiblePost).
+  let params: JsonObject = queryParams(url);
   if (method === "POST") {
-    const body = parseBody(await readBody(request), request.headers["content-type"], endpoint);
-    if (!body.ok) return send(response, 200, body.error);
-    params = { ...query, ...body.params };
+    const body = await readBody(request);
+    if (!QUERY_ONLY.has(endpoint)) {
+      const parsed = parseBody(body, request.headers["content-type"], endpoint);
+      if (!parsed.ok) return send(response, 200, parsed.error);
+      params = parsed.params;
+    }
   }
   const walletRequest: WalletRequest = { params, visible: isTrue(params.visible), solidity, method };
   send(response, 200, handler(walletRequest));

@@ -198,3 +198,47 @@ describe("/jsonrpc limits (LogFilterWrapper, JsonRpcApiUtil.getByJsonBlockId)", 
     expect((await rpc("eth_getBlockByNumber", ["finalized", false])).result).toMatchObject({ number: expect.stringMatching(/^0x/) });
   });
 });
+
+describe("visible: where java-tron reads it, and what a wrong address form answers (PostParams, Util.getVisible, JsonFormat)", () => {
+  const PARSE = "class org.tron.core.services.http.JsonFormat$ParseException : ";
+  const get = async (path: string): Promise<JsonObject> => (await (await fetch(node.devnode.url + path)).json()) as JsonObject;
+
+  it("a Base58 address without visible is a ParseException (INVALID hex String), not an empty account", async () => {
+    const { alice } = node;
+    expect(await post("/wallet/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "INVALID hex String" });
+    expect(await post("/walletsolidity/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "INVALID hex String" });
+    expect(await get(`/wallet/getaccount?address=${alice.base58}`)).toEqual({ Error: PARSE + "INVALID hex String" });
+    expect(await get(`/wallet/getaccount?address=${alice.base58}&visible=true`)).toMatchObject({ address: alice.base58 });
+  });
+
+  it("hex with visible=true is a ParseException naming the first non-Base58 character, or a NullPointerException when the checksum fails", async () => {
+    const { alice } = node;
+    const zero = alice.hex.indexOf("0");
+    expect(zero).toBeGreaterThan(0);
+    expect(await post("/wallet/getaccount", { address: alice.hex, visible: true })).toEqual({ Error: `${PARSE}INVALID base58 String, Illegal character 0 at ${zero}` });
+    expect(await post("/wallet/getaccount", { address: "41abcdef", visible: true })).toEqual({ Error: "class java.lang.NullPointerException : null" });
+  });
+
+  it("a POST reads visible from its body only, never from the query string", async () => {
+    const { alice } = node;
+    const response = await fetch(`${node.devnode.url}/wallet/getaccount?visible=true`, { method: "POST", body: JSON.stringify({ address: alice.base58 }) });
+    expect(await response.json()).toEqual({ Error: PARSE + "INVALID hex String" });
+    expect(await post("/wallet/getaccount", { address: alice.base58, visible: "true" })).toMatchObject({ address: alice.base58 });
+  });
+
+  it("servlets whose POST delegates to GET (getnowblock, getnodeinfo, getchainparameters) read visible from the query only", async () => {
+    const witness = node.devnode.genesis.witness;
+    const fromBody = (await post("/wallet/getnowblock", { visible: true })) as { block_header: { raw_data: { witness_address: string } } };
+    expect(fromBody.block_header.raw_data.witness_address).toBe(witness.hex);
+    const response = await fetch(`${node.devnode.url}/wallet/getnowblock?visible=true`, { method: "POST", body: "{}" });
+    expect(((await response.json()) as typeof fromBody).block_header.raw_data.witness_address).toBe(witness.base58);
+  });
+
+  it("builders and triggers: the same parse errors (triggersmartcontract as OTHER_ERROR with the exception text)", async () => {
+    const { alice, bob } = node;
+    expect(await post("/wallet/createtransaction", { owner_address: alice.base58, to_address: bob.base58, amount: 1 })).toEqual({ Error: PARSE + "INVALID hex String" });
+    const trigger = (await post("/wallet/triggersmartcontract", { owner_address: alice.base58, contract_address: USDT_HEX, function_selector: "decimals()", fee_limit: 1 })) as { result: { code: string; message: string } };
+    expect(trigger.result.code).toBe("OTHER_ERROR");
+    expect(Buffer.from(trigger.result.message, "hex").toString()).toBe(PARSE + "INVALID hex String");
+  });
+});

@@ -59,15 +59,34 @@ export function parseBytesField(value: unknown, field: string): Uint8Array {
   return bytes;
 }
 
+/** Where java-tron's request parsing dereferences null (Base58Check that does not decode to an address): its servlets answer `NullPointerException : null`. */
+export class JavaNullPointer extends Error {
+  override readonly name = "JavaNullPointer";
+}
+
+const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
 /**
- * Parses an address field. Hex that is not a valid address is kept as is and anything unparsable becomes
- * empty bytes: either way the actuators then refuse it ("Invalid ownerAddress!"), as java-tron does.
+ * Parses an address field as JsonFormat.merge does: hex (`ByteArray.fromHexString`) when `visible` is false,
+ * Base58Check (`Commons.decodeFromBase58Check`) when true. Hex that is not a valid address is kept as is, so the
+ * actuators refuse it ("Invalid ownerAddress!"); a Base58 address without `visible` is a ParseException ("INVALID
+ * hex String"), hex with `visible` one too ("INVALID base58 String, Illegal character 0 at …") or, when every
+ * character is Base58, a NullPointerException (the checksum fails). JsonFormat's "line:column: " prefix is omitted.
  */
 export function parseAddressField(value: unknown, visible: boolean): Uint8Array {
-  const address = parseAddress(value, visible);
-  if (address) return address;
-  if (!visible && typeof value === "string") return parseHex(value) ?? new Uint8Array();
-  return new Uint8Array();
+  if (value === undefined || value === null) return new Uint8Array();
+  if (typeof value !== "string") throw new JsonParseError("Expected string.");
+  if (!visible) {
+    const body = value.startsWith("0x") ? value.slice(2) : value;
+    const bytes = parseHex(body.length % 2 === 0 ? body : "0" + body);
+    if (!bytes) throw new JsonParseError("INVALID hex String");
+    return bytes;
+  }
+  const illegal = [...value].findIndex((character) => !BASE58_ALPHABET.includes(character));
+  if (illegal >= 0) throw new JsonParseError(`INVALID base58 String, Illegal character ${value[illegal]} at ${illegal}`);
+  const address = parseAddress(value, true);
+  if (!address) throw new JavaNullPointer("null");
+  return address;
 }
 
 /** Parses a "name" bytes field: UTF-8 text when visible, hex otherwise. */
@@ -150,7 +169,7 @@ function packContract(entry: unknown, visible: boolean): TransactionContract[] {
     const parameter = asObject(entry.parameter, "parameter");
     return [parseContractValue(type, asObject(parameter.value, "parameter.value"), visible, parseInt64(entry.Permission_id, "Permission_id"))];
   } catch (error) {
-    if (error instanceof JsonParseError && !(error instanceof DevnodeLimitation)) return [];
+    if ((error instanceof JsonParseError && !(error instanceof DevnodeLimitation)) || error instanceof JavaNullPointer) return [];
     throw error;
   }
 }

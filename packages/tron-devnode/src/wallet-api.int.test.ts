@@ -60,15 +60,15 @@ describe("bad input gets java-tron's error bodies (HTTP 200), never a crash", ()
     expect((await post("/wallet/createtransaction", "[1,2]")).Error).toBe("class com.alibaba.fastjson.JSONException : can not cast to JSONObject.");
   });
 
-  it("wrong address forms: not found for queries, actuator messages for builders", async () => {
-    expect(await post("/wallet/getaccount", { address: alice.base58 })).toEqual({}); // Base58 without visible
-    expect(await post("/wallet/getaccount", { address: alice.hex, visible: true })).toEqual({}); // hex with visible
-    expect(await post("/wallet/getaccount", { address: 12345 })).toEqual({});
+  it("wrong address forms: JsonFormat's parse errors, {} for well-formed unknown addresses, actuator messages for short hex", async () => {
+    expect(await post("/wallet/getaccount", { address: "41" + "00".repeat(20) })).toEqual({});
+    expect((await post("/wallet/getaccount", { address: 12345 })).Error).toBe("class org.tron.core.services.http.JsonFormat$ParseException : Expected string.");
     expect(await post("/wallet/createtransaction", { owner_address: alice.hex, to_address: "41abcd", amount: 1 })).toEqual({
       Error: "class org.tron.core.exception.ContractValidateException : Invalid toAddress!",
     });
+    // Base58 alphabet, bad checksum: Commons.decodeFromBase58Check returns null and the servlet dereferences it.
     expect(await post("/wallet/createtransaction", { owner_address: "TNotAnAddress", to_address: bob.base58, amount: 1, visible: true })).toEqual({
-      Error: "class org.tron.core.exception.ContractValidateException : Invalid ownerAddress!",
+      Error: "class java.lang.NullPointerException : null",
     });
   });
 

@@ -3,7 +3,6 @@
  * Each handler returns the JSON body java-tron would print (always with HTTP 200).
  */
 import { keccak_256 } from "@noble/hashes/sha3";
-import { parseAddress } from "./address.ts";
 import { CHAIN_PARAMETERS, FREE_NET_LIMIT_BYTES, NET_WINDOW_MS } from "./chain-parameters.ts";
 import { transactionId } from "./encode-transaction.ts";
 import { toHex, utf8ToHex } from "./hex.ts";
@@ -20,7 +19,9 @@ import {
   printTransactionInfo,
 } from "./print-chain-json.ts";
 import {
+  JavaNullPointer,
   JsonParseError,
+  parseAddressField,
   parseBytesField,
   parseContractValue,
   parseInt64,
@@ -83,6 +84,7 @@ export function errorBody(javaClass: string, message: string): { Error: string }
 }
 
 function fromJavaError(error: unknown): { Error: string } {
+  if (error instanceof JavaNullPointer) return errorBody(JAVA_EXCEPTION.nullPointer, "null");
   if (error instanceof JsonParseError) return errorBody(JAVA_EXCEPTION.parse, error.message);
   if (error instanceof TransactionRejected) return errorBody(JAVA_EXCEPTION.contractValidate, error.message);
   throw error;
@@ -90,6 +92,12 @@ function fromJavaError(error: unknown): { Error: string } {
 
 function visibleText(message: string, visible: boolean): string {
   return visible ? message : utf8ToHex(message);
+}
+
+/** The trigger servlets' catch-all: `OTHER_ERROR` with `e.getClass() + " : " + message` (double quotes made single). */
+function otherError(error: unknown, visible: boolean): { result: { code: "OTHER_ERROR"; message: string } } {
+  const body = fromJavaError(error).Error.replace(/"/g, "'");
+  return { result: { code: "OTHER_ERROR", message: visibleText(body, visible) } };
 }
 
 function functionData(params: JsonObject): Uint8Array {
@@ -138,7 +146,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getaccount",
       (request) => {
-        const address = parseAddress(request.params.address, request.visible);
+        const address = parseAddressField(request.params.address, request.visible);
         const account = address ? chain(request).state.accounts.get(toHex(address)) : undefined;
         return account ? printAccount(account, request.visible) : {};
       },
@@ -269,8 +277,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
             transaction,
           };
         } catch (error) {
-          if (error instanceof JsonParseError) return { result: { code: "OTHER_ERROR", message: visibleText(error.message, request.visible) } };
-          throw error;
+          return otherError(error, request.visible);
         }
       },
     ],
@@ -289,11 +296,8 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const raw = ledger.builderRaw(contract, { feeLimit, memo: memo(request.params, request.visible) });
           return { result: { result: true }, transaction: printTransaction({ raw, signatures: [] }, request.visible, true) };
         } catch (error) {
-          const code = error instanceof TransactionRejected ? "CONTRACT_VALIDATE_ERROR" : "OTHER_ERROR";
-          if (error instanceof TransactionRejected || error instanceof JsonParseError) {
-            return { result: { code, message: visibleText(error.message, request.visible) } };
-          }
-          throw error;
+          if (error instanceof TransactionRejected) return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText(error.message, request.visible) } };
+          return otherError(error, request.visible);
         }
       },
     ],
@@ -312,8 +316,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           }
           return { result: { result: true }, energy_required: result.execution.energyUsed };
         } catch (error) {
-          if (error instanceof JsonParseError) return { result: { code: "OTHER_ERROR", message: visibleText(error.message, request.visible) } };
-          throw error;
+          return otherError(error, request.visible);
         }
       },
     ],
@@ -349,7 +352,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getaccountresource",
       (request) => {
-        const address = parseAddress(request.params.address, request.visible);
+        const address = parseAddressField(request.params.address, request.visible);
         const account = address ? ledger.pendingView.accounts.get(toHex(address)) : undefined;
         if (!account) return {};
         const elapsed = ledger.head.raw.timestamp - account.latestConsumeFreeTime;
@@ -360,7 +363,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getcontract",
       (request) => {
-        const address = parseAddress(request.params.value, request.visible);
+        const address = parseAddressField(request.params.value, request.visible);
         const token = address ? ledger.token(toHex(address)) : undefined;
         return token ? printSmartContract(token, request.visible) : {};
       },
@@ -368,7 +371,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getcontractinfo",
       (request) => {
-        const address = parseAddress(request.params.value, request.visible);
+        const address = parseAddressField(request.params.value, request.visible);
         const token = address ? ledger.token(toHex(address)) : undefined;
         if (!token) return {};
         return { smart_contract: printSmartContract(token, request.visible), runtimecode: devnodeRuntimeCode(token), contract_state: ledger.energyCosts.energyFactor > 0 ? { energy_factor: ledger.energyCosts.energyFactor } : {} };
@@ -405,7 +408,19 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     ],
   ];
 
-  const wallet = new Map<string, WalletHandler>([...common, ...walletOnly]);
-  const solidity = new Map<string, WalletHandler>(common);
+  // Request-parsing exceptions become java-tron's `Util.processError` body, whichever handler meets them.
+  const guarded = (entries: [string, WalletHandler][]): [string, WalletHandler][] =>
+    entries.map(([name, handler]) => [
+      name,
+      (request) => {
+        try {
+          return handler(request);
+        } catch (error) {
+          return fromJavaError(error);
+        }
+      },
+    ]);
+  const wallet = new Map<string, WalletHandler>(guarded([...common, ...walletOnly]));
+  const solidity = new Map<string, WalletHandler>(guarded(common));
   return { wallet, solidity };
 }

@@ -272,6 +272,10 @@ export class Ledger {
     if (!Number.isSafeInteger(replacements) || replacements < 0) throw new RangeError(`blocks must be a non-negative integer, got ${String(options.blocks)}`);
     const fork = this.blocks[forkNumber] as StoredBlock;
     if (!fork.state) throw new RangeError(`depth ${depth} is beyond the ${this.keptStates() - 1} blocks the devnode can replace`);
+    const newSolid = Math.max(0, forkNumber + replacements - this.solidLag);
+    if (newSolid < forkNumber && !this.blocks[newSolid]?.state) {
+      throw new RangeError(`blocks ${replacements} would move the solidified block behind the states the devnode keeps`);
+    }
 
     const dropped = this.blocks.splice(forkNumber + 1);
     for (const block of dropped) {

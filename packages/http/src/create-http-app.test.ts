@@ -228,3 +228,23 @@ describe("requests node:http itself refuses", () => {
     expect(await deep.json()).toEqual({ message: "The request body nests JSON more than 64 levels deep." });
   });
 });
+
+describe("/metrics", () => {
+  it("counts requests by route pattern (never the raw path) and status, and exposes process metrics, in Prometheus text", async () => {
+    const { url } = await serve();
+    await fetch(`${url}/api/v1/things/7`);
+    await fetch(`${url}/api/v1/things/8`);
+    await fetch(`${url}/api/v1/nope`);
+    await fetch(`${url}/healthz`);
+    const response = await fetch(`${url}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toContain('test_http_requests_total{method="GET",route="/api/v1/things/{id}",status="200"} 2');
+    expect(text).toContain('test_http_requests_total{method="GET",route="unmatched",status="404"} 1');
+    expect(text).toMatch(/test_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/things\/\{id\}",status="200"\} 2/);
+    expect(text).not.toContain("/api/v1/things/7");
+    expect(text).not.toContain("healthz");
+    expect(text).toMatch(/^test_process_cpu_seconds_total \d/m);
+  });
+});

@@ -18,6 +18,7 @@ import {
 } from "./http-errors.ts";
 import { REQUEST_ID_HEADER } from "./internal-headers.ts";
 import { assertJsonDepth } from "./json-depth.ts";
+import { createServiceMetrics, type ServiceMetrics } from "./service-metrics.ts";
 
 export const DEFAULT_JSON_BODY_LIMIT = "1mb";
 
@@ -37,6 +38,10 @@ export interface HttpAppOptions {
    * does not take every replica out of its load balancer.
    */
   degradedChecks?: Record<string, () => Promise<unknown>>;
+  /** Where request metrics go and `/metrics` reads from; one is made for the service when absent. */
+  metrics?: ServiceMetrics;
+  /** false: no `/metrics` route on this app (the public gateway serves it on a listener of its own). */
+  serveMetrics?: boolean;
 }
 
 export interface HttpApp {
@@ -55,6 +60,8 @@ export interface HttpApp {
   markDraining(): void;
   /** Every registered route in OpenAPI form (`/x/{id}`), for checks against the published document. */
   routes(): { method: HttpMethod; path: string }[];
+  /** The service's metrics (served at `/metrics`); services add their own to its registry. */
+  metrics: ServiceMetrics;
 }
 
 interface RegisteredPath {
@@ -81,6 +88,7 @@ function satisfies(params: Partial<Record<string, string | string[]>>, constrain
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { logger, errorResponses = {}, readinessChecks = {}, degradedChecks = {} } = options;
+  const metrics = options.metrics ?? createServiceMetrics(options.service);
   const app = express();
   app.disable("x-powered-by");
   // Hashing a megabytes-large block body for an ETag is work nobody asked for.
@@ -91,7 +99,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const registeredRoutes: { method: HttpMethod; path: string }[] = [];
   let draining = false;
 
-  app.use(requestIdAndAccessLog(logger));
+  app.use(requestIdAndAccessLog(logger, metrics));
+
+  if (options.serveMetrics !== false) {
+    app.get("/metrics", async (_req, res) => {
+      const { contentType, body } = await metrics.render();
+      res.type(contentType).send(body);
+    });
+  }
 
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
@@ -156,6 +171,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       draining = true;
     },
     routes: () => [...registeredRoutes],
+    metrics,
   };
 }
 
@@ -195,20 +211,29 @@ export function acceptedRequestId(value: string | string[] | undefined): string 
   return typeof value === "string" && REQUEST_ID_PATTERN.test(value) ? value : undefined;
 }
 
-function requestIdAndAccessLog(logger: Logger): RequestHandler {
+/** Probes and scrapes: neither logged nor counted. */
+const UNOBSERVED_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+function requestIdAndAccessLog(logger: Logger, metrics: ServiceMetrics): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     const requestId = acceptedRequestId(req.get(REQUEST_ID_HEADER)) ?? randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
     res.on("finish", () => {
-      if (req.path === "/healthz" || req.path === "/readyz") return;
+      if (UNOBSERVED_PATHS.has(req.path)) return;
+      // The route's pattern, never the raw path: ids and hashes would make a series each.
+      const routePath = req.route?.path as string | undefined;
+      const labels = { method: req.method, route: routePath ? `${req.baseUrl}${routePath}`.replace(/:(\w+)/g, "{$1}") : "unmatched", status: String(res.statusCode) };
+      const durationNs = Number(process.hrtime.bigint() - started);
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, durationNs / 1e9);
       logger.info(
         {
           request_id: requestId,
           method: req.method,
           path: req.path,
           status: res.statusCode,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          duration_ms: durationNs / 1e6,
         },
         "request",
       );

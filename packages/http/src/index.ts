@@ -14,3 +14,4 @@ export { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "./internal-headers.ts";
 export { runService, type RunningService } from "./run-service.ts";
 export { createBufferGarbageBound, DEFAULT_GARBAGE_THRESHOLD_BYTES, type BufferGarbageBound } from "./bound-buffer-garbage.ts";
 export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.ts";
+export { createServiceMetrics, DURATION_BUCKETS_SECONDS, metricPrefix, serveMetrics, type ServiceMetrics } from "./service-metrics.ts";

@@ -3,13 +3,14 @@
  * proxy, public app and the HTTP server. `main.ts` calls it; tests call it with their own config.
  */
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createBufferGarbageBound, serveHttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createServiceMetrics, serveHttpApp, serveMetrics, type ServedApp } from "@chaingate/http";
 import { createLogger, type Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
+import { createGatewayMetrics } from "./infra/gateway-metrics.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
 import { gatewayMigrations } from "./infra/migrations/index.ts";
 import { createUpstreamProxy } from "./infra/upstream-proxy.ts";
@@ -20,6 +21,8 @@ export interface Gateway extends ServedApp {
   flushUsage(): Promise<void>;
   /** Resolves once key-change notifications are being received. */
   ready: Promise<void>;
+  /** Where `/metrics` is served (METRICS_PORT), if anywhere. */
+  metricsUrl: string | undefined;
 }
 
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<Gateway> {
@@ -35,12 +38,15 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   const applied = await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations, logger);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
 
+  const metrics = createServiceMetrics("gateway");
+  const gatewayMetrics = createGatewayMetrics(metrics);
   const keyStore = createApiKeyStore({
     db: database.db,
     connectionString: config.DATABASE_URL,
     cacheSize: config.API_KEY_CACHE_SIZE,
     ttlMs: config.API_KEY_CACHE_TTL_MS,
     probeIntervalMs: config.API_KEY_LISTENER_PROBE_MS,
+    onLookup: (result) => gatewayMetrics.keyLookups.inc({ result }),
     onListenError: (error) => logger.warn({ err: error }, "key-change listener lost; key cache bypassed until it reconnects"),
   });
   const usage = createUsageRecorder(database.db, {
@@ -62,13 +68,15 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
     garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES),
   });
-  const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() } });
+  const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() }, metrics });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
-  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger });
+  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger, metrics: gatewayMetrics });
+  const metricsServer = config.METRICS_PORT === undefined ? undefined : await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   const served = await serveHttpApp(
     { app: handler, markDraining: () => publicApp.markDraining() },
     { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS },
     async () => {
+      await metricsServer?.close();
       await usage.close();
       await keyStore.close();
       await proxy.close();
@@ -76,5 +84,5 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
       accessLogger?.flush();
     },
   );
-  return { ...served, ready: keyStore.ready, flushUsage: () => usage.flush() };
+  return { ...served, ready: keyStore.ready, flushUsage: () => usage.flush(), metricsUrl: metricsServer?.url };
 }

@@ -12,6 +12,7 @@ import { readCredential } from "../domain/read-credential.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
 import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
 import type { ApiKeyStore } from "../infra/api-key-store.ts";
+import type { GatewayMetrics } from "../infra/gateway-metrics.ts";
 import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.ts";
 import type { UsageRecorder } from "../infra/usage-recorder.ts";
 import { sendJson } from "./send-json.ts";
@@ -32,6 +33,7 @@ export interface GatewayHandlerOptions {
   logger: Logger;
   /** Writes one line per proxied request; undefined turns the access log off. */
   accessLogger?: Logger;
+  metrics?: GatewayMetrics;
 }
 
 /**
@@ -49,13 +51,19 @@ function ensureTraceparent(headers: Record<string, string | string[]>): string {
 }
 
 export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
-  const { keyStore, usage, proxy, logger, accessLogger } = options;
+  const { keyStore, usage, proxy, logger, accessLogger, metrics } = options;
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
     const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
     // Filled in as the request goes; read by the access-log line at the end.
     const logged: { accountId?: number; traceId?: string } = {};
+    if (metrics) {
+      res.once("finish", () => {
+        metrics.requests.inc({ group: route.group, status: String(res.statusCode) });
+        metrics.duration.observe({ group: route.group }, Number(process.hrtime.bigint() - started) / 1e9);
+      });
+    }
     if (accessLogger) {
       res.once("finish", () =>
         accessLogger.info(

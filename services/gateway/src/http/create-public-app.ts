@@ -3,7 +3,7 @@
  * reference page, health endpoints, and JSON 404/405 for every path no service owns.
  */
 import { buildOpenApiDocument } from "@chaingate/contracts";
-import { createHttpApp, type HttpApp } from "@chaingate/http";
+import { createHttpApp, type HttpApp, type ServiceMetrics } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import express from "express";
 // absolute-path, not the package root: the root module loads the whole UI bundle into the server.
@@ -27,8 +27,9 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
-export function createPublicApp(options: { logger: Logger; readinessChecks: Record<string, () => Promise<unknown>> }): HttpApp {
-  const http = createHttpApp({ service: "gateway", logger: options.logger, readinessChecks: options.readinessChecks });
+export function createPublicApp(options: { logger: Logger; readinessChecks: Record<string, () => Promise<unknown>>; metrics: ServiceMetrics }): HttpApp {
+  // Metrics are never public: they are served on METRICS_PORT (see create-gateway.ts).
+  const http = createHttpApp({ service: "gateway", logger: options.logger, readinessChecks: options.readinessChecks, metrics: options.metrics, serveMetrics: false });
   // Built once: the document depends on code only.
   const document = JSON.stringify(buildOpenApiDocument());
   http.route("get", OPENAPI_PATH, (_req, res) => {

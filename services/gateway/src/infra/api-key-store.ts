@@ -50,6 +50,8 @@ export interface ApiKeyStoreOptions {
   ttlMs?: number;
   probeIntervalMs?: number;
   onListenError?(error: unknown): void;
+  /** Told how each lookup was answered (metrics). */
+  onLookup?(result: "cached" | "database" | "bypassed"): void;
 }
 
 export interface ApiKeyStore {
@@ -157,9 +159,16 @@ export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
   }
 
   async function findRow(prefix: string): Promise<KeyRow | undefined> {
-    if (!listening) return loadRow(prefix);
+    if (!listening) {
+      options.onLookup?.("bypassed");
+      return loadRow(prefix);
+    }
     const cached = rows.get(prefix);
-    if (cached || unknownPrefixes.has(prefix)) return cached;
+    if (cached || unknownPrefixes.has(prefix)) {
+      options.onLookup?.("cached");
+      return cached;
+    }
+    options.onLookup?.("database");
     const before = invalidations;
     const row = await loadRow(prefix);
     if (listening && invalidations === before) {

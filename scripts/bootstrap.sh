@@ -16,14 +16,27 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION"
   npm install -g "pnpm@$PNPM_VERSION" >/dev/null
 fi
 
-# Debian packages: litecoind is the Bitcoin-compatible regtest node of the dev stack and tests.
+listening() { node -e 'const u=new URL(process.argv[1]);require("net").connect(+u.port,u.hostname).on("connect",()=>process.exit(0)).on("error",()=>process.exit(1))' "$1"; }
+
+# Debian packages: litecoind is the Bitcoin-compatible regtest node of the dev stack and tests;
+# PostgreSQL and nats-server (JetStream) when nothing serves DATABASE_URL/NATS_URL and they are
+# not installed (a fresh machine with only Node and npm); the drills use their binaries too.
 missing=()
 command -v litecoind >/dev/null 2>&1 || missing+=(litecoind)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+{ command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ]; } || missing+=(nats-server)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${missing[*]}"
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+      # A cluster installed here for development: loopback connections as in DATABASE_URL's default
+      # (postgres@127.0.0.1, no password), as the build machines have it.
+      for hba in /etc/postgresql/*/main/pg_hba.conf; do
+        sed -i -E 's/^(host\s+all\s+all\s+(127\.0\.0\.1\/32|::1\/128)\s+)\S+/\1trust/' "$hba"
+      done
+    fi
   else
     log "missing ${missing[*]}: install with 'sudo apt-get install ${missing[*]}'"
     exit 1
@@ -35,7 +48,6 @@ pnpm install --frozen-lockfile --reporter=silent
 
 # Postgres and NATS: reuse what DATABASE_URL/NATS_URL point at; start the local ones if they are
 # installed here but stopped (a build machine's services).
-listening() { node -e 'const u=new URL(process.argv[1]);require("net").connect(+u.port,u.hostname).on("connect",()=>process.exit(0)).on("error",()=>process.exit(1))' "$1"; }
 wait_for() { for _ in $(seq 1 50); do listening "$1" && return 0; sleep 0.2; done; return 1; }
 
 if ! listening "$DATABASE_URL"; then

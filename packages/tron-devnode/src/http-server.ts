@@ -94,15 +94,17 @@ async function handleWallet(handlers: Map<string, WalletHandler>, solidity: bool
   }
   // GET reads the query string (Util.getVisible); POST reads only the body (PostParams, Util.getVisiblePost).
   let params: JsonObject = queryParams(url);
+  let jsonText: string | undefined;
   if (method === "POST") {
     const body = await readBody(request);
     if (!QUERY_ONLY.has(endpoint)) {
       const parsed = parseBody(body, request.headers["content-type"], endpoint);
       if (!parsed.ok) return send(response, 200, parsed.error);
       params = parsed.params;
+      if (body.trim().startsWith("{")) jsonText = body;
     }
   }
-  const walletRequest: WalletRequest = { params, visible: isTrue(params.visible), solidity, method };
+  const walletRequest: WalletRequest = { params, visible: isTrue(params.visible), solidity, method, ...(jsonText === undefined ? {} : { jsonText }) };
   send(response, 200, handler(walletRequest));
 }
 

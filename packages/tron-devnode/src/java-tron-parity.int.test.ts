@@ -205,9 +205,11 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
 
   it("a Base58 address without visible is a ParseException (INVALID hex String), not an empty account", async () => {
     const { alice } = node;
-    expect(await post("/wallet/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "INVALID hex String" });
-    expect(await post("/walletsolidity/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "INVALID hex String" });
-    expect(await get(`/wallet/getaccount?address=${alice.base58}`)).toEqual({ Error: PARSE + "INVALID hex String" });
+    // JsonFormat names the line:column where the refused value starts: {"address":"T… → 1:12.
+    expect(await post("/wallet/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
+    expect(await post("/walletsolidity/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
+    expect(await post("/wallet/getaccount", `{\n  "visible": false,\n  "address": "${alice.base58}"\n}`)).toEqual({ Error: PARSE + "3:14: INVALID hex String" });
+    expect(await get(`/wallet/getaccount?address=${alice.base58}`)).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
     expect(await get(`/wallet/getaccount?address=${alice.base58}&visible=true`)).toMatchObject({ address: alice.base58 });
   });
 
@@ -215,14 +217,14 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
     const { alice } = node;
     const zero = alice.hex.indexOf("0");
     expect(zero).toBeGreaterThan(0);
-    expect(await post("/wallet/getaccount", { address: alice.hex, visible: true })).toEqual({ Error: `${PARSE}INVALID base58 String, Illegal character 0 at ${zero}` });
+    expect(await post("/wallet/getaccount", { address: alice.hex, visible: true })).toEqual({ Error: `${PARSE}1:12: INVALID base58 String, Illegal character 0 at ${zero}` });
     expect(await post("/wallet/getaccount", { address: "41abcdef", visible: true })).toEqual({ Error: "class java.lang.NullPointerException : null" });
   });
 
   it("a POST reads visible from its body only, never from the query string", async () => {
     const { alice } = node;
     const response = await fetch(`${node.devnode.url}/wallet/getaccount?visible=true`, { method: "POST", body: JSON.stringify({ address: alice.base58 }) });
-    expect(await response.json()).toEqual({ Error: PARSE + "INVALID hex String" });
+    expect(await response.json()).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
     expect(await post("/wallet/getaccount", { address: alice.base58, visible: "true" })).toMatchObject({ address: alice.base58 });
   });
 
@@ -236,9 +238,9 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
 
   it("builders and triggers: the same parse errors (triggersmartcontract as OTHER_ERROR with the exception text)", async () => {
     const { alice, bob } = node;
-    expect(await post("/wallet/createtransaction", { owner_address: alice.base58, to_address: bob.base58, amount: 1 })).toEqual({ Error: PARSE + "INVALID hex String" });
+    expect(await post("/wallet/createtransaction", { owner_address: alice.base58, to_address: bob.base58, amount: 1 })).toEqual({ Error: PARSE + "1:18: INVALID hex String" });
     const trigger = (await post("/wallet/triggersmartcontract", { owner_address: alice.base58, contract_address: USDT_HEX, function_selector: "decimals()", fee_limit: 1 })) as { result: { code: string; message: string } };
     expect(trigger.result.code).toBe("OTHER_ERROR");
-    expect(Buffer.from(trigger.result.message, "hex").toString()).toBe(PARSE + "INVALID hex String");
+    expect(Buffer.from(trigger.result.message, "hex").toString()).toBe(PARSE + "1:18: INVALID hex String");
   });
 });

@@ -15,6 +15,26 @@ export type JsonObject = Record<string, unknown>;
 /** Thrown when request JSON cannot be turned into a message; the message mimics JsonFormat's. */
 export class JsonParseError extends Error {
   override readonly name: string = "JsonParseError";
+  constructor(
+    message: string,
+    /** The request field whose value failed, when known (for JsonFormat's "line:column: " prefix). */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * JsonFormat's `line:column` (1-based) of the value of `field` in the request's JSON text: where its tokenizer
+ * stands when it refuses that value. `undefined` when the field is not found.
+ */
+export function jsonValuePosition(jsonText: string, field: string): string | undefined {
+  const match = new RegExp(`"${field.replace(/[^\w]/g, "\\$&")}"\\s*:\\s*`).exec(jsonText);
+  if (!match) return undefined;
+  const index = match.index + match[0].length;
+  const before = jsonText.slice(0, index);
+  const line = before.split("\n").length;
+  return `${line}:${index - (before.lastIndexOf("\n") + 1) + 1}`;
 }
 
 /** Input java-tron would accept but the devnode cannot model: answered with a ParseException body, never dropped. */
@@ -71,19 +91,19 @@ const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvw
  * Base58Check (`Commons.decodeFromBase58Check`) when true. Hex that is not a valid address is kept as is, so the
  * actuators refuse it ("Invalid ownerAddress!"); a Base58 address without `visible` is a ParseException ("INVALID
  * hex String"), hex with `visible` one too ("INVALID base58 String, Illegal character 0 at …") or, when every
- * character is Base58, a NullPointerException (the checksum fails). JsonFormat's "line:column: " prefix is omitted.
+ * character is Base58, a NullPointerException (the checksum fails).
  */
-export function parseAddressField(value: unknown, visible: boolean): Uint8Array {
+export function parseAddressField(value: unknown, visible: boolean, field: string): Uint8Array {
   if (value === undefined || value === null) return new Uint8Array();
-  if (typeof value !== "string") throw new JsonParseError("Expected string.");
+  if (typeof value !== "string") throw new JsonParseError("Expected string.", field);
   if (!visible) {
     const body = value.startsWith("0x") ? value.slice(2) : value;
     const bytes = parseHex(body.length % 2 === 0 ? body : "0" + body);
-    if (!bytes) throw new JsonParseError("INVALID hex String");
+    if (!bytes) throw new JsonParseError("INVALID hex String", field);
     return bytes;
   }
   const illegal = [...value].findIndex((character) => !BASE58_ALPHABET.includes(character));
-  if (illegal >= 0) throw new JsonParseError(`INVALID base58 String, Illegal character ${value[illegal]} at ${illegal}`);
+  if (illegal >= 0) throw new JsonParseError(`INVALID base58 String, Illegal character ${value[illegal]} at ${illegal}`, field);
   const address = parseAddress(value, true);
   if (!address) throw new JavaNullPointer("null");
   return address;
@@ -113,8 +133,8 @@ function parseAnyContractValue(type: ContractTypeName, value: JsonObject, visibl
         type,
         permissionId,
         value: {
-          owner_address: parseAddressField(value.owner_address, visible),
-          to_address: parseAddressField(value.to_address, visible),
+          owner_address: parseAddressField(value.owner_address, visible, "owner_address"),
+          to_address: parseAddressField(value.to_address, visible, "to_address"),
           amount: parseInt64(value.amount, "amount"),
         },
       };
@@ -124,8 +144,8 @@ function parseAnyContractValue(type: ContractTypeName, value: JsonObject, visibl
         permissionId,
         value: {
           asset_name: parseNameField(value.asset_name, visible, "asset_name"),
-          owner_address: parseAddressField(value.owner_address, visible),
-          to_address: parseAddressField(value.to_address, visible),
+          owner_address: parseAddressField(value.owner_address, visible, "owner_address"),
+          to_address: parseAddressField(value.to_address, visible, "to_address"),
           amount: parseInt64(value.amount, "amount"),
         },
       };
@@ -134,8 +154,8 @@ function parseAnyContractValue(type: ContractTypeName, value: JsonObject, visibl
         type,
         permissionId,
         value: {
-          owner_address: parseAddressField(value.owner_address, visible),
-          contract_address: parseAddressField(value.contract_address, visible),
+          owner_address: parseAddressField(value.owner_address, visible, "owner_address"),
+          contract_address: parseAddressField(value.contract_address, visible, "contract_address"),
           call_value: parseInt64(value.call_value, "call_value"),
           data: parseBytesField(value.data, "data"),
           call_token_value: parseInt64(value.call_token_value, "call_token_value"),

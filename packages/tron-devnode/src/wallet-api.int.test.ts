@@ -62,7 +62,7 @@ describe("bad input gets java-tron's error bodies (HTTP 200), never a crash", ()
 
   it("wrong address forms: JsonFormat's parse errors, {} for well-formed unknown addresses, actuator messages for short hex", async () => {
     expect(await post("/wallet/getaccount", { address: "41" + "00".repeat(20) })).toEqual({});
-    expect((await post("/wallet/getaccount", { address: 12345 })).Error).toBe("class org.tron.core.services.http.JsonFormat$ParseException : Expected string.");
+    expect((await post("/wallet/getaccount", { address: 12345 })).Error).toBe("class org.tron.core.services.http.JsonFormat$ParseException : 1:12: Expected string.");
     expect(await post("/wallet/createtransaction", { owner_address: alice.hex, to_address: "41abcd", amount: 1 })).toEqual({
       Error: "class org.tron.core.exception.ContractValidateException : Invalid toAddress!",
     });

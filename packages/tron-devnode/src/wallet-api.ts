@@ -21,6 +21,7 @@ import {
 import {
   JavaNullPointer,
   JsonParseError,
+  jsonValuePosition,
   parseAddressField,
   parseBytesField,
   parseContractValue,
@@ -73,6 +74,8 @@ export interface WalletRequest {
   /** True for `/walletsolidity/*`: state as of the solidified block. */
   solidity: boolean;
   method: "GET" | "POST";
+  /** A POST's JSON body as sent (what java-tron's JsonFormat parses), for parse-error positions. */
+  jsonText?: string;
 }
 
 /** A handler: returns the JSON body. */
@@ -83,9 +86,14 @@ export function errorBody(javaClass: string, message: string): { Error: string }
   return { Error: `${javaClass} : ${message}` };
 }
 
-function fromJavaError(error: unknown): { Error: string } {
+function fromJavaError(error: unknown, request: WalletRequest): { Error: string } {
   if (error instanceof JavaNullPointer) return errorBody(JAVA_EXCEPTION.nullPointer, "null");
-  if (error instanceof JsonParseError) return errorBody(JAVA_EXCEPTION.parse, error.message);
+  if (error instanceof JsonParseError) {
+    // A GET servlet builds `{"<field>":<value>}` from its parameter before JsonFormat parses it.
+    const text = error.field && request.method === "GET" ? JSON.stringify({ [error.field]: request.params[error.field] }) : request.jsonText;
+    const position = error.field && text !== undefined ? jsonValuePosition(text, error.field) : undefined;
+    return errorBody(JAVA_EXCEPTION.parse, position ? `${position}: ${error.message}` : error.message);
+  }
   if (error instanceof TransactionRejected) return errorBody(JAVA_EXCEPTION.contractValidate, error.message);
   throw error;
 }
@@ -95,9 +103,9 @@ function visibleText(message: string, visible: boolean): string {
 }
 
 /** The trigger servlets' catch-all: `OTHER_ERROR` with `e.getClass() + " : " + message` (double quotes made single). */
-function otherError(error: unknown, visible: boolean): { result: { code: "OTHER_ERROR"; message: string } } {
-  const body = fromJavaError(error).Error.replace(/"/g, "'");
-  return { result: { code: "OTHER_ERROR", message: visibleText(body, visible) } };
+function otherError(error: unknown, request: WalletRequest): { result: { code: "OTHER_ERROR"; message: string } } {
+  const body = fromJavaError(error, request).Error.replace(/"/g, "'");
+  return { result: { code: "OTHER_ERROR", message: visibleText(body, request.visible) } };
 }
 
 function functionData(params: JsonObject): Uint8Array {
@@ -138,7 +146,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       const raw = ledger.builderRaw(contract, { memo: memo(request.params, request.visible) });
       return printTransaction({ raw, signatures: [] }, request.visible, true);
     } catch (error) {
-      return fromJavaError(error);
+      return fromJavaError(error, request);
     }
   };
 
@@ -146,7 +154,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getaccount",
       (request) => {
-        const address = parseAddressField(request.params.address, request.visible);
+        const address = parseAddressField(request.params.address, request.visible, "address");
         const account = address ? chain(request).state.accounts.get(toHex(address)) : undefined;
         return account ? printAccount(account, request.visible) : {};
       },
@@ -158,7 +166,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         try {
           return blockOrEmpty(chain(request).blockByNumber(parseInt64(request.params.num, "num")), request.visible);
         } catch (error) {
-          return fromJavaError(error);
+          return fromJavaError(error, request);
         }
       },
     ],
@@ -194,7 +202,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           for (let number = Math.max(0, head - count + 1); number <= head; number += 1) blocks.push(view.blockByNumber(number) as StoredBlock);
           return blockList(blocks, request.visible);
         } catch (error) {
-          return fromJavaError(error);
+          return fromJavaError(error, request);
         }
       },
     ],
@@ -214,7 +222,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           }
           return blockList(blocks, request.visible);
         } catch (error) {
-          return fromJavaError(error);
+          return fromJavaError(error, request);
         }
       },
     ],
@@ -244,7 +252,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const block = chain(request).blockByNumber(number);
           return (block?.transactions ?? []).map((entry) => printTransactionInfo(entry, request.visible));
         } catch (error) {
-          return fromJavaError(error);
+          return fromJavaError(error, request);
         }
       },
     ],
@@ -277,7 +285,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
             transaction,
           };
         } catch (error) {
-          return otherError(error, request.visible);
+          return otherError(error, request);
         }
       },
     ],
@@ -297,7 +305,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           return { result: { result: true }, transaction: printTransaction({ raw, signatures: [] }, request.visible, true) };
         } catch (error) {
           if (error instanceof TransactionRejected) return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText(error.message, request.visible) } };
-          return otherError(error, request.visible);
+          return otherError(error, request);
         }
       },
     ],
@@ -316,7 +324,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           }
           return { result: { result: true }, energy_required: result.execution.energyUsed };
         } catch (error) {
-          return otherError(error, request.visible);
+          return otherError(error, request);
         }
       },
     ],
@@ -328,7 +336,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           transaction = parseTransactionJson(request.params, request.visible);
         } catch (error) {
           if (error instanceof TransactionNotPacked) return errorBody(JAVA_EXCEPTION.nullPointer, "null");
-          return fromJavaError(error);
+          return fromJavaError(error, request);
         }
         const txid = toHex(transactionId(transaction.raw));
         try {
@@ -352,7 +360,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getaccountresource",
       (request) => {
-        const address = parseAddressField(request.params.address, request.visible);
+        const address = parseAddressField(request.params.address, request.visible, "address");
         const account = address ? ledger.pendingView.accounts.get(toHex(address)) : undefined;
         if (!account) return {};
         const elapsed = ledger.head.raw.timestamp - account.latestConsumeFreeTime;
@@ -363,7 +371,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getcontract",
       (request) => {
-        const address = parseAddressField(request.params.value, request.visible);
+        const address = parseAddressField(request.params.value, request.visible, "value");
         const token = address ? ledger.token(toHex(address)) : undefined;
         return token ? printSmartContract(token, request.visible) : {};
       },
@@ -371,7 +379,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
     [
       "getcontractinfo",
       (request) => {
-        const address = parseAddressField(request.params.value, request.visible);
+        const address = parseAddressField(request.params.value, request.visible, "value");
         const token = address ? ledger.token(toHex(address)) : undefined;
         if (!token) return {};
         return { smart_contract: printSmartContract(token, request.visible), runtimecode: devnodeRuntimeCode(token), contract_state: ledger.energyCosts.energyFactor > 0 ? { energy_factor: ledger.energyCosts.energyFactor } : {} };
@@ -416,7 +424,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         try {
           return handler(request);
         } catch (error) {
-          return fromJavaError(error);
+          return fromJavaError(error, request);
         }
       },
     ]);

@@ -1,38 +1,13 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { startOtlpCollector } from "@chaingate/testing";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const APP = fileURLToPath(new URL("./fixtures/traced-app.ts", import.meta.url));
 
-interface ExportedSpan {
-  traceId: string;
-  name: string;
-}
-
-/** Stands in for an OTLP/HTTP collector: records the JSON trace exports it receives. */
-async function startCollector() {
-  const spans: { service: string; span: ExportedSpan }[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      const payload = JSON.parse(body) as {
-        resourceSpans: { resource: { attributes: { key: string; value: { stringValue?: string } }[] }; scopeSpans: { spans: ExportedSpan[] }[] }[];
-      };
-      for (const resourceSpans of payload.resourceSpans) {
-        const service = resourceSpans.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue ?? "";
-        for (const scope of resourceSpans.scopeSpans) for (const span of scope.spans) spans.push({ service, span });
-      }
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, close: () => new Promise((r) => server.close(r)) };
-}
+const startCollector = startOtlpCollector;
 
 async function runTracedApp(env: Record<string, string>, preload: string) {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -58,7 +33,7 @@ describe("telemetry preload", () => {
       expect((await app.get({ traceparent: TRACEPARENT })).status).toBe(200);
       const deadline = Date.now() + 10_000;
       while (!collector.spans.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(collector.spans).toContainEqual({ service: "traced-app", span: expect.objectContaining({ traceId: "0af7651916cd43dd8448eb211c80319c" }) });
+      expect(collector.spans).toContainEqual(expect.objectContaining({ service: "traced-app", traceId: "0af7651916cd43dd8448eb211c80319c" }));
     } finally {
       await app.stop();
       await collector.close();
@@ -76,7 +51,7 @@ describe("telemetry preload", () => {
     } finally {
       await app.stop();
     }
-    expect(collector.spans).toContainEqual({ service: "traced-app", span: expect.objectContaining({ traceId: "0af7651916cd43dd8448eb211c80319c" }) });
+    expect(collector.spans).toContainEqual(expect.objectContaining({ service: "traced-app", traceId: "0af7651916cd43dd8448eb211c80319c" }));
     await collector.close();
   });
 

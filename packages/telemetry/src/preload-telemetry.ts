@@ -3,15 +3,26 @@
  * ESM modules can only be instrumented by a loader hook registered before they load, which is
  * why this runs as a preload and not as the first import of main.ts.
  */
+import { readFileSync } from "node:fs";
 import { register } from "node:module";
 import { addFlushBeforeExit } from "./flush-before-exit.ts";
 import { startTelemetry, type TelemetryOptions } from "./start-telemetry.ts";
 
 export function preloadTelemetry(options: TelemetryOptions = {}): void {
   register("@opentelemetry/instrumentation/hook.mjs", import.meta.url);
-  const telemetry = startTelemetry(process.env.OTEL_SERVICE_NAME ?? "chaingate", process.env, options);
+  const telemetry = startTelemetry(process.env.OTEL_SERVICE_NAME || serviceNameOfPackage() || "chaingate", process.env, options);
   // The last spans are exported on the way out: services exit through process.exit() after their
   // graceful shutdown, which awaits this hook; beforeExit covers a process that simply ends.
   addFlushBeforeExit(() => telemetry.shutdown());
   process.once("beforeExit", () => void telemetry.shutdown());
+}
+
+/** Services start in their package's directory: `@chaingate/btc-proxy` names spans `btc-proxy`. */
+function serviceNameOfPackage(): string | undefined {
+  try {
+    const { name } = JSON.parse(readFileSync("package.json", "utf8")) as { name?: string };
+    return name?.replace(/^@[^/]+\//, "");
+  } catch {
+    return undefined;
+  }
 }

@@ -5,3 +5,4 @@ export { freePort, readStartArguments, spawnService, stopChild, waitForExit, wai
 export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.ts";
 export { startPrivateNats, type PrivateNats } from "./private-nats.ts";
 export { silentLogger } from "./silent-logger.ts";
+export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "./otlp-collector.ts";

@@ -1,0 +1,58 @@
+/**
+ * One trace from the client's HTTP request through the gateway and the btc-proxy to the node call
+ * (issue 12), with every process exporting to a local OTLP receiver: the gateway creates no span on
+ * its hot path but carries the client's traceparent; the btc-proxy's server span is the child of
+ * the client's span, and its call to the node is a child of that.
+ */
+import { randomBytes } from "node:crypto";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, startLitecoindRegtest, startOtlpCollector, type LitecoindRegtest, type OtlpCollector, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceStack } from "./service-stack.ts";
+
+/** SpanKind in OTLP JSON: 2 server, 3 client. */
+const SERVER = 2;
+const CLIENT = 3;
+
+let database: TestDatabase;
+let node: LitecoindRegtest;
+let collector: OtlpCollector;
+const stack = createServiceStack();
+let gatewayUrl: string;
+let key: string;
+
+beforeAll(async () => {
+  [database, node, collector] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startOtlpCollector()]);
+  const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
+  const btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...telemetry, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  gatewayUrl = await stack.start("gateway", "gateway", { ...telemetry, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, ACCESS_LOG: "false" });
+  ({ key } = await createAccountWithKey(database.connectionString, "traces"));
+}, 120_000);
+afterAll(async () => {
+  await stack.stop();
+  await Promise.all([node?.stop(), database?.drop(), collector?.close()]);
+});
+
+describe("a client's request, traced", () => {
+  it("is one trace from the client's span through the btc-proxy to its node call, with no span on the gateway's hot path", async () => {
+    const traceId = randomBytes(16).toString("hex");
+    const clientSpanId = randomBytes(8).toString("hex");
+    const response = await fetch(`${gatewayUrl}/api/v1/btc/block/best`, { headers: { "x-api-key": key, traceparent: `00-${traceId}-${clientSpanId}-01` } });
+    expect(response.status).toBe(200);
+
+    const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
+    await expect.poll(() => inTrace().some((span) => span.kind === CLIENT), { timeout: 10_000 }).toBe(true);
+    const spans = inTrace();
+    const server = spans.find((span) => span.service === "btc-proxy" && span.kind === SERVER);
+    expect(server).toBeDefined();
+    expect(server!.parentSpanId).toBe(clientSpanId); // the gateway forwarded the client's context untouched
+    const nodeCall = spans.find((span) => span.service === "btc-proxy" && span.kind === CLIENT);
+    expect(nodeCall).toBeDefined();
+    // The node call descends from the server span (through express's spans in between).
+    const byId = new Map(spans.map((span) => [span.spanId, span]));
+    let ancestor = nodeCall;
+    while (ancestor && ancestor.spanId !== server!.spanId) ancestor = ancestor.parentSpanId ? byId.get(ancestor.parentSpanId) : undefined;
+    expect(ancestor?.spanId).toBe(server!.spanId);
+    expect(spans.filter((span) => span.service === "gateway")).toEqual([]);
+  });
+});

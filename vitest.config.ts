@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "services/*/test/**/*.test.ts", "drills/src/**/*.test.ts"],
+    include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "services/*/test/**/*.test.ts", "drills/src/**/*.test.ts", "deploy/tests/**/*.test.ts"],
     // Integration tests share one Postgres and one NATS; each file isolates itself (own database,
     // own subject prefix), so files may run in parallel. Two cores: two workers.
     pool: "forks",

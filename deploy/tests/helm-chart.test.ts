@@ -1,0 +1,275 @@
+/**
+ * The Helm chart deploy/helm/chaingate: `helm lint` and `helm template` with the default values, the
+ * production-like values (deploy/helm/production-values.yaml) and a service switched off; every
+ * rendered object validated against the Kubernetes schemas (kubernetes-models), then what an
+ * operator relies on: probes, selectors that match their pods, one HPA per stateless service, PDBs,
+ * the gateway as the only reachable service, secrets from an existing Secret.
+ */
+import path from "node:path";
+import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
+import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
+import { Secret } from "kubernetes-models/v1/Secret";
+import { Service } from "kubernetes-models/v1/Service";
+import { Deployment, type IDeployment } from "kubernetes-models/apps/v1/Deployment";
+import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
+import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
+import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
+import { Job } from "kubernetes-models/batch/v1/Job";
+import { parseAllDocuments } from "yaml";
+import { beforeAll, describe, expect, it } from "vitest";
+import { deployDir, run, unpackKubernetesTools, type KubernetesTools } from "./kubernetes-tools.ts";
+import { allowed, selects, type Endpoint, type NetworkPolicySpec } from "./network-policy.ts";
+
+const chartDir = path.join(deployDir, "helm", "chaingate");
+const productionValues = path.join(deployDir, "helm", "production-values.yaml");
+const NAMESPACE = "chaingate";
+
+const SERVICES = ["gateway", "btc-proxy", "eth-proxy", "trx-proxy", "xpub", "delivery", "scanner"];
+const STATELESS = ["gateway", "btc-proxy", "eth-proxy", "trx-proxy", "xpub", "delivery"];
+const INTERNAL = ["btc-proxy", "eth-proxy", "trx-proxy", "xpub", "delivery"];
+const UPSTREAM_ENV: Record<string, string> = {
+  "btc-proxy": "BTC_PROXY_URL",
+  "eth-proxy": "ETH_PROXY_URL",
+  "trx-proxy": "TRX_PROXY_URL",
+  xpub: "XPUB_URL",
+  delivery: "DELIVERY_URL",
+};
+
+/** The API versions and kinds the chart may emit: GA APIs only, each validated by its model. */
+const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  "v1/ServiceAccount": ServiceAccount,
+  "v1/ConfigMap": ConfigMap,
+  "v1/Secret": Secret,
+  "v1/Service": Service,
+  "apps/v1/Deployment": Deployment,
+  "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
+  "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
+  "networking.k8s.io/v1/NetworkPolicy": NetworkPolicy,
+  "batch/v1/Job": Job,
+};
+
+// The rendered objects are checked field by field below; a loose shape keeps that readable.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; [key: string]: any };
+
+let tools: KubernetesTools;
+
+function helm(args: string[]): string {
+  const result = run(tools.helm, args);
+  if (result.status !== 0) throw new Error(`helm ${args.join(" ")} exited ${result.status}:\n${result.stderr}${result.stdout}`);
+  return result.stdout;
+}
+
+function render(extraArgs: string[]): K8sObject[] {
+  const out = helm(["template", "chaingate", chartDir, "--namespace", NAMESPACE, ...extraArgs]);
+  return parseAllDocuments(out)
+    .map((doc) => {
+      if (doc.errors.length) throw doc.errors[0];
+      return doc.toJS() as K8sObject | null;
+    })
+    .filter((o): o is K8sObject => o !== null);
+}
+
+const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+const component = (o: K8sObject) => o.metadata.labels?.["app.kubernetes.io/component"];
+const find = (objects: K8sObject[], kind: string, service: string) => {
+  const found = objects.find((o) => o.kind === kind && component(o) === service);
+  if (!found) throw new Error(`no ${kind} for ${service}`);
+  return found;
+};
+
+function podOf(deployment: K8sObject): Endpoint {
+  const container = (deployment as IDeployment).spec!.template.spec!.containers[0]!;
+  const namedPorts = Object.fromEntries((container.ports ?? []).map((p) => [p.name!, p.containerPort]));
+  return { podLabels: deployment.spec.template.metadata.labels, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE }, namedPorts };
+}
+
+function policiesOf(objects: K8sObject[]): Array<{ namespace: string; spec: NetworkPolicySpec }> {
+  return byKind(objects, "NetworkPolicy").map((p) => ({ namespace: NAMESPACE, spec: p.spec }));
+}
+
+/** The checks every rendering must pass, whatever the values. */
+function checkRendering(objects: K8sObject[], expectedServices: string[], { withoutPdb = [] as string[] } = {}): void {
+  for (const object of objects) {
+    const Model = MODELS[`${object.apiVersion}/${object.kind}`];
+    expect(Model, `${object.apiVersion} ${object.kind} ${object.metadata.name} is not an expected GA kind`).toBeDefined();
+    expect(() => new Model!(object as never).validate(), `${object.kind} ${object.metadata.name}`).not.toThrow();
+  }
+  const deployments = byKind(objects, "Deployment");
+  expect(deployments.map(component).sort()).toEqual([...expectedServices].sort());
+
+  for (const deployment of deployments) {
+    const name = component(deployment)!;
+    const podLabels = deployment.spec.template.metadata.labels;
+    expect(selects(deployment.spec.selector, podLabels), `${name}: selector matches its pod template`).toBe(true);
+    // No other Deployment's pods match this selector (they would be adopted or fought over).
+    for (const other of deployments.filter((d) => d !== deployment)) {
+      expect(selects(deployment.spec.selector, other.spec.template.metadata.labels), `${name} selects ${component(other)}'s pods`).toBe(false);
+    }
+    const pod = deployment.spec.template.spec;
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(pod.containers).toHaveLength(1);
+    const container = pod.containers[0];
+    const portNames = container.ports.map((p: { name: string }) => p.name);
+    expect(container.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "http" });
+    expect(container.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "http" });
+    expect(container.startupProbe.httpGet.path).toBe("/healthz");
+    expect(portNames).toContain("http");
+    expect(container.resources.requests.cpu).toBeTruthy();
+    expect(container.resources.requests.memory).toBeTruthy();
+    expect(container.resources.limits.memory).toBeTruthy();
+    expect(container.securityContext.allowPrivilegeEscalation).toBe(false);
+
+    // Its Service selects exactly its pods and targets a port the container has.
+    const service = find(objects, "Service", name);
+    expect(selects({ matchLabels: service.spec.selector }, podLabels)).toBe(true);
+    for (const other of deployments.filter((d) => d !== deployment)) {
+      expect(selects({ matchLabels: service.spec.selector }, other.spec.template.metadata.labels)).toBe(false);
+    }
+    for (const port of service.spec.ports) expect(portNames).toContain(port.targetPort);
+
+    // Its ConfigMap is the one the pod reads, and listens where the probes look.
+    const configMap = find(objects, "ConfigMap", name);
+    expect(container.envFrom).toContainEqual({ configMapRef: { name: configMap.metadata.name } });
+    expect(configMap.data.HOST).toBe("0.0.0.0");
+    expect(Number(configMap.data.PORT)).toBe(container.ports.find((p: { name: string }) => p.name === "http").containerPort);
+
+    // Its PodDisruptionBudget covers its pods.
+    if (!withoutPdb.includes(name)) {
+      const pdb = find(objects, "PodDisruptionBudget", name);
+      expect(selects(pdb.spec.selector, podLabels)).toBe(true);
+    }
+
+    // An HPA exactly for the stateless services; the scanner keeps a fixed replica count.
+    const hpa = byKind(objects, "HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === deployment.metadata.name);
+    if (STATELESS.includes(name)) {
+      expect(hpa, `${name} has an HPA`).toBeDefined();
+      expect(hpa!.spec.scaleTargetRef).toMatchObject({ apiVersion: "apps/v1", kind: "Deployment" });
+      expect(deployment.spec.replicas, `${name}: the HPA owns replicas`).toBeUndefined();
+    } else {
+      expect(hpa, `${name} has no HPA`).toBeUndefined();
+      expect(deployment.spec.replicas).toBeGreaterThanOrEqual(1);
+    }
+  }
+  for (const hpa of byKind(objects, "HorizontalPodAutoscaler")) {
+    expect(deployments.map((d) => d.metadata.name)).toContain(hpa.spec.scaleTargetRef.name);
+  }
+
+  // Every Secret key a pod requires exists in the Secret it names (optional keys may be absent).
+  const secrets = byKind(objects, "Secret");
+  for (const deployment of deployments) {
+    for (const env of deployment.spec.template.spec.containers[0].env ?? []) {
+      const ref = env.valueFrom?.secretKeyRef;
+      if (!ref || ref.optional) continue;
+      const secret = secrets.find((s) => s.metadata.name === ref.name);
+      if (secret) expect(Object.keys(secret.stringData ?? secret.data ?? {}), `${component(deployment)} needs ${ref.key}`).toContain(ref.key);
+    }
+  }
+
+  // The gateway finds every enabled internal service at its Service's name and port, and no other.
+  const gatewayConfig = find(objects, "ConfigMap", "gateway").data;
+  for (const [name, variable] of Object.entries(UPSTREAM_ENV)) {
+    if (!expectedServices.includes(name)) {
+      expect(gatewayConfig[variable], `${variable} unset when ${name} is off`).toBeUndefined();
+      continue;
+    }
+    const service = find(objects, "Service", name);
+    expect(gatewayConfig[variable]).toBe(`http://${service.metadata.name}:${service.spec.ports[0].port}`);
+  }
+
+  // NetworkPolicy: every pod selected for ingress and egress; only the gateway reachable from outside.
+  const policies = policiesOf(objects);
+  const gateway = podOf(find(objects, "Deployment", "gateway"));
+  const strangerPod: Endpoint = { podLabels: { app: "something-else" }, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE } };
+  for (const deployment of deployments) {
+    const name = component(deployment)!;
+    const pod = podOf(deployment);
+    const covering = policies.filter((p) => selects(p.spec.podSelector, pod.podLabels));
+    expect(covering.some((p) => p.spec.policyTypes?.includes("Ingress")), `${name} has an ingress policy`).toBe(true);
+    expect(covering.some((p) => p.spec.policyTypes?.includes("Egress")), `${name} has an egress policy`).toBe(true);
+    const port = pod.namedPorts!.http!;
+    if (name === "gateway") continue;
+    expect(allowed(policies, strangerPod, pod, port), `a stranger pod reaches ${name}`).toBe(false);
+    expect(allowed(policies, { ip: "203.0.113.7" }, pod, port), `the internet reaches ${name}`).toBe(false);
+    for (const other of deployments.filter((d) => d !== deployment && component(d) !== "gateway")) {
+      expect(allowed(policies, podOf(other), pod, port), `${component(other)} reaches ${name}`).toBe(false);
+    }
+    expect(allowed(policies, gateway, pod, port), `the gateway reaches ${name}`).toBe(INTERNAL.includes(name));
+  }
+  // Egress: the proxies and the scanner reach nodes, delivery reaches public webhook URLs but not
+  // private ranges; the gateway and xpub reach no node.
+  const publicNode: Endpoint = { ip: "198.51.100.10" };
+  for (const name of expectedServices) {
+    const pod = podOf(find(objects, "Deployment", name));
+    const callsNodes = ["btc-proxy", "eth-proxy", "trx-proxy", "scanner"].includes(name);
+    expect(allowed(policies, pod, publicNode, 8332), `${name} → a node`).toBe(callsNodes || name === "delivery");
+  }
+  if (expectedServices.includes("delivery")) {
+    const delivery = podOf(find(objects, "Deployment", "delivery"));
+    expect(allowed(policies, delivery, { ip: "93.184.216.34" }, 443)).toBe(true);
+    expect(allowed(policies, delivery, { ip: "10.1.2.3" }, 443)).toBe(false);
+    expect(allowed(policies, delivery, { ip: "169.254.169.254" }, 80)).toBe(false);
+  }
+}
+
+beforeAll(() => {
+  tools = unpackKubernetesTools();
+});
+
+describe("helm chart deploy/helm/chaingate", () => {
+  it("passes helm lint with the default and the production-like values", () => {
+    expect(helm(["lint", chartDir, "--strict"])).toContain("0 chart(s) failed");
+    expect(helm(["lint", chartDir, "--strict", "-f", productionValues])).toContain("0 chart(s) failed");
+  });
+
+  it("renders valid objects with the default values: all seven services, a Secret from the values, the gateway open", () => {
+    const objects = render([]);
+    checkRendering(objects, SERVICES);
+    const secret = byKind(objects, "Secret");
+    expect(secret).toHaveLength(1);
+    expect(Object.keys(secret[0]!.stringData)).toEqual(expect.arrayContaining(["DATABASE_URL", "NATS_URL", "INTERNAL_AUTH_TOKEN"]));
+    const policies = policiesOf(objects);
+    const gateway = podOf(find(objects, "Deployment", "gateway"));
+    expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 8080), "the internet reaches the gateway").toBe(true);
+    expect(find(objects, "Deployment", "scanner").spec.replicas).toBe(1);
+  });
+
+  it("renders valid objects with production-like values: existing Secret, ingress only from the ingress controller", () => {
+    const objects = render(["-f", productionValues]);
+    checkRendering(objects, SERVICES);
+    expect(byKind(objects, "Secret")).toHaveLength(0);
+    for (const deployment of byKind(objects, "Deployment")) {
+      for (const env of deployment.spec.template.spec.containers[0].env) {
+        expect(env.valueFrom.secretKeyRef.name).toBe("chaingate-secrets");
+      }
+      expect(deployment.spec.template.spec.containers[0].image).toBe(`registry.example.com/chaingate/${component(deployment)}:0.1.0`);
+    }
+    const policies = policiesOf(objects);
+    const gateway = podOf(find(objects, "Deployment", "gateway"));
+    const ingressController: Endpoint = { podLabels: { app: "ingress-nginx" }, namespace: "ingress-nginx", namespaceLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } };
+    const prometheus: Endpoint = { podLabels: { app: "prometheus" }, namespace: "monitoring", namespaceLabels: { "kubernetes.io/metadata.name": "monitoring" } };
+    expect(allowed(policies, ingressController, gateway, 8080)).toBe(true);
+    expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 8080)).toBe(false);
+    // Prometheus scrapes every service, the scanner included.
+    for (const name of SERVICES) expect(allowed(policies, prometheus, podOf(find(objects, "Deployment", name)), 8080), `scrape ${name}`).toBe(true);
+    // Postgres only in its namespace.
+    const xpub = podOf(find(objects, "Deployment", "xpub"));
+    const postgres: Endpoint = { podLabels: { app: "pg" }, namespace: "databases", namespaceLabels: { "kubernetes.io/metadata.name": "databases" } };
+    expect(allowed(policies, xpub, postgres, 5432)).toBe(true);
+    expect(allowed(policies, xpub, { ...postgres, namespace: "other", namespaceLabels: { "kubernetes.io/metadata.name": "other" } }, 5432)).toBe(false);
+    expect(find(objects, "Deployment", "scanner").spec.replicas).toBe(2);
+    expect(find(objects, "HorizontalPodAutoscaler", "gateway").spec).toMatchObject({ minReplicas: 3, maxReplicas: 20 });
+    expect(find(objects, "ConfigMap", "gateway").data.API_KEY_CACHE_SIZE).toBe("50000");
+  });
+
+  it("leaves out a switched-off service and the gateway's route to it", () => {
+    const objects = render(["--set", "services.eth-proxy.enabled=false", "--set", "services.scanner.podDisruptionBudget.enabled=false"]);
+    checkRendering(
+      objects,
+      SERVICES.filter((s) => s !== "eth-proxy"),
+      { withoutPdb: ["scanner"] },
+    );
+    expect(objects.filter((o) => component(o) === "eth-proxy")).toEqual([]);
+    expect(byKind(objects, "PodDisruptionBudget").map(component)).not.toContain("scanner");
+  });
+});

@@ -5,6 +5,9 @@
 import { z } from "zod";
 import { logLevel, port, positiveInt } from "./env-types.ts";
 
+/** Mirrors @chaingate/http's MIN_INTERNAL_TOKEN_LENGTH (config cannot depend on http). */
+const MIN_INTERNAL_TOKEN_LENGTH = 32;
+
 export const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 export const DEFAULT_NATS_URL = "nats://127.0.0.1:4222";
 
@@ -16,6 +19,11 @@ export function serviceSettings(defaultPort: number) {
     LOG_LEVEL: logLevel(),
     /** Graceful shutdown: how long in-flight requests may finish. */
     DRAIN_TIMEOUT_MS: positiveInt(10_000),
+    /**
+     * The secret the gateway sends to internal services (the same value everywhere, from one
+     * Secret). Set: internal services refuse requests without it. Unset: not checked (dev stack).
+     */
+    INTERNAL_TOKEN: z.string().min(MIN_INTERNAL_TOKEN_LENGTH, `must be at least ${MIN_INTERNAL_TOKEN_LENGTH} characters`).optional(),
   };
 }
 

@@ -248,3 +248,24 @@ describe("/metrics", () => {
     expect(text).toMatch(/^test_process_cpu_seconds_total \d/m);
   });
 });
+
+describe("internal token", () => {
+  it("refuses requests without the gateway's token (constant-time check), but not probes and scrapes", async () => {
+    const token = "t".repeat(40);
+    const http = createHttpApp({ service: "test", logger: silent, internalToken: token });
+    http.route("get", "/api/v1/things/:id", (req, res) => {
+      res.json({ account: req.headers["x-chaingate-account-id"] ?? null });
+    });
+    http.finish();
+    const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
+    servers.push(server);
+    for (const headers of [{}, { "x-chaingate-internal-token": "wrong" }, { "x-chaingate-internal-token": token + "x" }]) {
+      const refused = await fetch(`${server.url}/api/v1/things/1`, { headers: { ...headers, "x-chaingate-account-id": "1" } });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ message: "This service answers only requests forwarded by the gateway." });
+    }
+    const allowed = await fetch(`${server.url}/api/v1/things/1`, { headers: { "x-chaingate-internal-token": token, "x-chaingate-account-id": "1" } });
+    expect(await allowed.json()).toEqual({ account: "1" });
+    for (const open of ["/healthz", "/readyz", "/metrics"]) expect((await fetch(`${server.url}${open}`)).status).toBe(200);
+  });
+});

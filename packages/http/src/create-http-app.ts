@@ -18,6 +18,7 @@ import {
 } from "./http-errors.ts";
 import { REQUEST_ID_HEADER } from "./internal-headers.ts";
 import { assertJsonDepth } from "./json-depth.ts";
+import { requireInternalToken } from "./require-internal-token.ts";
 import { createServiceMetrics, type ServiceMetrics } from "./service-metrics.ts";
 
 export const DEFAULT_JSON_BODY_LIMIT = "1mb";
@@ -42,6 +43,8 @@ export interface HttpAppOptions {
   metrics?: ServiceMetrics;
   /** false: no `/metrics` route on this app (the public gateway serves it on a listener of its own). */
   serveMetrics?: boolean;
+  /** When set, every request but probes and scrapes must carry it (see require-internal-token.ts). */
+  internalToken?: string;
 }
 
 export interface HttpApp {
@@ -100,6 +103,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   let draining = false;
 
   app.use(requestIdAndAccessLog(logger, metrics));
+  if (options.internalToken) app.use(requireInternalToken(options.internalToken));
 
   if (options.serveMetrics !== false) {
     app.get("/metrics", async (_req, res) => {

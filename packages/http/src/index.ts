@@ -10,7 +10,8 @@ export {
   type ErrorResponse,
   type ErrorResponseTable,
 } from "./http-errors.ts";
-export { ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "./internal-headers.ts";
+export { ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from "./internal-headers.ts";
+export { INTERNAL_TOKEN_REFUSED_MESSAGE, MIN_INTERNAL_TOKEN_LENGTH, requireInternalToken } from "./require-internal-token.ts";
 export { runService, type RunningService } from "./run-service.ts";
 export { createBufferGarbageBound, DEFAULT_GARBAGE_THRESHOLD_BYTES, type BufferGarbageBound } from "./bound-buffer-garbage.ts";
 export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.ts";

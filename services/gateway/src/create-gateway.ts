@@ -70,7 +70,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() }, metrics });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
-  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger, metrics: gatewayMetrics });
+  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger, metrics: gatewayMetrics, internalToken: config.INTERNAL_TOKEN });
   const metricsServer = config.METRICS_PORT === undefined ? undefined : await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   const served = await serveHttpApp(
     { app: handler, markDraining: () => publicApp.markDraining() },

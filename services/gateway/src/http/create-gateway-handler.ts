@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { acceptedRequestId, ACCOUNT_ID_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
+import { acceptedRequestId, ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import { hasErrorCode } from "@chaingate/errors";
 import type { Logger } from "@chaingate/logger";
 import { readCredential } from "../domain/read-credential.ts";
@@ -22,7 +22,7 @@ export const INVALID_KEY_MESSAGE = "The API key is invalid or inactive.";
 export const KEYS_UNAVAILABLE_MESSAGE = "API keys cannot be checked right now (the database is unavailable); try again later.";
 
 /** Client-sent copies of these never reach a service; the gateway sets the first itself. */
-const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, "x-api-key", "authorization"]);
+const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, "x-api-key", "authorization"]);
 
 export interface GatewayHandlerOptions {
   keyStore: ApiKeyStore;
@@ -34,6 +34,8 @@ export interface GatewayHandlerOptions {
   /** Writes one line per proxied request; undefined turns the access log off. */
   accessLogger?: Logger;
   metrics?: GatewayMetrics;
+  /** Sent to every internal service as proof that the request passed the gateway. */
+  internalToken?: string;
 }
 
 /**
@@ -99,6 +101,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
 
     const headers = forwardableHeaders(req.headers, STRIPPED_HEADERS);
     headers[ACCOUNT_ID_HEADER] = String(key.accountId);
+    if (options.internalToken) headers[INTERNAL_TOKEN_HEADER] = options.internalToken;
     headers[REQUEST_ID_HEADER] = requestId;
     logged.traceId = ensureTraceparent(headers);
     const remote = req.socket.remoteAddress;

@@ -16,3 +16,5 @@ export { runService, type RunningService } from "./run-service.ts";
 export { createBufferGarbageBound, DEFAULT_GARBAGE_THRESHOLD_BYTES, type BufferGarbageBound } from "./bound-buffer-garbage.ts";
 export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.ts";
 export { createServiceMetrics, DURATION_BUCKETS_SECONDS, metricPrefix, serveMetrics, type ServiceMetrics } from "./service-metrics.ts";
+export { QueryParameterError, strictQuery } from "./strict-query.ts";
+export { abortOnClose } from "./abort-on-close.ts";

@@ -6,17 +6,15 @@
  *   GET /api/v1/btc/block/hash/{blockHash}/transactions/count
  *   GET /api/v1/btc/block/best                     { hash, height } of the tip
  */
+import { abortOnClose } from "@chaingate/http";
 import type { RequestHandler } from "express";
-import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
-import { nodeFailure } from "./node-error-response.ts";
-import { streamNodeResult } from "./stream-node-result.ts";
-import { send, type BufferGarbageBound } from "@chaingate/http";
+import { streamNodeResult, type NodeRoute } from "./stream-node-result.ts";
 
-/** getblockhash takes a 32-bit int; anything larger is out of range on every node. */
+/** getblockhash takes a 32-bit int: a larger height is no block number on any node. */
 const MAX_HEIGHT = 0x7fffffff;
 const VERBOSITY_FULL_TRANSACTIONS = 2;
 
-export function getBlockByHeight(node: BitcoinRpcClient, garbageBound?: BufferGarbageBound): RequestHandler {
+export function getBlockByHeight(route: NodeRoute): RequestHandler {
   return async (req, res) => {
     // The route's constraint made a non-integer a routing miss (404).
     const raw = String(req.params.blockNumber);
@@ -24,33 +22,35 @@ export function getBlockByHeight(node: BitcoinRpcClient, garbageBound?: BufferGa
       res.status(400).json({ error: "The block number must be a non-negative integer." });
       return;
     }
-    const height = Number(raw);
-    if (height > MAX_HEIGHT) return send(res, nodeFailure("invalid_argument", { node_code: -8, node_message: "Block height out of range" }));
-    const hash = await node.call<string>("getblockhash", [height]);
-    await streamNodeResult(node, res, "getblock", [hash, VERBOSITY_FULL_TRANSACTIONS], garbageBound);
+    if (Number(raw) > MAX_HEIGHT) {
+      res.status(400).json({ error: `The block number must be a non-negative integer no greater than ${MAX_HEIGHT}.` });
+      return;
+    }
+    const hash = await route.node.call<string>("getblockhash", [Number(raw)], { signal: abortOnClose(res) });
+    await streamNodeResult(route, res, "getblock", [hash, VERBOSITY_FULL_TRANSACTIONS]);
   };
 }
 
-export function getBlockByHash(node: BitcoinRpcClient, garbageBound?: BufferGarbageBound): RequestHandler {
-  return (req, res) => streamNodeResult(node, res, "getblock", [String(req.params.blockHash), VERBOSITY_FULL_TRANSACTIONS], garbageBound);
+export function getBlockByHash(route: NodeRoute): RequestHandler {
+  return (req, res) => streamNodeResult(route, res, "getblock", [String(req.params.blockHash), VERBOSITY_FULL_TRANSACTIONS]);
 }
 
-export function getBlockHeader(node: BitcoinRpcClient): RequestHandler {
-  return (req, res) => streamNodeResult(node, res, "getblockheader", [String(req.params.blockHash), true]);
+export function getBlockHeader(route: NodeRoute): RequestHandler {
+  return (req, res) => streamNodeResult({ ...route, garbageBound: undefined }, res, "getblockheader", [String(req.params.blockHash), true]);
 }
 
-export function getBlockTransactionCount(node: BitcoinRpcClient): RequestHandler {
+export function getBlockTransactionCount({ node }: NodeRoute): RequestHandler {
   return async (req, res) => {
     // The header carries nTx: no need to read the block's body.
-    const header = await node.call<{ nTx?: number }>("getblockheader", [String(req.params.blockHash), true]);
+    const header = await node.call<{ nTx?: number }>("getblockheader", [String(req.params.blockHash), true], { signal: abortOnClose(res) });
     res.json({ transactionCount: header.nTx ?? null });
   };
 }
 
-export function getBestBlock(node: BitcoinRpcClient): RequestHandler {
+export function getBestBlock({ node }: NodeRoute): RequestHandler {
   return async (_req, res) => {
     // One call, so hash and height describe the same tip.
-    const info = await node.call<{ bestblockhash: string; blocks: number }>("getblockchaininfo");
+    const info = await node.call<{ bestblockhash: string; blocks: number }>("getblockchaininfo", [], { signal: abortOnClose(res) });
     res.json({ hash: info.bestblockhash, height: info.blocks });
   };
 }

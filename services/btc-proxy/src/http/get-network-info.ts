@@ -4,17 +4,19 @@
  *   GET /api/v1/btc/mempool                                getmempoolinfo
  */
 import { btcFeeEstimateQuerySchema } from "@chaingate/contracts";
-import { parseRequest } from "@chaingate/http";
+import { abortOnClose, parseRequest, strictQuery } from "@chaingate/http";
 import type { RequestHandler } from "express";
-import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
+import type { NodeRoute } from "./stream-node-result.ts";
 
 const SATOSHI_PER_BTC = 100_000_000;
 const VBYTES_PER_KVB = 1_000;
 
-export function getFeeEstimate(node: BitcoinRpcClient): RequestHandler {
+export function getFeeEstimate({ node }: NodeRoute): RequestHandler {
   return async (req, res) => {
-    const { blocks, mode } = parseRequest(btcFeeEstimateQuerySchema, req.query);
-    const estimate = await node.call<{ feerate?: number; blocks: number; errors?: string[] }>("estimatesmartfee", [blocks, mode.toUpperCase()]);
+    const { blocks, mode } = parseRequest(btcFeeEstimateQuerySchema, { ...strictQuery(req.query, ["blocks", "mode"]) });
+    const estimate = await node.call<{ feerate?: number; blocks: number; errors?: string[] }>("estimatesmartfee", [blocks, mode.toUpperCase()], {
+      signal: abortOnClose(res),
+    });
     // feerate is BTC per kvB as a JSON double; whole satoshis per kvB are exact, then /1000.
     const satPerKvb = estimate.feerate === undefined ? null : Math.round(estimate.feerate * SATOSHI_PER_BTC);
     res.json({
@@ -26,8 +28,8 @@ export function getFeeEstimate(node: BitcoinRpcClient): RequestHandler {
   };
 }
 
-export function getMempoolInfo(node: BitcoinRpcClient): RequestHandler {
+export function getMempoolInfo({ node }: NodeRoute): RequestHandler {
   return async (_req, res) => {
-    res.json(await node.call("getmempoolinfo"));
+    res.json(await node.call("getmempoolinfo", [], { signal: abortOnClose(res) }));
   };
 }

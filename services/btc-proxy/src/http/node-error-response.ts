@@ -5,33 +5,32 @@
  */
 import type { ChaingateError } from "@chaingate/errors";
 import type { ErrorResponse, ErrorResponseTable } from "@chaingate/http";
-import type { BitcoinNodeRpcError } from "../infra/bitcoin-rpc-errors.ts";
+import type { Logger } from "@chaingate/logger";
+import { bitcoin, nodeErrorCodes, nodeFailureDetails, type NodeFailureReason } from "@chaingate/node-client";
 
 export const GENERIC_NODE_ERROR = "Could not connect to BTC node.";
-
-/** Bitcoin Core RPC codes (src/rpc/protocol.h) that mean "no such thing" or "bad argument". */
-const NOT_FOUND_CODES = new Set([-5]);
-const INVALID_ARGUMENT_CODES = new Set([-1, -3, -8, -22]);
-
-export type NodeFailureReason = "not_found" | "invalid_argument" | "node_error" | "node_unreachable" | "not_configured";
+/** nginx's status for a client that went away: nobody reads it, the access log does. */
+const CLIENT_CLOSED_REQUEST = 499;
 
 export function nodeFailure(reason: NodeFailureReason, extra: { node_code?: number; node_message?: string } = {}): ErrorResponse {
   return { status: 500, body: { error: GENERIC_NODE_ERROR, details: { reason, ...extra } } };
 }
 
-export function reasonForRpcCode(code: number): NodeFailureReason {
-  if (NOT_FOUND_CODES.has(code)) return "not_found";
-  if (INVALID_ARGUMENT_CODES.has(code)) return "invalid_argument";
-  return "node_error";
+/** The btc-proxy's error table: node failures with their details, query parameters given twice. */
+export function nodeErrorResponses(logger: Logger): ErrorResponseTable {
+  const codes = nodeErrorCodes(bitcoin.id);
+  const failure = (error: ChaingateError) => nodeFailure(nodeFailureDetails(error)?.reason ?? "node_error", nodeFailureDetails(error));
+  return {
+    [codes.rpcError]: failure,
+    [codes.unreachable]: failure,
+    [codes.notConfigured]: failure,
+    [codes.authFailed]: failure,
+    // The node answered something unusable: ours to look into, so logged.
+    [codes.badAnswer]: (error) => {
+      logger.error({ err: error }, "unusable answer from the Bitcoin node");
+      return failure(error);
+    },
+    [codes.aborted]: () => ({ status: CLIENT_CLOSED_REQUEST, body: { error: "The client closed the request." } }),
+    invalid_query_parameter: (error) => ({ status: 400, body: { error: error.message } }),
+  };
 }
-
-export const nodeErrorResponses: ErrorResponseTable = {
-  btc_node_rpc_error: (error: ChaingateError) => {
-    const { rpcCode, rpcMessage } = error as BitcoinNodeRpcError;
-    return nodeFailure(reasonForRpcCode(rpcCode), { node_code: rpcCode, node_message: rpcMessage });
-  },
-  btc_node_unreachable: () => nodeFailure("node_unreachable"),
-  btc_node_not_configured: () => nodeFailure("not_configured"),
-  // Wrong node credentials are an operator's configuration problem, not the client's.
-  btc_node_auth_failed: () => nodeFailure("not_configured"),
-};

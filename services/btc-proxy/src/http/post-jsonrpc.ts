@@ -5,20 +5,24 @@
  */
 import { pipeline } from "node:stream";
 import { text } from "node:stream/consumers";
+import { abortOnClose } from "@chaingate/http";
+import { bitcoin, JSONRPC_NODE_UNREACHABLE, jsonRpcProxyErrorBody, nodeErrorCodes, type JsonValue } from "@chaingate/node-client";
 import { hasErrorCode } from "@chaingate/errors";
-import type { BufferGarbageBound } from "@chaingate/http";
 import express, { type RequestHandler } from "express";
-import { evaluateJsonRpcRequest, JSONRPC_NODE_UNREACHABLE, jsonRpcProxyErrorBody, type JsonValue } from "../domain/jsonrpc-policy.ts";
-import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
+import { evaluateJsonRpcRequest } from "../domain/jsonrpc-policy.ts";
+import type { NodeRoute } from "./stream-node-result.ts";
 
 export const DEFAULT_JSONRPC_BODY_LIMIT = "5mb";
+const CODES = nodeErrorCodes(bitcoin.id);
+/** A refusal body the node wrote that is not JSON is quoted this far. */
+const QUOTED_REFUSAL_CHARS = 500;
 
 /** The raw body as bytes: the policy parses it itself (a parse error is -32700, not a generic 400). */
-export function rawJsonRpcBody(limit: string): RequestHandler {
+export function rawJsonRpcBody(limit: string | number): RequestHandler {
   return express.raw({ type: () => true, limit });
 }
 
-export function postJsonRpc(node: BitcoinRpcClient, garbageBound?: BufferGarbageBound): RequestHandler {
+export function postJsonRpc({ node, logger, garbageBound }: NodeRoute): RequestHandler {
   return async (req, res) => {
     const decision = evaluateJsonRpcRequest(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
     if (!decision.ok) {
@@ -26,15 +30,20 @@ export function postJsonRpc(node: BitcoinRpcClient, garbageBound?: BufferGarbage
       return;
     }
     const id: JsonValue = decision.isBatch ? null : (decision.forward[0]?.id ?? null);
+    const signal = abortOnClose(res);
     let answer;
     try {
-      answer = await node.callRaw(decision.forwardBody);
+      answer = await node.callRaw(decision.forwardBody, { signal });
     } catch (error) {
-      if (hasErrorCode(error, "btc_node_unreachable")) {
+      if (hasErrorCode(error, CODES.aborted)) return; // the client left; nobody to answer
+      if (hasErrorCode(error, CODES.unreachable)) {
         res.status(502).json(jsonRpcProxyErrorBody(JSONRPC_NODE_UNREACHABLE, "Could not connect to BTC node.", id));
-      } else {
-        // Not configured or wrong credentials: rule 6 answers 500.
+      } else if (hasErrorCode(error, CODES.notConfigured, CODES.authFailed)) {
+        // Rule 6 answers 500.
         res.status(500).json(jsonRpcProxyErrorBody(JSONRPC_NODE_UNREACHABLE, "The BTC node is not configured or refused the proxy's credentials.", id));
+      } else {
+        logger.error({ err: error }, "POST /jsonrpc failed unexpectedly");
+        res.status(500).json(jsonRpcProxyErrorBody(JSONRPC_NODE_UNREACHABLE, "Internal error in the proxy.", id));
       }
       return;
     }
@@ -43,7 +52,9 @@ export function postJsonRpc(node: BitcoinRpcClient, garbageBound?: BufferGarbage
       res.status(200).type("application/json");
       garbageBound?.watch(res, undefined);
       pipeline(answer.body, res, (error) => {
-        if (error && !res.destroyed) res.destroy(error);
+        if (!error) return;
+        if (!signal.aborted) logger.error({ err: error }, "the node's streamed JSON-RPC answer failed; connection cut");
+        if (!res.destroyed) res.destroy(error);
       });
       return;
     }
@@ -53,7 +64,8 @@ export function postJsonRpc(node: BitcoinRpcClient, garbageBound?: BufferGarbage
     try {
       envelope = JSON.parse(raw);
     } catch {
-      envelope = { result: null, error: { code: -1, message: raw.slice(0, 500) }, id };
+      logger.warn({ status: answer.status, body: raw.slice(0, QUOTED_REFUSAL_CHARS) }, "the node refused a JSON-RPC call with a body that is not JSON");
+      envelope = { result: null, error: { code: -1, message: raw.slice(0, QUOTED_REFUSAL_CHARS) }, id };
     }
     res.status(500).json(envelope);
   };

@@ -5,28 +5,32 @@
  *   GET  /api/v1/btc/transactions/{txid}/outputs/{n}  {unspent, output} (gettxout, mempool included)
  */
 import { btcSendRawRequestSchema } from "@chaingate/contracts";
-import { parseRequest } from "@chaingate/http";
+import { abortOnClose, parseRequest } from "@chaingate/http";
+import { stringifyLosslessJson } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
-import type { BitcoinRpcClient } from "../infra/bitcoin-rpc-client.ts";
-import { streamNodeResult } from "./stream-node-result.ts";
+import { streamNodeResult, type NodeRoute } from "./stream-node-result.ts";
 
-export function sendRawTransaction(node: BitcoinRpcClient): RequestHandler {
+export function sendRawTransaction({ node }: NodeRoute): RequestHandler {
   return async (req, res) => {
     const { hex } = parseRequest(btcSendRawRequestSchema, req.body);
+    // Not cancelled when the client leaves: a broadcast half-sent is worse than one finished.
     const txid = await node.call<string>("sendrawtransaction", [hex]);
     res.json({ txid });
   };
 }
 
-export function getTransaction(node: BitcoinRpcClient): RequestHandler {
-  return (req, res) => streamNodeResult(node, res, "getrawtransaction", [String(req.params.txid), true]);
+export function getTransaction(route: NodeRoute): RequestHandler {
+  return (req, res) => streamNodeResult({ ...route, garbageBound: undefined }, res, "getrawtransaction", [String(req.params.txid), true]);
 }
 
-export function getTransactionOutput(node: BitcoinRpcClient): RequestHandler {
+export function getTransactionOutput({ node }: NodeRoute): RequestHandler {
   return async (req, res) => {
     const n = String(req.params.n);
-    const output = await node.call<Record<string, unknown> | null>("gettxout", [String(req.params.txid), Number(n), true]);
-    // null means spent or never existed: the node does not tell which.
-    res.json({ unspent: output !== null, output });
+    const output = await node.call<Record<string, unknown> | null>("gettxout", [String(req.params.txid), Number(n), true], {
+      signal: abortOnClose(res),
+      lossless: true,
+    });
+    // null means spent or never existed: the node does not tell which. `value` as the node wrote it.
+    res.type("application/json").send(stringifyLosslessJson({ unspent: output !== null, output }));
   };
 }

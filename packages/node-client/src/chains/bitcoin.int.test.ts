@@ -4,8 +4,12 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
-import { createBitcoinRpcClient, type BitcoinRpcClient } from "./bitcoin-rpc-client.ts";
-import { BitcoinNodeAuthError, BitcoinNodeNotConfiguredError, BitcoinNodeRpcError, BitcoinNodeUnreachableError } from "./bitcoin-rpc-errors.ts";
+import { bitcoin } from "./bitcoin.ts";
+import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "../create-node-client.ts";
+import { NodeAuthError, NodeNotConfiguredError, NodeRpcError, NodeUnreachableError } from "../node-errors.ts";
+
+/** The Bitcoin configuration of the shared client, as the btc-proxy uses it. */
+const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient => createNodeClient({ chain: bitcoin, ...options });
 
 /** A loopback port nothing listens on: bound, then released. */
 async function deadUrl(): Promise<string> {
@@ -61,7 +65,7 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
 
   it("classifies node errors with the node's code and message", async () => {
     const outOfRange = await rejection(client.call("getblockhash", [1_000_000]));
-    expect(outOfRange).toBeInstanceOf(BitcoinNodeRpcError);
+    expect(outOfRange).toBeInstanceOf(NodeRpcError);
     expect(outOfRange).toMatchObject({ code: "btc_node_rpc_error", rpcCode: -8, rpcMessage: "Block height out of range", retryable: false });
 
     const unknownTx = await rejection(client.call("getrawtransaction", ["00".repeat(32)]));
@@ -84,7 +88,7 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
   it("reports wrong credentials as an auth error, not as an outage", async () => {
     const wrong = make({ urls: [node.rpcUrl], auth: { user: node.rpcUser, password: "wrong" } });
     const error = await rejection(wrong.call("getblockcount"));
-    expect(error).toBeInstanceOf(BitcoinNodeAuthError);
+    expect(error).toBeInstanceOf(NodeAuthError);
     expect(error).toMatchObject({ code: "btc_node_auth_failed" });
   });
 
@@ -122,15 +126,15 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     const urls = [await deadUrl(), await deadUrl()];
     const unreachable = make({ urls, auth: { user: "u", password: "p" } });
     const error = await rejection(unreachable.call("getblockcount"));
-    expect(error).toBeInstanceOf(BitcoinNodeUnreachableError);
+    expect(error).toBeInstanceOf(NodeUnreachableError);
     expect(error).toMatchObject({ code: "btc_node_unreachable", retryable: true });
-    expect((error as BitcoinNodeUnreachableError).attempts.map((attempt) => attempt.url)).toEqual(urls);
-    await expect(unreachable.callRaw('{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}')).rejects.toBeInstanceOf(BitcoinNodeUnreachableError);
+    expect((error as NodeUnreachableError).attempts.map((attempt) => attempt.url)).toEqual(urls);
+    await expect(unreachable.callRaw('{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}')).rejects.toBeInstanceOf(NodeUnreachableError);
   });
 
   it("reports a missing URL or missing credentials as not configured", async () => {
-    await expect(make({ urls: [] }).call("getblockcount")).rejects.toBeInstanceOf(BitcoinNodeNotConfiguredError);
-    await expect(make({ urls: [node.rpcUrl] }).call("getblockcount")).rejects.toBeInstanceOf(BitcoinNodeNotConfiguredError);
+    await expect(make({ urls: [] }).call("getblockcount")).rejects.toBeInstanceOf(NodeNotConfiguredError);
+    await expect(make({ urls: [node.rpcUrl] }).call("getblockcount")).rejects.toBeInstanceOf(NodeNotConfiguredError);
   });
 
   it("streams getblock verbosity 2 without buffering and passes it through byte for byte", async () => {
@@ -172,13 +176,14 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(replies.find((reply) => reply.id === "b")?.error).toEqual({ code: -8, message: "Block height out of range" });
   });
 
-  it("streams a successful answer unread, and throws a refusal as the node's error, like call()", async () => {
+  it("streams a successful answer's result cut out of its envelope, and throws a refusal as the node's error, like call()", async () => {
     const blockHash = await node.rpc<string>("getblockhash", [1]);
     const body = await client.callStreamed("getblock", [blockHash, 2]);
-    const envelope = JSON.parse((await collect(body)).text) as { result: { hash: string }; error: unknown };
-    expect(envelope).toMatchObject({ result: { hash: blockHash }, error: null });
+    const result = JSON.parse((await collect(body)).text) as { hash: string };
+    expect(result).toEqual(await node.rpc("getblock", [blockHash, 2]));
+    expect(result.hash).toBe(blockHash);
     const refused = await client.callStreamed("getblock", ["00".repeat(32), 2]).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(BitcoinNodeRpcError);
+    expect(refused).toBeInstanceOf(NodeRpcError);
     expect(refused).toMatchObject({ rpcCode: -5, method: "getblock" });
   });
 

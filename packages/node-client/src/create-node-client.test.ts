@@ -7,8 +7,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createBitcoinRpcClient, type BitcoinRpcClient } from "./bitcoin-rpc-client.ts";
-import { BitcoinNodeRpcError, BitcoinNodeUnreachableError } from "./bitcoin-rpc-errors.ts";
+import { bitcoin } from "./chains/bitcoin.ts";
+import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "./create-node-client.ts";
+import { NodeRpcError, NodeUnreachableError } from "./node-errors.ts";
+
+/** The Bitcoin configuration of the shared client, as the btc-proxy uses it. */
+const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient => createNodeClient({ chain: bitcoin, ...options });
 
 type Handler = (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void;
 
@@ -61,7 +65,7 @@ describe("createBitcoinRpcClient response handling", () => {
       json(response, 200, { jsonrpc: "2.0", error: { code: -5, message: "Block not found" }, id });
     });
     const error = await make({ urls: [url], auth }).call("getblock", ["00"]).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(BitcoinNodeRpcError);
+    expect(error).toBeInstanceOf(NodeRpcError);
     expect(error).toMatchObject({ rpcCode: -5, rpcMessage: "Block not found", method: "getblock" });
   });
 
@@ -97,7 +101,7 @@ describe("createBitcoinRpcClient response handling", () => {
     const hung = await serve(() => {});
     const started = Date.now();
     const error = await make({ urls: [hung], auth, timeoutMs: 300 }).call("getblockcount").catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(BitcoinNodeUnreachableError);
+    expect(error).toBeInstanceOf(NodeUnreachableError);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 

@@ -1,0 +1,49 @@
+export {
+  createNodeClient,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_COOL_DOWN_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type BufferedCallOptions,
+  type CallOptions,
+  type NodeClient,
+  type NodeClientOptions,
+  type RawNodeResponse,
+  type RequestOptions,
+  type UpstreamState,
+} from "./create-node-client.ts";
+export { type NodeAuth } from "./node-auth.ts";
+export { JSONRPC_1_0, JSONRPC_2_0, reasonTable, type JsonRpcEnvelope, type NodeChain } from "./node-chain.ts";
+export {
+  NodeAnswerError,
+  NodeAuthError,
+  NodeCallAbortedError,
+  nodeErrorCodes,
+  nodeFailureDetails,
+  NodeNotConfiguredError,
+  NodeRpcError,
+  NodeUnreachableError,
+  type ChainLabel,
+  type NodeClientError,
+  type NodeFailureReason,
+} from "./node-errors.ts";
+export { bitcoin, BITCOIN_REASON_CODES } from "./chains/bitcoin.ts";
+export { ethereum, ETHEREUM_REASON_CODES } from "./chains/ethereum.ts";
+export { tron } from "./chains/tron.ts";
+export { JsonNumber, parseLosslessJson, stringifyLosslessJson } from "./lossless-json.ts";
+export { streamJsonRpcResult, type StreamResultHandlers } from "./stream-jsonrpc-result.ts";
+export {
+  createJsonRpcProxyPolicy,
+  DEFAULT_MAX_JSONRPC_DEPTH,
+  jsonRpcProxyErrorBody,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_ALLOWED,
+  JSONRPC_NODE_UNREACHABLE,
+  JSONRPC_PARSE_ERROR,
+  type ForwardedJsonRpcCall,
+  type JsonRpcPolicyDecision,
+  type JsonRpcProxyErrorBody,
+  type JsonRpcProxyPolicy,
+  type JsonRpcProxyPolicyOptions,
+  type JsonValue,
+} from "./jsonrpc-proxy-policy.ts";

@@ -8,8 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bitcoin } from "./chains/bitcoin.ts";
-import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "./create-node-client.ts";
-import { NodeRpcError, NodeUnreachableError } from "./node-errors.ts";
+import { createNodeClient, type NodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "./create-node-client.ts";
+import { NodeCallAbortedError, nodeFailureDetails, NodeRpcError, NodeUnreachableError } from "./node-errors.ts";
+import { ethereum } from "./chains/ethereum.ts";
+import { tron } from "./chains/tron.ts";
+import type { JsonNumber } from "./lossless-json.ts";
 
 /** The Bitcoin configuration of the shared client, as the btc-proxy uses it. */
 const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient => createNodeClient({ chain: bitcoin, ...options });
@@ -129,6 +132,132 @@ describe("createBitcoinRpcClient response handling", () => {
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toThrow();
     expect(client.upstreams()[0]).toMatchObject({ healthy: true });
+  });
+
+  it("never marks a node down for a cancelled call, buffered or streamed, and tries no other URL", async () => {
+    let seenBySecond = 0;
+    const hung = await serve(() => {});
+    const second = await serve((_request, _body, response) => {
+      seenBySecond++;
+      json(response, 200, { result: 1, error: null, id: 1 });
+    });
+    const client = make({ urls: [hung, second], auth });
+    for (const start of [(signal: AbortSignal) => client.call("getblockcount", [], { signal }), (signal: AbortSignal) => client.callStreamed("getblock", [], { signal })]) {
+      const controller = new AbortController();
+      const pending = start(controller.signal);
+      setTimeout(() => controller.abort(), 50);
+      await expect(pending).rejects.toBeInstanceOf(NodeCallAbortedError);
+    }
+    expect(client.upstreams().map((upstream) => upstream.healthy)).toEqual([true, true]);
+    expect(seenBySecond).toBe(0);
+  });
+
+  it("cancels a streamed answer mid-body without blaming the node, and frees the node's connection", async () => {
+    let nodeSawClose = false;
+    const slow = await serve((request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.write('{"result":[');
+      const timer = setInterval(() => response.write('"0000000000000000",'), 10);
+      response.on("close", () => {
+        clearInterval(timer);
+        nodeSawClose = true;
+      });
+      request.on("error", () => {});
+    });
+    const client = make({ urls: [slow], auth });
+    const controller = new AbortController();
+    const body = await client.callStreamed("getblock", [], { signal: controller.signal });
+    body.on("error", () => {});
+    controller.abort();
+    await expect.poll(() => nodeSawClose, { timeout: 2_000 }).toBe(true);
+    expect(client.upstreams()[0]).toMatchObject({ healthy: true });
+  });
+
+  it("keeps credentials out of every URL it shows: upstreams, errors", async () => {
+    const dead = new URL(await serve((_request, _body, response) => response.writeHead(503).end("busy")));
+    dead.username = "rpcuser";
+    dead.password = "s3cret-password";
+    const client = make({ urls: [dead.toString()] });
+    const error = (await client.call("getblockcount").catch((caught: unknown) => caught)) as NodeUnreachableError;
+    expect(error).toBeInstanceOf(NodeUnreachableError);
+    const shown = JSON.stringify([client.upstreams(), error.message, error.details, error.attempts]);
+    expect(shown).not.toContain("s3cret-password");
+    expect(shown).not.toContain("rpcuser");
+    expect(client.upstreams()[0]!.url).toBe(`http://127.0.0.1:${dead.port}`);
+  });
+
+  it("parses numbers losslessly on request: amounts as the node wrote them", async () => {
+    const url = await serve((_request, _body, response) => {
+      response.writeHead(200, { "content-type": "application/json" }).end('{"result":[{"amount":0.00000050}],"error":null,"id":1}');
+    });
+    const [row] = await make({ urls: [url], auth }).call<[{ amount: JsonNumber }]>("listreceivedbyaddress", [], { lossless: true });
+    expect(row.amount.text).toBe("0.00000050");
+  });
+});
+
+describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
+  const servers: http.Server[] = [];
+  const clients: NodeClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+  const serve = async (handler: Handler) => {
+    const started = await startServer(handler);
+    servers.push(started.server);
+    return started.url;
+  };
+  const make = (options: NodeClientOptions) => {
+    const client = createNodeClient(options);
+    clients.push(client);
+    return client;
+  };
+
+  it("sends 2.0 calls without credentials by default, or with an API-key header", async () => {
+    const seen: { authorization?: string; apiKey?: string; body: string }[] = [];
+    const url = await serve((request, body, response) => {
+      seen.push({ authorization: request.headers.authorization, apiKey: request.headers["tron-pro-api-key"] as string | undefined, body });
+      json(response, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, result: "0x7a69" });
+    });
+    expect(await make({ chain: ethereum, urls: [url] }).call("eth_chainId")).toBe("0x7a69");
+    await make({ chain: ethereum, urls: [url], auth: { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: "k-123" } }).call("eth_chainId");
+    expect(seen[0]).toEqual({ authorization: undefined, apiKey: undefined, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+    expect(seen[1]!.apiKey).toBe("k-123");
+  });
+
+  it("classifies a 2.0 refusal with the chain's table", async () => {
+    const url = await serve((_request, body, response) =>
+      json(response, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, error: { code: -32602, message: "invalid argument 0" } }),
+    );
+    const error = await make({ chain: ethereum, urls: [url] }).call("eth_getBalance", ["0x0"]).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "eth_node_rpc_error", rpcCode: -32602, reason: "invalid_argument" });
+    expect(nodeFailureDetails(error)).toEqual({ reason: "invalid_argument", node_code: -32602, node_message: "invalid argument 0" });
+  });
+
+  it("talks java-tron's HTTP API: JSON bodies to paths, GET without a body, the Error member as a refusal, failover on a 5xx", async () => {
+    const seen: string[] = [];
+    const broken = await serve((_request, _body, response) => response.writeHead(502, { "content-type": "text/plain" }).end("bad gateway"));
+    const node = await serve((request, body, response) => {
+      seen.push(`${request.method} ${request.url} ${body}`);
+      if (request.url === "/wallet/getaccount") return json(response, 200, body.includes("bad") ? { Error: "class org.tron.core.exception.BadItemException : Invalid address" } : { balance: 12 });
+      json(response, 200, { blockID: "00ab" });
+    });
+    const client = make({ chain: tron, urls: [broken, node] });
+    expect(await client.request("/wallet/getaccount", { body: { address: "TXYZ", visible: true } })).toEqual({ balance: 12 });
+    expect(await client.request("/wallet/getnowblock")).toEqual({ blockID: "00ab" });
+    const refused = await client.request("/wallet/getaccount", { body: { address: "bad" } }).catch((caught: unknown) => caught);
+    expect(refused).toMatchObject({ code: "trx_node_rpc_error", method: "/wallet/getaccount", reason: "invalid_argument" });
+    expect(seen).toEqual(['POST /wallet/getaccount {"address":"TXYZ","visible":true}', "GET /wallet/getnowblock ", 'POST /wallet/getaccount {"address":"bad"}']);
+    expect(client.upstreams()[0]).toMatchObject({ healthy: false, lastError: expect.stringContaining("502") });
+  });
+
+  it("reports a chain that needs no credentials as configured without them, and Bitcoin as not configured", async () => {
+    const url = await serve((_request, _body, response) => json(response, 200, { jsonrpc: "2.0", id: 1, result: 1 }));
+    expect(await make({ chain: tron, urls: [url] }).call("eth_blockNumber")).toBe(1);
+    await expect(make({ chain: bitcoin, urls: [url] }).call("getblockcount")).rejects.toMatchObject({ code: "btc_node_not_configured", reason: "not_configured" });
   });
 });
 

@@ -2,8 +2,8 @@
  * Cuts the `result` member out of a JSON-RPC answer while it streams, whatever the key order:
  * bitcoind writes `{"result":…,"error":null,"id":1}`, geth and Hardhat
  * `{"jsonrpc":"2.0","id":1,"result":…}`. A tokenizer (@streamparser/json) follows the envelope;
- * the bytes of a container result pass through as views of the node's chunks, never assembled,
- * so a megabytes-large block costs no more memory than a few chunks.
+ * the result's bytes pass through as views of the node's chunks, never assembled, so a
+ * megabytes-large block (or a verbosity-0 hex string) costs no more memory than a few chunks.
  *
  * Invariants: only the top-level members `result` and `error` are looked at; a non-null `error`
  * is the node's refusal; a body that is not one complete JSON object is an error of the stream.
@@ -13,8 +13,8 @@ import { Tokenizer, TokenType } from "@streamparser/json";
 
 /** An error envelope is small; more than this is not an error object worth reading. */
 const MAX_ERROR_BYTES = 64 * 1024;
-/** A primitive result (a hash, a count, null) is held until the envelope ends, in case an error follows. */
-const MAX_PRIMITIVE_BYTES = 64 * 1024;
+/** A `null` result is held until the envelope ends, in case an error follows; nothing else is held. */
+const MAX_HELD_RESULT_BYTES = 64;
 const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
 
 export interface StreamResultHandlers {
@@ -33,19 +33,29 @@ class SkippingTokenizer extends Tokenizer {
 
 interface Capture {
   key: "result" | "error";
+  /** Offset of the first byte after the member's colon (whitespace before the value included). */
   start: number;
+  /** Offset just past the value, once known (a container's closer, or the `,`/`}` after a primitive). */
   end?: number;
-  container: boolean;
+  /** The value's first byte, once seen. */
+  firstByte?: number;
+  /** The value is `null` (known from its token). */
   isNull: boolean;
-  /** Held bytes (errors and primitive results). */
+  /** Held bytes: an error, or a `null` result that a later error may still contradict. */
   held: Buffer[];
   heldBytes: number;
+  /** Streaming: whitespace withheld until more of the value follows (it may be the value's trailing whitespace). */
+  pendingWhitespace?: Buffer;
+  streaming: boolean;
 }
 
+const NULL_FIRST_BYTE = 0x6e; // n
+
 /**
- * Resolves with the result's bytes as a stream once they begin (a container) or once the answer
- * has ended (a primitive); rejects with `refusal` or `badAnswer` when the answer is not a result.
- * After it resolved, a broken remainder (cut body, a late error member) fails the returned stream.
+ * Resolves with the result's bytes as a stream once they begin; a `null` result (which a later
+ * `error` member may contradict, as in bitcoind's `{"result":null,"error":{…}}`) once the answer
+ * has ended. Rejects with `refusal` or `badAnswer` when the answer is not a result. After it
+ * resolved, a broken remainder (cut body, a late error member) fails the returned stream.
  */
 export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandlers): Promise<Readable> {
   return new Promise<Readable>((resolve, reject) => {
@@ -54,8 +64,9 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
     let depth = 0;
     let expectKey = false;
     let key: string | undefined;
-    let valueNext = false;
-    let capture: Capture | undefined;
+    let valueNext: Capture | "other" | undefined;
+    let open: Capture | undefined;
+    let openIsContainer = false;
     let result: Capture | undefined;
     let error: Capture | undefined;
     let documentEnded = false;
@@ -73,9 +84,9 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
       settled = true;
       resolve(output);
     };
-    const finishCapture = (end: number) => {
-      if (capture) capture.end = end;
-      capture = undefined;
+    const closeValue = (end: number) => {
+      if (open) open.end = end;
+      open = undefined;
     };
     tokenizer.onError = (cause) => fail(handlers.badAnswer(`not JSON (${cause.message})`, cause));
     tokenizer.onToken = ({ token, value, offset }) => {
@@ -95,22 +106,27 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
           return;
         }
         if (token === TokenType.COLON) {
-          valueNext = true;
-          return;
-        }
-        if (valueNext) {
-          valueNext = false;
-          const container = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
           if (key === "result" || key === "error") {
-            capture = { key, start: offset, container, isNull: token === TokenType.NULL, held: [], heldBytes: 0 };
+            const capture: Capture = { key, start: offset + 1, isNull: false, held: [], heldBytes: 0, streaming: false };
             if (key === "result") result = capture;
             else error = capture;
-          }
-          if (container) depth++;
+            valueNext = capture;
+          } else valueNext = "other";
           return;
         }
-        // After a primitive value: `,` or `}` ends it (trailing whitespace is trimmed later).
-        if (capture && !capture.container) finishCapture(offset);
+        if (valueNext !== undefined) {
+          const capture = valueNext;
+          valueNext = undefined;
+          openIsContainer = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
+          if (capture !== "other") {
+            capture.isNull = token === TokenType.NULL;
+            open = capture;
+          }
+          if (openIsContainer) depth++;
+          return;
+        }
+        // After a primitive value: `,` or `}` ends it.
+        if (!openIsContainer) closeValue(offset);
         if (token === TokenType.COMMA) expectKey = true;
         if (token === TokenType.RIGHT_BRACE) endDocument();
         return;
@@ -118,23 +134,44 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
       if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) depth++;
       else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) {
         depth--;
-        if (depth === 1) finishCapture(offset + 1);
+        if (depth === 1) {
+          closeValue(offset + 1);
+          openIsContainer = false;
+        }
       }
     };
 
-    let position = 0;
     const hold = (target: Capture, bytes: Buffer, limit: number) => {
       target.heldBytes += bytes.length;
       if (target.heldBytes > limit) return fail(handlers.badAnswer(`${target.key} member larger than ${limit} bytes where a small one was expected`));
       target.held.push(Buffer.from(bytes));
     };
+    /** This chunk's bytes of `target`, leading whitespace skipped. */
     const slice = (target: Capture | undefined, chunk: Buffer, chunkStart: number): Buffer | undefined => {
-      if (!target || target.start >= chunkStart + chunk.length) return undefined;
-      const from = Math.max(target.start, chunkStart) - chunkStart;
+      if (!target) return undefined;
+      let from = Math.max(target.start, chunkStart) - chunkStart;
       const to = (target.end === undefined ? chunkStart + chunk.length : Math.min(target.end, chunkStart + chunk.length)) - chunkStart;
+      if (target.firstByte === undefined) {
+        while (from < to && WHITESPACE.has(chunk[from]!)) from++;
+        if (from < to) target.firstByte = chunk[from];
+      }
       return to > from ? chunk.subarray(from, to) : undefined;
     };
+    /** Pushes streamed bytes, withholding trailing whitespace until more of the value follows. */
+    const stream = (target: Capture, bytes: Buffer, push: (bytes: Buffer) => void) => {
+      let last = bytes.length;
+      while (last > 0 && WHITESPACE.has(bytes[last - 1]!)) last--;
+      if (last === 0) {
+        target.pendingWhitespace = Buffer.concat([target.pendingWhitespace ?? Buffer.alloc(0), bytes]);
+        return;
+      }
+      if (target.pendingWhitespace) push(target.pendingWhitespace);
+      push(bytes.subarray(0, last));
+      target.pendingWhitespace = last < bytes.length ? Buffer.from(bytes.subarray(last)) : undefined;
+    };
+    const refused = () => error !== undefined && !error.isNull;
 
+    let position = 0;
     const output = new Transform({
       transform(chunk: Buffer, _encoding, done: TransformCallback) {
         const chunkStart = position;
@@ -143,31 +180,31 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
         if (failure) return done(failure);
         const resultBytes = slice(result, chunk, chunkStart);
         if (resultBytes && result) {
-          // A container streams unless a real error came first; a primitive waits for the end.
-          if (result.container && !(error && !error.isNull)) {
-            this.push(resultBytes);
+          // Anything but null streams at once, unless a real error came first; null waits for the end.
+          if (!result.streaming && result.firstByte !== NULL_FIRST_BYTE && !refused()) result.streaming = true;
+          if (result.streaming) {
+            stream(result, resultBytes, (bytes) => this.push(bytes));
             settle();
-          } else hold(result, resultBytes, MAX_PRIMITIVE_BYTES);
+          } else if (!refused()) hold(result, resultBytes, MAX_HELD_RESULT_BYTES);
         }
-        const errorBytes = error && !error.isNull ? slice(error, chunk, chunkStart) : undefined;
+        const errorBytes = slice(error, chunk, chunkStart);
         if (errorBytes && error) hold(error, errorBytes, MAX_ERROR_BYTES);
         done(failure);
       },
       flush(done: TransformCallback) {
         if (!failure && !documentEnded) fail(handlers.badAnswer("the answer ended early"));
-        if (!failure && error && !error.isNull) {
+        if (!failure && refused() && error) {
           let parsed: unknown;
           try {
             parsed = JSON.parse(Buffer.concat(error.held).toString("utf8"));
           } catch (cause) {
-            parsed = undefined;
             fail(handlers.badAnswer("an unreadable error member", cause));
           }
           if (!failure) fail(handlers.refusal(parsed));
         }
         if (!failure && !result) fail(handlers.badAnswer("no result member"));
         if (failure) return done(failure);
-        if (result && !(result.container && settled)) this.push(trimEnd(Buffer.concat(result.held)));
+        if (result && !result.streaming) this.push(trimEnd(Buffer.concat(result.held)));
         settle();
         done();
       },

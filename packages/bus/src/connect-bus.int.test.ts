@@ -28,6 +28,8 @@ function transfer(overrides: Partial<EventPayload<typeof transferMatched>> = {})
     position: 0,
     block: { height: 1, hash: "00ab", time: "2026-11-21T00:00:00.000Z" },
     execution_status: "SUCCESS",
+    type: "transfer",
+    confirmations: 1,
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 export { COINS, coinSubject, type Coin, type EventContract, type EventPayload } from "./event-contract.ts";
 export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
-export { transferMatched, transferMatchedSchema } from "./transfer-matched.ts";
+export { transferMatched, transferMatchedSchema, TRANSFER_EVENT_TYPES } from "./transfer-matched.ts";
 export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
 export { webhookChanged, webhookChangedSchema } from "./webhook-changed.ts";
 export { addressIssued, addressIssuedSchema } from "./address-issued.ts";

@@ -5,8 +5,17 @@ import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
  * `transfer.matched.<coin>`: one transfer × one webhook. `event_id` is stable across retries and
  * re-scans, and is the notification's idempotency key for subscribers.
  */
+export const TRANSFER_EVENT_TYPES = ["transfer", "reverted"] as const;
+
 export const transferMatchedSchema = z.object({
+  /** Deterministic per (type, transfer, webhook, block hash): a re-scan yields the same id. */
   event_id: z.string().min(1),
+  /**
+   * "transfer": the transfer is in a block N deep. "reverted": a transfer notified earlier left the
+   * best chain (reorg); same transfer fields, a new event id. Back in a later block it is notified
+   * again as a new "transfer".
+   */
+  type: z.enum(TRANSFER_EVENT_TYPES),
   webhook_id: z.number().int().positive(),
   coin: z.enum(COINS),
   /** Asset moved: "BTC", "ETH", "TRX", a TRC-10 id or a TRC-20 symbol such as "USDT". */
@@ -26,6 +35,8 @@ export const transferMatchedSchema = z.object({
   block: z.object({ height: z.number().int().nonnegative(), hash: z.string(), time: z.iso.datetime() }),
   /** e.g. "SUCCESS", or Tron's contractRet such as "OUT_OF_ENERGY". */
   execution_status: z.string(),
+  /** Depth of the block when published (1 = the block itself is the tip the scanner processed). */
+  confirmations: z.number().int().positive(),
 });
 
 export const transferMatched = {
@@ -34,5 +45,7 @@ export const transferMatched = {
   streamSubjects: "transfer.matched.>",
   schema: transferMatchedSchema,
   subject: (payload) => coinSubject("transfer.matched", payload.coin),
-  messageId: (p) => `match:${p.coin}:${p.txid}:${p.position ?? "-"}:${p.webhook_id}`,
+  // The event id names the type and the block too: a revert, or the same transfer back in another
+  // block, is a new message, not a duplicate.
+  messageId: (p) => `match:${p.coin}:${p.txid}:${p.position ?? "-"}:${p.webhook_id}:${p.event_id}`,
 } satisfies EventContract<typeof transferMatchedSchema>;

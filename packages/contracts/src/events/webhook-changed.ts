@@ -10,6 +10,10 @@ export const webhookChangedSchema = z.object({
   deleted: z.boolean(),
   /** Monotonic per webhook (e.g. its updated_at in ms); consumers ignore older versions. */
   version: z.number().int().nonnegative(),
+  /** Depth a transfer's block must reach before it is notified; absent = 1 (notified when processed). */
+  confirmations: z.number().int().positive().optional(),
+  /** ETH only: also notify ERC-20 Transfer logs of the scanner's token whitelist; absent = false (v1). */
+  include_tokens: z.boolean().optional(),
 });
 
 export const webhookChanged = {

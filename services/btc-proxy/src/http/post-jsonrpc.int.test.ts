@@ -119,6 +119,13 @@ describe("malformed requests (rules 5, 8)", () => {
     expect(twenty.status).toBe(200);
   });
 
+  it("answers a body nested too deep to re-encode with 400 -32600 in the JSON-RPC shape, echoing the id", async () => {
+    const depth = 200_000;
+    const { status, body } = await rpc(`{"id":"deep","method":"getblock","params":${"[".repeat(depth)}${"]".repeat(depth)}}`, true);
+    expect(status).toBe(400);
+    expect(body).toEqual({ error: { code: -32600, message: "Invalid request: the body nests JSON more than 64 levels deep." }, id: "deep" });
+  });
+
   it("re-encodes the forwarded body: extra members dropped, answered as JSON-RPC 1.0 whatever the client sent", async () => {
     const { status, body } = await rpc({ jsonrpc: "2.0", id: 7, method: "getblockcount", params: [], wallet: "x", extra: { deep: true } });
     expect(status).toBe(200);

@@ -3,14 +3,13 @@
  * before the node is contacted; a successful node answer streams through unchanged, a node error
  * becomes 500 with the node's envelope, an unreachable node 502 with -32603.
  */
-import { pipeline } from "node:stream";
 import { text } from "node:stream/consumers";
 import { abortOnClose } from "@chaingate/http";
 import { bitcoin, JSONRPC_NODE_UNREACHABLE, jsonRpcProxyErrorBody, nodeErrorCodes, type JsonValue } from "@chaingate/node-client";
 import { hasErrorCode } from "@chaingate/errors";
 import express, { type RequestHandler } from "express";
 import { evaluateJsonRpcRequest } from "../domain/jsonrpc-policy.ts";
-import type { NodeRoute } from "./stream-node-result.ts";
+import { pipeNodeBody, type NodeRoute } from "./stream-node-result.ts";
 
 export const DEFAULT_JSONRPC_BODY_LIMIT = "5mb";
 const CODES = nodeErrorCodes(bitcoin.id);
@@ -49,13 +48,7 @@ export function postJsonRpc({ node, logger, garbageBound }: NodeRoute): RequestH
     }
     if (answer.status === 200) {
       // Rule 4: the node's own envelope (or array of envelopes) passes through untouched.
-      res.status(200).type("application/json");
-      garbageBound?.watch(res, undefined);
-      pipeline(answer.body, res, (error) => {
-        if (!error) return;
-        if (!signal.aborted) logger.error({ err: error }, "the node's streamed JSON-RPC answer failed; connection cut");
-        if (!res.destroyed) res.destroy(error);
-      });
+      pipeNodeBody(answer.body, res, { signal, logger, garbageBound, context: { route: "jsonrpc" } });
       return;
     }
     // Rule 6: the node refused the call. Forwarded as JSON-RPC 1.0, its errors are small.

@@ -46,6 +46,16 @@ describe("blocks", () => {
     expect(notNumeric.body.message).toMatch(/could not be found/);
   });
 
+  it("answers a height beyond any block number (above 2^31 - 1) with 400, not a node failure", async () => {
+    for (const height of ["2147483648", "99999999999999999999999999999"]) {
+      expect(await json(await stack.request(`/api/v1/btc/block/${height}`)), height).toEqual({
+        status: 400,
+        body: { error: "The block number must be a non-negative integer no greater than 2147483647." },
+      });
+    }
+    expect((await json(await stack.request("/api/v1/btc/block/2147483647"))).body).toMatchObject({ details: { reason: "invalid_argument", node_code: -8 } });
+  });
+
   it("answers a height above the tip with the generic 500 and details saying invalid argument", async () => {
     expect(await json(await stack.request("/api/v1/btc/block/100000"))).toEqual({
       status: 500,
@@ -162,6 +172,37 @@ describe("GET /api/v1/btc/account", () => {
       expect(await json(await stack.request(`/api/v1/btc/account?${query}`))).toEqual({ status: 400, body: { error: "The minconf must be a non-negative integer." } });
     }
     expect((await stack.request("/api/v1/btc/account?includeEmpty=maybe")).status).toBe(400);
+  });
+
+  it("passes the node's amount text through exactly: 50 satoshis stay 0.00000050, never 5e-7", async () => {
+    const to = await stack.node.walletRpc<string>("getnewaddress", ["", "bech32"]);
+    const change = await stack.node.walletRpc<string>("getnewaddress", ["", "bech32"]);
+    const [coin] = await stack.node.walletRpc<Array<{ txid: string; vout: number; amount: number }>>("listunspent", [1]);
+    // The wallet refuses dust outputs; a hand-built transaction does not.
+    const raw = await stack.node.rpc<string>("createrawtransaction", [[{ txid: coin!.txid, vout: coin!.vout }], [{ [to]: 0.0000005 }, { [change]: Math.round((coin!.amount - 0.001) * 1e8) / 1e8 }]]);
+    const signed = await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [raw]);
+    await stack.node.rpc("sendrawtransaction", [signed.hex]);
+    await stack.node.mine(1);
+    const response = await stack.request("/api/v1/btc/account?minconf=1");
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain(`{"address":"${to}","amount":0.00000050,"confirmations":1,`);
+    expect((JSON.parse(text) as Array<{ address: string; amount: number }>).find((row) => row.address === to)?.amount).toBe(5e-7);
+  });
+
+  it("refuses a repeated or array-form parameter with 400 like any bad value, and inherited names as values", async () => {
+    const minconf = { status: 400, body: { error: "The minconf must be a non-negative integer." } };
+    for (const query of ["minconf[]=1", "minconf=1&minconf=2", "minconf[0]=1"]) {
+      expect(await json(await stack.request(`/api/v1/btc/account?${query}`)), query).toEqual(minconf);
+    }
+    const includeEmpty = { status: 400, body: { error: "The includeEmpty parameter must be true or false." } };
+    for (const query of ["includeEmpty=constructor", "includeEmpty=toString", "includeEmpty=__proto__", "includeEmpty=true&includeEmpty=false", "includeEmpty[]=true"]) {
+      expect(await json(await stack.request(`/api/v1/btc/account?${query}`)), query).toEqual(includeEmpty);
+    }
+    expect(await json(await stack.request("/api/v1/btc/fee-estimate?blocks=2&blocks=3"))).toEqual({
+      status: 400,
+      body: { error: "The blocks parameter must be given once, as a single value." },
+    });
   });
 
   it("answers [] when the node has no wallet (the production case)", async () => {

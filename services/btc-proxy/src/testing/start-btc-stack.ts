@@ -24,7 +24,8 @@ export interface BtcStack {
 export const MATURE_BLOCKS = 101;
 
 export async function startBtcStack(): Promise<BtcStack> {
-  const node = await startLitecoindRegtest();
+  // Non-standard transactions (a 50-satoshi dust output) let tests show amounts a double would change.
+  const node = await startLitecoindRegtest({ extraArgs: ["-acceptnonstdtxn=1"] });
   await node.mine(MATURE_BLOCKS);
   const nodeEnv = { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword };
   const extraProxies: BtcProxy[] = [];

@@ -1,0 +1,175 @@
+/**
+ * Issue 9, "abandoned requests and swallowed errors", through the gateway, against scripted
+ * Bitcoin nodes (a hung node, a node that cuts its body, a node answering nonsense): behaviours a
+ * healthy litecoind cannot be made to show.
+ */
+import http from "node:http";
+import { Writable } from "node:stream";
+import { loadConfig } from "@chaingate/config";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { serveHttpApp, type ServedApp } from "@chaingate/http";
+import { createLogger } from "@chaingate/logger";
+import { bitcoin, createNodeClient, type NodeClient } from "@chaingate/node-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { btcProxyConfigSchema } from "../config.ts";
+import { createBtcProxy, createBtcProxyApp } from "../create-btc-proxy.ts";
+
+type NodeBehaviour = (method: string, response: http.ServerResponse, request: http.IncomingMessage) => void;
+
+interface ScriptedNode {
+  url: string;
+  calls: string[];
+  behave(behaviour: NodeBehaviour): void;
+  server: http.Server;
+}
+
+async function startScriptedNode(): Promise<ScriptedNode> {
+  let behaviour: NodeBehaviour = (_method, response) => response.writeHead(500).end();
+  const calls: string[] = [];
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      const { method } = JSON.parse(body) as { method: string };
+      calls.push(method);
+      behaviour(method, response, request);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, calls, server, behave: (next) => (behaviour = next) };
+}
+
+const answer = (response: http.ServerResponse, result: unknown) =>
+  response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result, error: null, id: 1 }));
+
+/** Log lines of the proxy, parsed. */
+function recordingLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger({ service: "btc-proxy", destination, level: "info" }), lines };
+}
+
+describe("btc-proxy: abandoned requests and unexpected failures", () => {
+  let node: ScriptedNode;
+  let fallback: ScriptedNode;
+  let gatewayUrl: string;
+  let key: string;
+  const log = recordingLogger();
+  const closers: Array<() => Promise<void>> = [];
+  const request = (path: string, init: RequestInit = {}) => fetch(`${gatewayUrl}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });
+
+  beforeAll(async () => {
+    node = await startScriptedNode();
+    fallback = await startScriptedNode();
+    fallback.behave((_method, response) => answer(response, { bestblockhash: "ff", blocks: 1 }));
+    const env = { PORT: "0", BTC_RPC_URL: `${node.url},${fallback.url}`, BTC_RPC_USER: "u", BTC_RPC_PASSWORD: "p" };
+    const proxy = await createBtcProxy(loadConfig("btc-proxy", btcProxyConfigSchema, env), log.logger);
+    const gateway = await startTestGateway({ BTC_PROXY_URL: proxy.url });
+    ({ key } = await createAccountWithKey(gateway.databaseUrl));
+    gatewayUrl = gateway.url;
+    closers.push(
+      async () => {
+        await gateway.close();
+        await gateway.dropDatabase();
+      },
+      () => proxy.close(),
+      ...[node, fallback].map((scripted) => async () => {
+        scripted.server.closeAllConnections();
+        await new Promise((resolve) => scripted.server.close(resolve));
+      }),
+    );
+  });
+  afterAll(async () => {
+    for (const close of closers) await close();
+  });
+
+  it("cancels the node call of a client that disconnects, and keeps using that node", async () => {
+    for (const [path, method] of [
+      ["/api/v1/btc/block/best", "getblockchaininfo"],
+      [`/api/v1/btc/block/hash/${"ab".repeat(32)}`, "getblock"],
+    ] as const) {
+      let nodeSawClose = false;
+      node.behave((_method, response) => {
+        // A node that starts an answer and then takes its time (a block being read from disk).
+        if (method === "getblock") response.writeHead(200, { "content-type": "application/json" }).write('{"result":{"tx":[');
+        response.on("close", () => (nodeSawClose = true));
+      });
+      const callsBefore = node.calls.length;
+      const client = new AbortController();
+      const pending = request(path, { signal: client.signal }).then((response) => response.text());
+      await expect.poll(() => node.calls.length, { timeout: 5_000 }).toBe(callsBefore + 1);
+      client.abort();
+      await expect(pending).rejects.toThrow();
+      // The proxy let go of the node's connection: the call was cancelled, not left to time out.
+      await expect.poll(() => nodeSawClose, { timeout: 5_000 }).toBe(true);
+      expect(node.calls.at(-1)).toBe(method);
+    }
+    // The node was not marked down for it: the next call goes to it, not to the fallback.
+    node.behave((_method, response) => answer(response, { bestblockhash: "aa", blocks: 7 }));
+    expect(await (await request("/api/v1/btc/block/best")).json()).toEqual({ hash: "aa", height: 7 });
+    expect(fallback.calls).toEqual([]);
+  });
+
+  it("answers a fault of its own as an internal error and logs it, not as a node outage", async () => {
+    // A node answering null where an object is due makes the handler fail: a bug to see in the logs.
+    node.behave((_method, response) => answer(response, null));
+    const response = await request("/api/v1/btc/health");
+    expect({ status: response.status, body: await response.json() }).toEqual({ status: 500, body: { message: "Internal server error" } });
+    expect(log.lines.find((line) => line.message === "unhandled error" && line.path === "/api/v1/btc/health")).toBeDefined();
+  });
+
+  it("logs a node body that is cut: before the result as a node_error 500, mid-result by cutting the connection", async () => {
+    node.behave((_method, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"res'));
+    const early = await request(`/api/v1/btc/transactions/${"cd".repeat(32)}`);
+    expect({ status: early.status, body: await early.json() }).toEqual({ status: 500, body: { error: "Could not connect to BTC node.", details: { reason: "node_error" } } });
+    expect(log.lines.find((line) => line.message === "unusable answer from the Bitcoin node")).toBeDefined();
+
+    node.behave((_method, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"result":{"hash":"00","tx":[{"txid":"1"},'));
+    const cut = await request(`/api/v1/btc/block/hash/${"ef".repeat(32)}`);
+    // Whether the gateway had forwarded the headers yet or not, the client gets no block that looks whole.
+    const received = cut.status === 200 ? await cut.text().then((text) => (JSON.parse(text) as unknown, "a whole block"), () => "a cut body") : `HTTP ${cut.status}`;
+    expect(received).not.toBe("a whole block");
+    await expect.poll(() => log.lines.some((line) => line.message === "the node's streamed answer failed; connection cut" && line.method === "getblock")).toBe(true);
+  });
+});
+
+describe("btc-proxy POST /jsonrpc: a fault of the proxy's own", () => {
+  let proxy: ServedApp;
+  let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+  let key: string;
+  const log = recordingLogger();
+  beforeAll(async () => {
+    // A node client that fails in a way no node failure looks like.
+    const unconfigured = createNodeClient({ chain: bitcoin, urls: [] });
+    const broken: NodeClient = {
+      ...unconfigured,
+      callRaw: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'status')")),
+    };
+    proxy = await serveHttpApp(createBtcProxyApp(broken, { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 }, log.logger), { host: "127.0.0.1", port: 0, logger: log.logger }, () =>
+      unconfigured.close(),
+    );
+    gateway = await startTestGateway({ BTC_PROXY_URL: proxy.url });
+    ({ key } = await createAccountWithKey(gateway.databaseUrl));
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await gateway?.dropDatabase();
+    await proxy?.close();
+  });
+
+  it("answers 500 -32603 saying so, and logs the error, instead of blaming the node's configuration", async () => {
+    const response = await fetch(`${gateway.url}/api/v1/btc/jsonrpc`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ id: "q", method: "getblockcount", params: [] }),
+    });
+    expect({ status: response.status, body: await response.json() }).toEqual({ status: 500, body: { error: { code: -32603, message: "Internal error in the proxy." }, id: "q" } });
+    const line = log.lines.find((entry) => entry.message === "POST /jsonrpc failed unexpectedly");
+    expect((line?.err as { message?: string } | undefined)?.message).toContain("reading 'status'");
+  });
+});

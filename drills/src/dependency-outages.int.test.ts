@@ -123,7 +123,7 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
     );
 
     // No process died.
-    expect(stack.exited()).toEqual([]);
+    expect(stack.exited(), stack.exitReport()).toEqual([]);
     expect(baseline.ok).toBe(baseline.sent);
     for (const [name, summary] of Object.entries(report)) {
       expect({ name, undocumented: summary.undocumented }).toEqual({ name, undocumented: [] });

@@ -133,6 +133,6 @@ describe("malformed input on every documented route", () => {
       else if (typeof body !== "object" || body === null) failures.push(`${hostile.label}: ${status} not JSON: ${String(body)}`);
     }
     expect(failures).toEqual([]);
-    expect(stack.exited()).toEqual([]);
+    expect(stack.exited(), stack.exitReport()).toEqual([]);
   }, 300_000);
 });

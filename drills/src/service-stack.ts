@@ -13,11 +13,14 @@ export interface ServiceStack {
   processes: Record<string, SpawnedService>;
   /** Names of the processes that have exited. */
   exited(): string[];
+  /** Each exited process with its exit code or signal and the end of its output: what a failed drill must show. */
+  exitReport(): string;
   stop(): Promise<void>;
 }
 
 export function createServiceStack(): ServiceStack {
   const processes: Record<string, SpawnedService> = {};
+  const exitedEntries = () => Object.entries(processes).filter(([, p]) => p.process.exitCode !== null || p.process.signalCode !== null);
   return {
     processes,
     async start(name, service, env) {
@@ -27,7 +30,11 @@ export function createServiceStack(): ServiceStack {
       await waitForHttp(`${url}/healthz`, 60_000);
       return url;
     },
-    exited: () => Object.entries(processes).filter(([, p]) => p.process.exitCode !== null || p.process.signalCode !== null).map(([name]) => name),
+    exited: () => exitedEntries().map(([name]) => name),
+    exitReport: () =>
+      exitedEntries()
+        .map(([name, p]) => `--- ${name} exited (${p.process.exitCode ?? p.process.signalCode}):\n${p.output().slice(-3_000)}`)
+        .join("\n"),
     async stop() {
       await Promise.all(Object.values(processes).map((p) => p.stop()));
     },

@@ -68,3 +68,25 @@ describe("migrateToLatest at start-up", () => {
     await starting.close();
   });
 });
+
+describe("a connection lost while checked out", () => {
+  it("fails the transaction that held it, never the process, and the next one succeeds", async () => {
+    const holder = createDatabase({ connectionString: server.url, schema: "drill", poolSize: 2 });
+    const outcome = holder.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        // Between two queries of the transaction, the server goes away.
+        await server.restart();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sql`select 2`.execute(trx);
+      })
+      .then(
+        () => "committed",
+        (error: unknown) => (error as Error).constructor.name,
+      );
+    expect(await outcome).toBe("DatabaseUnavailableError");
+    await expect(holder.ping()).resolves.toBeUndefined();
+    await holder.close();
+  });
+});

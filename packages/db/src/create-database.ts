@@ -76,11 +76,13 @@ export function createDatabase<DB>(options: DatabaseOptions): Database<DB> {
     keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
     types: chaingateTypes,
   });
-  // An idle client whose server went away: pg removes it from the pool after emitting this. Without
-  // a listener the 'error' event would be thrown and end the process.
-  pool.on("error", (error) => {
-    options.logger?.warn({ err: error, schema: options.schema }, "database connection lost; the pool reconnects on demand");
-  });
+  // A connection the server terminates emits 'error': on the pool while idle (pg then drops it),
+  // on the client while checked out (inside a transaction between two queries, say). Unheard, either
+  // is thrown and ends the process; heard, the next query on that client fails, and the client is
+  // discarded when it is released.
+  const reportLost = (error: Error) => options.logger?.warn({ err: error, schema: options.schema }, "database connection lost; the pool reconnects on demand");
+  pool.on("error", reportLost);
+  pool.on("connect", (client) => client.on("error", reportLost));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withConnectionFailuresClassified(pool) }) });
   return {
     db,

@@ -23,6 +23,8 @@ export const gatewayConfigSchema = z.object({
   UPSTREAM_CONNECT_TIMEOUT_MS: env.positiveInt(2_000),
   UPSTREAM_HEADERS_TIMEOUT_MS: env.positiveInt(60_000),
   UPSTREAM_BODY_TIMEOUT_MS: env.positiveInt(60_000),
+  /** Largest request body the gateway forwards (read whole first; every service's own limit is lower). */
+  MAX_REQUEST_BODY_BYTES: env.positiveInt(16 * 1024 * 1024),
 
   // Keys and usage
   API_KEY_CACHE_SIZE: env.positiveInt(10_000),

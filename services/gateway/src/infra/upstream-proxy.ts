@@ -21,6 +21,8 @@ export interface UpstreamProxyOptions {
   onUpstreamError?(upstream: UpstreamName, error: unknown): void;
   /** Bounds dead read buffers of large bodies (see @chaingate/http's bound-buffer-garbage.ts). */
   garbageBound?: BufferGarbageBound;
+  /** Largest request body forwarded (read whole first); larger ones are answered 413. */
+  maxRequestBodyBytes: number;
 }
 
 export interface UpstreamProxy {
@@ -66,6 +68,22 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         return;
       }
       const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+      // Request bodies are read whole (bounded) before they are forwarded. Streamed, a body the
+      // service answers before reading (a 404 for an unknown id) kept flowing into the keep-alive
+      // connection after undici had taken the exchange as done, and the next request on it was read
+      // as the rest of that body: it hung until the headers timeout (found by the malformed-input drill).
+      let body: Buffer | null = null;
+      if (hasBody) {
+        const read = await readBody(req, options.maxRequestBodyBytes);
+        if (read === "too large") {
+          sendJson(res, 413, { message: `The request body is larger than ${options.maxRequestBodyBytes} bytes.` });
+          return;
+        }
+        if (read === "aborted") return;
+        body = read;
+        headers["content-length"] = String(body.length);
+        delete headers["transfer-encoding"];
+      }
       // A client that leaves before the service answered cancels the call (and the node call the
       // service started for it); after the headers, undici aborts on `res` closing by itself.
       // undici takes any EventEmitter as the signal: `res` itself, told "abort", costs no per-request
@@ -81,7 +99,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
         // stream() writes each chunk straight into the client's response and pauses the upstream
         // socket while that response is full: no intermediate stream holds chunks.
         await pool.stream(
-          { path: req.url ?? "/", method: req.method as "GET", headers, body: hasBody ? req : null, signal: res },
+          { path: req.url ?? "/", method: req.method as "GET", headers, body, signal: res },
           ({ statusCode, headers: answerHeaders }) => {
             res.writeHead(statusCode, forwardableHeaders(answerHeaders, NOTHING_MORE));
             options.garbageBound?.watch(res, answerHeaders["content-length"]);
@@ -109,6 +127,26 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
 }
 
 const NOTHING_MORE: ReadonlySet<string> = new Set();
+
+/**
+ * The whole request body; "too large" past `limit` (the rest is read and dropped, so the client can
+ * finish sending and read the 413; node's requestTimeout bounds how long); "aborted" when the
+ * client left.
+ */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "aborted"> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    }
+  } catch {
+    return "aborted";
+  }
+  if (size > limit) return "too large";
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+}
 
 /** Headers for the next hop, either way: no hop-by-hop headers, nor the names in `strip`. */
 export function forwardableHeaders(incoming: IncomingHttpHeaders, strip: ReadonlySet<string>): Record<string, string | string[]> {

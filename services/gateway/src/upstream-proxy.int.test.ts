@@ -1,0 +1,91 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createHttpApp } from "@chaingate/http";
+import { fileURLToPath } from "node:url";
+import { freePort, silentLogger, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
+
+/**
+ * An internal service that never answers /slow (and reports when the gateway's call to it is
+ * closed), and answers everything else at once without reading the body (as a 404 for an unknown
+ * id does).
+ */
+let callsClosed = 0;
+let callsReceived = 0;
+const slow = http.createServer((req, res) => {
+  if (req.url === "/api/v1/btc/slow") {
+    callsReceived++;
+    res.once("close", () => callsClosed++);
+    return;
+  }
+  void answerAtOnce(req, res);
+});
+/** Answers like every internal service (createHttpApp), without reading a body it does not need. */
+const internalApp = createHttpApp({ service: "test", logger: silentLogger });
+internalApp.route("post", "/api/v1/btc/unknown", (_req, res) => {
+  res.status(404).json({ message: "unknown" });
+});
+internalApp.route("get", "/api/v1/btc/:name", (req, res) => {
+  res.json({ url: req.url });
+});
+internalApp.finish();
+const answerAtOnce = internalApp.app;
+/** The same race against a real service process (its own event loop, as deployed): the xpub service. */
+let xpub: SpawnedService;
+let xpubGateway: Awaited<ReturnType<typeof startTestGateway>>;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let key: string;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+  gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}` });
+  ({ key } = await createAccountWithKey(gateway.databaseUrl));
+  const port = await freePort();
+  xpub = spawnService(fileURLToPath(new URL("../../xpub", import.meta.url)), { PORT: String(port), DATABASE_URL: gateway.databaseUrl, LOG_LEVEL: "warn" });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+  xpubGateway = await startTestGateway({ XPUB_URL: `http://127.0.0.1:${port}` }, gateway.databaseUrl);
+});
+afterAll(async () => {
+  await xpubGateway?.close();
+  await xpub?.stop();
+  await gateway?.close();
+  await gateway?.dropDatabase();
+  slow.closeAllConnections();
+  await new Promise((resolve) => slow.close(resolve));
+});
+
+describe("a client that leaves before the internal service answered", () => {
+  it("cancels the gateway's call to the service (which cancels its node call in turn)", async () => {
+    const leaving = new AbortController();
+    const request = fetch(`${gateway.url}/api/v1/btc/slow`, { headers: { "x-api-key": key }, signal: leaving.signal }).catch((error: unknown) => error);
+    await expect.poll(() => callsReceived).toBe(1);
+    expect(callsClosed).toBe(0);
+    leaving.abort();
+    await request;
+    await expect.poll(() => callsClosed, { timeout: 2_000 }).toBe(1);
+  });
+});
+
+describe("a request body the internal service answers before reading", () => {
+  it.each([
+    ["an in-process service", () => gateway.url, "/api/v1/btc/unknown", (i: number) => `/api/v1/btc/next-${i}`],
+    ["a service process (xpub)", () => xpubGateway.url, "/api/v1/btc/xpub/1/address", () => "/api/v1/btc/xpub/1/addresses"],
+  ])("leaves no half-sent body on the connection to %s: the next requests are answered at once", async (_name, base, bodyPath, nextPath) => {
+    const headers = { "x-api-key": key, "content-type": "application/json" };
+    for (let round = 0; round < 3; round++) {
+      const early = await fetch(`${base()}${bodyPath}`, { method: "POST", headers, body: "x".repeat(8 * 1024 * 1024) });
+      expect(early.status).toBe(404);
+      for (let i = 0; i < 4; i++) {
+        const next = await fetch(`${base()}${nextPath(i)}`, { headers, signal: AbortSignal.timeout(3_000) });
+        expect([200, 404]).toContain(next.status);
+      }
+    }
+  });
+
+  it("answers a body over MAX_REQUEST_BODY_BYTES with 413, after letting the client finish sending it", async () => {
+    const response = await fetch(`${gateway.url}/api/v1/btc/unknown`, { method: "POST", headers: { "x-api-key": key }, body: "x".repeat(17 * 1024 * 1024) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: "The request body is larger than 16777216 bytes." });
+  });
+});

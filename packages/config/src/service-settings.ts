@@ -32,7 +32,7 @@ export function databaseSettings(defaults: { connectTimeoutMs?: number; queryTim
   return {
     DATABASE_URL: z.url().default(DEFAULT_DATABASE_URL),
     DATABASE_POOL_SIZE: positiveInt(10),
-    DATABASE_CONNECT_TIMEOUT_MS: positiveInt(defaults.connectTimeoutMs ?? 3_000),
+    DATABASE_CONNECT_TIMEOUT_MS: positiveInt(defaults.connectTimeoutMs ?? 10_000),
     DATABASE_QUERY_TIMEOUT_MS: positiveInt(defaults.queryTimeoutMs ?? 10_000),
   };
 }

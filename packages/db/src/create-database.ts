@@ -12,8 +12,12 @@ import pg from "pg";
 import { DatabaseUnavailableError, isConnectionFailure } from "./database-unavailable-error.ts";
 
 export const DEFAULT_POOL_SIZE = 10;
-/** Longest wait for a new connection: a database that does not answer fails the query, not hangs it. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * Longest wait for a connection (pg counts the wait for a free pooled one too, so it must outlast
+ * a busy moment): a database that does not answer fails the query instead of hanging it. A refused
+ * connection (the database down) fails at once whatever this is.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** Client-side deadline of one query (includes the wait for a pooled connection's answer). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 /** TCP keepalive on every connection, so a half-open socket (a stalled network) is noticed by the kernel. */

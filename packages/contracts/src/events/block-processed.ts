@@ -10,6 +10,8 @@ export const blockProcessedSchema = z.object({
   time: z.iso.datetime(),
   tx_count: z.number().int().nonnegative(),
   matched_count: z.number().int().nonnegative(),
+  /** How far the block is behind the node's tip when processed (0 when live). */
+  lag_blocks: z.number().int().nonnegative().optional(),
 });
 
 export const blockProcessed = {

@@ -1,0 +1,155 @@
+import { silentLogger } from "@chaingate/testing";
+import { describe, expect, test } from "vitest";
+import { followChain } from "./follow-chain.ts";
+import { bitcoinBlockHeader, matchBitcoinBlock, type BitcoinBlock } from "./match-bitcoin-block.ts";
+import type { BlockProcessedEvent, ChainFollowerSpec, EventSink } from "./ports.ts";
+import type { TransferEvent } from "./transfer-event.ts";
+import { WatchIndex, type WatchedWebhook } from "./watch-index.ts";
+import { createMemoryFollowerStore } from "../testing/memory-follower-store.ts";
+
+/** A node whose best chain the test rewrites. */
+function fakeChain() {
+  const chain: BitcoinBlock[] = [];
+  const mine = (payments: Array<[string, string]> = [], tag = "a") => {
+    const height = chain.length;
+    chain.push({
+      hash: `${tag}${height}`,
+      height,
+      ...(height > 0 ? { previousblockhash: chain[height - 1]!.hash } : {}),
+      time: 1_700_000_000 + height,
+      tx: [{ txid: `tx-${tag}${height}`, vout: payments.map(([address, value], n) => ({ value, n, scriptPubKey: { address } })) }],
+    });
+  };
+  const spec: ChainFollowerSpec<BitcoinBlock> = {
+    coin: "BTC",
+    source: {
+      tipHeight: async () => chain.length - 1,
+      blockAt: async (height) => chain[height] ?? null,
+      hashAt: async (height) => chain[height]?.hash ?? null,
+    },
+    header: bitcoinBlockHeader,
+    match: matchBitcoinBlock,
+  };
+  return { chain, mine, spec };
+}
+
+function recordingSink() {
+  const transfers = new Map<string, TransferEvent>();
+  const published: TransferEvent[] = [];
+  const blocks: BlockProcessedEvent[] = [];
+  const sink: EventSink = {
+    async publishTransfer(event) {
+      published.push(event);
+      transfers.set(event.event_id, event);
+    },
+    async publishBlock(event) {
+      blocks.push(event);
+    },
+  };
+  return { sink, transfers, published, blocks };
+}
+
+async function runUntil(options: Parameters<typeof followChain<BitcoinBlock>>[0] extends infer O ? Omit<O, "signal" | "logger"> : never, done: () => boolean) {
+  const controller = new AbortController();
+  const running = followChain({ ...options, signal: controller.signal, logger: silentLogger, pollIntervalMs: 5 } as Parameters<typeof followChain<BitcoinBlock>>[0]);
+  const deadline = Date.now() + 5_000;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort();
+  await running;
+}
+
+const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({ webhookId: 1, coin: "BTC", addresses, isActive: true, deleted: false, version: 1, ...extra });
+
+describe("following a chain", () => {
+  test("starts at the tip, matches from the next block, publishes each block after its matches", async () => {
+    const { mine, spec } = fakeChain();
+    mine([["alice", "1"]]);
+    mine([["alice", "2"]]);
+    const index = new WatchIndex();
+    const store = createMemoryFollowerStore();
+    const { sink, published, blocks } = recordingSink();
+    const registry: { webhook?: WatchedWebhook } = {};
+    const watchFeed = { refresh: async (i: WatchIndex) => void (registry.webhook && i.apply(registry.webhook)) };
+    await runUntil({ chain: spec, index, watchFeed, store, sink }, () => blocks.length === 1);
+    expect(blocks.map((b) => b.height)).toEqual([1]);
+    registry.webhook = watching(["alice"]);
+    mine([["alice", "3"], ["bob", "4"], ["alice", "0.5"]]);
+    await runUntil({ chain: spec, index, watchFeed, store, sink }, () => blocks.length === 2);
+    // Blocks 0 and 1 were mined before the webhook existed: nothing for them.
+    expect(published.map((e) => [e.type, e.block.height, e.position, e.amount, e.confirmations])).toEqual([
+      ["transfer", 2, 0, "3", 1],
+      ["transfer", 2, 2, "0.5", 1],
+    ]);
+    expect(blocks[1]).toMatchObject({ height: 2, hash: "a2", parent_hash: "a1", matched_count: 2, tx_count: 1 });
+  });
+
+  test("an N-confirmation webhook is notified once the block is N deep, with its depth", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    index.apply(watching(["alice"], { confirmations: 3 }));
+    const store = createMemoryFollowerStore();
+    const { sink, published, blocks } = recordingSink();
+    const options = { chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink };
+    await runUntil(options, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    mine();
+    await runUntil(options, () => blocks.length === 3);
+    expect(published).toEqual([]);
+    mine();
+    await runUntil(options, () => blocks.length === 4);
+    expect(published.map((e) => [e.block.height, e.confirmations, e.amount])).toEqual([[1, 3, "1"]]);
+  });
+
+  test("a reorg reverts what was notified in the removed blocks and follows the new branch", async () => {
+    const { chain, mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    index.apply(watching(["alice"]));
+    const store = createMemoryFollowerStore();
+    const { sink, published, blocks } = recordingSink();
+    const options = { chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink };
+    await runUntil(options, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    mine([["alice", "2"]]);
+    await runUntil(options, () => blocks.length === 3);
+    // The node switches to a longer branch from block 1: block 2's payment is gone, block 1's is
+    // mined again in the new block 2.
+    chain.length = 1;
+    mine([], "b");
+    mine([["alice", "1"]], "b");
+    mine([], "b");
+    await runUntil(options, () => blocks.some((b) => b.hash === "b3"));
+    expect(published.map((e) => [e.type, e.block.hash, e.amount])).toEqual([
+      ["transfer", "a1", "1"],
+      ["transfer", "a2", "2"],
+      ["reverted", "a1", "1"],
+      ["reverted", "a2", "2"],
+      ["transfer", "b2", "1"],
+    ]);
+    const reverted = published.filter((e) => e.type === "reverted");
+    const original = published.find((e) => e.block.hash === "a2")!;
+    const revert = reverted.find((e) => e.block.hash === "a2")!;
+    expect(revert.event_id).not.toBe(original.event_id);
+    expect({ ...revert, event_id: "", type: "" }).toEqual({ ...original, event_id: "", type: "" });
+    expect(new Set(published.map((e) => e.event_id)).size).toBe(published.length);
+  });
+
+  test("a block processed twice (crash before the cursor was stored) yields the same event ids", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    index.apply(watching(["alice"]));
+    const { sink, published, blocks } = recordingSink();
+    const first = createMemoryFollowerStore();
+    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: first, sink }, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: first, sink }, () => blocks.length === 2);
+    // A second store that never saw block 1 committed, as after a crash right after publishing.
+    const second = createMemoryFollowerStore();
+    await second.commitBlock("BTC", { height: 0, hash: "a0", parentHash: null, timeMs: 0, txCount: 1 }, [], [], 0);
+    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: second, sink }, () => blocks.length === 3);
+    expect(published).toHaveLength(2);
+    expect(published[0]!.event_id).toBe(published[1]!.event_id);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * One chain's follower: walks from its cursor to the node's tip and back on reorgs.
+ *
+ * Invariants: every processed block in the kept window links to its parent by hash; a block's
+ * matches are published before the cursor moves past it, and `block.processed` after; event ids
+ * are deterministic, so a block processed again (a crash between publishing and storing the
+ * cursor, a lease handed over) publishes nothing twice. The watch index is refreshed before each
+ * batch of blocks, so a webhook watches from the next block processed after it exists.
+ */
+import { CHAIN_SETTINGS } from "./chain-settings.ts";
+import type { ChainFollowerSpec, Cursor, EventSink, FollowerLogger, FollowerStore, StoredMatch, WatchFeed } from "./ports.ts";
+import { ReorgTooDeepError } from "./scanner-errors.ts";
+import { transferEvent, transferEventId } from "./transfer-event.ts";
+import type { BlockHeader } from "./transfer.ts";
+import type { WatchIndex } from "./watch-index.ts";
+
+/** Blocks fetched at once while catching up (processed in order). */
+export const DEFAULT_FETCH_CONCURRENCY = 8;
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+/** After a node or database failure the next attempt waits this long, doubling up to the maximum. */
+const FIRST_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 15_000;
+
+export interface FollowChainOptions<Block> {
+  chain: ChainFollowerSpec<Block>;
+  index: WatchIndex;
+  watchFeed: WatchFeed;
+  store: FollowerStore;
+  sink: EventSink;
+  logger: FollowerLogger;
+  /** Ends the follower (lease lost, shutdown). */
+  signal: AbortSignal;
+  fetchConcurrency?: number;
+  pollIntervalMs?: number;
+  /** Blocks kept for reorgs; default the chain's documented window. */
+  reorgWindow?: number;
+  /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
+  startHeight?: number;
+  /** Called after each block is committed (metrics, tests). */
+  onBlock?: (block: BlockHeader, matched: number) => void;
+}
+
+/** Runs until `signal` aborts; failures of the node or the database are logged and retried. */
+export async function followChain<Block>(options: FollowChainOptions<Block>): Promise<void> {
+  const { chain, signal, logger } = options;
+  const coin = chain.coin;
+  let failures = 0;
+  while (!signal.aborted) {
+    try {
+      const idle = await step(options);
+      failures = 0;
+      if (idle) await sleep(options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, signal);
+    } catch (error) {
+      if (signal.aborted) break;
+      if (error instanceof ReorgTooDeepError) throw error;
+      failures++;
+      const delay = Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 8), MAX_RETRY_DELAY_MS);
+      logger.warn({ err: error, coin, retry_in_ms: delay }, "following failed; retrying");
+      await sleep(delay, signal);
+    }
+  }
+}
+
+/** One pass: process what the node has beyond the cursor. Returns true when there was nothing to do. */
+async function step<Block>(options: FollowChainOptions<Block>): Promise<boolean> {
+  const { chain, store, signal } = options;
+  const coin = chain.coin;
+  let cursor = await store.cursor(coin);
+  const tip = await chain.source.tipHeight();
+  const start = cursor ? cursor.height + 1 : Math.min(options.startHeight ?? tip, tip);
+  if (start > tip) {
+    // The node may have switched to a branch no longer than ours: compare the cursor itself.
+    if (cursor && (await chain.source.hashAt(cursor.height)) !== cursor.hash) {
+      await rewind(options, cursor);
+      return false;
+    }
+    return true;
+  }
+  const end = Math.min(tip, start + (options.fetchConcurrency ?? DEFAULT_FETCH_CONCURRENCY) - 1);
+  const heights = Array.from({ length: end - start + 1 }, (_, i) => start + i);
+  const blocks = await Promise.all(heights.map((height) => chain.source.blockAt(height)));
+  await options.watchFeed.refresh(options.index);
+  for (const block of blocks) {
+    if (signal.aborted || block === null) return false;
+    const header = chain.header(block);
+    if (cursor && (header.parentHash !== cursor.hash || header.height !== cursor.height + 1)) {
+      options.logger.warn({ coin, height: header.height, parent_hash: header.parentHash, cursor }, "parent hash differs: reorg");
+      await rewind(options, cursor);
+      return false;
+    }
+    await processBlock(options, block, header, tip);
+    cursor = { height: header.height, hash: header.hash };
+  }
+  return false;
+}
+
+async function processBlock<Block>(options: FollowChainOptions<Block>, block: Block, header: BlockHeader, tip: number): Promise<void> {
+  const { chain, store, sink } = options;
+  const coin = chain.coin;
+  const matches = chain.match(block, options.index);
+  const stored: StoredMatch[] = matches.map((match) => ({
+    id: transferEventId("transfer", match, header.hash),
+    match,
+    height: header.height,
+    blockHash: header.hash,
+    timeMs: header.timeMs,
+    publishedConfirmations: match.confirmations <= 1 ? 1 : null,
+  }));
+  const due = await store.pendingDue(coin, header.height);
+  const events = [
+    ...stored.filter((entry) => entry.publishedConfirmations !== null).map((entry) => transferEvent("transfer", entry.match, header, 1)),
+    ...due.map((entry) => transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, header.height - entry.height + 1)),
+  ];
+  await Promise.all(events.map((event) => sink.publishTransfer(event)));
+  const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
+  await store.commitBlock(coin, header, stored, due.map((entry) => ({ id: entry.id, confirmations: header.height - entry.height + 1 })), header.height - window);
+  await sink.publishBlock({
+    coin,
+    height: header.height,
+    hash: header.hash,
+    parent_hash: header.parentHash,
+    time: new Date(header.timeMs).toISOString(),
+    tx_count: header.txCount,
+    matched_count: events.length,
+    lag_blocks: Math.max(0, tip - header.height),
+  });
+  options.onBlock?.(header, events.length);
+}
+
+/** Walks back to the newest block the node still has, reverts what was notified above it. */
+async function rewind<Block>(options: FollowChainOptions<Block>, cursor: Cursor): Promise<void> {
+  const { chain, store, sink, logger } = options;
+  const coin = chain.coin;
+  const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
+  let height = cursor.height;
+  for (;;) {
+    const stored = await store.hashAt(coin, height);
+    if (stored === undefined) throw new ReorgTooDeepError(coin, height, window);
+    if ((await chain.source.hashAt(height)) === stored) break;
+    height--;
+  }
+  const reverted = await store.publishedAbove(coin, height);
+  await Promise.all(
+    reverted.map((entry) =>
+      sink.publishTransfer(transferEvent("reverted", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, entry.publishedConfirmations ?? 1)),
+    ),
+  );
+  await store.rewindTo(coin, height);
+  logger.warn({ coin, fork_height: height, from_height: cursor.height, reverted: reverted.length }, "reorg: rewound to the fork point");
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Bitcoin: one transfer per output whose address is watched (`scriptPubKey.address`, falling back
+ * to `addresses[0]` of nodes before 22.0), coinbase outputs included. Values are the node's decimal
+ * text, never a double.
+ */
+import { BITCOIN_DECIMALS } from "./currencies.ts";
+import { baseUnitsToDecimal, decimalToBaseUnits } from "./decimal-amount.ts";
+import { collectMatches } from "./collect-matches.ts";
+import type { BlockHeader, Match } from "./transfer.ts";
+import type { WatchIndex } from "./watch-index.ts";
+
+/** `getblock <hash> 2`, with every `value` kept as its JSON text. */
+export interface BitcoinBlock {
+  hash: string;
+  height: number;
+  previousblockhash?: string;
+  time: number;
+  tx: BitcoinTransaction[];
+}
+
+export interface BitcoinTransaction {
+  txid: string;
+  vout: BitcoinOutput[];
+}
+
+export interface BitcoinOutput {
+  /** The node's number text, e.g. "0.00000050". */
+  value: string;
+  n: number;
+  scriptPubKey: { address?: string; addresses?: string[] };
+}
+
+export function bitcoinBlockHeader(block: BitcoinBlock): BlockHeader {
+  return { height: block.height, hash: block.hash, parentHash: block.previousblockhash ?? null, timeMs: block.time * 1000, txCount: block.tx.length };
+}
+
+export function matchBitcoinBlock(block: BitcoinBlock, index: WatchIndex): Match[] {
+  const matches: Match[] = [];
+  if (!index.watchesAny("BTC")) return matches;
+  for (const tx of block.tx) {
+    for (const output of tx.vout) {
+      const address = output.scriptPubKey.address ?? output.scriptPubKey.addresses?.[0];
+      if (address === undefined) continue;
+      collectMatches(index, { coin: "BTC", toKey: address, fromKey: undefined }, () => {
+        const rawAmount = decimalToBaseUnits(output.value, BITCOIN_DECIMALS);
+        return {
+          coin: "BTC",
+          currency: "BTC",
+          from: null,
+          to: address,
+          amount: baseUnitsToDecimal(rawAmount, BITCOIN_DECIMALS),
+          rawAmount,
+          decimals: BITCOIN_DECIMALS,
+          tokenContract: null,
+          txid: tx.txid,
+          position: output.n,
+          executionStatus: "SUCCESS",
+        };
+      }, matches);
+    }
+  }
+  return matches;
+}

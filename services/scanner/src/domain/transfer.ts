@@ -1,0 +1,43 @@
+/** What the matchers find: one transfer of one asset in one block, and the webhooks watching it. */
+import type { Coin } from "@chaingate/contracts";
+
+/** One movement of value, as the chain records it; amounts exact. */
+export interface Transfer {
+  coin: Coin;
+  /** "BTC", "ETH", "TRX", a TRC-10 token id, or a token symbol such as "USDT". */
+  currency: string;
+  from: string | null;
+  to: string;
+  /** Decimal string in whole units. */
+  amount: string;
+  /** Integer string in base units. */
+  rawAmount: string;
+  decimals: number;
+  tokenContract: string | null;
+  txid: string;
+  /** Output index (BTC), log index (token transfer logs); null for an account transfer. */
+  position: number | null;
+  /** "SUCCESS", "FAILED" (an Ethereum receipt with status 0) or Tron's contractRet, e.g. "OUT_OF_ENERGY". */
+  executionStatus: string;
+}
+
+/** A transfer × a webhook that watches one of its addresses. */
+export interface Match {
+  transfer: Transfer;
+  webhookId: number;
+  /** The watched address as the webhook lists it (the receiving side when both are watched). */
+  watchedAddress: string;
+  /** Depth the block must reach before it is notified. */
+  confirmations: number;
+}
+
+/** The block fields every chain has, as the follower needs them. */
+export interface BlockHeader {
+  height: number;
+  hash: string;
+  /** null for a genesis block. */
+  parentHash: string | null;
+  /** Block time, ms since the epoch. */
+  timeMs: number;
+  txCount: number;
+}

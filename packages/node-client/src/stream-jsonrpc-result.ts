@@ -1,12 +1,15 @@
 /**
  * Cuts the `result` member out of a JSON-RPC answer while it streams, whatever the key order:
  * bitcoind writes `{"result":…,"error":null,"id":1}`, geth and Hardhat
- * `{"jsonrpc":"2.0","id":1,"result":…}`. A tokenizer (@streamparser/json) follows the envelope;
- * the result's bytes pass through as views of the node's chunks, never assembled, so a
- * megabytes-large block (or a verbosity-0 hex string) costs no more memory than a few chunks.
+ * `{"jsonrpc":"2.0","id":1,"result":…}`. A tokenizer (@streamparser/json) reads the envelope's
+ * own tokens; the insides of its members' objects and arrays (a block of megabytes) are only
+ * scanned for strings and brackets, which is many times faster than tokenizing them, and pass
+ * through as views of the node's chunks, never assembled: a megabytes-large block (or a
+ * verbosity-0 hex string) costs no more memory than a few chunks.
  *
  * Invariants: only the top-level members `result` and `error` are looked at; a non-null `error`
  * is the node's refusal; a body that is not one complete JSON object is an error of the stream.
+ * The result's inside is passed through, not validated: the client parses it.
  */
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { Tokenizer, TokenType } from "@streamparser/json";
@@ -16,6 +19,9 @@ const MAX_ERROR_BYTES = 64 * 1024;
 /** A `null` result is held until the envelope ends, in case an error follows; nothing else is held. */
 const MAX_HELD_RESULT_BYTES = 64;
 const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NULL_FIRST_BYTE = 0x6e; // n
 
 export interface StreamResultHandlers {
   /** The node's non-null `error` member, parsed → the error to throw. */
@@ -49,8 +55,6 @@ interface Capture {
   streaming: boolean;
 }
 
-const NULL_FIRST_BYTE = 0x6e; // n
-
 /**
  * Resolves with the result's bytes as a stream once they begin; a `null` result (which a later
  * `error` member may contradict, as in bitcoind's `{"result":null,"error":{…}}`) once the answer
@@ -61,16 +65,26 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
   return new Promise<Readable>((resolve, reject) => {
     let settled = false;
     const tokenizer = new SkippingTokenizer();
+    // The envelope, from the tokens of depth 0 and 1.
     let depth = 0;
     let expectKey = false;
     let key: string | undefined;
     let valueNext: Capture | "other" | undefined;
     let open: Capture | undefined;
-    let openIsContainer = false;
     let result: Capture | undefined;
     let error: Capture | undefined;
     let documentEnded = false;
     let failure: Error | undefined;
+    // The byte scanner, over every byte: strings and bracket depth only.
+    let inString = false;
+    let escaped = false;
+    let scanDepth = 0;
+    /** Inside a member's object or array: its bytes are not tokenized. */
+    let skipping = false;
+    /** Bytes given to the tokenizer so far. */
+    let fed = 0;
+    /** The tokenizer's offsets + this = offsets in the body (constant while nothing is skipped). */
+    let delta = 0;
 
     const fail = (cause: Error) => {
       failure ??= cause;
@@ -88,9 +102,16 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
       if (open) open.end = end;
       open = undefined;
     };
+    /** A member's value is an object or array (its bytes never reach the tokenizer). */
+    const containerStarts = () => {
+      if (depth !== 1 || valueNext === undefined) return fail(handlers.badAnswer("not a JSON-RPC answer object"));
+      if (valueNext !== "other") open = valueNext;
+      valueNext = undefined;
+    };
     tokenizer.onError = (cause) => fail(handlers.badAnswer(`not JSON (${cause.message})`, cause));
-    tokenizer.onToken = ({ token, value, offset }) => {
+    tokenizer.onToken = ({ token, value, offset: fedOffset }) => {
       if (failure) return;
+      const offset = fedOffset + delta;
       if (documentEnded) return fail(handlers.badAnswer("data after the JSON-RPC answer"));
       if (depth === 0) {
         if (token !== TokenType.LEFT_BRACE) return fail(handlers.badAnswer("not a JSON-RPC answer object"));
@@ -98,47 +119,77 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
         expectKey = true;
         return;
       }
-      if (depth === 1) {
-        if (expectKey) {
-          expectKey = false;
-          if (token === TokenType.STRING) key = value as string;
-          else if (token === TokenType.RIGHT_BRACE) endDocument();
-          return;
-        }
-        if (token === TokenType.COLON) {
-          if (key === "result" || key === "error") {
-            const capture: Capture = { key, start: offset + 1, isNull: false, held: [], heldBytes: 0, streaming: false };
-            if (key === "result") result = capture;
-            else error = capture;
-            valueNext = capture;
-          } else valueNext = "other";
-          return;
-        }
-        if (valueNext !== undefined) {
-          const capture = valueNext;
-          valueNext = undefined;
-          openIsContainer = token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET;
-          if (capture !== "other") {
-            capture.isNull = token === TokenType.NULL;
-            open = capture;
-          }
-          if (openIsContainer) depth++;
-          return;
-        }
-        // After a primitive value: `,` or `}` ends it.
-        if (!openIsContainer) closeValue(offset);
-        if (token === TokenType.COMMA) expectKey = true;
-        if (token === TokenType.RIGHT_BRACE) endDocument();
+      if (expectKey) {
+        expectKey = false;
+        if (token === TokenType.STRING) key = value as string;
+        else if (token === TokenType.RIGHT_BRACE) endDocument();
+        else fail(handlers.badAnswer("not a JSON-RPC answer object"));
         return;
       }
-      if (token === TokenType.LEFT_BRACE || token === TokenType.LEFT_BRACKET) depth++;
-      else if (token === TokenType.RIGHT_BRACE || token === TokenType.RIGHT_BRACKET) {
-        depth--;
-        if (depth === 1) {
-          closeValue(offset + 1);
-          openIsContainer = false;
+      if (token === TokenType.COLON) {
+        if (key === "result" || key === "error") {
+          const capture: Capture = { key, start: offset + 1, isNull: false, held: [], heldBytes: 0, streaming: false };
+          if (key === "result") result = capture;
+          else error = capture;
+          valueNext = capture;
+        } else valueNext = "other";
+        return;
+      }
+      if (valueNext !== undefined) {
+        // A primitive value (containers never reach the tokenizer).
+        if (valueNext !== "other") {
+          valueNext.isNull = token === TokenType.NULL;
+          open = valueNext;
+        }
+        valueNext = undefined;
+        return;
+      }
+      // After a value: `,` or `}` ends a primitive (a container ended at its closer).
+      closeValue(offset);
+      if (token === TokenType.COMMA) expectKey = true;
+      else if (token === TokenType.RIGHT_BRACE) endDocument();
+      else fail(handlers.badAnswer("not a JSON-RPC answer object"));
+    };
+
+    /** Tokenizes the envelope's bytes `chunk[from, to)`. */
+    const feed = (chunk: Buffer, chunkStart: number, from: number, to: number) => {
+      if (to <= from || failure) return;
+      delta = chunkStart + from - fed;
+      fed += to - from;
+      tokenizer.write(chunk.subarray(from, to));
+    };
+    /** Runs the byte scanner over a chunk: envelope bytes to the tokenizer, members' containers skipped. */
+    const scan = (chunk: Buffer, chunkStart: number) => {
+      let envelopeFrom = skipping ? chunk.length : 0;
+      for (let i = 0; i < chunk.length && !failure; i++) {
+        if (inString) {
+          // Jump to the next quote; it ends the string unless an odd run of backslashes precedes it.
+          const quote = chunk.indexOf(QUOTE, i);
+          if (quote === -1) {
+            escaped = trailingEscape(chunk, i, chunk.length, escaped);
+            break;
+          }
+          const escapedQuote = trailingEscape(chunk, i, quote, escaped);
+          escaped = false;
+          i = quote;
+          if (!escapedQuote) inString = false;
+          continue;
+        }
+        const byte = chunk[i]!;
+        if (byte === QUOTE) inString = true;
+        else if (byte === 0x7b || byte === 0x5b) {
+          if (++scanDepth === 2) {
+            feed(chunk, chunkStart, envelopeFrom, i);
+            containerStarts();
+            skipping = true;
+          }
+        } else if ((byte === 0x7d || byte === 0x5d) && --scanDepth === 1 && skipping) {
+          skipping = false;
+          closeValue(chunkStart + i + 1);
+          envelopeFrom = i + 1;
         }
       }
+      if (!skipping) feed(chunk, chunkStart, envelopeFrom, chunk.length);
     };
 
     const hold = (target: Capture, bytes: Buffer, limit: number) => {
@@ -176,7 +227,7 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
       transform(chunk: Buffer, _encoding, done: TransformCallback) {
         const chunkStart = position;
         position += chunk.length;
-        tokenizer.write(chunk);
+        scan(chunk, chunkStart);
         if (failure) return done(failure);
         const resultBytes = slice(result, chunk, chunkStart);
         if (resultBytes && result) {
@@ -220,6 +271,15 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
     });
     body.pipe(output);
   });
+}
+
+/** Whether the byte after `chunk[from, to)` is escaped: an odd run of backslashes ends the range (`escaped`: the state carried in at `from`). */
+function trailingEscape(chunk: Buffer, from: number, to: number, escaped: boolean): boolean {
+  let run = 0;
+  while (to - run - 1 >= from && chunk[to - run - 1] === BACKSLASH) run++;
+  // The whole range is backslashes: the carried-in state continues the run.
+  if (run === to - from) return (run + (escaped ? 1 : 0)) % 2 === 1;
+  return run % 2 === 1;
 }
 
 function trimEnd(bytes: Buffer): Buffer {

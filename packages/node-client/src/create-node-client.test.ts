@@ -186,6 +186,21 @@ describe("createBitcoinRpcClient response handling", () => {
     expect(client.upstreams()[0]!.url).toBe(`http://127.0.0.1:${dead.port}`);
   });
 
+  it("masks provider keys in the path or query of the URLs it shows, and still sends them", async () => {
+    let seenPath = "";
+    const base = await serve((request, _body, response) => {
+      seenPath = request.url ?? "";
+      response.writeHead(503).end();
+    });
+    const client = make({ urls: [`${base}/v3/9aa3d95b3bc440fa88ea12eaa4456161?apikey=abc123`], auth });
+    const error = (await client.call("getblockcount").catch((caught: unknown) => caught)) as NodeUnreachableError;
+    expect(seenPath).toBe("/v3/9aa3d95b3bc440fa88ea12eaa4456161?apikey=abc123");
+    await client.request("/wallet/getnowblock").catch(() => undefined);
+    expect(seenPath).toBe("/v3/9aa3d95b3bc440fa88ea12eaa4456161/wallet/getnowblock?apikey=abc123");
+    expect(client.upstreams()[0]!.url).toBe(`${base}/v3/[redacted]?apikey=[redacted]`);
+    expect(JSON.stringify([error.message, error.attempts])).not.toMatch(/9aa3d95b|abc123/);
+  });
+
   it("parses numbers losslessly on request: amounts as the node wrote them", async () => {
     const url = await serve((_request, _body, response) => {
       response.writeHead(200, { "content-type": "application/json" }).end('{"result":[{"amount":0.00000050}],"error":null,"id":1}');

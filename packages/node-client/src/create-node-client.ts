@@ -110,8 +110,10 @@ export interface NodeClient {
 }
 
 interface Upstream {
-  /** Origin + path, no credentials, no trailing slash. */
+  /** Origin + path (+ query), no user info, no trailing slash: what requests go to. */
   url: string;
+  /** `url` as logs, errors and upstreams() show it: provider keys in the path or query masked. */
+  displayUrl: string;
   authorize: Authorizer | undefined;
   refreshable: boolean;
   unhealthyUntil: number;
@@ -140,13 +142,13 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   let nextId = 0;
 
   async function send(upstream: Upstream, exchange: Exchange, refresh = false): Promise<Dispatcher.ResponseData> {
-    if (!upstream.authorize) throw new NodeNotConfiguredError(chain, `no credentials for ${upstream.url}`);
+    if (!upstream.authorize) throw new NodeNotConfiguredError(chain, `no credentials for ${upstream.displayUrl}`);
     const headers: Record<string, string> = { ...(await upstream.authorize(refresh)) };
     if (exchange.body !== undefined) headers["content-type"] = "application/json";
     // Buffered calls get one deadline for the whole exchange; streamed ones only until headers.
     const deadline = exchange.streamed ? undefined : AbortSignal.timeout(timeoutMs);
     const signal = exchange.signal && deadline ? AbortSignal.any([exchange.signal, deadline]) : (exchange.signal ?? deadline ?? null);
-    const response = await request(`${upstream.url}${exchange.path}`, {
+    const response = await request(targetUrl(upstream.url, exchange.path), {
       method: exchange.method,
       headers,
       body: exchange.body,
@@ -189,10 +191,10 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       // Whatever failed after our caller gave up failed because of it, not because of the node.
       if (signal?.aborted) throw new NodeCallAbortedError(chain, { cause: signal.reason });
       const reason = outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.reason;
-      if (outcome.kind === "auth") authFailure ??= { url: upstream.url, status: outcome.status };
+      if (outcome.kind === "auth") authFailure ??= { url: upstream.displayUrl, status: outcome.status };
       upstream.unhealthyUntil = now() + coolDownMs;
       upstream.lastError = reason;
-      failures.push({ url: upstream.url, reason });
+      failures.push({ url: upstream.displayUrl, reason });
     }
     if (authFailure) throw new NodeAuthError(chain, authFailure.url, authFailure.status);
     throw new NodeUnreachableError(chain, failures, { cause: lastCause });
@@ -241,7 +243,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
         const preview = await readPreview(response.body);
         return { kind: "down", reason: `HTTP ${response.statusCode} ${contentType || "without content type"} (${preview || "empty"})` };
       }
-      return { kind: "ok", value: { status: response.statusCode, contentType, body: response.body, url: upstream.url } };
+      return { kind: "ok", value: { status: response.statusCode, contentType, body: response.body, url: upstream.displayUrl } };
     });
   }
 
@@ -311,7 +313,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
 
     upstreams() {
       return upstreams.map((upstream) => {
-        const state: UpstreamState = { url: upstream.url, healthy: upstream.unhealthyUntil <= now(), unhealthyUntil: upstream.unhealthyUntil };
+        const state: UpstreamState = { url: upstream.displayUrl, healthy: upstream.unhealthyUntil <= now(), unhealthyUntil: upstream.unhealthyUntil };
         if (upstream.lastError !== undefined) state.lastError = upstream.lastError;
         return state;
       });
@@ -336,10 +338,34 @@ function toUpstream(rawUrl: string, auth: NodeAuth, requiresAuth: boolean): Upst
   const missing = upstreamAuth === "none" && requiresAuth;
   return {
     url: url.toString().replace(/\/$/, ""),
+    displayUrl: displayUrl(url),
     authorize: missing ? undefined : createAuthorizer(upstreamAuth),
     refreshable: canRefresh(upstreamAuth),
     unhealthyUntil: 0,
   };
+}
+
+/** `path` appended to the URL's own path, its query kept (a provider key may sit there). */
+function targetUrl(base: string, path: string): string {
+  if (path === "") return base;
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/$/, "")}${path}`;
+  return url.toString();
+}
+
+/** A path segment that looks like a provider key (Infura /v3/<key>, Alchemy /v2/<key>, QuickNode /<token>/): long, letters and digits. */
+const KEY_LIKE_SEGMENT = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_-]{16,}$/;
+const MASK = "[redacted]";
+
+/** The URL for logs and errors: key-like path segments and every query value masked (user info is already gone). */
+function displayUrl(url: URL): string {
+  const shown = new URL(url);
+  shown.pathname = shown.pathname
+    .split("/")
+    .map((segment) => (KEY_LIKE_SEGMENT.test(segment) ? MASK : segment))
+    .join("/");
+  for (const name of [...new Set(shown.searchParams.keys())]) shown.searchParams.set(name, MASK);
+  return decodeURI(shown.toString()).replace(/\/$/, "");
 }
 
 function headerValue(value: string | string[] | undefined): string {

@@ -1,0 +1,34 @@
+# Dev node peers for docker-compose's `devnodes` profile (never for production); context: the
+# repository root. Targets:
+#   tron-devnode  the project's java-tron HTTP API simulator (packages/tron-devnode), bundled
+#   hardhat       Hardhat Network (hardhat 2, chain id 31337, the usual funded dev accounts)
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS tron-devnode-build
+WORKDIR /build
+COPY packages/tron-devnode/package.json /tmp/tron-devnode-package.json
+# Its runtime dependencies at the versions its package.json pins, and the workspace's esbuild.
+RUN npm init -y >/dev/null \
+ && npm install --no-fund --no-audit --loglevel=error esbuild@0.25.12 \
+      $(node -e 'const d=require("/tmp/tron-devnode-package.json").dependencies;console.log(Object.entries(d).map(([n,v])=>n+"@"+v).join(" "))')
+COPY packages/tron-devnode/src ./src
+RUN npx esbuild src/bin/tron-devnode.ts --bundle --platform=node --format=esm --target=node20 \
+      --outfile=/out/tron-devnode.mjs --log-level=warning \
+      "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"
+
+FROM ${NODE_IMAGE} AS tron-devnode
+WORKDIR /app
+COPY --from=tron-devnode-build /out /app
+USER 1000:1000
+ENV TRON_DEVNODE_HOST=0.0.0.0 TRON_DEVNODE_PORT=8090
+EXPOSE 8090
+CMD ["node", "tron-devnode.mjs"]
+
+FROM ${NODE_IMAGE} AS hardhat
+WORKDIR /app
+RUN npm init -y >/dev/null && npm install --no-fund --no-audit --loglevel=error hardhat@2.28.6 \
+ && printf 'module.exports = { solidity: "0.8.24", networks: { hardhat: { chainId: 31337 } } };\n' > hardhat.config.cjs \
+ && chown -R 1000:1000 /app
+USER 1000:1000
+EXPOSE 8545
+CMD ["npx", "hardhat", "--config", "hardhat.config.cjs", "node", "--hostname", "0.0.0.0", "--port", "8545"]

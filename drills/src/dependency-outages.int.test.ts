@@ -106,14 +106,14 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
     const report: Record<string, WindowSummary & { faultMs: number }> = {};
     faults.forEach((f, i) => {
       const until = faults[i + 1]?.start ?? Infinity;
-      report[f.name] = { ...summarise(load.answers, f.start - 1, until, f.end, isDocumented), faultMs: f.end - f.start };
+      report[f.name] = { ...summarise(load.answers, f.start, until, f.end, isDocumented), faultMs: f.end - f.start };
     });
-    const baseline = summarise(load.answers, 0, faults[0]!.start - 1, 0, isDocumented);
+    const baseline = summarise(load.answers, 0, faults[0]!.start, 0, isDocumented);
     mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
     writeFileSync(REPORT, JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2));
     // The drill's report (also written to .tmp/drills/): the closing note quotes it.
     process.stdout.write(
-      [["window", "sent", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
+      [["window", "requests", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
         .concat(
           Object.entries({ baseline: { ...baseline, faultMs: 0 }, ...report }).map(([name, s]) =>
             [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(" | "),

@@ -76,6 +76,7 @@ export function startLoad(next: (sequence: number) => LoadRequest, options: { wo
 
 /** One line of the drill report: how the requests sent in a window were answered. */
 export interface WindowSummary {
+  /** Requests answered (or given up on) in the window. */
   sent: number;
   ok: number;
   /** "<status> <message>" → count */
@@ -86,8 +87,12 @@ export interface WindowSummary {
   recoveryMs: number;
 }
 
+/**
+ * The answers that arrived in [from, to): a request sent just before a fault and answered during it
+ * belongs to that fault, not to the quiet time before it.
+ */
 export function summarise(answers: Answer[], from: number, to: number, faultEndsAt: number, isDocumented: (answer: Answer) => boolean): WindowSummary {
-  const window = answers.filter((a) => a.sentAt >= from && a.sentAt < to);
+  const window = answers.filter((a) => a.sentAt + a.latencyMs >= from && a.sentAt + a.latencyMs < to);
   const summary: WindowSummary = { sent: window.length, ok: 0, documentedErrors: {}, undocumented: [], unanswered: 0, recoveryMs: 0 };
   for (const answer of window) {
     const failed = answer.status === undefined || answer.status >= 400;

@@ -164,6 +164,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
         const known = errorResponseFor(fromFrameworkError(error) ?? error, errorResponses);
         if (!known) logger.error({ err: error, method: req.method, path: req.path }, "unhandled error");
+        // A documented 5xx (a dependency down) is the operator's business: say why.
+        else if (known.status >= 500) logger.warn({ err: error, method: req.method, path: req.path, status: known.status }, "dependency failure answered");
         if (res.headersSent) {
           res.destroy();
           return;

@@ -35,7 +35,14 @@ export async function benchGatewayOverhead(): Promise<boolean> {
   });
   const gateway = spawnService(
     `${ROOT}services/gateway`,
-    { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, BTC_PROXY_URL: `http://127.0.0.1:${internalPort}` },
+    {
+      PORT: String(gatewayPort),
+      DATABASE_URL: database.connectionString,
+      BTC_PROXY_URL: `http://127.0.0.1:${internalPort}`,
+      // Measured as deployed: metrics counted and the internal token sent on every request.
+      METRICS_PORT: "0",
+      INTERNAL_TOKEN: randomBytes(24).toString("hex"),
+    },
     { captureOutput: false },
   );
   try {

@@ -1,0 +1,64 @@
+/** The scanner's settings, from the environment. */
+import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
+import { z } from "zod";
+import { DEFAULT_FETCH_CONCURRENCY, DEFAULT_POLL_INTERVAL_MS } from "./domain/follow-chain.ts";
+import { DEFAULT_LEASE_POLL_MS } from "./infra/advisory-lease.ts";
+
+/** Token whitelist entries, `SYMBOL:contract:decimals`, comma-separated. */
+const tokenList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, context) => {
+      const tokens: Array<{ symbol: string; contract: string; decimals: number }> = [];
+      for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+        const [symbol, contract, decimals] = entry.split(":");
+        if (!symbol || !contract || !/^\d{1,2}$/.test(decimals ?? "")) {
+          context.addIssue({ code: "custom", message: `entries are SYMBOL:contract:decimals (got ${JSON.stringify(entry)})` });
+          return z.NEVER;
+        }
+        tokens.push({ symbol, contract, decimals: Number(decimals) });
+      }
+      return tokens;
+    });
+
+/** Mainnet USDT and USDC (shared/research/tron-node-api.md §11; Etherscan). */
+const DEFAULT_ETH_TOKENS = "USDT:0xdac17f958d2ee523a2206206994597c13d831ec7:6,USDC:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48:6";
+const DEFAULT_TRX_TOKENS = "USDT:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6,USDC:TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8:6";
+
+export const scannerConfigSchema = z.object({
+  // Listening: probes and metrics only.
+  ...serviceSettings(8105),
+  ...databaseSettings(),
+  ...natsSettings(),
+
+  // Nodes (comma-separated URLs in order of preference). A chain without a URL is not followed.
+  BTC_RPC_URL: env.urlList().optional(),
+  BTC_RPC_USER: z.string().optional(),
+  BTC_RPC_PASSWORD: z.string().optional(),
+  BTC_RPC_COOKIE_FILE: z.string().optional(),
+  ETH_RPC_URL: env.urlList().optional(),
+  TRX_NODE_URL: env.urlList().optional(),
+  TRX_API_KEY: z.string().optional(),
+  NODE_TIMEOUT_MS: env.positiveInt(30_000),
+
+  // Following
+  /** Blocks fetched at once while catching up; processed in order. */
+  SCANNER_FETCH_CONCURRENCY: env.positiveInt(DEFAULT_FETCH_CONCURRENCY),
+  /** How often the tip is polled when the follower is caught up. */
+  SCANNER_POLL_INTERVAL_MS: env.positiveInt(DEFAULT_POLL_INTERVAL_MS),
+  /** How often a standby replica tries the lease, and the holder checks its lease connection. */
+  SCANNER_LEASE_POLL_MS: env.positiveInt(DEFAULT_LEASE_POLL_MS),
+  /** Where a chain without a cursor starts (tests, a deliberate backfill); default the node's tip. */
+  BTC_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
+  ETH_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
+  TRX_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
+
+  // Tokens
+  /** ERC-20 whitelist (reported only to webhooks with include_tokens). */
+  ETH_TOKENS: tokenList(DEFAULT_ETH_TOKENS),
+  /** TRC-20 whitelist; currency = the symbol given here. */
+  TRX_TOKENS: tokenList(DEFAULT_TRX_TOKENS),
+});
+
+export type ScannerConfig = z.infer<typeof scannerConfigSchema>;

@@ -1,0 +1,113 @@
+/**
+ * Wires the scanner from its config: database and migrations, the bus, the registry projection
+ * (consumer of `webhook.changed`), and one leased follower per configured chain. Its HTTP server
+ * answers probes and metrics only.
+ */
+import { connectBus } from "@chaingate/bus";
+import { blockProcessed, transferMatched, webhookChanged, type Coin } from "@chaingate/contracts";
+import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { createHttpApp, serveHttpApp, type ServedApp } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import type { Kysely } from "kysely";
+import type { ScannerConfig } from "./config.ts";
+import { followChain } from "./domain/follow-chain.ts";
+import type { ChainFollowerSpec } from "./domain/ports.ts";
+import { ReorgTooDeepError } from "./domain/scanner-errors.ts";
+import { WatchIndex } from "./domain/watch-index.ts";
+import { acquireAdvisoryLease } from "./infra/advisory-lease.ts";
+import { createChainSpecs } from "./infra/create-chain-specs.ts";
+import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts";
+import { createJetStreamEventSink } from "./infra/jetstream-event-sink.ts";
+import { scannerMigrations } from "./infra/migrations/index.ts";
+import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts";
+import { createPostgresWatchFeed, storeWebhookChange } from "./infra/postgres-watch-projection.ts";
+
+export interface ScannerService extends ServedApp {
+  /** Coins whose lease this process holds right now. */
+  following(): Coin[];
+}
+
+/** Durable consumer shared by every scanner replica: each change is stored once. */
+const WATCH_CONSUMER = "scanner-watch";
+/** After a follower stopped on an error it cannot retry (a reorg below the window), wait before trying again. */
+const FATAL_RESTART_DELAY_MS = 30_000;
+
+export async function createScannerService(config: ScannerConfig, logger: Logger): Promise<ScannerService> {
+  const database = createDatabase<ScannerDatabase>({
+    connectionString: config.DATABASE_URL,
+    schema: SCANNER_SCHEMA,
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: "chaingate-scanner",
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    logger,
+  });
+  const applied = await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations, logger);
+  if (applied.length) logger.info({ migrations: applied }, "migrated");
+
+  const bus = await connectBus({ url: config.NATS_URL, name: "scanner", logger, ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}) });
+  await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged]);
+  const watchConsumer = await bus.consume(webhookChanged, { durable: WATCH_CONSUMER, handle: (change) => storeWebhookChange(database.db, change) });
+
+  const index = new WatchIndex();
+  const watchFeed = createPostgresWatchFeed(database.db);
+  const store = createPostgresFollowerStore(database.db);
+  const sink = createJetStreamEventSink(bus);
+  const { specs, close: closeNodes } = createChainSpecs(config);
+  const stop = new AbortController();
+  const held = new Set<Coin>();
+
+  async function runChain(spec: ChainFollowerSpec<unknown>, startHeight: number | undefined): Promise<void> {
+    const log = logger.child({ coin: spec.coin });
+    while (!stop.signal.aborted) {
+      let lease;
+      try {
+        lease = await acquireAdvisoryLease({ connectionString: config.DATABASE_URL, name: `scanner:${spec.coin}`, logger: log, pollMs: config.SCANNER_LEASE_POLL_MS }, stop.signal);
+      } catch {
+        return;
+      }
+      held.add(spec.coin);
+      try {
+        await followChain({
+          chain: spec,
+          index,
+          watchFeed,
+          store,
+          sink,
+          logger: log,
+          signal: AbortSignal.any([stop.signal, lease.signal]),
+          fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
+          pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
+          ...(startHeight === undefined ? {} : { startHeight }),
+        });
+      } catch (error) {
+        log.error({ err: error }, error instanceof ReorgTooDeepError ? "reorg below the kept window: an operator must look" : "follower stopped");
+        await new Promise((resolve) => setTimeout(resolve, FATAL_RESTART_DELAY_MS).unref());
+      } finally {
+        held.delete(spec.coin);
+        await lease.release();
+      }
+    }
+  }
+
+  const startHeights: Record<Coin, number | undefined> = { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
+  const running = specs.map((spec) => runChain(spec, startHeights[spec.coin]));
+  logger.info({ chains: specs.map((spec) => spec.coin) }, "following chains (one replica each, by lease)");
+
+  const http = createHttpApp({
+    service: "scanner",
+    logger,
+    readinessChecks: { database: () => database.ping(), nats: () => bus.ping() },
+    ...(config.INTERNAL_TOKEN ? { internalToken: config.INTERNAL_TOKEN } : {}),
+  });
+  http.finish();
+  const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
+    stop.abort();
+    await Promise.all(running);
+    await watchConsumer.stop();
+    await bus.close();
+    await closeNodes();
+    await database.close();
+  });
+  return { ...served, following: () => [...held] };
+}

@@ -1,0 +1,131 @@
+/**
+ * The scanner against a real litecoind regtest node, real Postgres and real NATS: exact amounts of
+ * a transaction paying two watched outputs, nothing for blocks before the webhook existed,
+ * N-confirmation webhooks, and a reorg (invalidateblock + a longer competing branch).
+ */
+import { createTestDatabase, silentLogger, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scannerConfigSchema } from "./config.ts";
+import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
+import { startEventRecorder, type EventRecorder } from "./testing/scanner-harness.ts";
+
+let node: LitecoindRegtest;
+let database: TestDatabase;
+let recorder: EventRecorder;
+let scanner: ScannerService;
+
+const webhookStored = async (webhookId: number) => {
+  const client = new pg.Client({ connectionString: database.connectionString });
+  await client.connect();
+  try {
+    for (let i = 0; i < 200; i++) {
+      const { rowCount } = await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhookId]);
+      if (rowCount) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`webhook ${webhookId} never reached the projection`);
+  } finally {
+    await client.end();
+  }
+};
+const tip = async () => node.rpc<number>("getblockcount");
+const processed = (height: number) => () => recorder.blocks.some((block) => block.height === height);
+
+beforeAll(async () => {
+  [node, database, recorder] = await Promise.all([startLitecoindRegtest(), createTestDatabase(), startEventRecorder()]);
+  await node.mine(101);
+  const config = scannerConfigSchema.parse({
+    PORT: "0",
+    DATABASE_URL: database.connectionString,
+    NATS_URL: process.env.NATS_URL,
+    NATS_NAMESPACE: recorder.namespace,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+    SCANNER_POLL_INTERVAL_MS: "100",
+    SCANNER_LEASE_POLL_MS: "200",
+  });
+  scanner = await createScannerService(config, silentLogger);
+  await recorder.waitFor("the first processed block", processed(101));
+});
+
+afterAll(async () => {
+  await scanner?.close();
+  await recorder?.close();
+  await node?.stop();
+  await database?.drop();
+});
+
+describe("Bitcoin on litecoind regtest", () => {
+  test("a transaction paying two watched outputs is two transfers with exact amounts; earlier blocks are not replayed", async () => {
+    const [first, second] = [await node.walletRpc<string>("getnewaddress"), await node.walletRpc<string>("getnewaddress")];
+    // Paid before the webhook exists: never notified.
+    await node.fundAddress(first, "0.5");
+    const [early] = await node.mine(1);
+    await recorder.waitFor("the early block", processed(await tip()));
+
+    await recorder.publishWebhook({ webhook_id: 1, coin: "BTC", addresses: [first, second] });
+    // The projection is stored by the consumer; the next block processed after that watches it.
+    await webhookStored(1);
+    const txid = await node.walletRpc<string>("sendmany", ["", { [first]: "0.12345678", [second]: "1.00000001" }]);
+    const [hash] = await node.mine(1);
+    const height = await tip();
+    await recorder.waitFor("two transfers", () => recorder.transfers.filter((t) => t.webhook_id === 1).length >= 2);
+    await recorder.waitFor("its block", processed(height));
+
+    const mine = recorder.transfers.filter((t) => t.webhook_id === 1);
+    expect(mine.map((t) => [t.to, t.amount, t.raw_amount]).sort()).toEqual(
+      [
+        [first, "0.12345678", "12345678"],
+        [second, "1.00000001", "100000001"],
+      ].sort(),
+    );
+    for (const transfer of mine) {
+      expect(transfer).toMatchObject({ type: "transfer", coin: "BTC", currency: "BTC", txid, decimals: 8, confirmations: 1, execution_status: "SUCCESS", block: { height, hash } });
+      expect(transfer.watched_address).toBe(transfer.to);
+    }
+    expect(recorder.transfers.some((t) => t.block.hash === early)).toBe(false);
+    expect(recorder.blocks.find((b) => b.height === height)).toMatchObject({ hash, matched_count: 2 });
+  });
+
+  test("a webhook asking for 3 confirmations is notified when the block is 3 deep", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    await recorder.publishWebhook({ webhook_id: 2, coin: "BTC", addresses: [address], confirmations: 3 });
+    await webhookStored(2);
+    await node.fundAddress(address, "0.25");
+    const [hash] = await node.mine(1);
+    const height = await tip();
+    await node.mine(1);
+    await recorder.waitFor("two blocks", processed(height + 1));
+    expect(recorder.transfers.filter((t) => t.webhook_id === 2)).toEqual([]);
+    await node.mine(1);
+    await recorder.waitFor("the notification at depth 3", () => recorder.transfers.some((t) => t.webhook_id === 2));
+    expect(recorder.transfers.filter((t) => t.webhook_id === 2)).toEqual([expect.objectContaining({ amount: "0.25", confirmations: 3, block: expect.objectContaining({ height, hash }) })]);
+  });
+
+  test("a reorg reports the notified transfer as reverted, and the transfer again in the new branch", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    await recorder.publishWebhook({ webhook_id: 3, coin: "BTC", addresses: [address] });
+    await webhookStored(3);
+    const txid = await node.fundAddress(address, "0.3");
+    const [orphaned] = await node.mine(1);
+    await recorder.waitFor("the first notification", () => recorder.transfers.some((t) => t.webhook_id === 3));
+    const original = recorder.transfers.find((t) => t.webhook_id === 3)!;
+
+    await node.rpc("invalidateblock", [orphaned]);
+    // The competing branch is longer; the transaction, back in the mempool, is mined in it again.
+    // Mined to another address: the same coinbase in the same second would rebuild the invalid block.
+    const [replacement] = await node.mine(2, await node.walletRpc<string>("getnewaddress"));
+    await recorder.waitFor("revert and re-notification", () => recorder.transfers.filter((t) => t.webhook_id === 3).length >= 3);
+    const events = recorder.transfers.filter((t) => t.webhook_id === 3);
+    expect(events.map((t) => [t.type, t.block.hash, t.txid, t.amount])).toEqual([
+      ["transfer", orphaned, txid, "0.3"],
+      ["reverted", orphaned, txid, "0.3"],
+      ["transfer", replacement, txid, "0.3"],
+    ]);
+    const reverted = events[1]!;
+    expect(reverted.event_id).not.toBe(original.event_id);
+    expect({ ...reverted, event_id: "", type: "" }).toEqual({ ...original, event_id: "", type: "" });
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Trims a `pnpm deploy --prod` output (hoisted node_modules) to what the compiled service loads:
  * the packages in dist/externals.json (written by scripts/build.ts) and, transitively, their
- * dependencies, optional dependencies and installed peers. Everything else goes (workspace packages
+ * dependencies, optional dependencies and installed required peers. Everything else goes (workspace packages
  * are bundled into dist/, and a runtime dependency that only tests use, like @chaingate/testing
  * with testcontainers, is never loaded), as does the TypeScript source.
  *
@@ -15,6 +15,7 @@ interface Manifest {
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 /** Node's lookup: <dir>/node_modules/<name>, then each parent's, up to the deployed root. */
@@ -41,7 +42,10 @@ export function neededPackages(root: string, entries: string[]): Set<string> {
     const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as Manifest;
     for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir, false);
     for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) visit(dependency, dir, true);
-    for (const dependency of Object.keys(manifest.peerDependencies ?? {})) visit(dependency, dir, true);
+    // Required peers only: an optional peer (valibot's typescript) is there for types, not for running.
+    for (const dependency of Object.keys(manifest.peerDependencies ?? {})) {
+      if (!manifest.peerDependenciesMeta?.[dependency]?.optional) visit(dependency, dir, true);
+    }
   };
   for (const entry of entries) visit(entry, root, false);
   if (missing.length) throw new Error(`not installed in ${root}: ${missing.join(", ")}`);

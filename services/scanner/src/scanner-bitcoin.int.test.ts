@@ -4,31 +4,17 @@
  * N-confirmation webhooks, and a reorg (invalidateblock + a longer competing branch).
  */
 import { createTestDatabase, silentLogger, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import { startEventRecorder, type EventRecorder } from "./testing/scanner-harness.ts";
+import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
 
 let node: LitecoindRegtest;
 let database: TestDatabase;
 let recorder: EventRecorder;
 let scanner: ScannerService;
 
-const webhookStored = async (webhookId: number) => {
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  try {
-    for (let i = 0; i < 200; i++) {
-      const { rowCount } = await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhookId]);
-      if (rowCount) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`webhook ${webhookId} never reached the projection`);
-  } finally {
-    await client.end();
-  }
-};
+const webhookStored = (webhookId: number) => waitForWebhookStored(database.connectionString, webhookId);
 const tip = async () => node.rpc<number>("getblockcount");
 const processed = (height: number) => () => recorder.blocks.some((block) => block.height === height);
 

@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookChanged, type EventPayload } from "@chaingate/contracts";
 import { silentLogger } from "@chaingate/testing";
+import pg from "pg";
 
 export type TransferMatched = EventPayload<typeof transferMatched>;
 export type BlockProcessed = EventPayload<typeof blockProcessed>;
@@ -52,4 +53,21 @@ export async function startEventRecorder(natsUrl = process.env.NATS_URL!): Promi
       await bus.close();
     },
   };
+}
+
+/** Resolves once the scanner's projection (schema `scanner`) holds the webhook: the next processed block watches it. */
+export async function waitForWebhookStored(connectionString: string, webhookId: number, timeoutMs = 10_000): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { rowCount } = await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhookId]);
+      if (rowCount) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`webhook ${webhookId} never reached the scanner's projection`);
+  } finally {
+    await client.end();
+  }
 }

@@ -18,3 +18,4 @@ export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.
 export { createServiceMetrics, DURATION_BUCKETS_SECONDS, metricPrefix, serveMetrics, type ServiceMetrics } from "./service-metrics.ts";
 export { QueryParameterError, strictQuery } from "./strict-query.ts";
 export { abortOnClose } from "./abort-on-close.ts";
+export { pipeNodeBody, type PipeNodeBodyOptions } from "./pipe-node-body.ts";

@@ -47,3 +47,4 @@ export {
   type JsonRpcProxyPolicyOptions,
   type JsonValue,
 } from "./jsonrpc-proxy-policy.ts";
+export { forwardJsonRpc, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";

@@ -40,7 +40,8 @@ export const MAX_BATCH_CALLS = 20;
  */
 export const FORWARDED_JSONRPC_VERSION = "1.0";
 
-const policy = createJsonRpcProxyPolicy({
+/** The policy of rules 1–5 and 8, for forwardJsonRpc. */
+export const btcJsonRpcPolicy = createJsonRpcProxyPolicy({
   allowedMethods: ALLOWED_BITCOIN_RPC_METHODS,
   forwardedVersion: FORWARDED_JSONRPC_VERSION,
   maxBatchCalls: MAX_BATCH_CALLS,
@@ -57,10 +58,10 @@ const policy = createJsonRpcProxyPolicy({
  * call (400 -32600).
  */
 export function evaluateJsonRpcRequest(rawBody: string | Uint8Array): JsonRpcPolicyDecision {
-  return policy.evaluate(rawBody);
+  return btcJsonRpcPolicy.evaluate(rawBody);
 }
 
 /** As evaluateJsonRpcRequest, for a body already parsed as JSON (e.g. by a body parser). */
 export function evaluateParsedJsonRpcRequest(parsed: unknown): JsonRpcPolicyDecision {
-  return policy.evaluateParsed(parsed);
+  return btcJsonRpcPolicy.evaluateParsed(parsed);
 }

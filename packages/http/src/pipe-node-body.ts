@@ -1,0 +1,33 @@
+/**
+ * Streams an upstream node's body to the client with 200. Headers are gone once it starts: a
+ * broken node body can only end the connection, and is logged; a client that left (its request's
+ * AbortSignal fired) is no fault, and is not.
+ */
+import { pipeline, type Readable } from "node:stream";
+import type { Logger } from "@chaingate/logger";
+import type { Response } from "express";
+import type { BufferGarbageBound } from "./bound-buffer-garbage.ts";
+
+export interface PipeNodeBodyOptions {
+  /** The request's signal (abortOnClose): set when the client went away. */
+  signal: AbortSignal;
+  logger: Logger;
+  garbageBound?: BufferGarbageBound | undefined;
+  /** Fields for the log line of a failure, e.g. the node method. */
+  context?: Record<string, unknown>;
+}
+
+export function pipeNodeBody(body: Readable, res: Response, { signal, logger, garbageBound, context = {} }: PipeNodeBodyOptions): void {
+  res.status(200).type("application/json");
+  garbageBound?.watch(res, undefined);
+  const logFailure = (error: unknown) => {
+    if (!signal.aborted) logger.error({ err: error, ...context }, "the node's streamed answer failed; connection cut");
+  };
+  // Read before pipeline() tears everything down (then the client's leaving looks like any
+  // failure); a short body can have failed already, before this function was called.
+  if (body.errored) logFailure(body.errored);
+  else body.once("error", logFailure);
+  pipeline(body, res, (error) => {
+    if (error && !res.destroyed) res.destroy(error);
+  });
+}

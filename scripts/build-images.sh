@@ -31,6 +31,10 @@ CACHE=.tmp/deploy
 export DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-0}
 
 log() { printf '[build-images] %s\n' "$*" >&2; }
+# One build at a time (tests in parallel share the cache and the debootstrap folder).
+mkdir -p "$CACHE"
+exec 9>"$CACHE/build-images.lock"
+flock 9
 have_image() { docker image inspect "$1" >/dev/null 2>&1; }
 # The repository as build context: the working tree, or the tree of --ref on stdin.
 build_from_repo() {

@@ -19,7 +19,7 @@ export async function provideTestInfrastructure(env: NodeJS.ProcessEnv = process
   if (env.DATABASE_URL && env.NATS_URL) {
     return { databaseUrl: env.DATABASE_URL, natsUrl: env.NATS_URL, stop: async () => {} };
   }
-  const containers = await startContainers().catch(() => undefined);
+  const containers = await startContainers(env).catch(() => undefined);
   if (containers) {
     return {
       databaseUrl: env.DATABASE_URL ?? containers.databaseUrl,
@@ -37,14 +37,15 @@ export async function provideTestInfrastructure(env: NodeJS.ProcessEnv = process
   return { databaseUrl, natsUrl, stop: async () => {} };
 }
 
-async function startContainers(): Promise<{ databaseUrl: string; natsUrl: string; stop(): Promise<void> }> {
+/** Official images by default; TESTCONTAINERS_POSTGRES_IMAGE / TESTCONTAINERS_NATS_IMAGE name others (e.g. locally built ones where no registry is reachable). */
+async function startContainers(env: NodeJS.ProcessEnv): Promise<{ databaseUrl: string; natsUrl: string; stop(): Promise<void> }> {
   // Loaded lazily: machines without Docker never pay for (or trip over) the Docker client.
   const { GenericContainer, Wait, getContainerRuntimeClient } = await import("testcontainers");
   await getContainerRuntimeClient();
   const { PostgreSqlContainer } = await import("@testcontainers/postgresql");
   const [postgres, nats] = await Promise.all([
-    new PostgreSqlContainer("postgres:16-alpine").start(),
-    new GenericContainer("nats:2.10-alpine")
+    new PostgreSqlContainer(env.TESTCONTAINERS_POSTGRES_IMAGE || "postgres:16-alpine").start(),
+    new GenericContainer(env.TESTCONTAINERS_NATS_IMAGE || "nats:2.10-alpine")
       .withCommand(["-js"])
       .withExposedPorts(4222)
       .withWaitStrategy(Wait.forLogMessage(/Server is ready/))

@@ -65,3 +65,4 @@ if ! listening "$NATS_URL"; then
   fi
   wait_for "$NATS_URL" || { log "NATS is not reachable at $NATS_URL"; exit 1; }
 fi
+bash scripts/ensure-docker.sh || log "no Docker engine here: the image, compose and testcontainers tests (deploy/tests) will be skipped"

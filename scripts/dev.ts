@@ -18,7 +18,8 @@ const env = {
 } as Record<string, string>;
 
 /** Internal ports: loopback only; the gateway is the one public edge. */
-const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102 } as const;
+const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, "trx-proxy": 8104 } as const;
+const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090);
 
 interface ServiceSpec {
   name: string;
@@ -48,12 +49,18 @@ const services: ServiceSpec[] = [
     env: { PORT: String(PORTS.xpub), BITCOIN_NETWORK: "litecoin-regtest" },
   },
   {
+    name: "trx-proxy",
+    dir: "services/trx-proxy",
+    env: { PORT: String(PORTS["trx-proxy"]), TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}` },
+  },
+  {
     name: "gateway",
     dir: "services/gateway",
     env: {
       PORT: env.GATEWAY_PORT ?? String(PORTS.gateway),
       BTC_PROXY_URL: `http://127.0.0.1:${PORTS["btc-proxy"]}`,
       XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
+      TRX_PROXY_URL: `http://127.0.0.1:${PORTS["trx-proxy"]}`,
     },
   },
 ];
@@ -96,7 +103,7 @@ const height = await litecoind.rpc<number>("getblockcount");
 if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);
 
 // Tron: the project's own java-tron-compatible simulator, a block every 3 s.
-const tron = await startTronDevnode({ port: Number(env.TRON_DEVNODE_PORT ?? 8090) });
+const tron = await startTronDevnode({ port: TRON_DEVNODE_PORT });
 cleanups.push(() => tron.close());
 
 for (const spec of services) startService(spec);

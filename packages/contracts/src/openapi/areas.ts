@@ -1,6 +1,7 @@
 /** Each area of the API registers its own paths; adding an area means adding it here. */
 import { registerBtcPaths } from "../api/btc.ts";
 import { registerXpubPaths } from "../api/xpub.ts";
+import { registerTrxPaths } from "../api/trx.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
-export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths];
+export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths, registerTrxPaths];

@@ -1,0 +1,73 @@
+/**
+ * Wires a trx-proxy from its config. Every route of `/api/v1/trx` is listed here, in one place;
+ * each handler lives in `http/`.
+ */
+import { createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client";
+import type { TrxProxyConfig } from "./config.ts";
+import { createTrc10MetadataCache } from "./domain/trc10-metadata-cache.ts";
+import { deprecatedEndpoints, KEY_REPLACEMENT, SEND_REPLACEMENT } from "./http/deprecated-endpoints.ts";
+import { getAccountRecord } from "./http/get-account.ts";
+import { getAccountBalance } from "./http/get-balance.ts";
+import { getLatestBlocks } from "./http/get-latest-blocks.ts";
+import { getTrc20Tokens } from "./http/get-tokens.ts";
+import { getTransaction } from "./http/get-transaction.ts";
+import { nodeErrorResponses } from "./http/node-error-response.ts";
+import { postJsonRpc, rawJsonRpcBody } from "./http/post-jsonrpc.ts";
+import { broadcastTransaction, createTransaction, losslessJsonBody } from "./http/write-transactions.ts";
+import type { TrxRoute } from "./http/trx-route.ts";
+import { createTrc10Source } from "./infra/tron-wallet.ts";
+
+export type TrxProxy = ServedApp;
+
+/** The settings the route table reads (tests build them directly). */
+export type TrxProxyAppConfig = Pick<
+  TrxProxyConfig,
+  "TRC20_WHITELIST" | "TRC10_METADATA_CACHE_SIZE" | "BLOCK_LATEST_MAX" | "JSONRPC_BODY_LIMIT_BYTES" | "TRX_DEPRECATED_SUNSET" | "INTERNAL_TOKEN"
+>;
+
+export interface TrxProxyDependencies {
+  /** The clock the deprecated endpoints' sunset is read against (tests move it). */
+  now?: () => Date;
+}
+
+export async function createTrxProxy(config: TrxProxyConfig, logger: Logger, dependencies: TrxProxyDependencies = {}): Promise<TrxProxy> {
+  const node = createNodeClient({
+    chain: tron,
+    urls: config.TRON_NODE_URL ?? [],
+    timeoutMs: config.TRON_NODE_TIMEOUT_MS,
+    streamIdleTimeoutMs: config.TRON_NODE_STREAM_IDLE_TIMEOUT_MS,
+  });
+  const http = createTrxProxyApp(node, config, logger, dependencies);
+  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+}
+
+/** The route table of `/api/v1/trx`. */
+export function createTrxProxyApp(node: NodeClient, config: TrxProxyAppConfig, logger: Logger, dependencies: TrxProxyDependencies = {}): HttpApp {
+  const http = createHttpApp({ service: "trx-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
+  const route: TrxRoute = {
+    node,
+    logger,
+    whitelist: config.TRC20_WHITELIST,
+    trc10: createTrc10MetadataCache(createTrc10Source(node), config.TRC10_METADATA_CACHE_SIZE),
+  };
+  const base = "/api/v1/trx";
+  const balance = getAccountBalance(route);
+  http.route("get", `${base}/account/:address`, getAccountRecord(route));
+  http.route("get", `${base}/account/:address/balance`, balance);
+  http.route("get", `${base}/account/:address/assets`, balance);
+  http.route("get", `${base}/block/latest/:num(\\d{1,9})`, getLatestBlocks(route, config.BLOCK_LATEST_MAX));
+  http.route("get", `${base}/tokens/trc20`, getTrc20Tokens(route));
+  http.route("post", `${base}/transactions/create`, losslessJsonBody, createTransaction(route));
+  http.route("post", `${base}/transactions/broadcast`, losslessJsonBody, broadcastTransaction(route));
+  http.route("get", `${base}/transactions/:hash`, getTransaction(route));
+  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT_BYTES), postJsonRpc(route));
+  const deprecated = deprecatedEndpoints(route, { sunset: config.TRX_DEPRECATED_SUNSET, now: dependencies.now ?? (() => new Date()) });
+  http.route("post", `${base}/account/create`, deprecated.gate(KEY_REPLACEMENT), deprecated.createAddress);
+  http.route("post", `${base}/account/private-key`, deprecated.gate(KEY_REPLACEMENT), losslessJsonBody, deprecated.privateKeyFromMnemonic);
+  http.route("post", `${base}/account/send`, deprecated.gate(SEND_REPLACEMENT), losslessJsonBody, deprecated.sendTrx);
+  http.route("post", `${base}/account/send/usdt`, deprecated.gate(SEND_REPLACEMENT), losslessJsonBody, deprecated.sendUsdt);
+  http.finish();
+  return http;
+}

@@ -1,0 +1,1 @@
+export { startTrxStack, type TrxStack, type TrxStackOptions } from "./start-trx-stack.ts";

@@ -7,6 +7,9 @@
  * engine can run.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@chaingate/testing";
 import { dockerAvailability, exec } from "./docker.ts";
@@ -22,10 +25,10 @@ const BIP84_ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3Ef
 const BIP84_FIRST_ADDRESS = "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu";
 
 /**
- * Images are built from the committed tree (git archive HEAD), as CI builds them, whatever
- * uncommitted edits the working tree holds; the services run are those with a committed src/main.ts.
+ * Images are built from the committed tree (git archive HEAD, or CHAINGATE_IMAGE_REF), as CI builds
+ * them, whatever uncommitted edits the working tree holds; the services run are those with a committed src/main.ts.
  */
-const REF = "HEAD";
+const REF = process.env.CHAINGATE_IMAGE_REF || "HEAD";
 const services = ["gateway", "btc-proxy", "eth-proxy", "trx-proxy", "xpub", "delivery", "scanner"].filter(
   (name) => spawnSync("git", ["cat-file", "-e", `${REF}:services/${name}/src/main.ts`], { cwd: repoRoot }).status === 0,
 );
@@ -137,6 +140,26 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
       expect(devOnly!.trim(), `${image}: dev-only packages`).toBe("");
       expect(start).toMatch(/exec node .*--import \.\/dist\/telemetry\.js dist\/main\.js/);
       expect(start).not.toContain("tsx");
+    }
+  });
+
+  it("sends no installed dependencies, build output, VCS data or local chain data into a build (.dockerignore)", async () => {
+    const excluded = [".git", ".tmp", "node_modules", "services/gateway/node_modules", "services/gateway/dist"];
+    const kept = ["pnpm-lock.yaml", "services/gateway/src/main.ts", "deploy/Dockerfile"];
+    // The working tree holds all of them, so the check below means something.
+    for (const entry of [...excluded, ...kept]) expect(existsSync(path.join(repoRoot, entry)), entry).toBe(true);
+    const dir = mkdtempSync(path.join(os.tmpdir(), "chaingate-context-"));
+    try {
+      const dockerfile = path.join(dir, "Dockerfile");
+      writeFileSync(dockerfile, `FROM ${process.env.NODE_IMAGE ?? "chaingate-local/node:20"}\nCOPY . /context\n`);
+      const image = "chaingate-test/build-context";
+      await exec("docker", ["build", "-q", "-f", dockerfile, "-t", image, "."], { env: { DOCKER_BUILDKIT: "0" }, timeoutMs: 120_000 });
+      const check = [...excluded, ...kept].map((entry) => `[ -e "/context/${entry}" ] && echo "${entry}"`).join("; ");
+      const present = (await exec("docker", ["run", "--rm", image, "sh", "-c", `${check}; true`])).stdout.split("\n").filter(Boolean);
+      expect(present.sort()).toEqual([...kept].sort());
+      await exec("docker", ["rmi", image], { allowFailure: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -231,6 +231,10 @@ describe("helm chart deploy/helm/chaingate", () => {
     const policies = policiesOf(objects);
     const gateway = podOf(find(objects, "Deployment", "gateway"));
     expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 8080), "the internet reaches the gateway").toBe(true);
+    // Its metrics port is not public.
+    expect(gateway.namedPorts!.metrics).toBe(9464);
+    expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 9464), "the internet reaches the gateway's metrics").toBe(false);
+    expect(find(objects, "ConfigMap", "gateway").data).toMatchObject({ METRICS_HOST: "0.0.0.0", METRICS_PORT: "9464" });
     expect(find(objects, "Deployment", "scanner").spec.replicas).toBe(1);
   });
 
@@ -251,7 +255,8 @@ describe("helm chart deploy/helm/chaingate", () => {
     expect(allowed(policies, ingressController, gateway, 8080)).toBe(true);
     expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 8080)).toBe(false);
     // Prometheus scrapes every service, the scanner included.
-    for (const name of SERVICES) expect(allowed(policies, prometheus, podOf(find(objects, "Deployment", name)), 8080), `scrape ${name}`).toBe(true);
+    for (const name of SERVICES) expect(allowed(policies, prometheus, podOf(find(objects, "Deployment", name)), 9464), `scrape ${name}`).toBe(true);
+    expect(allowed(policies, ingressController, gateway, 9464), "the ingress controller reaches the gateway's metrics").toBe(false);
     // Postgres only in its namespace.
     const xpub = podOf(find(objects, "Deployment", "xpub"));
     const postgres: Endpoint = { podLabels: { app: "pg" }, namespace: "databases", namespaceLabels: { "kubernetes.io/metadata.name": "databases" } };

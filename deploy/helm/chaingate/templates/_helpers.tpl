@@ -1,13 +1,14 @@
 {{/*
 What each service is, which the values cannot change: whether it is the public edge, the env var the
 gateway finds it by, whether it has a database or uses NATS, whether it calls nodes or subscribers'
-webhooks, whether it may scale out, and the Secret keys it reads besides DATABASE_URL/NATS_URL.
+webhooks, whether it may scale out, and the Secret keys it reads besides DATABASE_URL/NATS_URL (secretKeys: as
+variables of the same name; secretEnv: variable → key, where a service names a setting differently).
 */}}
 {{- define "chaingate.catalog" -}}
 gateway: { public: true, database: true, stateless: true, internalToken: true }
 btc-proxy: { upstreamEnv: BTC_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD] }
 eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL] }
-trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRX_NODE_URL, TRX_API_KEY] }
+trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRX_API_KEY], secretEnv: { TRON_NODE_URL: TRX_NODE_URL } }
 xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true }
 delivery: { upstreamEnv: DELIVERY_URL, database: true, nats: true, webhooks: true, stateless: true, internalToken: true }
 scanner: { database: true, nats: true, nodes: true, leader: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, ETH_RPC_URL, TRX_NODE_URL, TRX_API_KEY] }
@@ -87,6 +88,10 @@ sprig's merge treats false as unset.
 {{- define "chaingate.configData" -}}
 {{- $root := index . 0 }}{{- $name := index . 1 }}{{- $role := index . 2 }}{{- $svc := index . 3 }}
 {{- $data := dict "HOST" "0.0.0.0" "PORT" (toString $svc.port) "LOG_LEVEL" $svc.logLevel "OTEL_SERVICE_NAME" $name }}
+{{- if $svc.metricsPort }}
+{{- $_ := set $data "METRICS_HOST" "0.0.0.0" }}
+{{- $_ := set $data "METRICS_PORT" (toString $svc.metricsPort) }}
+{{- end }}
 {{- if $role.public }}
 {{- $catalog := include "chaingate.catalog" $root | fromYaml }}
 {{- range $other, $otherRole := $catalog }}

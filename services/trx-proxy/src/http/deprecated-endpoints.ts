@@ -17,7 +17,7 @@ import type { RequestHandler } from "express";
 import { toBaseUnits } from "../domain/decimal-amount.ts";
 import { generateKey, keyFromMnemonic, MAX_CHILD_INDEX } from "../domain/derive-key.ts";
 import { parsePrivateKey, signTransactionId, transactionId } from "../domain/sign-transaction.ts";
-import { addressFromPrivateKey, parseTronAddress } from "../domain/tron-address.ts";
+import { addressFromPrivateKey, parseTronAddress, type TronAddress } from "../domain/tron-address.ts";
 import { buildTransfer, trc20TransferParameter, type Transfer } from "../infra/build-transfer.ts";
 import { utf8FromHex, type LosslessRecord } from "../infra/tron-wallet.ts";
 import { numbersAsText, toPlainJson } from "./lossless-body.ts";
@@ -33,8 +33,7 @@ export const SEND_REPLACEMENT = "POST /api/v1/trx/transactions/create, sign loca
 export const KEY_REPLACEMENT = "generate or derive keys locally (for example TronWeb's utils.accounts.generateAccount or fromMnemonic); no chaingate endpoint takes or returns private keys";
 
 const MESSAGES = {
-  sendRequired: "The private_key, to_address and amount fields are required.",
-  usdtRequired: "The private_key, to_address and amount fields are required.",
+  required: "The private_key, to_address and amount fields are required.",
   privateKey: "Invalid private key format.",
   toAddress: "Invalid to_address.",
   amount: "Invalid amount.",
@@ -90,11 +89,9 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
 
   const sendTrx: RequestHandler = async (req, res) => {
     const body = numbersAsText(req.body);
-    if (!present(body.private_key) || !present(body.to_address) || !present(body.amount)) return refuse(res, MESSAGES.sendRequired);
-    const privateKey = typeof body.private_key === "string" ? parsePrivateKey(body.private_key) : undefined;
-    if (!privateKey) return refuse(res, MESSAGES.privateKey);
-    const to = typeof body.to_address === "string" ? parseTronAddress(body.to_address) : undefined;
-    if (!to) return refuse(res, MESSAGES.toAddress);
+    const parties = readParties(body);
+    if (!parties.ok) return refuse(res, parties.error);
+    const { privateKey, to } = parties;
     const amount = typeof body.amount === "string" ? toBaseUnits(body.amount, TRX_DECIMALS) : undefined;
     if (!amount?.ok || amount.value > BigInt(Number.MAX_SAFE_INTEGER)) return refuse(res, MESSAGES.amount);
     const from = addressFromPrivateKey(privateKey);
@@ -105,11 +102,9 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
 
   const sendUsdt: RequestHandler = async (req, res) => {
     const body = numbersAsText(req.body);
-    if (!present(body.private_key) || !present(body.to_address) || !present(body.amount)) return refuse(res, MESSAGES.usdtRequired);
-    const privateKey = typeof body.private_key === "string" ? parsePrivateKey(body.private_key) : undefined;
-    if (!privateKey) return refuse(res, MESSAGES.privateKey);
-    const to = typeof body.to_address === "string" ? parseTronAddress(body.to_address) : undefined;
-    if (!to) return refuse(res, MESSAGES.toAddress);
+    const parties = readParties(body);
+    if (!parties.ok) return refuse(res, parties.error);
+    const { privateKey, to } = parties;
     const token = route.whitelist.find((entry) => entry.symbol === "USDT");
     if (!token) {
       res.status(500).json({ error: "USDT is not in this service's TRC-20 whitelist." });
@@ -130,6 +125,16 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
 
 /** RFC 9745's deprecation date: the v1 documentation marks these endpoints deprecated one year before the sunset. */
 const DEPRECATED_SINCE = new Date("2025-12-01T00:00:00Z");
+
+/** The fields both send endpoints share, checked in the spec's order: presence, key, recipient. */
+function readParties(body: Record<string, unknown>): { ok: true; privateKey: Uint8Array; to: TronAddress } | { ok: false; error: string } {
+  if (!present(body.private_key) || !present(body.to_address) || !present(body.amount)) return { ok: false, error: MESSAGES.required };
+  const privateKey = typeof body.private_key === "string" ? parsePrivateKey(body.private_key) : undefined;
+  if (!privateKey) return { ok: false, error: MESSAGES.privateKey };
+  const to = typeof body.to_address === "string" ? parseTronAddress(body.to_address) : undefined;
+  if (!to) return { ok: false, error: MESSAGES.toAddress };
+  return { ok: true, privateKey, to };
+}
 
 function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== "";

@@ -4,6 +4,7 @@
  * may be the generic 500, none may hang, and no process may die. The only 5xx allowed is the
  * spec's own node-failure answer for a value the node itself refused (its details say so).
  */
+import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { buildOpenApiDocument } from "@chaingate/contracts";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
@@ -47,14 +48,19 @@ let database: TestDatabase;
 let node: LitecoindRegtest;
 const stack = createServiceStack();
 let gatewayUrl: string;
+let btcUrl: string;
+let xpubUrl: string;
 let key: string;
+const INTERNAL_TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
   [database, node] = await Promise.all([createTestDatabase(), startLitecoindRegtest()]);
   await node.mine(1);
-  const btcUrl = await stack.start("btc-proxy", "btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
-  const xpubUrl = await stack.start("xpub", "xpub", { DATABASE_URL: database.connectionString });
-  gatewayUrl = await stack.start("gateway", "gateway", { DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, XPUB_URL: xpubUrl, ACCESS_LOG: "false" });
+  // Deployed as in production: every internal service requires the gateway's internal token.
+  const internal = { INTERNAL_TOKEN };
+  btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...internal, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  xpubUrl = await stack.start("xpub", "xpub", { ...internal, DATABASE_URL: database.connectionString });
+  gatewayUrl = await stack.start("gateway", "gateway", { ...internal, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, XPUB_URL: xpubUrl, ACCESS_LOG: "false" });
   ({ key } = await createAccountWithKey(database.connectionString, "malformed"));
 }, 120_000);
 afterAll(async () => {
@@ -135,4 +141,17 @@ describe("malformed input on every documented route", () => {
     expect(failures).toEqual([]);
     expect(stack.exited(), stack.exitReport()).toEqual([]);
   }, 300_000);
+});
+
+describe("internal services reached around the gateway", () => {
+  it("refuse a request without the gateway's internal token, whatever account it claims", async () => {
+    for (const [url, path] of [
+      [btcUrl, "/api/v1/btc/block/best"],
+      [xpubUrl, "/api/v1/btc/xpub/1/addresses"],
+    ] as const) {
+      const response = await fetch(`${url}${path}`, { headers: { "x-chaingate-account-id": "1" } });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ message: "This service answers only requests forwarded by the gateway." });
+    }
+  });
 });

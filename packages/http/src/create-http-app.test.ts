@@ -259,7 +259,7 @@ describe("internal token", () => {
     http.finish();
     const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
     servers.push(server);
-    for (const headers of [{}, { "x-chaingate-internal-token": "wrong" }, { "x-chaingate-internal-token": token + "x" }]) {
+    for (const headers of [{}, { "x-chaingate-internal-token": "wrong" }, { "x-chaingate-internal-token": token + "x" }] as Record<string, string>[]) {
       const refused = await fetch(`${server.url}/api/v1/things/1`, { headers: { ...headers, "x-chaingate-account-id": "1" } });
       expect(refused.status).toBe(401);
       expect(await refused.json()).toEqual({ message: "This service answers only requests forwarded by the gateway." });

@@ -44,7 +44,7 @@ export interface HttpAppOptions {
   /** false: no `/metrics` route on this app (the public gateway serves it on a listener of its own). */
   serveMetrics?: boolean;
   /** When set, every request but probes and scrapes must carry it (see require-internal-token.ts). */
-  internalToken?: string;
+  internalToken?: string | undefined;
 }
 
 export interface HttpApp {

@@ -34,8 +34,8 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
 }
 
 /** The route table of `/api/v1/btc` (except xpub). */
-export function createBtcProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number }, logger: Logger): HttpApp {
-  const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses(logger) });
+export function createBtcProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined }, logger: Logger): HttpApp {
+  const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
   // Verbosity-2 blocks are megabytes: keep their dead read buffers bounded.
   const route = { node, logger, garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES) };
   const base = "/api/v1/btc";

@@ -1,5 +1,5 @@
 /** The xpub service's settings, from the environment. */
-import { env } from "@chaingate/config";
+import { databaseSettings, env, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 import { BITCOIN_NETWORKS, DEFAULT_BITCOIN_NETWORK } from "./domain/bitcoin-network.ts";
 import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
@@ -14,23 +14,15 @@ import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
 export const DEFAULT_MAX_ADDRESSES_PER_KEY = 100_000;
 
 export const xpubConfigSchema = z.object({
-  // Listening
-  HOST: z.string().default("127.0.0.1"),
-  PORT: env.port(8102),
-  LOG_LEVEL: env.logLevel(),
-
-  // Storage
-  DATABASE_URL: z.url().default("postgres://postgres@127.0.0.1:5432/postgres"),
-  DATABASE_POOL_SIZE: env.positiveInt(10),
+  // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
+  ...serviceSettings(8102),
+  ...databaseSettings(),
 
   // Issuing
   /** Picks the bech32 prefix of issued addresses: `bc` (mainnet) or `rltc` (the dev/test chain). */
   BITCOIN_NETWORK: z.enum(BITCOIN_NETWORKS).default(DEFAULT_BITCOIN_NETWORK),
   /** Capped at 2^31: a public key can derive only the non-hardened indexes 0 .. 2^31-1. */
   XPUB_MAX_ADDRESSES_PER_KEY: env.positiveInt(DEFAULT_MAX_ADDRESSES_PER_KEY).pipe(z.number().max(MAX_ADDRESS_INDEX + 1)),
-
-  /** Graceful shutdown: how long in-flight requests may finish. */
-  DRAIN_TIMEOUT_MS: env.positiveInt(10_000),
 });
 
 export type XpubConfig = z.infer<typeof xpubConfigSchema>;

@@ -21,9 +21,12 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
     schema: XPUB_SCHEMA,
     poolSize: config.DATABASE_POOL_SIZE,
     applicationName: "chaingate-xpub",
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    logger,
   });
   try {
-    const applied = await migrateToLatest(database.db as Kysely<unknown>, XPUB_SCHEMA, xpubMigrations);
+    const applied = await migrateToLatest(database.db as Kysely<unknown>, XPUB_SCHEMA, xpubMigrations, logger);
     if (applied.length) logger.info({ migrations: applied }, "migrated");
   } catch (error) {
     await database.close();
@@ -31,6 +34,6 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   }
 
   const repository = createXpubRepository({ db: database.db, network: config.BITCOIN_NETWORK, maxAddressesPerKey: config.XPUB_MAX_ADDRESSES_PER_KEY });
-  const http = createXpubApp({ repository, network: config.BITCOIN_NETWORK, logger, readinessChecks: { database: () => database.ping() } });
+  const http = createXpubApp({ repository, network: config.BITCOIN_NETWORK, logger, readinessChecks: { database: () => database.ping() }, internalToken: config.INTERNAL_TOKEN });
   return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => database.close());
 }

@@ -22,14 +22,17 @@ export interface XpubAppOptions {
   network: BitcoinNetwork;
   logger: Logger;
   readinessChecks: Record<string, () => Promise<unknown>>;
+  /** When set, only requests carrying the gateway's internal token are answered. */
+  internalToken?: string | undefined;
 }
 
 /** Builds the express app; `finish()` is already called. */
-export function createXpubApp({ repository, network, logger, readinessChecks }: XpubAppOptions): HttpApp {
+export function createXpubApp({ repository, network, logger, readinessChecks, internalToken }: XpubAppOptions): HttpApp {
   const http = createHttpApp({
     service: "xpub",
     logger,
     readinessChecks,
+    internalToken,
     errorResponses: {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       xpub_record_not_found: (error) => ({ status: 404, body: { message: error.message } }),

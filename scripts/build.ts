@@ -12,6 +12,9 @@
  * - `dist/start.sh` runs the service with the node flags of its `start` script (the image's CMD).
  * - `dist/externals.json` lists the npm packages the compiled code imports: the image keeps those
  *   and what they depend on, nothing else (deploy/prune-deployed.ts).
+ *
+ * dist/ runs where those packages resolve from the service's directory: the flat node_modules of
+ * `pnpm deploy` (the image), not the workspace's isolated one (the workspace runs `start`, on tsx).
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds every service image from deploy/Dockerfile, tagged <prefix>/<service>:<tag>
-# (CHAINGATE_IMAGE_PREFIX, default chaingate; CHAINGATE_IMAGE_TAG, default dev).
+# (CHAINGATE_IMAGE_PREFIX, default chaingate; CHAINGATE_IMAGE_TAG, default latest: what
+# docker-compose.yml runs).
 #
 #   bash scripts/build-images.sh [--devnodes] [--bases] [--ref=<git ref>] [service…]
 #
@@ -22,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PREFIX=${CHAINGATE_IMAGE_PREFIX:-chaingate}
-TAG=${CHAINGATE_IMAGE_TAG:-dev}
+TAG=${CHAINGATE_IMAGE_TAG:-latest}
 LOCAL=chaingate-local
 DEBIAN_IMAGE=$LOCAL/debian:bookworm
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}

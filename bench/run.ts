@@ -6,11 +6,13 @@ import { provideTestInfrastructure } from "@chaingate/testing";
 import { benchBlockStreaming } from "./btc/block-streaming.ts";
 import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
 import { benchAddressIssuance } from "./xpub/address-issuance.ts";
+import { benchTrxBalance } from "./trx/account-balance.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
   "btc-block": benchBlockStreaming,
   xpub: benchAddressIssuance,
+  "trx-balance": benchTrxBalance,
 };
 
 const infrastructure = await provideTestInfrastructure();

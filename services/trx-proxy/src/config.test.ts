@@ -40,3 +40,13 @@ describe("trx-proxy config", () => {
     expect(() => load({ TRX_DEPRECATED_SUNSET: "next year" })).toThrow(/TRX_DEPRECATED_SUNSET/);
   });
 });
+
+describe("trx-proxy config: a hosted node's API key", () => {
+  it("is masked in the effective config logged at start-up, its header name is not", async () => {
+    const { redactConfig } = await import("@chaingate/config");
+    const config = load({ TRON_NODE_URL: "https://api.trongrid.io", TRON_NODE_API_KEY: "0b8c6f3e-5d1a-4c2b-9e7f-1a2b3c4d5e6f" });
+    const logged = JSON.stringify(redactConfig(config as unknown as Record<string, unknown>));
+    expect(logged).not.toContain("0b8c6f3e");
+    expect(logged).toContain("TRON-PRO-API-KEY");
+  });
+});

@@ -26,6 +26,9 @@ export const trxProxyConfigSchema = z.object({
   // /jsonrpc on the same origin): comma-separated, in order of preference, failover to the next
   // healthy one. Unset: every node-backed call answers the spec's 500 (reason not_configured).
   TRON_NODE_URL: env.urlList().optional(),
+  /** A hosted provider's key (TronGrid), sent in TRON_NODE_API_KEY_HEADER; unset for an own java-tron node. */
+  TRON_NODE_API_KEY: z.string().min(1).optional(),
+  TRON_NODE_API_KEY_HEADER: z.string().min(1).default("TRON-PRO-API-KEY"),
   TRON_NODE_TIMEOUT_MS: env.positiveInt(30_000),
   TRON_NODE_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000),
 

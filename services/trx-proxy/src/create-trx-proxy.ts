@@ -36,6 +36,7 @@ export async function createTrxProxy(config: TrxProxyConfig, logger: Logger, dep
   const node = createNodeClient({
     chain: tron,
     urls: config.TRON_NODE_URL ?? [],
+    auth: config.TRON_NODE_API_KEY ? { apiKeyHeader: config.TRON_NODE_API_KEY_HEADER, apiKey: config.TRON_NODE_API_KEY } : "none",
     timeoutMs: config.TRON_NODE_TIMEOUT_MS,
     streamIdleTimeoutMs: config.TRON_NODE_STREAM_IDLE_TIMEOUT_MS,
   });

@@ -10,6 +10,7 @@ import { createTrc10MetadataCache } from "./domain/trc10-metadata-cache.ts";
 import { deprecatedEndpoints, KEY_REPLACEMENT, SEND_REPLACEMENT } from "./http/deprecated-endpoints.ts";
 import { getAccountRecord } from "./http/get-account.ts";
 import { getAccountBalance } from "./http/get-balance.ts";
+import { getHealth } from "./http/get-health.ts";
 import { getLatestBlocks } from "./http/get-latest-blocks.ts";
 import { getTrc20Tokens } from "./http/get-tokens.ts";
 import { getTransaction } from "./http/get-transaction.ts";
@@ -55,6 +56,7 @@ export function createTrxProxyApp(node: NodeClient, config: TrxProxyAppConfig, l
   };
   const base = "/api/v1/trx";
   const balance = getAccountBalance(route);
+  http.route("get", `${base}/health`, getHealth(route));
   http.route("get", `${base}/account/:address`, getAccountRecord(route));
   http.route("get", `${base}/account/:address/balance`, balance);
   http.route("get", `${base}/account/:address/assets`, balance);

@@ -94,6 +94,20 @@ export function registerTrxPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     ...common,
     method: "get",
+    path: "/api/v1/trx/health",
+    summary: "Node status: head and solidified blocks (chaingate addition)",
+    responses: {
+      200: json(
+        "The node's head block, its age and the solidified block.",
+        z.object({ status: z.literal("ok"), time: z.iso.datetime(), block: z.number().int(), block_time: z.iso.datetime().nullable(), head_age_seconds: z.number().int().nullable(), solidified_block: z.number().int() }).openapi("TrxHealth"),
+      ),
+      500: json("The node is unreachable or not configured.", z.object({ status: z.literal("error"), message: z.string() })),
+      ...GATEWAY_RESPONSES,
+    },
+  });
+  registry.registerPath({
+    ...common,
+    method: "get",
     path: "/api/v1/trx/account/{address}",
     summary: "Raw account record (java-tron getaccount), [] for an address never seen",
     request: { params: addressParam },

@@ -13,6 +13,16 @@ const json = async (response: Response) => ({ status: response.status, body: (aw
 const node = async (path: string, body: unknown) => (await fetch(`${stack.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
 const NEVER_SEEN = "TPLkz8rzTT7gKRS1bUm3hBcvw1EExAbKTV";
 
+describe("GET /api/v1/trx/health", () => {
+  it("reports the node's head and solidified blocks", async () => {
+    const head = await stack.devnode.produceBlock();
+    const { status, body } = await json(await stack.request("/api/v1/trx/health"));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: "ok", block: head.number, solidified_block: head.number });
+    expect(body.head_age_seconds).toBeLessThan(60);
+  });
+});
+
 describe("GET /api/v1/trx/account/{address}", () => {
   it("passes the node's record through byte for byte, for a Base58 or a hex address", async () => {
     const alice = stack.devnode.genesis.accounts[0]!;
@@ -157,6 +167,7 @@ describe("the node down or not configured", () => {
     }
     const rpc = await json(await down.request("/api/v1/trx/jsonrpc", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber" }) }));
     expect(rpc).toEqual({ status: 502, body: { error: { code: -32603, message: GENERIC }, id: 1 } });
+    expect(await json(await down.request("/api/v1/trx/health"))).toEqual({ status: 500, body: { status: "error", message: GENERIC } });
     const unconfigured = await stack.startProxy({});
     expect(await json(await unconfigured.request(`/api/v1/trx/account/${alice}`))).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "not_configured" } } });
   });

@@ -71,7 +71,7 @@ export const xpubIdPathSchema = z.object({
 export const xpubRecordSchema = z
   .object({
     id: z.number().int().openapi({ description: "Record id, used in `{id}` paths." }),
-    chain: z.literal("BTC"),
+    chain: z.enum(["BTC", "ETH"]).openapi({ description: "BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub; records of one chain never answer under the other's path." }),
     fingerprint: z.string().openapi({ description: "First 4 bytes of hash160 of the key's public key, hex.", example: "fd13aac9" }),
     label: z.string().nullable(),
     xpub_preview: z.string().openapi({ description: "Masked key: first 8 characters, an ellipsis, the last 4. The full key is never returned.", example: "zpub6rFR…tZYs" }),
@@ -79,7 +79,7 @@ export const xpubRecordSchema = z
     issued_count: z.number().int().openapi({ description: "Addresses issued so far. Indexes are issued without gaps, so it equals next_index." }),
     created_at: z.iso.datetime().openapi({ example: "2026-11-02T10:15:30.123Z" }),
   })
-  .openapi("XpubRecord", { description: "A registered BIP84 account key (Bitcoin)." });
+  .openapi("XpubRecord", { description: "A registered account key: BIP84 zpub (Bitcoin) or BIP44 xpub (Ethereum)." });
 
 export type XpubRecord = z.infer<typeof xpubRecordSchema>;
 
@@ -115,19 +115,75 @@ export const addressHistoryPageSchema = z
 
 export type AddressHistoryPage = z.infer<typeof addressHistoryPageSchema>;
 
+export const ethIssuedAddressSchema = z
+  .object({
+    address: z.string().openapi({ description: "EIP-55 checksummed.", example: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" }),
+    address_lowercase: z.string().openapi({ description: "The same address in lower case: what webhook matching on Ethereum compares.", example: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }),
+    index: z.number().int().openapi({ description: "Derivation index on the receive chain, from 0." }),
+    path: z.string().openapi({ example: "m/44'/60'/0'/0/0" }),
+  })
+  .openapi("EthIssuedAddress", { description: "A newly issued Ethereum receive address: never handed out before for this key." });
+
+export type EthIssuedAddress = z.infer<typeof ethIssuedAddressSchema>;
+
+export const ethAddressHistoryEntrySchema = z
+  .object({
+    address: z.string().openapi({ description: "EIP-55 checksummed." }),
+    address_lowercase: z.string(),
+    index: z.number().int(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi("EthAddressHistoryEntry");
+
+export type EthAddressHistoryEntry = z.infer<typeof ethAddressHistoryEntrySchema>;
+
+export const ethAddressHistoryPageSchema = addressHistoryPageSchema.extend({ data: z.array(ethAddressHistoryEntrySchema) }).openapi("EthAddressHistoryPage");
+
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────────
 
-const NOT_FOUND = json("No xpub record with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
+const NOT_FOUND = json("No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
 
-/** Registers the three xpub paths in the OpenAPI document. */
+/** What differs between the Bitcoin and the Ethereum xpub paths in the document. */
+interface XpubArea {
+  base: string;
+  tag: string;
+  keyName: string;
+  keyDescription: string;
+  issued: z.ZodType;
+  page: z.ZodType;
+}
+
+const AREAS: XpubArea[] = [
+  {
+    base: "/api/v1/btc/xpub",
+    tag: "Bitcoin xpub",
+    keyName: "a BIP84 account zpub",
+    keyDescription: "Only an account-level BIP84 public key in zpub encoding is accepted.",
+    issued: issuedAddressSchema,
+    page: addressHistoryPageSchema,
+  },
+  {
+    base: "/api/v1/eth/xpub",
+    tag: "Ethereum xpub",
+    keyName: "a BIP44 Ethereum account xpub",
+    keyDescription: "Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index.",
+    issued: ethIssuedAddressSchema,
+    page: ethAddressHistoryPageSchema,
+  },
+];
+
+/** Registers the xpub paths of both chains in the OpenAPI document. */
 export function registerXpubPaths(registry: OpenAPIRegistry): void {
+  for (const area of AREAS) registerXpubArea(registry, area);
+}
+
+function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDescription, issued, page }: XpubArea): void {
   registry.registerPath({
     method: "post",
-    path: "/api/v1/btc/xpub",
-    tags: ["Bitcoin xpub"],
-    summary: "Register a BIP84 account zpub",
-    description:
-      "Only an account-level BIP84 public key in zpub encoding is accepted. Registering the same key again from the same account answers 200 with the existing record (its original label is kept); each account has its own record.",
+    path: base,
+    tags: [tag],
+    summary: `Register ${keyName}`,
+    description: `${keyDescription} Registering the same key again from the same account answers 200 with the existing record (its original label is kept); each account has its own record.`,
     security: SECURITY,
     request: { body: { required: true, content: { "application/json": { schema: registerXpubRequestSchema } } } },
     responses: {
@@ -140,15 +196,15 @@ export function registerXpubPaths(registry: OpenAPIRegistry): void {
 
   registry.registerPath({
     method: "post",
-    path: "/api/v1/btc/xpub/{id}/address",
-    tags: ["Bitcoin xpub"],
+    path: `${base}/{id}/address`,
+    tags: [tag],
     summary: "Issue the next receive address",
     description:
       "Takes the record's next index under a row lock, stores the address and increments next_index in one transaction: concurrent calls, on any number of replicas, never hand out the same index or address.",
     security: SECURITY,
     request: { params: xpubIdPathSchema },
     responses: {
-      201: json("The issued address.", issuedAddressSchema),
+      201: json("The issued address.", issued),
       404: NOT_FOUND,
       422: json("The per-key address limit is reached (`errors.id`).", validationErrorSchema),
       ...GATEWAY_RESPONSES,
@@ -157,13 +213,13 @@ export function registerXpubPaths(registry: OpenAPIRegistry): void {
 
   registry.registerPath({
     method: "get",
-    path: "/api/v1/btc/xpub/{id}/addresses",
-    tags: ["Bitcoin xpub"],
+    path: `${base}/{id}/addresses`,
+    tags: [tag],
     summary: "List the addresses issued for a key",
     security: SECURITY,
     request: { params: xpubIdPathSchema, query: addressHistoryQuerySchema },
     responses: {
-      200: json("One page of the issued addresses, ordered by index.", addressHistoryPageSchema),
+      200: json("One page of the issued addresses, ordered by index.", page),
       404: NOT_FOUND,
       422: json("`page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum.", validationErrorSchema),
       ...GATEWAY_RESPONSES,

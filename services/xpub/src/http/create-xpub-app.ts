@@ -1,25 +1,44 @@
 /**
- * The xpub service's HTTP app: register a key, issue the next address, list issued addresses.
- * The gateway forwards `/api/v1/btc/xpub*` here unchanged, with the caller's account id header.
+ * The xpub service's HTTP app: register a key, issue the next address, list issued addresses, for
+ * Bitcoin (`/api/v1/btc/xpub*`) and Ethereum (`/api/v1/eth/xpub*`). The gateway forwards both here
+ * unchanged, with the caller's account id header.
  */
 import { ValidationError } from "@chaingate/errors";
 import { createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Request } from "express";
-import type { BitcoinNetwork } from "../domain/bitcoin-network.ts";
-import { parseAccountZpub } from "../domain/parse-account-zpub.ts";
+import type { IssuedAddressOf, ParsedAccountKey } from "../domain/key-scheme.ts";
 import { XpubRejectedError } from "../domain/xpub-rejection-errors.ts";
 import type { XpubRepository } from "../infra/xpub-repository.ts";
 import { readAccountId } from "./read-account-id.ts";
 import { toXpubRecord } from "./to-xpub-record.ts";
-import { addressHistoryQuerySchema, registerXpubRequestSchema, type AddressHistoryPage, type IssuedAddress } from "@chaingate/contracts";
+import {
+  addressHistoryQuerySchema,
+  registerXpubRequestSchema,
+  type AddressHistoryPage,
+  type EthAddressHistoryEntry,
+  type EthIssuedAddress,
+  type IssuedAddress,
+} from "@chaingate/contracts";
 import { XpubRecordNotFoundError } from "./xpub-record-not-found-error.ts";
 
 export const XPUB_BASE_PATH = "/api/v1/btc/xpub";
+export const ETH_XPUB_BASE_PATH = "/api/v1/eth/xpub";
+
+/** One chain's records behind one base path. */
+export interface XpubChainRoutes {
+  basePath: string;
+  repository: XpubRepository;
+  /** Validates the key from the request body; throws XpubRejectedError with the reason. */
+  parseKey(input: string): ParsedAccountKey;
+  /** The issue response for an address (Ethereum adds the lower-case form). */
+  toIssued(address: IssuedAddressOf): IssuedAddress | EthIssuedAddress;
+  /** A history entry (Ethereum adds the lower-case form). */
+  toHistoryEntry(entry: { address: string; index: number; created_at: Date }): AddressHistoryPage["data"][number] | EthAddressHistoryEntry;
+}
 
 export interface XpubAppOptions {
-  repository: XpubRepository;
-  network: BitcoinNetwork;
+  chains: XpubChainRoutes[];
   logger: Logger;
   readinessChecks: Record<string, () => Promise<unknown>>;
   /** When set, only requests carrying the gateway's internal token are answered. */
@@ -27,7 +46,7 @@ export interface XpubAppOptions {
 }
 
 /** Builds the express app; `finish()` is already called. */
-export function createXpubApp({ repository, network, logger, readinessChecks, internalToken }: XpubAppOptions): HttpApp {
+export function createXpubApp({ chains, logger, readinessChecks, internalToken }: XpubAppOptions): HttpApp {
   const http = createHttpApp({
     service: "xpub",
     logger,
@@ -38,13 +57,18 @@ export function createXpubApp({ repository, network, logger, readinessChecks, in
       xpub_record_not_found: (error) => ({ status: 404, body: { message: error.message } }),
     },
   });
+  for (const chain of chains) registerChainRoutes(http, chain);
+  http.finish();
+  return http;
+}
 
-  http.route("post", XPUB_BASE_PATH, http.jsonBody, async (req, res) => {
+function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, toIssued, toHistoryEntry }: XpubChainRoutes): void {
+  http.route("post", basePath, http.jsonBody, async (req, res) => {
     const accountId = readAccountId(req);
     const body = parseRequest(registerXpubRequestSchema, req.body);
     let key;
     try {
-      key = parseAccountZpub(body.xpub, network);
+      key = parseKey(body.xpub);
     } catch (error) {
       if (error instanceof XpubRejectedError) throw new ValidationError({ xpub: [error.message] });
       throw error;
@@ -54,7 +78,7 @@ export function createXpubApp({ repository, network, logger, readinessChecks, in
     res.status(created ? 201 : 200).json(toXpubRecord(record));
   });
 
-  http.route("post", `${XPUB_BASE_PATH}/:id(\\d+)/address`, async (req, res) => {
+  http.route("post", `${basePath}/:id(\\d+)/address`, async (req, res) => {
     const keyId = routeId(req);
     const accountId = readAccountId(req);
     const result = await repository.issueAddress(accountId, keyId);
@@ -62,25 +86,20 @@ export function createXpubApp({ repository, network, logger, readinessChecks, in
     if (result.outcome === "limit_reached") {
       throw new ValidationError({ id: [`This key has issued its limit of ${result.limit} addresses; register another account key to issue more.`] });
     }
-    const body: IssuedAddress = result.address;
-    res.status(201).json(body);
+    res.status(201).json(toIssued(result.address));
   });
 
-  http.route("get", `${XPUB_BASE_PATH}/:id(\\d+)/addresses`, async (req, res) => {
+  http.route("get", `${basePath}/:id(\\d+)/addresses`, async (req, res) => {
     const keyId = routeId(req);
     const accountId = readAccountId(req);
     const { page, per_page: perPage } = parseRequest(addressHistoryQuerySchema, req.query);
     const history = await repository.addressHistory(accountId, keyId, (page - 1) * perPage, perPage);
     if (!history) throw new XpubRecordNotFoundError(String(req.params.id));
-    const body: AddressHistoryPage = {
-      data: history.addresses.map(({ address, index, created_at }) => ({ address, index, created_at: created_at.toISOString() })),
+    res.json({
+      data: history.addresses.map(toHistoryEntry),
       meta: { current_page: page, per_page: perPage, total: history.total, last_page: Math.max(1, Math.ceil(history.total / perPage)) },
-    };
-    res.json(body);
+    });
   });
-
-  http.finish();
-  return http;
 }
 
 /**

@@ -2,14 +2,15 @@ import { documentedRoutes } from "@chaingate/contracts";
 import { silentLogger } from "@chaingate/testing";
 import { describe, expect, it } from "vitest";
 import type { XpubRepository } from "../infra/xpub-repository.ts";
-import { createXpubApp } from "./create-xpub-app.ts";
+import { createXpubApp, ETH_XPUB_BASE_PATH, XPUB_BASE_PATH } from "./create-xpub-app.ts";
 
 describe("xpub routes", () => {
   it("are every one in the published OpenAPI document", () => {
     // Registering routes calls nothing on the repository.
-    const app = createXpubApp({ repository: {} as XpubRepository, network: "mainnet", logger: silentLogger, readinessChecks: {} });
+    const chain = (basePath: string) => ({ basePath, repository: {} as XpubRepository, parseKey: () => ({}) as never, toIssued: () => ({}) as never, toHistoryEntry: () => ({}) as never });
+    const app = createXpubApp({ chains: [chain(XPUB_BASE_PATH), chain(ETH_XPUB_BASE_PATH)], logger: silentLogger, readinessChecks: {} });
     const routes = app.routes().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-    expect(routes).toHaveLength(3);
+    expect(routes).toHaveLength(6);
     expect(routes.filter((route) => !documentedRoutes().has(route))).toEqual([]);
   });
 });

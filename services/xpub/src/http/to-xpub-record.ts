@@ -2,14 +2,11 @@
 import type { XpubRecord } from "@chaingate/contracts";
 import type { ExtendedKeyRow } from "../infra/xpub-repository.ts";
 
-/** Chain of every record this service stores (Bitcoin; Ethereum keys would be another service's rows). */
-const CHAIN = "BTC";
-
 /** Row → response body; the full key never leaves the database. */
 export function toXpubRecord(row: ExtendedKeyRow): XpubRecord {
   return {
     id: row.id,
-    chain: CHAIN,
+    chain: row.chain,
     fingerprint: row.fingerprint,
     label: row.label,
     xpub_preview: row.xpub_preview,

@@ -1,11 +1,15 @@
 /** The xpub service's tables (schema `xpub`), as kysely sees them. */
 import type { ColumnType, Generated } from "kysely";
 
+export type XpubChain = "BTC" | "ETH";
+
 export interface ExtendedKeysTable {
   id: Generated<number>;
   /** The gateway's account id: every query filters on it, so accounts never see each other's keys. */
   account_id: number;
-  /** The key exactly as registered (needed to derive); never returned by the API. */
+  /** "BTC" or "ETH": every query filters on it, so a record never answers under the other chain's path. */
+  chain: ColumnType<XpubChain, XpubChain | undefined, never>;
+  /** The key exactly as registered (a zpub for BTC, an xpub for ETH; needed to derive); never returned by the API. */
   zpub: string;
   /**
    * Hex of public key + chain code: what derivation depends on. Registrations are deduplicated on

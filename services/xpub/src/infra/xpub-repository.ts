@@ -4,17 +4,16 @@
  * duplicate impossible even if this code were wrong.
  */
 import type { Kysely, Selectable } from "kysely";
-import { deriveAddress, MAX_ADDRESS_INDEX, type DerivedAddress } from "../domain/derive-address.ts";
-import { parseAccountZpub, type AccountZpub } from "../domain/parse-account-zpub.ts";
-import type { BitcoinNetwork } from "../domain/bitcoin-network.ts";
+import { MAX_ADDRESS_INDEX } from "../domain/derive-address.ts";
+import type { IssuedAddressOf, KeyScheme, ParsedAccountKey } from "../domain/key-scheme.ts";
 import type { ExtendedKeysTable, XpubDatabase } from "./database-schema.ts";
 import { createKeyedBatcher } from "./keyed-batcher.ts";
 
 /** A stored key record (the row without the full key). */
 export type ExtendedKeyRow = Omit<Selectable<ExtendedKeysTable>, "zpub" | "key_material">;
 
-export type IssueResult =
-  | { outcome: "issued"; address: DerivedAddress }
+export type IssueResult<Issued extends IssuedAddressOf = IssuedAddressOf> =
+  | { outcome: "issued"; address: Issued }
   | { outcome: "not_found" }
   | { outcome: "limit_reached"; limit: number };
 
@@ -23,18 +22,19 @@ export interface AddressHistoryRows {
   addresses: Array<{ address: string; index: number; created_at: Date }>;
 }
 
-export interface XpubRepository {
+/** One chain's records: every query is scoped to the scheme's chain. */
+export interface XpubRepository<Key extends ParsedAccountKey = ParsedAccountKey, Issued extends IssuedAddressOf = IssuedAddressOf> {
   /** Stores the key for the account, or finds the account's existing record of the same key. */
-  register(accountId: number, key: AccountZpub, label: string | null): Promise<{ record: ExtendedKeyRow; created: boolean }>;
+  register(accountId: number, key: Key, label: string | null): Promise<{ record: ExtendedKeyRow; created: boolean }>;
   /** Issues the key's next index: lock, derive, store, increment, commit (batched with concurrent calls for the key). */
-  issueAddress(accountId: number, keyId: number): Promise<IssueResult>;
+  issueAddress(accountId: number, keyId: number): Promise<IssueResult<Issued>>;
   /** Addresses with index in [firstIndex, firstIndex + count), or undefined if the account has no such key. */
   addressHistory(accountId: number, keyId: number, firstIndex: number, count: number): Promise<AddressHistoryRows | undefined>;
 }
 
-export interface XpubRepositoryOptions {
+export interface XpubRepositoryOptions<Key extends ParsedAccountKey, Issued extends IssuedAddressOf> {
   db: Kysely<XpubDatabase>;
-  network: BitcoinNetwork;
+  scheme: KeyScheme<Key, Issued>;
   /** Addresses one key may issue; the call after the last answers limit_reached. */
   maxAddressesPerKey: number;
 }
@@ -48,38 +48,44 @@ const PARSED_KEY_CACHE_SIZE = 1_000;
  */
 const MAX_ISSUE_BATCH = 100;
 
-const RECORD_COLUMNS = ["id", "account_id", "fingerprint", "xpub_preview", "label", "next_index", "created_at"] as const;
+const RECORD_COLUMNS = ["id", "account_id", "chain", "fingerprint", "xpub_preview", "label", "next_index", "created_at"] as const;
 
-/** The repository over the `xpub` schema. */
-export function createXpubRepository({ db, network, maxAddressesPerKey }: XpubRepositoryOptions): XpubRepository {
-  const parsedKeys = new Map<number, AccountZpub>();
-  const parsedKey = (keyId: number, zpub: string): AccountZpub => {
-    let key = parsedKeys.get(keyId);
-    if (key?.zpub !== zpub) {
-      key = parseAccountZpub(zpub, network);
+/** The repository of one chain's records over the `xpub` schema. */
+export function createXpubRepository<Key extends ParsedAccountKey, Issued extends IssuedAddressOf>({
+  db,
+  scheme,
+  maxAddressesPerKey,
+}: XpubRepositoryOptions<Key, Issued>): XpubRepository<Key, Issued> {
+  const { chain } = scheme;
+  const parsedKeys = new Map<number, { source: string; key: Key }>();
+  const parsedKey = (keyId: number, source: string): Key => {
+    let entry = parsedKeys.get(keyId);
+    if (entry?.source !== source) {
+      entry = { source, key: scheme.parse(source) };
       if (parsedKeys.size >= PARSED_KEY_CACHE_SIZE) parsedKeys.delete(parsedKeys.keys().next().value!);
-      parsedKeys.set(keyId, key);
+      parsedKeys.set(keyId, entry);
     }
-    return key;
+    return entry.key;
   };
 
-  const issuing = createKeyedBatcher<IssueResult>(MAX_ISSUE_BATCH);
+  const issuing = createKeyedBatcher<IssueResult<Issued>>(MAX_ISSUE_BATCH);
 
   /** Issues up to `count` consecutive indexes in one transaction under the key's row lock. */
   const issueBatch = (accountId: number, keyId: number, count: number) =>
-    db.transaction().execute(async (trx): Promise<IssueResult[]> => {
+    db.transaction().execute(async (trx): Promise<IssueResult<Issued>[]> => {
       // The row lock serializes issuers of this key on every replica until we commit.
       const key = await trx
         .selectFrom("extended_keys")
         .select(["zpub", "next_index"])
         .where("id", "=", keyId)
         .where("account_id", "=", accountId)
+        .where("chain", "=", chain)
         .forUpdate()
         .executeTakeFirst();
-      if (!key) return Array<IssueResult>(count).fill({ outcome: "not_found" });
+      if (!key) return Array<IssueResult<Issued>>(count).fill({ outcome: "not_found" });
       const issuable = Math.max(0, Math.min(count, maxAddressesPerKey - key.next_index));
       const account = parsedKey(keyId, key.zpub);
-      const addresses = Array.from({ length: issuable }, (_, i) => deriveAddress(account, key.next_index + i));
+      const addresses = Array.from({ length: issuable }, (_, i) => scheme.derive(account, key.next_index + i));
       if (issuable > 0) {
         // One statement for both writes: one round trip less while the lock is held.
         await trx
@@ -93,7 +99,7 @@ export function createXpubRepository({ db, network, maxAddressesPerKey }: XpubRe
           .where("id", "=", keyId)
           .execute();
       }
-      return Array.from({ length: count }, (_, i): IssueResult => {
+      return Array.from({ length: count }, (_, i): IssueResult<Issued> => {
         const address = addresses[i];
         return address ? { outcome: "issued", address } : { outcome: "limit_reached", limit: maxAddressesPerKey };
       });
@@ -106,14 +112,15 @@ export function createXpubRepository({ db, network, maxAddressesPerKey }: XpubRe
         .insertInto("extended_keys")
         .values({
           account_id: accountId,
-          zpub: key.zpub,
+          chain,
+          zpub: key.source,
           key_material: keyMaterial,
           fingerprint: key.fingerprint,
           xpub_preview: key.xpubPreview,
           label,
         })
         // A concurrent registration of the same key waits for ours and then does nothing.
-        .onConflict((conflict) => conflict.columns(["account_id", "key_material"]).doNothing())
+        .onConflict((conflict) => conflict.columns(["account_id", "chain", "key_material"]).doNothing())
         .returning(RECORD_COLUMNS)
         .executeTakeFirst();
       if (inserted) return { record: inserted, created: true };
@@ -121,6 +128,7 @@ export function createXpubRepository({ db, network, maxAddressesPerKey }: XpubRe
         .selectFrom("extended_keys")
         .select(RECORD_COLUMNS)
         .where("account_id", "=", accountId)
+        .where("chain", "=", chain)
         .where("key_material", "=", keyMaterial)
         .executeTakeFirstOrThrow();
       return { record: existing, created: false };
@@ -144,6 +152,7 @@ export function createXpubRepository({ db, network, maxAddressesPerKey }: XpubRe
         .select(["k.next_index", "a.index", "a.address", "a.created_at"])
         .where("k.id", "=", keyId)
         .where("k.account_id", "=", accountId)
+        .where("k.chain", "=", chain)
         .orderBy("a.index")
         .execute();
       const [first] = rows;
@@ -154,6 +163,6 @@ export function createXpubRepository({ db, network, maxAddressesPerKey }: XpubRe
   };
 }
 
-function keyMaterialOf(key: AccountZpub): string {
+function keyMaterialOf(key: ParsedAccountKey): string {
   return Buffer.concat([key.publicKey, key.chainCode]).toString("hex");
 }

@@ -1,0 +1,99 @@
+/**
+ * The Ethereum xpub endpoints through the real gateway over a real Postgres: an account xpub of a
+ * well-known mnemonic issues exactly the addresses wallets derive from it (ethers as the reference),
+ * and Bitcoin and Ethereum records never answer under each other's path.
+ */
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
+import { HDNodeWallet } from "ethers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
+import type { XpubService } from "../create-xpub-service.ts";
+import { startTestXpub } from "../testing/index.ts";
+
+const MNEMONIC = "test test test test test test test test test test test junk";
+const seed = mnemonicToSeedSync(MNEMONIC);
+const ACCOUNT_XPUB = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'").publicExtendedKey;
+const walletAddress = (index: number) => HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
+
+let database: TestDatabase;
+let xpub: XpubService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let alice: { key: string };
+let bob: { key: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  xpub = await startTestXpub(database.connectionString);
+  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+  alice = await createAccountWithKey(database.connectionString, "alice");
+  bob = await createAccountWithKey(database.connectionString, "bob");
+});
+afterAll(async () => {
+  await gateway?.close();
+  await xpub?.close();
+  await database?.drop();
+});
+
+async function call(method: "GET" | "POST", path: string, as: { key: string }, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { "x-api-key": as.key, "content-type": "application/json", accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
+  it("registers a BIP44 account xpub and issues the wallet's addresses in order, checksummed and lower-cased", async () => {
+    const registered = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB, label: "hot wallet" });
+    expect(registered.status).toBe(201);
+    expect(registered.body).toMatchObject({ chain: "ETH", label: "hot wallet", next_index: 0, issued_count: 0, xpub_preview: `${ACCOUNT_XPUB.slice(0, 8)}…${ACCOUNT_XPUB.slice(-4)}` });
+    const id = registered.body.id as number;
+
+    for (let index = 0; index < 3; index++) {
+      const issued = await call("POST", `/api/v1/eth/xpub/${id}/address`, alice);
+      expect(issued.status).toBe(201);
+      expect(issued.body).toEqual({ address: walletAddress(index), address_lowercase: walletAddress(index).toLowerCase(), index, path: `m/44'/60'/0'/0/${index}` });
+    }
+    const again = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id, next_index: 3, issued_count: 3, label: "hot wallet" });
+
+    const history = await call("GET", `/api/v1/eth/xpub/${id}/addresses?per_page=2&page=2`, alice);
+    expect(history.body).toEqual({
+      data: [{ address: walletAddress(2), address_lowercase: walletAddress(2).toLowerCase(), index: 2, created_at: expect.any(String) }],
+      meta: { current_page: 2, per_page: 2, total: 3, last_page: 2 },
+    });
+  });
+
+  it("refuses a Bitcoin zpub, a private key and a wrong depth with 422 and the reason", async () => {
+    const master = HDKey.fromMasterSeed(seed);
+    for (const [input, reason] of [
+      [vectors.accounts[0]!.zpub, /zpub/],
+      [master.derive("m/44'/60'/0'").privateExtendedKey, /private key/],
+      [master.derive("m/44'/60'/0'/0").publicExtendedKey, /depth 4/],
+    ] as const) {
+      const refused = await call("POST", "/api/v1/eth/xpub", alice, { xpub: input });
+      expect(refused.status).toBe(422);
+      expect((refused.body.errors as { xpub: string[] }).xpub[0]).toMatch(reason);
+    }
+  });
+
+  it("keeps chains apart: a Bitcoin record is a 404 under /eth/xpub and an Ethereum record under /btc/xpub; another account's is a 404 too", async () => {
+    const btc = await call("POST", "/api/v1/btc/xpub", alice, { xpub: vectors.accounts[0]!.zpub });
+    expect(btc.body.chain).toBe("BTC");
+    const eth = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB });
+    const notFound = (id: unknown) => ({ status: 404, body: { message: `No xpub record with id ${String(id)} was found.` } });
+    expect(await call("POST", `/api/v1/eth/xpub/${String(btc.body.id)}/address`, alice)).toEqual(notFound(btc.body.id));
+    expect(await call("GET", `/api/v1/eth/xpub/${String(btc.body.id)}/addresses`, alice)).toEqual(notFound(btc.body.id));
+    expect(await call("POST", `/api/v1/btc/xpub/${String(eth.body.id)}/address`, alice)).toEqual(notFound(eth.body.id));
+    expect(await call("POST", `/api/v1/eth/xpub/${String(eth.body.id)}/address`, bob)).toEqual(notFound(eth.body.id));
+    // Bob registering the same xpub gets his own record, issuing from index 0.
+    const bobs = await call("POST", "/api/v1/eth/xpub", bob, { xpub: ACCOUNT_XPUB });
+    expect(bobs.status).toBe(201);
+    expect((await call("POST", `/api/v1/eth/xpub/${String(bobs.body.id)}/address`, bob)).body.address).toBe(walletAddress(0));
+  });
+});

@@ -6,12 +6,14 @@ import { provideTestInfrastructure } from "@chaingate/testing";
 import { benchBlockStreaming } from "./btc/block-streaming.ts";
 import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
 import { benchAddressIssuance } from "./xpub/address-issuance.ts";
+import { benchScannerMatching } from "./scanner/scanner-matching.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
   "btc-block": benchBlockStreaming,
   xpub: benchAddressIssuance,
+  scanner: benchScannerMatching,
   "trx-balance": benchTrxBalance,
 };
 

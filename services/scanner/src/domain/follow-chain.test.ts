@@ -101,6 +101,24 @@ describe("following a chain", () => {
     expect(published.map((e) => [e.block.height, e.confirmations, e.amount])).toEqual([[1, 3, "1"]]);
   });
 
+  test("catching up many blocks in one batch still publishes each pending match once, at its depth", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    mine([["alice", "1"]]);
+    mine([["alice", "2"]]);
+    for (let i = 0; i < 5; i++) mine();
+    const index = new WatchIndex();
+    index.apply(watching(["alice"], { confirmations: 2 }));
+    const store = createMemoryFollowerStore();
+    const { sink, published, blocks } = recordingSink();
+    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink, startHeight: 0, fetchConcurrency: 3 }, () => blocks.length === 8);
+    expect(published.map((e) => [e.block.height, e.confirmations, e.amount])).toEqual([
+      [1, 2, "1"],
+      [2, 2, "2"],
+    ]);
+    expect(blocks.map((b) => b.matched_count)).toEqual([0, 0, 1, 1, 0, 0, 0, 0]);
+  });
+
   test("a reorg reverts what was notified in the removed blocks and follows the new branch", async () => {
     const { chain, mine, spec } = fakeChain();
     mine();
@@ -147,7 +165,7 @@ describe("following a chain", () => {
     await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: first, sink }, () => blocks.length === 2);
     // A second store that never saw block 1 committed, as after a crash right after publishing.
     const second = createMemoryFollowerStore();
-    await second.commitBlock("BTC", { height: 0, hash: "a0", parentHash: null, timeMs: 0, txCount: 1 }, [], [], 0);
+    await second.commitBlocks("BTC", [{ height: 0, hash: "a0", parentHash: null, timeMs: 0, txCount: 1 }], [], [], 0);
     await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: second, sink }, () => blocks.length === 3);
     expect(published).toHaveLength(2);
     expect(published[0]!.event_id).toBe(published[1]!.event_id);

@@ -10,7 +10,7 @@
 import { CHAIN_SETTINGS } from "./chain-settings.ts";
 import type { ChainFollowerSpec, Cursor, EventSink, FollowerLogger, FollowerStore, StoredMatch, WatchFeed } from "./ports.ts";
 import { ReorgTooDeepError } from "./scanner-errors.ts";
-import { transferEvent, transferEventId } from "./transfer-event.ts";
+import { transferEvent, transferEventId, type TransferEvent } from "./transfer-event.ts";
 import type { BlockHeader } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
 
@@ -80,51 +80,96 @@ async function step<Block>(options: FollowChainOptions<Block>): Promise<boolean>
   const heights = Array.from({ length: end - start + 1 }, (_, i) => start + i);
   const blocks = await Promise.all(heights.map((height) => chain.source.blockAt(height)));
   await options.watchFeed.refresh(options.index);
+  const batch = createBatch();
   for (const block of blocks) {
-    if (signal.aborted || block === null) return false;
+    if (signal.aborted || block === null) break;
     const header = chain.header(block);
     if (cursor && (header.parentHash !== cursor.hash || header.height !== cursor.height + 1)) {
+      await commitBatch(options, batch, tip);
       options.logger.warn({ coin, height: header.height, parent_hash: header.parentHash, cursor }, "parent hash differs: reorg");
       await rewind(options, cursor);
       return false;
     }
-    await processBlock(options, block, header, tip);
+    await matchBlock(options, batch, block, header);
     cursor = { height: header.height, hash: header.hash };
   }
+  await commitBatch(options, batch, tip);
   return false;
 }
 
-async function processBlock<Block>(options: FollowChainOptions<Block>, block: Block, header: BlockHeader, tip: number): Promise<void> {
+/**
+ * Consecutive blocks processed together: all their matches are published, then all are stored in
+ * one transaction (the cursor moves past them), then their `block.processed` events go out. Each
+ * block still sees its matches published before the cursor passes it; catching up costs a few
+ * round trips per batch instead of per block.
+ */
+interface Batch {
+  headers: BlockHeader[];
+  stored: StoredMatch[];
+  events: TransferEvent[];
+  matchedPerBlock: number[];
+  /** Earlier pending matches published in this batch, with their depth. */
+  publishedNow: Map<string, number>;
+}
+
+function createBatch(): Batch {
+  return { headers: [], stored: [], events: [], matchedPerBlock: [], publishedNow: new Map() };
+}
+
+async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batch, block: Block, header: BlockHeader): Promise<void> {
+  const { chain, store } = options;
+  const matches = chain.match(block, options.index);
+  let matched = 0;
+  // Pending matches of this batch's earlier blocks (not stored yet) that this block makes deep enough.
+  for (const entry of batch.stored) {
+    if (entry.publishedConfirmations === null && header.height - entry.height + 1 >= entry.match.confirmations) {
+      entry.publishedConfirmations = header.height - entry.height + 1;
+      batch.events.push(transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, entry.publishedConfirmations));
+      matched++;
+    }
+  }
+  for (const entry of await store.pendingDue(chain.coin, header.height)) {
+    if (batch.publishedNow.has(entry.id)) continue;
+    const depth = header.height - entry.height + 1;
+    batch.publishedNow.set(entry.id, depth);
+    batch.events.push(transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, depth));
+    matched++;
+  }
+  for (const match of matches) {
+    const immediate = match.confirmations <= 1;
+    batch.stored.push({ id: transferEventId("transfer", match, header.hash), match, height: header.height, blockHash: header.hash, timeMs: header.timeMs, publishedConfirmations: immediate ? 1 : null });
+    if (immediate) {
+      batch.events.push(transferEvent("transfer", match, header, 1));
+      matched++;
+    }
+  }
+  batch.headers.push(header);
+  batch.matchedPerBlock.push(matched);
+}
+
+async function commitBatch<Block>(options: FollowChainOptions<Block>, batch: Batch, tip: number): Promise<void> {
+  if (batch.headers.length === 0) return;
   const { chain, store, sink } = options;
   const coin = chain.coin;
-  const matches = chain.match(block, options.index);
-  const stored: StoredMatch[] = matches.map((match) => ({
-    id: transferEventId("transfer", match, header.hash),
-    match,
-    height: header.height,
-    blockHash: header.hash,
-    timeMs: header.timeMs,
-    publishedConfirmations: match.confirmations <= 1 ? 1 : null,
-  }));
-  const due = await store.pendingDue(coin, header.height);
-  const events = [
-    ...stored.filter((entry) => entry.publishedConfirmations !== null).map((entry) => transferEvent("transfer", entry.match, header, 1)),
-    ...due.map((entry) => transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, header.height - entry.height + 1)),
-  ];
-  await Promise.all(events.map((event) => sink.publishTransfer(event)));
+  await Promise.all(batch.events.map((event) => sink.publishTransfer(event)));
   const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
-  await store.commitBlock(coin, header, stored, due.map((entry) => ({ id: entry.id, confirmations: header.height - entry.height + 1 })), header.height - window);
-  await sink.publishBlock({
-    coin,
-    height: header.height,
-    hash: header.hash,
-    parent_hash: header.parentHash,
-    time: new Date(header.timeMs).toISOString(),
-    tx_count: header.txCount,
-    matched_count: events.length,
-    lag_blocks: Math.max(0, tip - header.height),
-  });
-  options.onBlock?.(header, events.length);
+  const last = batch.headers[batch.headers.length - 1]!;
+  await store.commitBlocks(coin, batch.headers, batch.stored, [...batch.publishedNow].map(([id, confirmations]) => ({ id, confirmations })), last.height - window);
+  await Promise.all(
+    batch.headers.map((header, i) =>
+      sink.publishBlock({
+        coin,
+        height: header.height,
+        hash: header.hash,
+        parent_hash: header.parentHash,
+        time: new Date(header.timeMs).toISOString(),
+        tx_count: header.txCount,
+        matched_count: batch.matchedPerBlock[i]!,
+        lag_blocks: Math.max(0, tip - header.height),
+      }),
+    ),
+  );
+  batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!));
 }
 
 /** Walks back to the newest block the node still has, reverts what was notified above it. */

@@ -47,11 +47,11 @@ export interface FollowerStore {
   /** Unpublished matches whose block is at least their confirmations deep when `tipHeight` is the newest block. */
   pendingDue(coin: Coin, tipHeight: number): Promise<StoredMatch[]>;
   /**
-   * In one transaction: the block becomes the cursor, its matches are stored, `publishedNow`
-   * (ids of earlier matches published with the given confirmations) are marked, and blocks and
-   * published matches below `keepFrom` are pruned.
+   * In one transaction: the blocks (consecutive, in order) are stored and the last becomes the
+   * cursor, their matches are stored, `publishedNow` (ids of earlier matches published with the
+   * given confirmations) are marked, and blocks and published matches below `keepFrom` may be pruned.
    */
-  commitBlock(coin: Coin, block: BlockHeader, matches: readonly StoredMatch[], publishedNow: ReadonlyArray<{ id: string; confirmations: number }>, keepFrom: number): Promise<void>;
+  commitBlocks(coin: Coin, blocks: readonly BlockHeader[], matches: readonly StoredMatch[], publishedNow: ReadonlyArray<{ id: string; confirmations: number }>, keepFrom: number): Promise<void>;
   /** Published matches of blocks above `height` (they need a "reverted" notification). */
   publishedAbove(coin: Coin, height: number): Promise<StoredMatch[]>;
   /** Forgets blocks and matches above `height`; the block at `height` becomes the cursor. */

@@ -41,6 +41,26 @@ interface IndexedWebhook extends WebhookSettings {
 
 type Watchers = number | number[];
 
+/**
+ * A bitmap in front of each coin's map: 2^26 bits (8 MiB, allocated when the coin gets its first
+ * watched address), indexed by a hash of an address's last
+ * 8 characters (random in every address form). Almost every output of a block pays an unwatched
+ * address; the bitmap turns those lookups into one probe of a structure that stays in the CPU
+ * cache (or at least the last-level cache), instead of the cache misses of a million-entry hash
+ * table, so matching time hardly grows with the index (1.5 % false positives at 1,000,000
+ * addresses fall through to the map). Bits are never cleared (an address that stops being watched only costs a
+ * map lookup when it appears), so the bitmap needs no counting.
+ */
+const FILTER_BITS_LOG2 = 26;
+const FILTER_MASK = (1 << FILTER_BITS_LOG2) - 1;
+const FILTER_CHARS = 8;
+
+function filterSlot(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = key.length - 1, end = Math.max(0, key.length - FILTER_CHARS); i >= end; i--) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  return (hash ^ (hash >>> 15)) & FILTER_MASK;
+}
+
 /** The lookup key of an address on its chain; undefined when it can never appear on that chain. */
 export function watchKey(coin: Coin, address: string): string | undefined {
   switch (coin) {
@@ -56,6 +76,7 @@ export function watchKey(coin: Coin, address: string): string | undefined {
 
 export class WatchIndex {
   private readonly byCoin: Record<Coin, Map<string, Watchers>> = { BTC: new Map(), ETH: new Map(), TRX: new Map() };
+  private readonly filters: Partial<Record<Coin, Uint8Array>> = {};
   private readonly webhooks = new Map<number, IndexedWebhook>();
   /** Versions of removed webhooks too, so an old event arriving late cannot bring one back. */
   private readonly versions = new Map<number, number>();
@@ -70,9 +91,12 @@ export class WatchIndex {
     const keys: string[] = [];
     let listed: Map<string, string> | undefined;
     const map = this.byCoin[change.coin];
+    const filter = (this.filters[change.coin] ??= newFilter());
     for (const address of change.addresses) {
       const key = watchKey(change.coin, address);
       if (key === undefined) continue;
+      const slot = filterSlot(key);
+      filter[slot >>> 3]! |= 1 << (slot & 7);
       const existing = map.get(key);
       if (existing === change.webhookId || (Array.isArray(existing) && existing.includes(change.webhookId))) continue;
       keys.push(key);
@@ -110,6 +134,10 @@ export class WatchIndex {
 
   /** The ids of the webhooks watching `key` (a key as `watchKey` makes it); undefined when none. */
   watchers(coin: Coin, key: string): Watchers | undefined {
+    const filter = this.filters[coin];
+    if (filter === undefined) return undefined;
+    const slot = filterSlot(key);
+    if ((filter[slot >>> 3]! & (1 << (slot & 7))) === 0) return undefined;
     return this.byCoin[coin].get(key);
   }
 
@@ -134,6 +162,10 @@ export class WatchIndex {
   watchesAny(coin: Coin): boolean {
     return this.byCoin[coin].size > 0;
   }
+}
+
+function newFilter(): Uint8Array {
+  return new Uint8Array(1 << (FILTER_BITS_LOG2 - 3));
 }
 
 /** Calls `each` for every webhook id in a watchers value. */

@@ -23,8 +23,8 @@ export function createMemoryFollowerStore(): FollowerStore & { blocks: Map<strin
     async pendingDue(coin, tipHeight) {
       return [...matches.values()].filter((m) => m.coin === coin && m.publishedConfirmations === null && tipHeight - m.height + 1 >= m.match.confirmations);
     },
-    async commitBlock(coin, block, newMatches, publishedNow, keepFrom) {
-      blocks.set(key(coin, block.height), block);
+    async commitBlocks(coin, newBlocks, newMatches, publishedNow, keepFrom) {
+      for (const block of newBlocks) blocks.set(key(coin, block.height), block);
       for (const m of newMatches) matches.set(m.id, { ...m, coin });
       for (const { id, confirmations } of publishedNow) matches.get(id)!.publishedConfirmations = confirmations;
       for (const height of heights(coin)) if (height < keepFrom) blocks.delete(key(coin, height));

@@ -1,0 +1,32 @@
+/** The follower's real Postgres store and JetStream sink, migrated and connected, for benchmarks and tests. */
+import { connectBus } from "@chaingate/bus";
+import { blockProcessed, transferMatched, webhookChanged } from "@chaingate/contracts";
+import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { silentLogger } from "@chaingate/testing";
+import type { Kysely } from "kysely";
+import type { EventSink, FollowerStore } from "../domain/ports.ts";
+import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.ts";
+import { createJetStreamEventSink } from "../infra/jetstream-event-sink.ts";
+import { scannerMigrations } from "../infra/migrations/index.ts";
+import { createPostgresFollowerStore } from "../infra/postgres-follower-store.ts";
+
+export interface ScannerState {
+  store: FollowerStore;
+  sink: EventSink;
+  close(): Promise<void>;
+}
+
+export async function openScannerState(options: { databaseUrl: string; natsUrl: string; namespace: string }): Promise<ScannerState> {
+  const database = createDatabase<ScannerDatabase>({ connectionString: options.databaseUrl, schema: SCANNER_SCHEMA, logger: silentLogger });
+  await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations);
+  const bus = await connectBus({ url: options.natsUrl, name: "scanner-state", logger: silentLogger, namespace: options.namespace });
+  await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged]);
+  return {
+    store: createPostgresFollowerStore(database.db),
+    sink: createJetStreamEventSink(bus),
+    async close() {
+      await bus.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Private keys and mnemonics sent to the deprecated endpoints never leave the request: the
+ * trx-proxy runs as a real process (its start script, telemetry preloaded, logging at trace) with
+ * its spans exported to a local OTLP receiver; every byte it logs and every span it exports is
+ * searched for the secrets.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
+import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
+import { TronWeb } from "tronweb";
+import { afterAll, beforeAll, expect, it } from "vitest";
+
+const SERVICE_DIR = fileURLToPath(new URL("../../", import.meta.url));
+const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+
+let devnode: TronDevnode;
+let proxy: SpawnedService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let receiver: http.Server;
+const exported: string[] = [];
+let key: string;
+
+beforeAll(async () => {
+  devnode = await startTronDevnode({ port: 0, blockIntervalMs: 0 });
+  receiver = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    request.on("end", () => {
+      exported.push(body);
+      response.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const port = await freePort();
+  proxy = spawnService(SERVICE_DIR, {
+    PORT: String(port),
+    TRON_NODE_URL: devnode.url,
+    LOG_LEVEL: "trace",
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    OTEL_BSP_SCHEDULE_DELAY: "100",
+  });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  gateway = await startTestGateway({ TRX_PROXY_URL: `http://127.0.0.1:${port}` });
+  ({ key } = await createAccountWithKey(gateway.databaseUrl));
+}, 90_000);
+
+afterAll(async () => {
+  await proxy?.stop();
+  await gateway?.close();
+  await gateway?.dropDatabase();
+  await devnode?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+it("keeps keys and mnemonics out of the process's output and its exported spans", async () => {
+  const post = (path: string, body: unknown) =>
+    fetch(`${gateway.url}/api/v1/trx/account/${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const [alice, bob] = devnode.genesis.accounts;
+  const created = (await (await post("create", {})).json()) as { private_key: string };
+  const derived = (await (await post("private-key", { mnemonic: MNEMONIC, index: 2 })).json()) as { private_key: string };
+  const sent = await post("send", { private_key: alice!.privateKey, to_address: bob!.base58, amount: "0.5" });
+  expect(sent.status).toBe(200);
+  const usdt = await post("send/usdt", { private_key: bob!.privateKey, to_address: alice!.base58, amount: 1 });
+  expect(usdt.status).toBe(200);
+  // Refusals too: a malformed key, a key without funds.
+  expect((await post("send", { private_key: `${alice!.privateKey}00`, to_address: bob!.base58, amount: 1 })).status).toBe(400);
+  const poor = (TronWeb.createRandom() as unknown as { privateKey: string }).privateKey.replace(/^0x/, "");
+  expect((await post("send", { private_key: poor, to_address: bob!.base58, amount: 1 })).status).toBe(400);
+
+  // The spans of these requests were exported, and the process logged them.
+  await expect.poll(() => exported.join("").includes("/api/v1/trx/account/send/usdt"), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => proxy.output().includes("/api/v1/trx/account/send/usdt"), { timeout: 5_000 }).toBe(true);
+  const everything = `${proxy.output()}\n${exported.join("\n")}`.toLowerCase();
+  for (const secret of [created.private_key, derived.private_key, alice!.privateKey, bob!.privateKey, poor, MNEMONIC, MNEMONIC.split(" ").slice(0, 3).join(" ")]) {
+    expect(secret.length).toBeGreaterThan(10);
+    expect(everything.includes(secret.toLowerCase())).toBe(false);
+  }
+});

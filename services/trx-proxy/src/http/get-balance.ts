@@ -11,16 +11,10 @@ import { JsonNumber, stringifyLosslessJson } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
 import { formatUnits } from "../domain/decimal-amount.ts";
 import { parseTronAddress } from "../domain/tron-address.ts";
-import { bigintOf, getAccount, trc20BalanceOf } from "../infra/tron-wallet.ts";
+import { trc10Holdings } from "../domain/trc10-holdings.ts";
+import { bigintOf, getAccount, Trc20ReadError, trc20BalanceOf } from "../infra/tron-wallet.ts";
 import { INVALID_ARGUMENT, nodeFailure } from "./node-error-response.ts";
 import { sendJsonText, type TrxRoute } from "./trx-route.ts";
-import { Trc20ReadError } from "../infra/tron-wallet.ts";
-
-interface Trc10Holding {
-  name: string;
-  id: string;
-  balance: JsonNumber;
-}
 
 export function getAccountBalance({ node, logger, whitelist, trc10 }: TrxRoute): RequestHandler {
   return async (req, res) => {
@@ -42,13 +36,10 @@ export function getAccountBalance({ node, logger, whitelist, trc10 }: TrxRoute):
       return;
     }
 
-    const held = Array.isArray(account.value.assetV2) ? (account.value.assetV2 as Array<{ key?: string; value?: unknown }>) : [];
-    const holdings = held.filter((entry) => typeof entry.key === "string" && bigintOf(entry.value) > 0n);
-    const metadata = await trc10.getMany(
-      holdings.map((entry) => entry.key!),
-      signal,
-    );
-    const trc10Holdings = trc10View(holdings, metadata);
+    const assetV2 = Array.isArray(account.value.assetV2) ? (account.value.assetV2 as Array<{ key?: unknown; value?: unknown }>) : [];
+    const balances = assetV2.flatMap((entry) => (typeof entry.key === "string" ? [{ id: entry.key, amount: bigintOf(entry.value) }] : []));
+    const held = balances.filter((balance) => balance.amount > 0n);
+    const holdings = trc10Holdings(held, await trc10.getMany(held.map((balance) => balance.id), signal));
 
     const trc20: Record<string, string> = {};
     const trc20Tokens: Record<string, { contract: string; name: string; decimals: number; balance_raw: string; balance: string }> = {};
@@ -61,32 +52,10 @@ export function getAccountBalance({ node, logger, whitelist, trc10 }: TrxRoute):
     const body = {
       address: address.base58,
       balance: new JsonNumber(bigintOf(account.value.balance).toString()),
-      trc10: trc10Holdings.size === 0 ? [] : Object.fromEntries(trc10Holdings),
+      trc10: holdings.size === 0 ? [] : Object.fromEntries([...holdings].map(([symbol, { name, id, amount }]) => [symbol, { name, id, balance: new JsonNumber(amount.toString()) }])),
       trc20,
       trc20_tokens: trc20Tokens,
     };
     sendJsonText(res, 200, stringifyLosslessJson(body));
   };
-}
-
-/**
- * Keyed by symbol, in ascending token id order. Symbols are not unique on Tron: the lowest id keeps
- * the bare symbol, a later token with the same one is keyed `<symbol>#<id>`; a token without a
- * symbol (or one the node does not know) is keyed by its id.
- */
-function trc10View(holdings: ReadonlyArray<{ key?: string; value?: unknown }>, metadata: Map<string, { name: string; symbol: string }>): Map<string, Trc10Holding> {
-  const view = new Map<string, Trc10Holding>();
-  const sorted = [...holdings].sort((a, b) => compareIds(a.key!, b.key!));
-  for (const entry of sorted) {
-    const id = entry.key!;
-    const token = metadata.get(id);
-    const symbol = token?.symbol || id;
-    const key = view.has(symbol) ? `${symbol}#${id}` : symbol;
-    view.set(key, { name: token?.name ?? "", id, balance: new JsonNumber(bigintOf(entry.value).toString()) });
-  }
-  return view;
-}
-
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }

@@ -1,9 +1,14 @@
 /** The chains the config names, each as its node adapter plus its matcher. */
-import { bitcoin, createNodeClient, type NodeAuth, type NodeClient } from "@chaingate/node-client";
+import { bitcoin, createNodeClient, tron, type NodeAuth, type NodeClient } from "@chaingate/node-client";
 import type { ScannerConfig } from "../config.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-block.ts";
 import type { ChainFollowerSpec } from "../domain/ports.ts";
 import { createBitcoinBlockSource } from "./bitcoin-block-source.ts";
+import { tronAddressBody } from "../domain/tron-address.ts";
+import { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "../domain/match-tron-block.ts";
+import type { WatchIndex } from "../domain/watch-index.ts";
+import { createTronBlockSource } from "./tron-block-source.ts";
+import { ConfigError } from "@chaingate/config";
 
 export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFollowerSpec<unknown>>; close(): Promise<void> } {
   const specs: Array<ChainFollowerSpec<unknown>> = [];
@@ -17,6 +22,19 @@ export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFol
     const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
     clients.push(node);
     specs.push({ coin: "BTC", source: createBitcoinBlockSource(node), header: bitcoinBlockHeader, match: matchBitcoinBlock } as ChainFollowerSpec<unknown>);
+  }
+  if (config.TRX_NODE_URL?.length) {
+    const auth: NodeAuth = config.TRX_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRX_API_KEY } : "none";
+    const node = createNodeClient({ chain: tron, urls: config.TRX_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
+    clients.push(node);
+    const tokens: TronTokens = new Map(
+      config.TRX_TOKENS.map((token) => {
+        const body = tronAddressBody(token.contract);
+        if (!body) throw new ConfigError("scanner", [`TRX_TOKENS: ${token.contract} is not a Tron address`]);
+        return [body, { contract: body, displayContract: token.contract, symbol: token.symbol, decimals: token.decimals }];
+      }),
+    );
+    specs.push({ coin: "TRX", source: createTronBlockSource(node), header: tronBlockHeader, match: (block: TronBlockData, index: WatchIndex) => matchTronBlock(block, index, tokens) } as ChainFollowerSpec<TronBlockData> as ChainFollowerSpec<unknown>);
   }
   return { specs, close: async () => void (await Promise.all(clients.map((client) => client.close()))) };
 }

@@ -1,0 +1,65 @@
+/**
+ * Tron blocks through the shared node client (java-tron's HTTP API): `getnowblock` for the tip,
+ * `getblockbynum` and `gettransactioninfobyblocknum` per block (addresses in hex, visible=false),
+ * `getblock` without details for a hash, `getassetissuebyid` once per TRC-10 id for its precision.
+ * Integers of 16 digits or more are quoted before parsing, so amounts beyond 2^53 stay exact.
+ */
+import { text } from "node:stream/consumers";
+import type { NodeClient } from "@chaingate/node-client";
+import type { TronBlock, TronBlockData, TronTransactionInfo } from "../domain/match-tron-block.ts";
+import type { BlockSource } from "../domain/ports.ts";
+
+/** A JSON integer a double may not hold exactly, in value position. */
+const LONG_INTEGER = /([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g;
+
+/** JSON.parse with long integers kept as their text (they reach the matcher as strings). */
+export function parseTronJson(body: string): unknown {
+  return JSON.parse(body.replace(LONG_INTEGER, '$1"$2"'));
+}
+
+export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockData> {
+  const precision = new Map<string, number>();
+
+  async function post<T>(path: string, body: object): Promise<T> {
+    const response = await node.requestRaw(path, { method: "POST", body });
+    return parseTronJson(await text(response.body)) as T;
+  }
+
+  async function trc10Decimals(block: TronBlock): Promise<Map<string, number>> {
+    const ids = new Set<string>();
+    for (const tx of block.transactions ?? []) {
+      const contract = tx.raw_data.contract[0];
+      if (contract?.type !== "TransferAssetContract") continue;
+      const name = contract.parameter.value.asset_name ?? "";
+      ids.add(/^([0-9a-fA-F]{2})+$/.test(name) ? Buffer.from(name, "hex").toString("utf8") : name);
+    }
+    const missing = [...ids].filter((id) => !precision.has(id));
+    await Promise.all(
+      missing.map(async (id) => {
+        const issue = await post<{ precision?: number }>("/wallet/getassetissuebyid", { value: id });
+        precision.set(id, issue.precision ?? 0);
+      }),
+    );
+    return new Map([...ids].map((id) => [id, precision.get(id) ?? 0]));
+  }
+
+  return {
+    async tipHeight() {
+      const head = await post<TronBlock>("/wallet/getnowblock", {});
+      return head.block_header.raw_data.number ?? 0;
+    },
+    async hashAt(height) {
+      const block = await post<Partial<TronBlock>>("/wallet/getblock", { id_or_num: String(height), detail: false });
+      return block.blockID ?? null;
+    },
+    async blockAt(height) {
+      const [block, infos] = await Promise.all([
+        post<Partial<TronBlock>>("/wallet/getblockbynum", { num: height }),
+        post<TronTransactionInfo[] | Record<string, never>>("/wallet/gettransactioninfobyblocknum", { num: height }),
+      ]);
+      if (!block.blockID || !block.block_header) return null;
+      const full = block as TronBlock;
+      return { block: full, infos: Array.isArray(infos) ? infos : [], trc10Decimals: await trc10Decimals(full) };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The scanner against the project's Tron simulator (java-tron HTTP API), real Postgres and NATS:
+ * TRX, a TRC-10 token, USDT and a USDT transfer that runs out of energy, each reported with its
+ * execution result; then the simulator replaces its newest block and every notified transfer of
+ * the dropped block is reported reverted.
+ */
+import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+// By path: the simulator's test helper (the package is not a dependency of the scanner).
+import { useDevnode } from "../../../packages/tron-devnode/src/test-devnode.ts";
+import { scannerConfigSchema } from "./config.ts";
+import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
+import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+
+const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TRC10_ID = "1000001";
+
+const node = useDevnode();
+let database: TestDatabase;
+let recorder: EventRecorder;
+let scanner: ScannerService;
+
+beforeAll(async () => {
+  [database, recorder] = await Promise.all([createTestDatabase(), startEventRecorder()]);
+  const config = scannerConfigSchema.parse({
+    PORT: "0",
+    DATABASE_URL: database.connectionString,
+    NATS_URL: process.env.NATS_URL,
+    NATS_NAMESPACE: recorder.namespace,
+    TRX_NODE_URL: node.devnode.url,
+    SCANNER_POLL_INTERVAL_MS: "100",
+  });
+  scanner = await createScannerService(config, silentLogger);
+  const { number } = await node.devnode.produceBlock();
+  await recorder.waitFor("the first processed block", () => recorder.blocks.some((block) => block.height === number));
+});
+
+afterAll(async () => {
+  await scanner?.close();
+  await recorder?.close();
+  await database?.drop();
+});
+
+describe("Tron on the simulator", () => {
+  test("TRX, TRC-10 (currency = token id), USDT and an OUT_OF_ENERGY USDT transfer, each with its execution result; a replaced block reverts them", async () => {
+    const { devnode, tronWeb, alice, bob } = node;
+    await recorder.publishWebhook({ webhook_id: 11, coin: "TRX", addresses: [bob.base58] });
+    await waitForWebhookStored(database.connectionString, 11);
+
+    const trx = (await tronWeb.trx.sendTransaction(bob.base58, 1_500_000)).transaction.txID;
+    const trc10 = (await tronWeb.trx.sendToken(bob.base58, 2_500_000, TRC10_ID)).transaction.txID;
+    const usdt = await tronWeb.contract().at(USDT);
+    const usdtTx: string = await usdt.transfer(bob.base58, 2_000_000).send({ feeLimit: 150_000_000 });
+    const outOfEnergy: string = await usdt.transfer(bob.base58, 3_000_000).send({ feeLimit: 1_000_000 });
+    const { number, blockID } = await devnode.produceBlock();
+    await recorder.waitFor("four transfers", () => recorder.transfers.length >= 4);
+    await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
+
+    const byTx = new Map(recorder.transfers.map((t) => [t.txid, t]));
+    expect(recorder.transfers).toHaveLength(4);
+    const common = { type: "transfer", coin: "TRX", webhook_id: 11, from: alice.base58, to: bob.base58, watched_address: bob.base58, confirmations: 1, block: expect.objectContaining({ height: number, hash: blockID }) };
+    expect(byTx.get(trx)).toMatchObject({ ...common, currency: "TRX", amount: "1.5", raw_amount: "1500000", decimals: 6, token_contract: null, position: null, execution_status: "SUCCESS" });
+    expect(byTx.get(trc10)).toMatchObject({ ...common, currency: TRC10_ID, amount: "2.5", raw_amount: "2500000", decimals: 6, token_contract: null, execution_status: "SUCCESS" });
+    expect(byTx.get(usdtTx)).toMatchObject({ ...common, currency: "USDT", amount: "2", raw_amount: "2000000", decimals: 6, token_contract: USDT, position: 0, execution_status: "SUCCESS" });
+    // Reported, but as the failure it is: never as USDT received.
+    expect(byTx.get(outOfEnergy)).toMatchObject({ ...common, currency: "USDT", amount: "3", token_contract: USDT, execution_status: "OUT_OF_ENERGY" });
+
+    const reorg = await devnode.reorg(1);
+    expect(reorg.dropped).toEqual([{ number, blockID }]);
+    await recorder.waitFor("four reverts", () => recorder.transfers.filter((t) => t.type === "reverted").length === 4);
+    const reverted = recorder.transfers.filter((t) => t.type === "reverted");
+    expect(new Set(reverted.map((t) => t.txid))).toEqual(new Set([trx, trc10, usdtTx, outOfEnergy]));
+    for (const revert of reverted) {
+      const original = byTx.get(revert.txid)!;
+      expect(revert.event_id).not.toBe(original.event_id);
+      expect({ ...revert, event_id: "", type: "" }).toEqual({ ...original, event_id: "", type: "" });
+    }
+    const replacement = reorg.produced[0]!;
+    await recorder.waitFor("the replacement block", () => recorder.blocks.some((block) => block.hash === replacement.blockID));
+  });
+});

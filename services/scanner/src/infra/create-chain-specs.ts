@@ -1,5 +1,5 @@
 /** The chains the config names, each as its node adapter plus its matcher. */
-import { bitcoin, createNodeClient, tron, type NodeAuth, type NodeClient } from "@chaingate/node-client";
+import { bitcoin, createNodeClient, ethereum, tron, type NodeAuth, type NodeClient } from "@chaingate/node-client";
 import type { ScannerConfig } from "../config.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-block.ts";
 import type { ChainFollowerSpec } from "../domain/ports.ts";
@@ -8,6 +8,8 @@ import { tronAddressBody } from "../domain/tron-address.ts";
 import { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "../domain/match-tron-block.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 import { createTronBlockSource } from "./tron-block-source.ts";
+import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "../domain/match-ethereum-block.ts";
+import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import { ConfigError } from "@chaingate/config";
 
 export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFollowerSpec<unknown>>; close(): Promise<void> } {
@@ -22,6 +24,18 @@ export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFol
     const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
     clients.push(node);
     specs.push({ coin: "BTC", source: createBitcoinBlockSource(node), header: bitcoinBlockHeader, match: matchBitcoinBlock } as ChainFollowerSpec<unknown>);
+  }
+  if (config.ETH_RPC_URL?.length) {
+    const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS });
+    clients.push(node);
+    const tokens: EthereumTokens = new Map(
+      config.ETH_TOKENS.map((token) => {
+        const contract = token.contract.toLowerCase();
+        if (!/^0x[0-9a-f]{40}$/.test(contract)) throw new ConfigError("scanner", [`ETH_TOKENS: ${token.contract} is not an Ethereum address`]);
+        return [contract, { contract, displayContract: contract, symbol: token.symbol, decimals: token.decimals }];
+      }),
+    );
+    specs.push({ coin: "ETH", source: createEthereumBlockSource(node), header: ethereumBlockHeader, match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens) } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
   }
   if (config.TRX_NODE_URL?.length) {
     const auth: NodeAuth = config.TRX_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRX_API_KEY } : "none";

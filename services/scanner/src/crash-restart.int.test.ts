@@ -1,0 +1,78 @@
+/**
+ * Faults: the scanner process is SIGKILLed at random moments while blocks with watched payments
+ * are mined, and started again each time. Every payment is notified; a block re-processed after a
+ * kill publishes nothing twice (deterministic Nats-Msg-Ids), so each event id arrives once.
+ */
+import { fileURLToPath } from "node:url";
+import { createTestDatabase, freePort, spawnService, startLitecoindRegtest, waitForHttp, type LitecoindRegtest, type SpawnedService, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+
+const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const ROUNDS = 5;
+const MAX_KILL_DELAY_MS = 800;
+
+let node: LitecoindRegtest;
+let database: TestDatabase;
+let recorder: EventRecorder;
+let scanner: SpawnedService | undefined;
+
+async function startScanner(): Promise<SpawnedService> {
+  const port = await freePort();
+  const spawned = spawnService(SERVICE_DIR, {
+    PORT: String(port),
+    LOG_LEVEL: "warn",
+    DATABASE_URL: database.connectionString,
+    NATS_URL: process.env.NATS_URL!,
+    NATS_NAMESPACE: recorder.namespace,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+    SCANNER_POLL_INTERVAL_MS: "50",
+    SCANNER_LEASE_POLL_MS: "200",
+  });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+  return spawned;
+}
+
+beforeAll(async () => {
+  [node, database, recorder] = await Promise.all([startLitecoindRegtest(), createTestDatabase(), startEventRecorder()]);
+  await node.mine(101);
+});
+
+afterAll(async () => {
+  await scanner?.stop();
+  await recorder?.close();
+  await node?.stop();
+  await database?.drop();
+});
+
+describe("scanner killed at random moments", () => {
+  test("every payment is notified and every event id arrives once", async () => {
+    scanner = await startScanner();
+    await recorder.waitFor("the first block", () => recorder.blocks.length > 0);
+    const address = await node.walletRpc<string>("getnewaddress");
+    await recorder.publishWebhook({ webhook_id: 31, coin: "BTC", addresses: [address] });
+    await waitForWebhookStored(database.connectionString, 31);
+
+    const expected: string[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const amount = `0.0${round}`;
+      expected.push(await node.fundAddress(address, amount));
+      await node.mine(1);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * MAX_KILL_DELAY_MS));
+      scanner.process.kill("SIGKILL");
+      await scanner.stop();
+      // A block mined while nobody follows is caught up after the restart.
+      expected.push(await node.fundAddress(address, `0.1${round}`));
+      await node.mine(1);
+      scanner = await startScanner();
+    }
+    await recorder.waitFor("every payment", () => new Set(recorder.transfers.map((t) => t.txid)).size === expected.length, 60_000);
+    expect(new Set(recorder.transfers.map((t) => t.txid))).toEqual(new Set(expected));
+    expect(recorder.transfers.every((t) => t.type === "transfer")).toBe(true);
+    const ids = recorder.transfers.map((t) => t.event_id);
+    expect(ids.length).toBe(new Set(ids).size);
+    expect(ids.length).toBe(expected.length);
+  });
+});

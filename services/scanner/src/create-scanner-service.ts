@@ -6,7 +6,7 @@
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookChanged, type Coin } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createHttpApp, serveHttpApp, type ServedApp } from "@chaingate/http";
+import { createHttpApp, createServiceMetrics, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { ScannerConfig } from "./config.ts";
@@ -54,6 +54,9 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const store = createPostgresFollowerStore(database.db);
   const sink = createJetStreamEventSink(bus);
   const { specs, close: closeNodes } = createChainSpecs(config);
+  const metrics = createServiceMetrics("scanner");
+  const blocksProcessed = metrics.counter({ name: `${metrics.prefix}blocks_processed_total`, help: "Blocks processed (matches published, cursor stored).", labelNames: ["chain"] });
+  const transfersPublished = metrics.counter({ name: `${metrics.prefix}transfers_published_total`, help: "transfer.matched notifications published (reverts not included).", labelNames: ["chain"] });
   const stop = new AbortController();
   const held = new Set<Coin>();
 
@@ -79,6 +82,11 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
           fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
           pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
           ...(startHeight === undefined ? {} : { startHeight }),
+          onBlock: (_block, matched) => {
+            const chain = spec.coin.toLowerCase();
+            blocksProcessed.inc({ chain });
+            if (matched) transfersPublished.inc({ chain }, matched);
+          },
         });
       } catch (error) {
         log.error({ err: error }, error instanceof ReorgTooDeepError ? "reorg below the kept window: an operator must look" : "follower stopped");
@@ -97,6 +105,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const http = createHttpApp({
     service: "scanner",
     logger,
+    metrics,
     readinessChecks: { database: () => database.ping(), nats: () => bus.ping() },
     ...(config.INTERNAL_TOKEN ? { internalToken: config.INTERNAL_TOKEN } : {}),
   });

@@ -73,6 +73,9 @@ describe("Bitcoin on litecoind regtest", () => {
     }
     expect(recorder.transfers.some((t) => t.block.hash === early)).toBe(false);
     expect(recorder.blocks.find((b) => b.height === height)).toMatchObject({ hash, matched_count: 2 });
+    const scrape = await (await fetch(`${scanner.url}/metrics`)).text();
+    expect(Number(/scanner_transfers_published_total\{chain="btc"\} (\d+)/.exec(scrape)?.[1])).toBeGreaterThanOrEqual(2);
+    expect(Number(/scanner_blocks_processed_total\{chain="btc"\} (\d+)/.exec(scrape)?.[1])).toBeGreaterThanOrEqual(3);
   });
 
   test("a webhook asking for 3 confirmations is notified when the block is 3 deep", async () => {

@@ -9,13 +9,14 @@ import { gzipSync } from "node:zlib";
 import { buildOpenApiDocument } from "@chaingate/contracts";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
 import { createTestDatabase, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceStack } from "./service-stack.ts";
 
 /** A hostile request must be answered within this. */
 const ANSWER_TIMEOUT_MS = 10_000;
 /** Prefixes served by the services this drill starts (every other prefix answers 503 "not configured"). */
-const SERVED_PREFIXES = ["/api/v1/btc"];
+const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/trx"];
 const HOSTILE_PARAMS = ["%ZZ", "%E0%A4%A", "-1", "1e400", "99999999999999999999999", "2147483648", "0x" + "f".repeat(64), "x".repeat(2_000), "constructor", "__proto__", "null", "%F0%9F%98%80"];
 const HOSTILE_QUERIES = ["minconf[]=1", "minconf=1&minconf=2", "page=%ZZ", "per_page=1e400", "includeEmpty=constructor", "includeWatchOnly=__proto__", "blocks=99999999999999999999", "mode=x&mode=y", `q=${"y".repeat(6_000)}`];
 const deepArray = "[".repeat(200_000) + "]".repeat(200_000);
@@ -46,26 +47,30 @@ const HOSTILE_HEADERS: Array<{ name: string; headers: Record<string, string> }> 
 
 let database: TestDatabase;
 let node: LitecoindRegtest;
+let tron: TronDevnode;
 const stack = createServiceStack();
 let gatewayUrl: string;
 let btcUrl: string;
 let xpubUrl: string;
+let trxUrl: string;
 let key: string;
 const INTERNAL_TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
-  [database, node] = await Promise.all([createTestDatabase(), startLitecoindRegtest()]);
+  [database, node, tron] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startTronDevnode({ port: 0, blockIntervalMs: 0 })]);
   await node.mine(1);
   // Deployed as in production: every internal service requires the gateway's internal token.
   const internal = { INTERNAL_TOKEN };
   btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...internal, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
   xpubUrl = await stack.start("xpub", "xpub", { ...internal, DATABASE_URL: database.connectionString });
-  gatewayUrl = await stack.start("gateway", "gateway", { ...internal, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, XPUB_URL: xpubUrl, ACCESS_LOG: "false" });
+  trxUrl = await stack.start("trx-proxy", "trx-proxy", { ...internal, TRON_NODE_URL: tron.url });
+  gatewayUrl = await stack.start("gateway", "gateway", { ...internal, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, XPUB_URL: xpubUrl, TRX_PROXY_URL: trxUrl, ACCESS_LOG: "false" });
   ({ key } = await createAccountWithKey(database.connectionString, "malformed"));
 }, 120_000);
 afterAll(async () => {
   await stack.stop();
   await node?.stop();
+  await tron?.close();
   await database?.drop();
 });
 
@@ -148,6 +153,7 @@ describe("internal services reached around the gateway", () => {
     for (const [url, path] of [
       [btcUrl, "/api/v1/btc/block/best"],
       [xpubUrl, "/api/v1/btc/xpub/1/addresses"],
+      [trxUrl, "/api/v1/trx/tokens/trc20"],
     ] as const) {
       const response = await fetch(`${url}${path}`, { headers: { "x-chaingate-account-id": "1" } });
       expect(response.status).toBe(401);

@@ -5,9 +5,10 @@
 import { parseLosslessJson, JsonNumber } from "@chaingate/node-client";
 import { ValidationError } from "@chaingate/errors";
 import express, { type RequestHandler } from "express";
-import { DEFAULT_JSON_BODY_LIMIT } from "@chaingate/http";
+import { assertJsonDepth, DEFAULT_JSON_BODY_LIMIT } from "@chaingate/http";
 
-const readRaw = express.raw({ type: () => true, limit: DEFAULT_JSON_BODY_LIMIT });
+// The depth bound runs before anything walks the body (a 50,000-deep object overflowed the walk).
+const readRaw = express.raw({ type: () => true, limit: DEFAULT_JSON_BODY_LIMIT, verify: (_req, _res, body) => assertJsonDepth(body) });
 
 /** `req.body` becomes the lossless parse of the JSON body ({} when empty); not JSON → 422 naming `body`. */
 export const losslessJsonBody: RequestHandler = (req, res, next) => {

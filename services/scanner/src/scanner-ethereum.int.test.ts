@@ -8,11 +8,14 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
 import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { TRANSFER_LOG_TOKEN_BYTECODE, transferCallData } from "./testing/transfer-log-token.ts";
 
 let node: HardhatNode;
 let database: TestDatabase;
 let recorder: EventRecorder;
 let scanner: ScannerService;
+/** The USDT-like token, deployed before the scanner starts so it can be whitelisted. */
+let token: string;
 
 const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
 const processed = (height: number) => recorder.waitFor(`block ${height}`, () => recorder.blocks.some((block) => block.height === height));
@@ -20,12 +23,15 @@ const send = (from: string, to: string, wei: bigint) => node.rpc<string>("eth_se
 
 beforeAll(async () => {
   [node, database, recorder] = await Promise.all([startHardhat(), createTestDatabase(), startEventRecorder()]);
+  const deployment = await node.rpc<string>("eth_sendTransaction", [{ from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE }]);
+  token = (await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress;
   const config = scannerConfigSchema.parse({
     PORT: "0",
     DATABASE_URL: database.connectionString,
     NATS_URL: process.env.NATS_URL,
     NATS_NAMESPACE: recorder.namespace,
     ETH_RPC_URL: node.url,
+    ETH_TOKENS: `USDT:${token}:6`,
     SCANNER_POLL_INTERVAL_MS: "100",
   });
   scanner = await createScannerService(config, silentLogger);
@@ -85,5 +91,46 @@ describe("Ethereum on Hardhat", () => {
     await recorder.waitFor("the revert", () => recorder.transfers.some((t) => t.txid === txid && t.type === "reverted"));
     const [original, revert] = recorder.transfers.filter((t) => t.txid === txid) as [(typeof recorder.transfers)[number], (typeof recorder.transfers)[number]];
     expect(revert).toEqual({ ...original, type: "reverted", event_id: expect.not.stringMatching(original.event_id) });
+  });
+
+  test("ERC-20 Transfer logs of the whitelist reach only webhooks that opted in (include_tokens)", async () => {
+    const [payer, payee] = [node.accounts[0]!, node.accounts[2]!];
+    await recorder.publishWebhook({ webhook_id: 23, coin: "ETH", addresses: [payee.address] });
+    await recorder.publishWebhook({ webhook_id: 24, coin: "ETH", addresses: [payee.address], include_tokens: true });
+    await waitForWebhookStored(database.connectionString, 24);
+    await waitForWebhookStored(database.connectionString, 23);
+    const txid = await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: token, data: transferCallData(payee.address, 12_345_678n) }]);
+    await processed(await tip());
+    await recorder.waitFor("the token transfer", () => recorder.transfers.some((t) => t.txid === txid));
+    expect(recorder.transfers.filter((t) => t.txid === txid)).toEqual([
+      expect.objectContaining({
+        type: "transfer",
+        webhook_id: 24,
+        coin: "ETH",
+        currency: "USDT",
+        token_contract: token.toLowerCase(),
+        from: payer.address.toLowerCase(),
+        to: payee.address.toLowerCase(),
+        amount: "12.345678",
+        raw_amount: "12345678",
+        decimals: 6,
+        position: 0,
+        execution_status: "SUCCESS",
+      }),
+    ]);
+  });
+
+  test("a failed transaction with value is reported with status FAILED, not as money received", async () => {
+    const sender = node.accounts[1]!; // watched by webhook 21 (the sending side matches too)
+    // The token reverts a transfer of 0; the ether sent along is not transferred.
+    const sent = node.rpc<string>("eth_sendTransaction", [{ from: sender.address, to: token, value: "0xde0b6b3a7640000", data: transferCallData(sender.address, 0n), gas: "0x30000" }]);
+    await sent.catch(() => undefined); // Hardhat answers a reverted transaction with an error, yet mines it
+    const block = await node.rpc<{ transactions: string[] }>("eth_getBlockByNumber", ["latest", false]);
+    const txid = block.transactions[0]!;
+    expect((await node.rpc<{ status: string }>("eth_getTransactionReceipt", [txid])).status).toBe("0x0");
+    await recorder.waitFor("the failed transfer", () => recorder.transfers.some((t) => t.txid === txid));
+    expect(recorder.transfers.filter((t) => t.txid === txid)).toEqual([
+      expect.objectContaining({ webhook_id: 21, currency: "ETH", amount: "1", from: sender.address.toLowerCase(), to: token.toLowerCase(), watched_address: sender.address, execution_status: "FAILED" }),
+    ]);
   });
 });

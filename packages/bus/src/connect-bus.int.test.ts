@@ -75,7 +75,7 @@ describe("bus", () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(got.seen).toHaveLength(1);
     expect(got.seen[0]?.payload).toEqual(event);
-    expect(got.seen[0]?.info.messageId).toBe(`match:BTC:${event.txid}:0:7`);
+    expect(got.seen[0]?.info.messageId).toBe(`match:BTC:${event.txid}:0:7:${event.event_id}`);
     expect(got.seen[0]?.info.subject).toBe(`${namespace}.transfer.matched.btc`);
   });
 

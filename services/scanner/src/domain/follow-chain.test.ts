@@ -153,6 +153,26 @@ describe("following a chain", () => {
     expect(new Set(published.map((e) => e.event_id)).size).toBe(published.length);
   });
 
+  test("a pending match whose block is reorged away before reaching its depth is never notified, nor reverted", async () => {
+    const { chain, mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    index.apply(watching(["alice"], { confirmations: 3 }));
+    const store = createMemoryFollowerStore();
+    const { sink, published, blocks } = recordingSink();
+    const options = { chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink };
+    await runUntil(options, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    await runUntil(options, () => blocks.length === 2);
+    chain.length = 1;
+    mine([], "b");
+    mine([["alice", "5"]], "b");
+    mine([], "b");
+    mine([], "b");
+    await runUntil(options, () => blocks.some((b) => b.hash === "b4"));
+    expect(published.map((e) => [e.type, e.block.hash, e.amount, e.confirmations])).toEqual([["transfer", "b2", "5", 3]]);
+  });
+
   test("a block processed twice (crash before the cursor was stored) yields the same event ids", async () => {
     const { mine, spec } = fakeChain();
     mine();

@@ -4,15 +4,19 @@ import { blockProcessed, transferMatched, webhookChanged } from "@chaingate/cont
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { silentLogger } from "@chaingate/testing";
 import type { Kysely } from "kysely";
-import type { EventSink, FollowerStore } from "../domain/ports.ts";
+import type { EventSink, FollowerStore, WatchFeed } from "../domain/ports.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.ts";
 import { createJetStreamEventSink } from "../infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "../infra/migrations/index.ts";
 import { createPostgresFollowerStore } from "../infra/postgres-follower-store.ts";
+import { createPostgresWatchFeed, storeWebhookChange, type WebhookChange } from "../infra/postgres-watch-projection.ts";
 
 export interface ScannerState {
   store: FollowerStore;
   sink: EventSink;
+  /** A new reader of the registry projection (a replica that starts empty). */
+  watchFeed(): WatchFeed;
+  storeWebhookChange(change: WebhookChange): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,6 +28,8 @@ export async function openScannerState(options: { databaseUrl: string; natsUrl: 
   return {
     store: createPostgresFollowerStore(database.db),
     sink: createJetStreamEventSink(bus),
+    watchFeed: () => createPostgresWatchFeed(database.db),
+    storeWebhookChange: (change) => storeWebhookChange(database.db, change),
     async close() {
       await bus.close();
       await database.close();

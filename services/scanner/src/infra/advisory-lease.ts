@@ -9,6 +9,8 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 
 export const DEFAULT_LEASE_POLL_MS = 1_000;
+/** A lease probe slower than this counts as a lost connection (a loaded machine must not flap the lease). */
+const MIN_PROBE_TIMEOUT_MS = 3_000;
 
 export interface LeaseLogger {
   info(fields: object, message: string): void;
@@ -41,7 +43,7 @@ export async function acquireAdvisoryLease(options: AdvisoryLeaseOptions, stop: 
   const key = lockKey(options.name);
   let waitingLogged = false;
   while (!stop.aborted) {
-    const client = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000, keepAlive: true, query_timeout: pollMs * 3, application_name: `chaingate-${options.name}` });
+    const client = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000, keepAlive: true, query_timeout: Math.max(pollMs * 3, MIN_PROBE_TIMEOUT_MS), application_name: `chaingate-${options.name}` });
     client.on("error", () => {});
     try {
       await client.connect();

@@ -137,6 +137,10 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
     const { rows } = await client.query<{ index: number; address: string }>("select index, address from xpub.issued_addresses where key_id = $1", [xpubId]);
+    // Every issued address reaches JetStream (address.issued) despite the outages: the outbox drains.
+    await expect
+      .poll(async () => Number((await client.query<{ n: string }>("select count(*) as n from xpub.issued_addresses where published_at is null")).rows[0]!.n), { timeout: 20_000 })
+      .toBe(0);
     await client.end();
     expect(new Set(rows.map((r) => r.index)).size).toBe(rows.length);
     expect(new Set(rows.map((r) => r.address)).size).toBe(rows.length);

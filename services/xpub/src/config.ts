@@ -1,5 +1,5 @@
 /** The xpub service's settings, from the environment. */
-import { databaseSettings, env, serviceSettings } from "@chaingate/config";
+import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 import { BITCOIN_NETWORKS, DEFAULT_BITCOIN_NETWORK } from "./domain/bitcoin-network.ts";
 import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
@@ -17,6 +17,8 @@ export const xpubConfigSchema = z.object({
   // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
   ...serviceSettings(8102),
   ...databaseSettings(),
+  // Events: address.issued for every issued address (relayed from the outbox; issuing never waits for NATS)
+  ...natsSettings(),
 
   // Issuing
   /** Picks the bech32 prefix of issued addresses: `bc` (mainnet) or `rltc` (the dev/test chain). */

@@ -2,6 +2,8 @@
  * Wires the xpub service from its config: database and migrations, repository, HTTP app and
  * server. `main.ts` calls it; tests call it with their own config.
  */
+import { connectBus, type Bus } from "@chaingate/bus";
+import { addressIssued } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -11,9 +13,13 @@ import { bitcoinScheme, ethereumScheme } from "./domain/key-scheme.ts";
 import { createXpubApp, ETH_XPUB_BASE_PATH, XPUB_BASE_PATH, type XpubChainRoutes } from "./http/create-xpub-app.ts";
 import { XPUB_SCHEMA, type XpubDatabase } from "./infra/database-schema.ts";
 import { xpubMigrations } from "./infra/migrations/index.ts";
+import { startAddressIssuedRelay } from "./infra/address-issued-relay.ts";
 import { createXpubRepository, type XpubRepository } from "./infra/xpub-repository.ts";
 
-export type XpubService = ServedApp;
+export interface XpubService extends ServedApp {
+  /** Publishes every issued address not yet published (tests; the relay does it on its own). */
+  drainAddressEvents(): Promise<number>;
+}
 
 /** Migrates the `xpub` schema, then serves the xpub endpoints until `close()`. */
 export async function createXpubService(config: XpubConfig, logger: Logger): Promise<XpubService> {
@@ -34,24 +40,53 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
     throw error;
   }
 
+  // The bus connects in the background: issuing never waits for NATS (the outbox relay catches up).
+  let bus: Bus | undefined;
+  let connecting: Promise<Bus> | undefined;
+  const connectOnce = (): Promise<Bus> =>
+    (connecting ??= connectBus({ url: config.NATS_URL, name: "xpub", logger, namespace: config.NATS_NAMESPACE })
+      .then(async (connected) => {
+        bus = connected;
+        await connected.ensureStreams([addressIssued]);
+        return connected;
+      })
+      .catch((error: unknown) => {
+        connecting = undefined;
+        throw error;
+      }));
+  void connectOnce().catch(() => {}); // the relay reports and retries
+  const relay = startAddressIssuedRelay({ db: database.db, publisher: connectOnce, logger });
+
   const limit = config.XPUB_MAX_ADDRESSES_PER_KEY;
   const bitcoin = bitcoinScheme(config.BITCOIN_NETWORK);
   const chains: XpubChainRoutes[] = [
     {
       basePath: XPUB_BASE_PATH,
-      repository: createXpubRepository({ db: database.db, scheme: bitcoin, maxAddressesPerKey: limit }) as XpubRepository,
+      repository: createXpubRepository({ db: database.db, scheme: bitcoin, maxAddressesPerKey: limit, onIssued: relay.wake }) as XpubRepository,
       parseKey: bitcoin.parse,
       toIssued: ({ address, index, path }) => ({ address, index, path }),
       toHistoryEntry: ({ address, index, created_at }) => ({ address, index, created_at: created_at.toISOString() }),
     },
     {
       basePath: ETH_XPUB_BASE_PATH,
-      repository: createXpubRepository({ db: database.db, scheme: ethereumScheme, maxAddressesPerKey: limit }) as XpubRepository,
+      repository: createXpubRepository({ db: database.db, scheme: ethereumScheme, maxAddressesPerKey: limit, onIssued: relay.wake }) as XpubRepository,
       parseKey: ethereumScheme.parse,
       toIssued: ({ address, index, path }) => ({ address, address_lowercase: address.toLowerCase(), index, path }),
       toHistoryEntry: ({ address, index, created_at }) => ({ address, address_lowercase: address.toLowerCase(), index, created_at: created_at.toISOString() }),
     },
   ];
-  const http = createXpubApp({ chains, logger, readinessChecks: { database: () => database.ping() }, internalToken: config.INTERNAL_TOKEN });
-  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => database.close());
+  const http = createXpubApp({
+    chains,
+    logger,
+    readinessChecks: { database: () => database.ping() },
+    // Issuing works without NATS (the outbox waits): named, not failing readiness.
+    degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
+    internalToken: config.INTERNAL_TOKEN,
+  });
+  const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
+    await relay.stop();
+    await bus?.close();
+    await database.close();
+  });
+  return { ...served, drainAddressEvents: () => relay.drain() };
 }

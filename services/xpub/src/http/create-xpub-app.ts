@@ -41,16 +41,18 @@ export interface XpubAppOptions {
   chains: XpubChainRoutes[];
   logger: Logger;
   readinessChecks: Record<string, () => Promise<unknown>>;
+  degradedChecks?: Record<string, () => Promise<unknown>>;
   /** When set, only requests carrying the gateway's internal token are answered. */
   internalToken?: string | undefined;
 }
 
 /** Builds the express app; `finish()` is already called. */
-export function createXpubApp({ chains, logger, readinessChecks, internalToken }: XpubAppOptions): HttpApp {
+export function createXpubApp({ chains, logger, readinessChecks, degradedChecks, internalToken }: XpubAppOptions): HttpApp {
   const http = createHttpApp({
     service: "xpub",
     logger,
     readinessChecks,
+    degradedChecks,
     internalToken,
     errorResponses: {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),

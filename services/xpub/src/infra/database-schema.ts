@@ -32,6 +32,8 @@ export interface IssuedAddressesTable {
   index: number;
   address: string;
   created_at: ColumnType<Date, never, never>;
+  /** When its `address.issued` event reached JetStream; null until the outbox relay published it. */
+  published_at: ColumnType<Date | null, never, Date | null>;
 }
 
 export interface XpubDatabase {

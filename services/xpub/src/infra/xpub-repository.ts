@@ -37,6 +37,8 @@ export interface XpubRepositoryOptions<Key extends ParsedAccountKey, Issued exte
   scheme: KeyScheme<Key, Issued>;
   /** Addresses one key may issue; the call after the last answers limit_reached. */
   maxAddressesPerKey: number;
+  /** Told after a batch of addresses is committed (the outbox relay publishes them). */
+  onIssued?(): void;
 }
 
 /** Parsed keys kept in memory: parsing re-validates the point, which is wasted work under the row lock. */
@@ -55,6 +57,7 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
   db,
   scheme,
   maxAddressesPerKey,
+  onIssued,
 }: XpubRepositoryOptions<Key, Issued>): XpubRepository<Key, Issued> {
   const { chain } = scheme;
   const parsedKeys = new Map<number, { source: string; key: Key }>();
@@ -137,7 +140,11 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
     issueAddress(accountId, keyId) {
       // Concurrent calls for one key in this process share a transaction: one lock, one commit
       // (one WAL flush) for the batch instead of one each, which is what bounds a hot key.
-      return issuing.submit(`${accountId}:${keyId}`, (count) => issueBatch(accountId, keyId, count));
+      return issuing.submit(`${accountId}:${keyId}`, async (count) => {
+        const results = await issueBatch(accountId, keyId, count);
+        onIssued?.();
+        return results;
+      });
     },
 
     async addressHistory(accountId, keyId, firstIndex, count) {

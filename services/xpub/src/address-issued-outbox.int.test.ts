@@ -1,0 +1,76 @@
+/**
+ * `address.issued` from the outbox, on a NATS of the test's own: every issued address is published
+ * exactly once with its payload, and issuing goes on while NATS is down — the addresses issued
+ * meanwhile are published when it is back.
+ */
+import { randomBytes } from "node:crypto";
+import { connectBus, type Bus } from "@chaingate/bus";
+import { addressIssued, type EventPayload } from "@chaingate/contracts";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { createTestDatabase, startPrivateNats, type PrivateNats, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
+import type { XpubService } from "./create-xpub-service.ts";
+import { startTestXpub } from "./testing/index.ts";
+
+const NAMESPACE = `x${randomBytes(4).toString("hex")}`;
+let database: TestDatabase;
+let nats: PrivateNats;
+let xpub: XpubService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let account: { accountId: number; key: string };
+let observer: Bus;
+const received: Array<{ payload: EventPayload<typeof addressIssued>; messageId: string | undefined }> = [];
+
+beforeAll(async () => {
+  [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
+  xpub = await startTestXpub(database.connectionString, { NATS_URL: nats.url, NATS_NAMESPACE: NAMESPACE });
+  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+  account = await createAccountWithKey(database.connectionString, "outbox");
+  observer = await connectBus({ url: nats.url, name: "observer", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
+  await observer.ensureStreams([addressIssued]);
+  await observer.consume(addressIssued, { durable: "observer", handle: async (payload, info) => void received.push({ payload, messageId: info.messageId }) });
+});
+afterAll(async () => {
+  await observer?.close();
+  await gateway?.close();
+  await xpub?.close();
+  await Promise.all([nats?.destroy(), database?.drop()]);
+});
+
+const post = (path: string, body?: unknown) =>
+  fetch(`${gateway.url}${path}`, { method: "POST", headers: { "x-api-key": account.key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+describe("address.issued", () => {
+  let keyId: number;
+  const issued: Array<{ address: string; index: number }> = [];
+
+  it("is published once for every issued address, with the account, the record, the coin and the index", async () => {
+    keyId = ((await (await post("/api/v1/btc/xpub", { xpub: vectors.accounts[0]!.zpub })).json()) as { id: number }).id;
+    for (let i = 0; i < 5; i++) issued.push((await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number });
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(5);
+    expect(received.map((r) => r.payload)).toEqual(
+      issued.map(({ address, index }) => ({ account_id: account.accountId, xpub_id: keyId, coin: "BTC", address, index, issued_at: expect.any(String) })),
+    );
+    expect(received.map((r) => r.messageId)).toEqual(issued.map(({ index }) => `issued:BTC:${keyId}:${index}`));
+  });
+
+  it("keeps issuing while NATS is down (readiness names it as degraded), and publishes the addresses once NATS is back", async () => {
+    await nats.stop();
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) {
+      const response = await post(`/api/v1/btc/xpub/${keyId}/address`);
+      expect(response.status).toBe(201);
+      issued.push((await response.json()) as { address: string; index: number });
+    }
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const readiness = (await (await fetch(`${xpub.url}/readyz`)).json()) as { status: string; degraded?: Record<string, string> };
+    expect(readiness.status).toBe("ready");
+    expect(Object.keys(readiness.degraded ?? {})).toEqual(["nats"]);
+
+    await nats.start();
+    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(8);
+    expect(received.map((r) => r.payload.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(received.map((r) => r.payload.address)).toEqual(issued.map((a) => a.address));
+  });
+});

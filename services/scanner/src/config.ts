@@ -38,8 +38,8 @@ export const scannerConfigSchema = z.object({
   BTC_RPC_PASSWORD: z.string().optional(),
   BTC_RPC_COOKIE_FILE: z.string().optional(),
   ETH_RPC_URL: env.urlList().optional(),
-  TRX_NODE_URL: env.urlList().optional(),
-  TRX_API_KEY: z.string().optional(),
+  TRON_NODE_URL: env.urlList().optional(),
+  TRON_NODE_API_KEY: z.string().optional(),
   NODE_TIMEOUT_MS: env.positiveInt(30_000),
 
   // Following

@@ -27,7 +27,7 @@ beforeAll(async () => {
     DATABASE_URL: database.connectionString,
     NATS_URL: process.env.NATS_URL,
     NATS_NAMESPACE: recorder.namespace,
-    TRX_NODE_URL: node.devnode.url,
+    TRON_NODE_URL: node.devnode.url,
     SCANNER_POLL_INTERVAL_MS: "100",
   });
   scanner = await createScannerService(config, silentLogger);

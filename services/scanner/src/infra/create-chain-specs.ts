@@ -37,9 +37,9 @@ export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFol
     );
     specs.push({ coin: "ETH", source: createEthereumBlockSource(node), header: ethereumBlockHeader, match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens) } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
   }
-  if (config.TRX_NODE_URL?.length) {
-    const auth: NodeAuth = config.TRX_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRX_API_KEY } : "none";
-    const node = createNodeClient({ chain: tron, urls: config.TRX_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
+  if (config.TRON_NODE_URL?.length) {
+    const auth: NodeAuth = config.TRON_NODE_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRON_NODE_API_KEY } : "none";
+    const node = createNodeClient({ chain: tron, urls: config.TRON_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
     clients.push(node);
     const tokens: TronTokens = new Map(
       config.TRX_TOKENS.map((token) => {

@@ -1,17 +1,17 @@
 {{/*
 What each service is, which the values cannot change: whether it is the public edge, the env var the
 gateway finds it by, whether it has a database or uses NATS, whether it calls nodes or subscribers'
-webhooks, whether it may scale out, and the Secret keys it reads besides DATABASE_URL/NATS_URL (secretKeys: as
-variables of the same name; secretEnv: variable → key, where a service names a setting differently).
+webhooks, whether it may scale out, and the Secret keys it reads besides DATABASE_URL/NATS_URL (each as the
+variable of the same name).
 */}}
 {{- define "chaingate.catalog" -}}
 gateway: { public: true, database: true, stateless: true, internalToken: true }
 btc-proxy: { upstreamEnv: BTC_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD] }
 eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL] }
-trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRX_API_KEY], secretEnv: { TRON_NODE_URL: TRX_NODE_URL } }
+trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRON_NODE_URL, TRON_NODE_API_KEY] }
 xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true }
 delivery: { upstreamEnv: DELIVERY_URL, database: true, nats: true, webhooks: true, stateless: true, internalToken: true }
-scanner: { database: true, nats: true, nodes: true, leader: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, ETH_RPC_URL, TRX_NODE_URL, TRX_API_KEY] }
+scanner: { database: true, nats: true, nodes: true, leader: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, ETH_RPC_URL, TRON_NODE_URL, TRON_NODE_API_KEY] }
 {{- end }}
 
 {{- define "chaingate.fullname" -}}

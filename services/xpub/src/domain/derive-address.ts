@@ -2,10 +2,11 @@
  * BIP84 address derivation below a registered account key: P2WPKH (BIP141) bech32 (BIP173)
  * addresses at m/84'/0'/account'/change/index.
  */
-import { payments } from "bitcoinjs-lib";
 import { ChaingateError } from "@chaingate/errors";
-import { bip32 } from "./bip32.ts";
+import { bech32 } from "@scure/base";
+import { HDKey } from "@scure/bip32";
 import { BECH32_HRP } from "./bitcoin-network.ts";
+import { hash160 } from "./hash160.ts";
 import type { AccountZpub } from "./parse-account-zpub.ts";
 
 /** BIP32 non-hardened indexes are 0 .. 2^31-1; a public key cannot derive hardened children. */
@@ -13,6 +14,8 @@ export const MAX_ADDRESS_INDEX = 0x7fffffff;
 /** BIP44 `change` level: 0 = external (receive) chain, the only one the API issues from. */
 export const RECEIVE_CHAIN = 0;
 export const CHANGE_CHAIN = 1;
+/** Segregated witness program version of P2WPKH (BIP141). */
+const WITNESS_VERSION = 0;
 /** BIP84 purpose and Bitcoin coin type; neither is recorded in a serialized key, so they are fixed. */
 const PURPOSE = 84;
 const COIN_TYPE = 0;
@@ -50,15 +53,10 @@ export function deriveAddress(account: AccountZpub, index: number): DerivedAddre
  */
 export function deriveAddressOnChain(account: AccountZpub, chain: typeof RECEIVE_CHAIN | typeof CHANGE_CHAIN, index: number): DerivedAddress {
   if (!Number.isSafeInteger(index) || index < 0 || index > MAX_ADDRESS_INDEX) throw new AddressIndexOutOfRangeError(index);
-  // Derivation may in theory (p < 2^-127) hit an invalid child; bip32 then throws rather than
+  // Derivation may in theory (p < 2^-127) hit an invalid child; HDKey then throws rather than
   // returning a wrong key, which is the safe failure for an address issuer.
-  const child = bip32.fromPublicKey(account.publicKey, account.chainCode).derive(chain).derive(index);
-  const { address } = payments.p2wpkh({ pubkey: child.publicKey, network: bech32Network(account) });
-  if (address === undefined) throw new Error("bitcoinjs-lib produced no P2WPKH address");
+  const child = new HDKey({ publicKey: account.publicKey, chainCode: account.chainCode }).deriveChild(chain).deriveChild(index);
+  // P2WPKH: witness v0 program = hash160 of the compressed public key, bech32-encoded (BIP173).
+  const address = bech32.encode(BECH32_HRP[account.network], [WITNESS_VERSION, ...bech32.toWords(hash160(child.publicKey!))]);
   return { address, index, path: `m/${PURPOSE}'/${COIN_TYPE}'/${account.accountIndex}'/${chain}/${index}` };
-}
-
-function bech32Network(account: AccountZpub) {
-  // p2wpkh reads only `bech32`; the other members are required by the type and unused here.
-  return { messagePrefix: "", bech32: BECH32_HRP[account.network], bip32: { public: 0, private: 0 }, pubKeyHash: 0, scriptHash: 0, wif: 0 };
 }

@@ -4,10 +4,11 @@
  * because issuing addresses from the wrong key type silently sends customers' coins to addresses
  * the client's wallet never scans.
  */
-import { crypto } from "bitcoinjs-lib";
-import bs58 from "bs58";
-import bs58check from "bs58check";
-import { bip32, isCompressedPoint } from "./bip32.ts";
+import { sha256 } from "@noble/hashes/sha2";
+import { base58, base58check } from "@scure/base";
+import { HDKey } from "@scure/bip32";
+import { isCompressedPoint } from "./is-compressed-point.ts";
+import { hash160 } from "./hash160.ts";
 import { DEFAULT_BITCOIN_NETWORK, type BitcoinNetwork } from "./bitcoin-network.ts";
 import { EXTENDED_KEY_VERSIONS, ZPRV_VERSION, ZPUB_VERSION } from "./extended-key-versions.ts";
 import {
@@ -77,10 +78,10 @@ export function parseAccountZpub(input: string, network: BitcoinNetwork = DEFAUL
   if (childNumber < HARDENED_OFFSET) throw new XpubNotAccountKeyError(childNumber);
   if (!isCompressedPoint(keyData)) throw new XpubInvalidPublicKeyError();
 
-  // bip32 re-validates the whole serialization; anything it still refuses is a corrupt key.
-  let node;
+  // HDKey re-validates the whole serialization; anything it still refuses is a corrupt key.
+  let node: HDKey;
   try {
-    node = bip32.fromBase58(input, ZPUB_BIP32_NETWORK);
+    node = HDKey.fromExtendedKey(input, ZPUB_VERSIONS);
   } catch (error) {
     throw new XpubInvalidPublicKeyError({ cause: error });
   }
@@ -88,13 +89,13 @@ export function parseAccountZpub(input: string, network: BitcoinNetwork = DEFAUL
   return {
     zpub: input,
     network,
-    publicKey: Uint8Array.from(node.publicKey),
-    chainCode: Uint8Array.from(node.chainCode),
+    publicKey: Uint8Array.from(node.publicKey!),
+    chainCode: Uint8Array.from(node.chainCode!),
     depth: ACCOUNT_DEPTH,
     parentFingerprint: toHex(payload.subarray(5, 9)),
     childNumber,
     accountIndex: childNumber - HARDENED_OFFSET,
-    fingerprint: toHex(crypto.hash160(node.publicKey).subarray(0, 4)),
+    fingerprint: toHex(hash160(node.publicKey!).subarray(0, 4)),
     xpubPreview: maskKey(input),
   };
 }
@@ -105,8 +106,8 @@ export function maskKey(key: string): string {
   return `${key.slice(0, PREVIEW_HEAD_CHARS)}…${key.slice(-PREVIEW_TAIL_CHARS)}`;
 }
 
-/** bip32's `fromBase58` only accepts the version bytes of the network it is given. */
-const ZPUB_BIP32_NETWORK = { wif: 0x80, bip32: { public: ZPUB_VERSION, private: ZPRV_VERSION } };
+/** HDKey only accepts the version bytes it is given. */
+const ZPUB_VERSIONS = { public: ZPUB_VERSION, private: ZPRV_VERSION };
 
 function decodeBase58Check(input: string): Uint8Array {
   if (typeof input !== "string") throw new XpubUnparseableError("the key must be a string.");
@@ -117,16 +118,18 @@ function decodeBase58Check(input: string): Uint8Array {
   if (input.length > MAX_INPUT_CHARS) throw new XpubUnparseableError(`the key is ${input.length} characters long; a zpub has 111.`);
   let raw: Uint8Array;
   try {
-    raw = bs58.decode(input);
+    raw = base58.decode(input);
   } catch (error) {
     throw new XpubUnparseableError("the key contains characters outside the base58 alphabet.", { cause: error });
   }
   if (raw.length !== SERIALIZED_KEY_BYTES + CHECKSUM_BYTES) {
     throw new XpubUnparseableError(`the key decodes to ${raw.length} bytes, not the ${SERIALIZED_KEY_BYTES + CHECKSUM_BYTES} of a BIP32 extended key.`);
   }
-  const payload = bs58check.decodeUnsafe(input);
-  if (payload === undefined) throw new XpubBadChecksumError();
-  return payload;
+  try {
+    return base58check(sha256).decode(input);
+  } catch {
+    throw new XpubBadChecksumError();
+  }
 }
 
 function rejectionForVersion(version: number, keyData: Uint8Array): Error {

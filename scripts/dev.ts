@@ -18,7 +18,7 @@ const env = {
 } as Record<string, string>;
 
 /** Internal ports: loopback only; the gateway is the one public edge. */
-const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, "trx-proxy": 8104 } as const;
+const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104 } as const;
 const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090);
 
 interface ServiceSpec {
@@ -49,6 +49,13 @@ const services: ServiceSpec[] = [
     env: { PORT: String(PORTS.xpub), BITCOIN_NETWORK: "litecoin-regtest" },
   },
   {
+    name: "delivery",
+    dir: "services/delivery",
+    // Webhook addresses in the dev chain's regtest forms (rltc1…); WEBHOOK_ALLOW_CIDRS passes through
+    // from the command (e.g. 127.0.0.1/32 for a local receiver), empty by default.
+    env: { PORT: String(PORTS.delivery), BITCOIN_NETWORK: "litecoin-regtest", WEBHOOK_ALLOW_CIDRS: env.WEBHOOK_ALLOW_CIDRS ?? "" },
+  },
+  {
     name: "trx-proxy",
     dir: "services/trx-proxy",
     env: { PORT: String(PORTS["trx-proxy"]), TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}` },
@@ -61,6 +68,7 @@ const services: ServiceSpec[] = [
       BTC_PROXY_URL: `http://127.0.0.1:${PORTS["btc-proxy"]}`,
       XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
       TRX_PROXY_URL: `http://127.0.0.1:${PORTS["trx-proxy"]}`,
+      DELIVERY_URL: `http://127.0.0.1:${PORTS.delivery}`,
     },
   },
 ];

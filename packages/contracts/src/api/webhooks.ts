@@ -1,0 +1,139 @@
+/**
+ * The webhook registry (`/api/v1/webhooks*`, owned by the delivery service): request and response
+ * schemas, validated by the service and rendered into the OpenAPI document from the same definitions.
+ */
+import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
+import { z } from "../zod.ts";
+import { GATEWAY_RESPONSES, SECURITY, json } from "../openapi/openapi-registry.ts";
+import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+import { COINS } from "../events/event-contract.ts";
+import { addressHistoryQuerySchema } from "./xpub.ts";
+
+/** The spec's limit for one address entry. */
+export const WEBHOOK_ADDRESS_MAX_CHARS = 255;
+/**
+ * Most addresses in one create, PUT or batch body. 10,000 addresses are about 0.5 MB of JSON (under
+ * the gateway's body cap) and one insert statement; a webhook grows past that through the batch
+ * endpoints, so a 1,000,000-address webhook never needs one huge body.
+ */
+export const WEBHOOK_ADDRESSES_PER_REQUEST = 10_000;
+/** Most extended-key records one webhook auto-watches. */
+export const WEBHOOK_MAX_XPUB_IDS = 100;
+
+const coinField = z.enum(COINS, { error: "The selected coin is invalid." }).openapi({ description: "`TRX`, `BTC` or `ETH`: one subscription covers a whole chain." });
+const urlField = z
+  .string({ error: "The webhook url field must be a string." })
+  .max(2048, { error: "The webhook url field must not be greater than 2048 characters." })
+  .openapi({ description: "Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, and host names resolving into them, are refused with 422.", example: "https://example.com/hooks/chaingate" });
+const addressesField = z
+  .array(
+    z
+      .string({ error: "Each address must be a string." })
+      .min(1, { error: "Each address must not be empty." })
+      .max(WEBHOOK_ADDRESS_MAX_CHARS, { error: `Each address must not be greater than ${WEBHOOK_ADDRESS_MAX_CHARS} characters.` }),
+    { error: "The addresses field must be an array." },
+  )
+  .min(1, { error: "The addresses field must have at least 1 items." })
+  .max(WEBHOOK_ADDRESSES_PER_REQUEST, { error: `The addresses field must not have more than ${WEBHOOK_ADDRESSES_PER_REQUEST} items.` })
+  .openapi({ description: `Watched addresses, 1 to ${WEBHOOK_ADDRESSES_PER_REQUEST} per request, validated per coin; duplicates collapse; ETH is stored and matched lower case.` });
+const isActiveField = z.boolean({ error: "The is active field must be true or false." }).openapi({ description: "Whether notifications are sent. Default true." });
+const xpubIdsField = z
+  .array(z.number({ error: "Each xpub id must be an integer." }).int({ error: "Each xpub id must be an integer." }).positive({ error: "Each xpub id must be positive." }), {
+    error: "The xpub ids field must be an array.",
+  })
+  .max(WEBHOOK_MAX_XPUB_IDS, { error: `The xpub ids field must not have more than ${WEBHOOK_MAX_XPUB_IDS} items.` })
+  .openapi({ description: "Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): every address issued from them afterwards is watched from the moment it is issued." });
+
+export const createWebhookRequestSchema = z
+  .object({ coin: coinField, webhook_url: urlField, addresses: addressesField, is_active: isActiveField.optional(), xpub_ids: xpubIdsField.optional() })
+  .openapi("CreateWebhookRequest");
+export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
+
+/**
+ * PUT is a partial update: each field sent replaces the stored one (addresses: the whole list), a
+ * field left out is kept. `coin` cannot change (the addresses belong to it).
+ */
+export const updateWebhookRequestSchema = z
+  .object({ webhook_url: urlField.optional(), addresses: addressesField.optional(), is_active: isActiveField.optional(), xpub_ids: xpubIdsField.optional() })
+  .openapi("UpdateWebhookRequest");
+export type UpdateWebhookRequest = z.infer<typeof updateWebhookRequestSchema>;
+
+export const webhookAddressBatchSchema = z.object({ addresses: addressesField }).openapi("WebhookAddressBatch");
+
+/** Webhook list paging: the same `page`/`per_page` rules as the xpub address history (default 50, at most 500). */
+export const webhookListQuerySchema = addressHistoryQuerySchema;
+
+export const webhookSchema = z
+  .object({
+    id: z.number().int(),
+    user_id: z.number().int().openapi({ description: "The owning account." }),
+    coin: z.enum(COINS),
+    webhook_url: z.string(),
+    addresses: z.array(z.string()),
+    secret: z.string().openapi({ description: "`whsec_` + 64 hex characters; the whole string is the HMAC key.", example: "whsec_3f0c…" }),
+    is_active: z.union([z.boolean(), z.literal(0), z.literal(1)]).openapi({ description: "The boolean sent in the create answer; 0 or 1 in every other answer (v1 compatibility)." }),
+    xpub_ids: z.array(z.number().int()).openapi({ description: "Extended-key records auto-watched (a chaingate addition)." }),
+    last_triggered_at: z.null(),
+    deleted_at: z.null(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .openapi("Webhook");
+export type Webhook = z.infer<typeof webhookSchema>;
+
+export const webhookPageSchema = z
+  .object({
+    data: z.array(webhookSchema),
+    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  })
+  .openapi("WebhookPage");
+
+const webhookIdParam = z.object({ webhook: z.string().regex(/^[0-9]+$/).openapi({ description: "Webhook id.", type: "integer", example: "1" }) });
+const NOT_FOUND = json("No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
+const VALIDATION = json("`{message, errors}`: the field-by-field reasons.", validationErrorSchema);
+const TAG = ["Webhooks"];
+const dataOf = (schema: z.ZodType) => z.object({ data: schema });
+
+/** Registers the webhook paths in the OpenAPI document. */
+export function registerWebhookPaths(registry: OpenAPIRegistry): void {
+  const base = "/api/v1/webhooks";
+  const body = (schema: z.ZodType) => ({ body: { required: true, content: { "application/json": { schema } } } });
+  registry.registerPath({
+    method: "post", path: base, tags: TAG, summary: "Create a webhook", security: SECURITY, request: body(createWebhookRequestSchema),
+    description: "The secret is generated. Watching begins at the next block the scanner processes.",
+    responses: { 201: json("`{data: webhook}`; `is_active` echoes the boolean sent (true when omitted).", dataOf(webhookSchema)), 422: VALIDATION, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "get", path: base, tags: TAG, summary: "List the account's webhooks", security: SECURITY, request: { query: webhookListQuerySchema },
+    description: "Ordered by id; deleted webhooks never appear.",
+    responses: { 200: json("A page of webhooks.", webhookPageSchema), 422: VALIDATION, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "get", path: `${base}/{webhook}`, tags: TAG, summary: "Get a webhook", security: SECURITY, request: { params: webhookIdParam },
+    responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "put", path: `${base}/{webhook}`, tags: TAG, summary: "Update a webhook", security: SECURITY, request: { params: webhookIdParam, ...body(updateWebhookRequestSchema) },
+    description: "Partial: each field sent replaces the stored value (addresses: the whole list), others are kept; `is_active: true` re-enables a disabled webhook and resets its failure count.",
+    responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "delete", path: `${base}/{webhook}`, tags: TAG, summary: "Delete a webhook", security: SECURITY, request: { params: webhookIdParam },
+    description: "Soft delete: the webhook is never returned or notified again.",
+    responses: { 204: { description: "Deleted." }, 404: NOT_FOUND, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "post", path: `${base}/{webhook}/secret`, tags: TAG, summary: "Rotate the signing secret", security: SECURITY, request: { params: webhookIdParam },
+    responses: { 200: json("`{data: webhook}` with the new secret; the next delivery is signed with it.", dataOf(webhookSchema)), 404: NOT_FOUND, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "post", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Add addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
+    description: `Adds up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses; ones already watched are ignored.`,
+    responses: { 200: json("`{data: {added, total}}`", dataOf(z.object({ added: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "delete", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Remove addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
+    description: `Removes up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses; ones not watched are ignored. A webhook may end with no address.`,
+    responses: { 200: json("`{data: {removed, total}}`", dataOf(z.object({ removed: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+  });
+}

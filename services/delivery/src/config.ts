@@ -1,0 +1,31 @@
+/** The delivery service's settings, from the environment. */
+import { databaseSettings, natsSettings, serviceSettings } from "@chaingate/config";
+import { z } from "zod";
+import { BITCOIN_NETWORKS } from "./domain/validate-address.ts";
+import { parseAllowCidrs } from "./domain/forbidden-address.ts";
+
+export const deliveryConfigSchema = z.object({
+  // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
+  ...serviceSettings(8103),
+  ...databaseSettings(),
+  // Events: consumes address.issued, publishes webhook.changed (from the outbox)
+  ...natsSettings(),
+
+  // Registry
+  /** Which Bitcoin address forms are accepted: mainnet (`bc1…`, 1…, 3…) or the dev chain's litecoind regtest (`rltc1…`, m/n…, Q…/2…). */
+  BITCOIN_NETWORK: z.enum(BITCOIN_NETWORKS).default("mainnet"),
+  /** Comma-separated CIDRs webhooks may reach although internal (tests, labs); empty by default. */
+  WEBHOOK_ALLOW_CIDRS: z
+    .string()
+    .default("")
+    .refine((text) => {
+      try {
+        parseAllowCidrs(text);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be comma-separated CIDRs such as 127.0.0.1/32"),
+});
+
+export type DeliveryConfig = z.infer<typeof deliveryConfigSchema>;

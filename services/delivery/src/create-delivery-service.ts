@@ -1,0 +1,112 @@
+/**
+ * Wires the delivery service from its config: database and migrations, the registry and its
+ * `webhook.changed` outbox relay, the `address.issued` consumer (auto-watch), the HTTP app.
+ * `main.ts` calls it; tests call it with their own config.
+ */
+import { lookup } from "node:dns/promises";
+import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
+import { addressIssued, webhookChanged } from "@chaingate/contracts";
+import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { serveHttpApp, type ServedApp } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import type { Kysely } from "kysely";
+import type { DeliveryConfig } from "./config.ts";
+import { parseAllowCidrs } from "./domain/forbidden-address.ts";
+import { createWebhookApp } from "./http/create-webhook-app.ts";
+import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.ts";
+import { deliveryMigrations } from "./infra/migrations/index.ts";
+import { startWebhookChangedRelay } from "./infra/webhook-changed-relay.ts";
+import { createWebhookRepository } from "./infra/webhook-repository.ts";
+
+/** Durable consumer of `address.issued` (replicas share it). */
+export const ADDRESS_ISSUED_CONSUMER = "delivery-auto-watch";
+const BUS_RETRY_MS = 2_000;
+
+export interface DeliveryService extends ServedApp {
+  /** Publishes every queued registry change now (tests; the relay does it on its own). */
+  drainWebhookChanges(): Promise<number>;
+}
+
+/** Resolves every address of a host name (A and AAAA), as the connection would. */
+async function resolveHost(host: string): Promise<string[]> {
+  return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+}
+
+export async function createDeliveryService(config: DeliveryConfig, logger: Logger): Promise<DeliveryService> {
+  const database = createDatabase<DeliveryDatabase>({
+    connectionString: config.DATABASE_URL,
+    schema: DELIVERY_SCHEMA,
+    poolSize: config.DATABASE_POOL_SIZE,
+    applicationName: "chaingate-delivery",
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+    logger,
+  });
+  try {
+    const applied = await migrateToLatest(database.db as Kysely<unknown>, DELIVERY_SCHEMA, deliveryMigrations, logger);
+    if (applied.length) logger.info({ migrations: applied }, "migrated");
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  let relayWake = () => {};
+  const repository = createWebhookRepository(database.db, () => relayWake());
+
+  // The bus connects in the background: the registry never waits for NATS (the outbox catches up).
+  let bus: Bus | undefined;
+  let connecting: Promise<Bus> | undefined;
+  let consumption: Consumption | undefined;
+  let closed = false;
+  const connectOnce = (): Promise<Bus> =>
+    (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE })
+      .then(async (connected) => {
+        await connected.ensureStreams([webhookChanged, addressIssued]);
+        bus = connected;
+        if (!closed) {
+          consumption = await connected.consume(addressIssued, {
+            durable: ADDRESS_ISSUED_CONSUMER,
+            handle: async (issued) => {
+              await repository.watchIssuedAddress(issued.account_id, issued.coin, issued.xpub_id, issued.address);
+            },
+          });
+        }
+        return connected;
+      })
+      .catch((error: unknown) => {
+        connecting = undefined;
+        throw error;
+      }));
+  const connectLoop = async () => {
+    while (!closed && !bus) {
+      try {
+        await connectOnce();
+      } catch (error) {
+        logger.warn({ err: error }, "NATS not reachable; retrying");
+        await new Promise((resolve) => setTimeout(resolve, BUS_RETRY_MS));
+      }
+    }
+  };
+  void connectLoop();
+  const relay = startWebhookChangedRelay(database.db, connectOnce, logger);
+  relayWake = relay.wake;
+
+  const http = createWebhookApp({
+    repository,
+    bitcoinNetwork: config.BITCOIN_NETWORK,
+    allowCidrs: parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS),
+    resolveHost,
+    logger,
+    readinessChecks: { database: () => database.ping() },
+    degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
+    internalToken: config.INTERNAL_TOKEN,
+  });
+  const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
+    closed = true;
+    await relay.stop();
+    await consumption?.stop();
+    await bus?.close();
+    await database.close();
+  });
+  return { ...served, drainWebhookChanges: () => relay.drain() };
+}

@@ -1,0 +1,162 @@
+/**
+ * The registry endpoints (`/api/v1/webhooks*`). The gateway forwards them here with the caller's
+ * account id header; every query is scoped to that account.
+ */
+import { ValidationError, type FieldErrors } from "@chaingate/errors";
+import { createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import type { Request } from "express";
+import {
+  createWebhookRequestSchema,
+  updateWebhookRequestSchema,
+  webhookAddressBatchSchema,
+  webhookListQuerySchema,
+  type Coin,
+  type Webhook,
+} from "@chaingate/contracts";
+import { normalizeAddress, type BitcoinNetwork } from "../domain/validate-address.ts";
+import type { ResolveHost } from "../domain/check-webhook-url.ts";
+import { checkWebhookUrl } from "../domain/check-webhook-url.ts";
+import type { Cidr } from "../domain/forbidden-address.ts";
+import { generateSecret } from "../domain/generate-secret.ts";
+import type { WebhookRecord, WebhookRepository } from "../infra/webhook-repository.ts";
+import { readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
+
+export const WEBHOOKS_PATH = "/api/v1/webhooks";
+const WEBHOOK_BODY_LIMIT = "3mb";
+
+export interface WebhookAppOptions {
+  repository: WebhookRepository;
+  bitcoinNetwork: BitcoinNetwork;
+  allowCidrs: readonly Cidr[];
+  resolveHost: ResolveHost;
+  logger: Logger;
+  readinessChecks: Record<string, () => Promise<unknown>>;
+  degradedChecks?: Record<string, () => Promise<unknown>>;
+  internalToken?: string | undefined;
+}
+
+/** The spec's webhook: is_active raw 0/1 except in the create answer, which echoes the boolean. */
+export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] = record.is_active as 0 | 1): Webhook {
+  return {
+    id: record.id,
+    user_id: record.account_id,
+    coin: record.coin,
+    webhook_url: record.webhook_url,
+    addresses: record.addresses,
+    secret: record.secret,
+    is_active: isActive,
+    xpub_ids: record.xpub_ids.map(Number),
+    last_triggered_at: null,
+    deleted_at: null,
+    created_at: record.created_at.toISOString(),
+    updated_at: record.updated_at.toISOString(),
+  };
+}
+
+export function createWebhookApp(options: WebhookAppOptions): HttpApp {
+  const { repository } = options;
+  const http = createHttpApp({
+    service: "delivery",
+    logger: options.logger,
+    readinessChecks: options.readinessChecks,
+    degradedChecks: options.degradedChecks,
+    internalToken: options.internalToken,
+    // 10,000 addresses of up to 255 characters (the per-request cap) fit.
+    jsonBodyLimit: WEBHOOK_BODY_LIMIT,
+    errorResponses: {
+      missing_account: (error) => ({ status: 401, body: { message: error.message } }),
+      webhook_not_found: (error) => ({ status: 404, body: { message: error.message } }),
+    },
+  });
+
+  /** Validated, normalised, de-duplicated addresses; errors keyed `addresses.<i>`. */
+  function normalizeAll(coin: Coin, addresses: readonly string[], errors: FieldErrors): string[] {
+    const stored = new Set<string>();
+    addresses.forEach((address, index) => {
+      const normalized = normalizeAddress(coin, address, options.bitcoinNetwork);
+      if (normalized === null) errors[`addresses.${index}`] = [`The addresses.${index} field must be a valid ${coin} address.`];
+      else stored.add(normalized);
+    });
+    return [...stored];
+  }
+
+  async function checkUrl(url: string, errors: FieldErrors): Promise<void> {
+    const reason = await checkWebhookUrl(url, options.resolveHost, options.allowCidrs);
+    if (reason) errors.webhook_url = [reason];
+  }
+
+  async function owned(req: Request): Promise<{ accountId: number; webhookId: number; record: WebhookRecord }> {
+    const accountId = readAccountId(req);
+    const id = String(req.params.webhook);
+    const webhookId = Number(id);
+    const record = Number.isSafeInteger(webhookId) ? await repository.find(accountId, webhookId) : undefined;
+    if (!record) throw new WebhookNotFoundError(id);
+    return { accountId, webhookId, record };
+  }
+
+  const one = `${WEBHOOKS_PATH}/:webhook(\\d+)`;
+
+  http.route("post", WEBHOOKS_PATH, http.jsonBody, async (req, res) => {
+    const accountId = readAccountId(req);
+    const body = parseRequest(createWebhookRequestSchema, req.body);
+    const errors: FieldErrors = {};
+    await checkUrl(body.webhook_url, errors);
+    const addresses = normalizeAll(body.coin, body.addresses, errors);
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    const isActive = body.is_active ?? true;
+    const record = await repository.create(accountId, { coin: body.coin, webhook_url: body.webhook_url, secret: generateSecret(), is_active: isActive, xpub_ids: body.xpub_ids ?? [], addresses });
+    res.status(201).json({ data: toWebhook(record, isActive) });
+  });
+
+  http.route("get", WEBHOOKS_PATH, async (req, res) => {
+    const accountId = readAccountId(req);
+    const { page, per_page: perPage } = parseRequest(webhookListQuerySchema, req.query);
+    const { total, webhooks } = await repository.list(accountId, (page - 1) * perPage, perPage);
+    res.json({ data: webhooks.map((record) => toWebhook(record)), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+  });
+
+  http.route("get", one, async (req, res) => {
+    const { record } = await owned(req);
+    res.json({ data: toWebhook(record) });
+  });
+
+  http.route("put", one, http.jsonBody, async (req, res) => {
+    const { accountId, webhookId, record } = await owned(req);
+    const body = parseRequest(updateWebhookRequestSchema, req.body);
+    const errors: FieldErrors = {};
+    if (body.webhook_url !== undefined) await checkUrl(body.webhook_url, errors);
+    const addresses = body.addresses === undefined ? undefined : normalizeAll(record.coin, body.addresses, errors);
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    if (!(await repository.update(accountId, webhookId, { ...body, addresses }))) throw new WebhookNotFoundError(String(webhookId));
+    res.json({ data: toWebhook((await repository.find(accountId, webhookId))!) });
+  });
+
+  http.route("delete", one, async (req, res) => {
+    const { accountId, webhookId } = await owned(req);
+    if (!(await repository.softDelete(accountId, webhookId))) throw new WebhookNotFoundError(String(webhookId));
+    res.status(204).end();
+  });
+
+  http.route("post", `${one}/secret`, async (req, res) => {
+    const { accountId, webhookId } = await owned(req);
+    if (!(await repository.update(accountId, webhookId, { secret: generateSecret() }))) throw new WebhookNotFoundError(String(webhookId));
+    res.json({ data: toWebhook((await repository.find(accountId, webhookId))!) });
+  });
+
+  for (const add of [true, false]) {
+    http.route(add ? "post" : "delete", `${one}/addresses`, http.jsonBody, async (req, res) => {
+      const { accountId, webhookId, record } = await owned(req);
+      const body = parseRequest(webhookAddressBatchSchema, req.body);
+      const errors: FieldErrors = {};
+      const addresses = normalizeAll(record.coin, body.addresses, errors);
+      if (Object.keys(errors).length) throw new ValidationError(errors);
+      const result = await repository.changeAddresses(accountId, webhookId, addresses, add);
+      if (!result) throw new WebhookNotFoundError(String(webhookId));
+      res.json({ data: add ? { added: result.changed, total: result.total } : { removed: result.changed, total: result.total } });
+    });
+  }
+
+  http.finish();
+  return http;
+}

@@ -1,0 +1,270 @@
+/**
+ * The registry through the real gateway (API key auth, account header) over a real Postgres and
+ * NATS: statuses and bodies as a client sees them, and the `webhook.changed` events the scanner
+ * builds its watch projection from.
+ */
+import { randomBytes } from "node:crypto";
+import { connectBus, type Bus } from "@chaingate/bus";
+import { addressIssued, webhookChanged, type EventPayload } from "@chaingate/contracts";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DeliveryService } from "../create-delivery-service.ts";
+import { startTestDelivery } from "../testing/index.ts";
+import { URL_NOT_PUBLIC } from "../domain/check-webhook-url.ts";
+
+const NAMESPACE = `d${randomBytes(4).toString("hex")}`;
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const URL_OK = "http://93.184.216.34/hook";
+const BTC = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+const ETH = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+let database: TestDatabase;
+let delivery: DeliveryService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let alice: { accountId: number; key: string };
+let bob: { accountId: number; key: string };
+let observer: Bus;
+const changes: Array<{ payload: EventPayload<typeof webhookChanged>; messageId: string | undefined }> = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
+  gateway = await startTestGateway({ DELIVERY_URL: delivery.url }, database.connectionString);
+  alice = await createAccountWithKey(database.connectionString, "alice");
+  bob = await createAccountWithKey(database.connectionString, "bob");
+  observer = await connectBus({ url: NATS_URL, name: "observer", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
+  await observer.ensureStreams([webhookChanged, addressIssued]);
+  await observer.consume(webhookChanged, { durable: "observer", handle: async (payload, info) => void changes.push({ payload, messageId: info.messageId }) });
+});
+afterAll(async () => {
+  await observer?.close();
+  await gateway?.close();
+  await delivery?.close();
+  await database?.drop();
+});
+
+interface Call {
+  status: number;
+  body: Record<string, unknown> & { data?: Record<string, unknown> & Array<Record<string, unknown>> };
+}
+async function call(method: string, path: string, as: { key: string }, body?: unknown): Promise<Call> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { "x-api-key": as.key, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Call["body"]) : {} };
+}
+const create = (as: { key: string }, body: unknown) => call("POST", "/api/v1/webhooks", as, body);
+const latestChange = (webhookId: number) => changes.filter((c) => c.payload.webhook_id === webhookId).at(-1)?.payload;
+async function countRows(table: string): Promise<number> {
+  const client = new pg.Client({ connectionString: database.connectionString });
+  await client.connect();
+  try {
+    return Number((await client.query<{ n: string }>(`select count(*) as n from delivery.${table}`)).rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}
+
+describe("POST /api/v1/webhooks", () => {
+  it("creates: 201 {data} exactly as the spec's table, is_active echoed as the boolean, secret whsec_ + hex", async () => {
+    const { status, body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC, BTC], is_active: false });
+    expect(status).toBe(201);
+    expect(body).toEqual({
+      data: {
+        id: expect.any(Number),
+        user_id: alice.accountId,
+        coin: "BTC",
+        webhook_url: URL_OK,
+        addresses: [BTC],
+        secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
+        is_active: false,
+        xpub_ids: [],
+        last_triggered_at: null,
+        deleted_at: null,
+        created_at: expect.stringMatching(ISO),
+        updated_at: expect.stringMatching(ISO),
+      },
+    });
+    const got = await call("GET", `/api/v1/webhooks/${body.data!.id}`, alice);
+    expect(got.body.data!.is_active).toBe(0);
+  });
+
+  it("defaults is_active to true (1 when read back); ETH addresses are stored lower case", async () => {
+    const { status, body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, ETH.toLowerCase()] });
+    expect(status).toBe(201);
+    expect(body.data!.is_active).toBe(true);
+    expect(body.data!.addresses).toEqual([ETH.toLowerCase()]);
+    expect((await call("GET", `/api/v1/webhooks/${body.data!.id}`, alice)).body.data!.is_active).toBe(1);
+  });
+
+  it("each secret is new", async () => {
+    const a = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const b = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    expect(a.body.data!.secret).not.toBe(b.body.data!.secret);
+  });
+
+  it("422 with {message, errors} for a bad body, nothing stored", async () => {
+    const before = await countRows("webhooks");
+    const { status, body } = await create(alice, { coin: "DOGE", addresses: [] });
+    expect(status).toBe(422);
+    expect(body).toEqual({
+      message: "The selected coin is invalid. (and 2 more errors)",
+      errors: { coin: ["The selected coin is invalid."], webhook_url: ["The webhook url field is required."], addresses: ["The addresses field must have at least 1 items."] },
+    });
+    const tooLong = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, "x".repeat(256)] });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.errors).toEqual({ "addresses.1": ["Each address must not be greater than 255 characters."] });
+    const wrongCoin = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, BTC, "0x12"] });
+    expect(wrongCoin.body).toEqual({
+      message: "The addresses.1 field must be a valid ETH address. (and 1 more error)",
+      errors: { "addresses.1": ["The addresses.1 field must be a valid ETH address."], "addresses.2": ["The addresses.2 field must be a valid ETH address."] },
+    });
+    // Malformed JSON is the shared HTTP layer's 400 (packages/http), before any validation.
+    expect((await create(alice, "{not json")).status).toBe(400);
+    expect((await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: Array.from({ length: 10_001 }, () => BTC) })).status).toBe(422);
+    expect(await countRows("webhooks")).toBe(before);
+  });
+
+  it.each([
+    ["loopback", "http://127.0.0.1/"],
+    ["a name resolving to 127.0.0.1", "http://localhost:8080/"],
+    ["private", "http://10.0.0.5/"],
+    ["link-local metadata", "http://169.254.169.254/latest/meta-data"],
+    ["CGNAT", "http://100.64.1.1/"],
+    ["multicast", "http://224.0.0.251/"],
+    ["unspecified", "http://0.0.0.0/"],
+    ["IPv6 loopback", "http://[::1]/"],
+    ["IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]/"],
+    ["IPv6 unique local", "http://[fd12::1]/"],
+  ])("refuses a webhook_url on %s with 422, nothing stored", async (_, url) => {
+    const before = await countRows("webhooks");
+    const { status, body } = await create(alice, { coin: "BTC", webhook_url: url, addresses: [BTC] });
+    expect(status).toBe(422);
+    expect(body.errors).toEqual({ webhook_url: [URL_NOT_PUBLIC] });
+    expect(await countRows("webhooks")).toBe(before);
+  });
+});
+
+describe("the other registry endpoints", () => {
+  it("list pages the account's own webhooks in id order with meta; deleted ones never return", async () => {
+    const carol = await createAccountWithKey(database.connectionString, "carol");
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await create(carol, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] })).body.data!.id as number);
+    const page2 = await call("GET", "/api/v1/webhooks?per_page=2&page=2", carol);
+    expect(page2.status).toBe(200);
+    expect(page2.body.data!.map((w) => w.id)).toEqual([ids[2]]);
+    expect(page2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    expect(page2.body.data![0]!.is_active).toBe(1);
+    expect((await call("DELETE", `/api/v1/webhooks/${ids[1]}`, carol)).status).toBe(204);
+    expect((await call("GET", "/api/v1/webhooks", carol)).body.data!.map((w) => w.id)).toEqual([ids[0], ids[2]]);
+    expect((await call("GET", `/api/v1/webhooks/${ids[1]}`, carol)).status).toBe(404);
+    expect((await call("GET", "/api/v1/webhooks?per_page=501", carol)).status).toBe(422);
+  });
+
+  it("PUT is partial: sent fields replace, others are kept; coin cannot change", async () => {
+    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], is_active: false });
+    const id = body.data!.id as number;
+    const put = await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: true, addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"] });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ id, webhook_url: URL_OK, is_active: 1, addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"], secret: body.data!.secret, coin: "BTC" });
+    const bad = await call("PUT", `/api/v1/webhooks/${id}`, alice, { webhook_url: "http://192.168.1.1/" });
+    expect(bad.status).toBe(422);
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.webhook_url).toBe(URL_OK);
+  });
+
+  it("rotating the secret answers the webhook with a new whsec_ secret, kept on later reads", async () => {
+    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const id = body.data!.id as number;
+    const rotated = await call("POST", `/api/v1/webhooks/${id}/secret`, alice);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data!.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    expect(rotated.body.data!.secret).not.toBe(body.data!.secret);
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.secret).toBe(rotated.body.data!.secret);
+  });
+
+  it("adds and removes addresses in batches; duplicates and unknown ones are ignored", async () => {
+    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+    const id = body.data!.id as number;
+    const batch = Array.from({ length: 2_000 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
+    const added = await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [...batch, ETH.toUpperCase().replace("0X", "0x")] });
+    expect(added.body).toEqual({ data: { added: 2_000, total: 2_001 } });
+    const removed = await call("DELETE", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [ETH, "0x" + "f".repeat(40)] });
+    expect(removed.body).toEqual({ data: { removed: 1, total: 2_000 } });
+    expect(((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).length).toBe(2_000);
+    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: ["nope"] })).status).toBe(422);
+  });
+
+  it("another account's webhook is a 404 with the same body as a missing one, for every endpoint", async () => {
+    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const id = body.data!.id as number;
+    const missing = 99_999_999;
+    for (const [method, suffix, payload] of [
+      ["GET", "", undefined],
+      ["PUT", "", { is_active: false }],
+      ["DELETE", "", undefined],
+      ["POST", "/secret", undefined],
+      ["POST", "/addresses", { addresses: [BTC] }],
+      ["DELETE", "/addresses", { addresses: [BTC] }],
+    ] as const) {
+      const theirs = await call(method, `/api/v1/webhooks/${id}${suffix}`, bob, payload);
+      const none = await call(method, `/api/v1/webhooks/${missing}${suffix}`, bob, payload);
+      expect(theirs.status).toBe(404);
+      expect(none.status).toBe(404);
+      expect(theirs.body).toEqual({ message: `No webhook with id ${id} was found.` });
+      expect(none.body).toEqual({ message: `No webhook with id ${missing} was found.` });
+    }
+    expect((await call("GET", "/api/v1/webhooks", bob)).body.data).toEqual([]);
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.secret).toBe(body.data!.secret);
+  });
+});
+
+describe("webhook.changed", () => {
+  it("is published for every change with the whole state and a growing version", async () => {
+    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+    const id = body.data!.id as number;
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({ webhook_id: id, coin: "ETH", addresses: [ETH.toLowerCase()], is_active: true, deleted: false, version: expect.any(Number) });
+    const first = latestChange(id)!.version;
+    await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: false });
+    await expect.poll(() => latestChange(id)?.is_active, { timeout: 10_000 }).toBe(false);
+    expect(latestChange(id)!.version).toBeGreaterThan(first);
+    await call("DELETE", `/api/v1/webhooks/${id}`, alice);
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ deleted: true, addresses: [] });
+    const ids = changes.filter((c) => c.payload.webhook_id === id).map((c) => c.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.every((m) => /^webhook:\d+:\d+$/.test(m ?? ""))).toBe(true);
+  });
+
+  it("auto-watch: an address.issued for a named xpub record is added to the account's webhook, not to another account's", async () => {
+    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], xpub_ids: [7] });
+    const other = await create(bob, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], xpub_ids: [7] });
+    const id = body.data!.id as number;
+    const issued = "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3";
+    await observer.publish(addressIssued, { account_id: alice.accountId, xpub_id: 7, coin: "BTC", address: issued, index: 0, issued_at: new Date().toISOString() });
+    await expect.poll(async () => ((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).toSorted(), { timeout: 10_000 }).toEqual([BTC, issued].sort());
+    await expect.poll(() => latestChange(id)?.addresses.toSorted(), { timeout: 10_000 }).toEqual([BTC, issued].sort());
+    expect((await call("GET", `/api/v1/webhooks/${other.body.data!.id}`, bob)).body.data!.addresses).toEqual([BTC]);
+  });
+
+  it("nothing is lost when the service stops between commit and publish: the outbox is relayed by the next start", async () => {
+    await delivery.close();
+    // Committed while no relay runs: written straight into the tables as a crashed process would leave them.
+    const client = new pg.Client({ connectionString: database.connectionString });
+    await client.connect();
+    const { rows } = await client.query<{ id: string }>(
+      `insert into delivery.webhooks (account_id, coin, webhook_url, secret, is_active) values ($1, 'BTC', $2, 'whsec_00', 1) returning id`,
+      [alice.accountId, URL_OK],
+    );
+    const id = Number(rows[0]!.id);
+    await client.query(`insert into delivery.webhook_changes (webhook_id) values ($1)`, [id]);
+    await client.end();
+    delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ webhook_id: id, is_active: true, deleted: false });
+    expect(await countRows("webhook_changes")).toBe(0);
+  });
+});

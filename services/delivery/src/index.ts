@@ -1,0 +1,2 @@
+export { createDeliveryService, type DeliveryService } from "./create-delivery-service.ts";
+export { deliveryConfigSchema, type DeliveryConfig } from "./config.ts";

@@ -1,0 +1,41 @@
+/** The delivery service's tables (schema `delivery`), as kysely sees them. */
+import type { ColumnType, Generated } from "kysely";
+import type { Coin } from "@chaingate/contracts";
+
+export interface WebhooksTable {
+  id: Generated<number>;
+  /** The gateway's account id: every query filters on it, so accounts never see each other's webhooks. */
+  account_id: number;
+  coin: ColumnType<Coin, Coin, never>;
+  webhook_url: string;
+  secret: string;
+  /** 0 or 1, returned raw (v1). */
+  is_active: number;
+  xpub_ids: ColumnType<number[], number[], number[]>;
+  /** Consecutive deliveries that used up their retries; 20 disables the webhook. */
+  failure_count: ColumnType<number, never, number>;
+  /** Bumped by every change; `webhook.changed` carries it, consumers ignore older ones. */
+  version: ColumnType<string, never, never>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+  deleted_at: ColumnType<Date | null, never, Date | null>;
+}
+
+export interface WebhookAddressesTable {
+  webhook_id: number;
+  address: string;
+}
+
+/** The outbox: one row per committed change; the relay publishes the webhook's current state, then deletes it. */
+export interface WebhookChangesTable {
+  id: Generated<number>;
+  webhook_id: number;
+}
+
+export interface DeliveryDatabase {
+  webhooks: WebhooksTable;
+  webhook_addresses: WebhookAddressesTable;
+  webhook_changes: WebhookChangesTable;
+}
+
+export const DELIVERY_SCHEMA = "delivery";

@@ -1,0 +1,52 @@
+/**
+ * Wires an eth-proxy from its config. Every route of `/api/v1/eth` except xpub is listed here, in
+ * one place; each handler lives in `http/`.
+ */
+import { createBufferGarbageBound, createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import { createNodeClient, ethereum, type NodeClient } from "@chaingate/node-client";
+import type { EthProxyConfig } from "./config.ts";
+import { estimateGas, getAccount, getBalance, getNonce, sendTransaction } from "./http/accounts.ts";
+import { getBlockByHash, getBlockByNumber } from "./http/blocks.ts";
+import { getFeeHistory, getGasPrice } from "./http/fees.ts";
+import { getHealth } from "./http/get-health.ts";
+import { nodeErrorResponses } from "./http/node-error-response.ts";
+import { postJsonRpc, rawJsonRpcBody } from "./http/post-jsonrpc.ts";
+import { getReceipt, getTransaction, sendRawTransaction } from "./http/transactions.ts";
+
+export type EthProxy = ServedApp;
+
+export async function createEthProxy(config: EthProxyConfig, logger: Logger): Promise<EthProxy> {
+  const node = createNodeClient({
+    chain: ethereum,
+    urls: config.ETH_RPC_URL ?? [],
+    timeoutMs: config.ETH_RPC_TIMEOUT_MS,
+    streamIdleTimeoutMs: config.ETH_RPC_STREAM_IDLE_TIMEOUT_MS,
+  });
+  const http = createEthProxyApp(node, config, logger);
+  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+}
+
+/** The route table of `/api/v1/eth` (except xpub). */
+export function createEthProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined }, logger: Logger): HttpApp {
+  const http = createHttpApp({ service: "eth-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
+  // Blocks with full transactions are megabytes: keep their dead read buffers bounded.
+  const route = { node, logger, garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES) };
+  const base = "/api/v1/eth";
+  http.route("get", `${base}/health`, getHealth(route));
+  http.route("get", `${base}/account`, getAccount(route));
+  http.route("get", `${base}/account/:address/nonce`, getNonce(route));
+  http.route("get", `${base}/account/:address/balance`, getBalance(route));
+  http.route("post", `${base}/account/estimate-gas`, http.jsonBody, estimateGas(route));
+  http.route("post", `${base}/account/send`, http.jsonBody, sendTransaction(route));
+  http.route("post", `${base}/transactions/send-raw`, http.jsonBody, sendRawTransaction(route));
+  http.route("get", `${base}/transactions/:transactionHash`, getTransaction(route));
+  http.route("get", `${base}/transactions/:transactionHash/receipt`, getReceipt(route));
+  http.route("get", `${base}/block/hash/:blockHash`, getBlockByHash(route));
+  http.route("get", `${base}/block/:block`, getBlockByNumber(route));
+  http.route("get", `${base}/gas-price`, getGasPrice(route));
+  http.route("get", `${base}/fee-history`, getFeeHistory(route));
+  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route));
+  http.finish();
+  return http;
+}

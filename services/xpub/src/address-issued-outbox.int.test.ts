@@ -4,6 +4,8 @@
  * meanwhile are published when it is back.
  */
 import { randomBytes } from "node:crypto";
+import { HDKey } from "@scure/bip32";
+import { mnemonicToSeedSync } from "@scure/bip39";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
 import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
@@ -20,7 +22,7 @@ let xpub: XpubService;
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let account: { accountId: number; key: string };
 let observer: Bus;
-const received: Array<{ payload: EventPayload<typeof addressIssued>; messageId: string | undefined }> = [];
+const received: Array<{ payload: EventPayload<typeof addressIssued>; messageId: string | undefined; subject: string }> = [];
 
 beforeAll(async () => {
   [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
@@ -29,7 +31,7 @@ beforeAll(async () => {
   account = await createAccountWithKey(database.connectionString, "outbox");
   observer = await connectBus({ url: nats.url, name: "observer", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
   await observer.ensureStreams([addressIssued]);
-  await observer.consume(addressIssued, { durable: "observer", handle: async (payload, info) => void received.push({ payload, messageId: info.messageId }) });
+  await observer.consume(addressIssued, { durable: "observer", handle: async (payload, info) => void received.push({ payload, messageId: info.messageId, subject: info.subject }) });
 });
 afterAll(async () => {
   await observer?.close();
@@ -72,5 +74,21 @@ describe("address.issued", () => {
     await expect.poll(() => received.length, { timeout: 30_000 }).toBe(8);
     expect(received.map((r) => r.payload.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(received.map((r) => r.payload.address)).toEqual(issued.map((a) => a.address));
+  });
+
+  it("carries Ethereum addresses in lower case on address.issued.eth, each once", async () => {
+    const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync("test test test test test test test test test test test junk")).derive("m/44'/60'/0'").publicExtendedKey;
+    const ethKeyId = ((await (await post("/api/v1/eth/xpub", { xpub })).json()) as { id: number }).id;
+    const ethIssued: Array<{ address: string; address_lowercase: string; index: number }> = [];
+    for (let i = 0; i < 3; i++) ethIssued.push((await (await post(`/api/v1/eth/xpub/${ethKeyId}/address`)).json()) as (typeof ethIssued)[number]);
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(11);
+    const eth = received.slice(8);
+    expect(eth.map((r) => r.payload)).toEqual(
+      ethIssued.map(({ address_lowercase, index }) => ({ account_id: account.accountId, xpub_id: ethKeyId, coin: "ETH", address: address_lowercase, index, issued_at: expect.any(String) })),
+    );
+    expect(eth.map((r) => r.messageId)).toEqual(ethIssued.map(({ index }) => `issued:ETH:${ethKeyId}:${index}`));
+    expect(eth.map((r) => r.subject)).toEqual(ethIssued.map(() => `${NAMESPACE}.address.issued.eth`));
+    // Nothing published twice: the stream holds one message per issued address of both chains.
+    expect(new Set(received.map((r) => r.messageId)).size).toBe(11);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
+import rejections from "../domain/fixtures/eth-xpub-rejections.json" with { type: "json" };
 import type { XpubService } from "../create-xpub-service.ts";
 import { startTestXpub } from "../testing/index.ts";
 
@@ -69,17 +70,20 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     });
   });
 
-  it("refuses a Bitcoin zpub, a private key and a wrong depth with 422 and the reason", async () => {
-    const master = HDKey.fromMasterSeed(seed);
-    for (const [input, reason] of [
-      [vectors.accounts[0]!.zpub, /zpub/],
-      [master.derive("m/44'/60'/0'").privateExtendedKey, /private key/],
-      [master.derive("m/44'/60'/0'/0").publicExtendedKey, /depth 4/],
-    ] as const) {
-      const refused = await call("POST", "/api/v1/eth/xpub", alice, { xpub: input });
-      expect(refused.status).toBe(422);
-      expect((refused.body.errors as { xpub: string[] }).xpub[0]).toMatch(reason);
-    }
+  it.each(rejections.cases.map((c) => [c.name, c] as const))("refuses %s: 422 with the parser's reason under errors.xpub, as for Bitcoin", async (_name, rejection) => {
+    const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: rejection.input });
+    expect(refused.status).toBe(422);
+    const errors = refused.body.errors as Record<string, string[]>;
+    expect(Object.keys(errors)).toEqual(["xpub"]);
+    expect(errors.xpub).toHaveLength(1);
+    for (const part of rejection.messageIncludes) expect(errors.xpub![0]).toContain(part);
+    expect(refused.body.message).toBe(errors.xpub![0]);
+  });
+
+  it("refuses a Bitcoin BIP84 zpub, naming it", async () => {
+    const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: vectors.accounts[0]!.zpub });
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toMatch(/^The key is a zpub; only a BIP44 account key in xpub encoding is accepted for Ethereum\./);
   });
 
   it("keeps chains apart: a Bitcoin record is a 404 under /eth/xpub and an Ethereum record under /btc/xpub; another account's is a 404 too", async () => {

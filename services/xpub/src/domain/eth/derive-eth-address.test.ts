@@ -2,6 +2,9 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { getAddress, HDNodeWallet } from "ethers";
 import { describe, expect, it } from "vitest";
+import rejections from "../fixtures/eth-xpub-rejections.json" with { type: "json" };
+import bitcoinRejections from "../fixtures/zpub-rejections.json" with { type: "json" };
+import { XpubRejectedError } from "../xpub-rejection-errors.ts";
 import { deriveEthAddress, toChecksumAddress } from "./derive-eth-address.ts";
 import { parseEthAccountXpub } from "./parse-eth-account-xpub.ts";
 
@@ -36,25 +39,31 @@ describe("deriveEthAddress", () => {
 });
 
 describe("parseEthAccountXpub", () => {
-  const master = HDKey.fromMasterSeed(mnemonicToSeedSync(MNEMONICS[0]!));
-  const account = master.derive("m/44'/60'/0'");
-  const good = account.publicExtendedKey;
-  const flipped = good.slice(0, 60) + (good[60] === "a" ? "b" : "a") + good.slice(61);
-  it.each([
-    ["a private key (xprv)", account.privateExtendedKey, "xpub_private_key", /private key \(xprv\)/],
-    ["a BIP84 zpub", HDKey.fromMasterSeed(mnemonicToSeedSync(MNEMONICS[0]!), { public: 0x04b24746, private: 0x04b2430c }).derive("m/84'/0'/0'").publicExtendedKey, "xpub_wrong_version", /zpub/],
-    ["an address-level key (depth 5)", master.derive("m/44'/60'/0'/0/0").publicExtendedKey, "xpub_wrong_depth", /depth 5/],
-    ["the master key (depth 0)", master.publicExtendedKey, "xpub_wrong_depth", /depth 0/],
-    ["a non-hardened depth-3 key", master.derive("m/44'/60'/0").publicExtendedKey, "xpub_not_account_key", /not hardened/],
-    ["a mistyped key", flipped, "xpub_bad_checksum", /checksum/],
-    ["garbage", "not a key at all", "xpub_unparseable", /cannot be parsed/],
-    ["whitespace", ` ${good}`, "xpub_unparseable", /whitespace/],
-  ])("refuses %s", (_name, input, code, message) => {
-    expect(() => parseEthAccountXpub(input)).toThrow(message);
-    try {
-      parseEthAccountXpub(input);
-    } catch (error) {
-      expect((error as { code: string }).code).toBe(code);
-    }
+  it("accepts the account xpub of a second account and reads its account index", () => {
+    expect(parseEthAccountXpub(accountXpub(MNEMONICS[1]!, 7))).toMatchObject({ accountIndex: 7, xpubPreview: expect.stringMatching(/^xpub.{4}….{4}$/) });
+  });
+
+  for (const rejection of rejections.cases) {
+    it(`refuses ${rejection.name} → ${rejection.code}`, () => {
+      let thrown: unknown;
+      try {
+        parseEthAccountXpub(rejection.input);
+      } catch (error) {
+        thrown = error;
+      }
+      // The same error family as the Bitcoin rejections: the HTTP layer maps it to the same 422.
+      expect(thrown).toBeInstanceOf(XpubRejectedError);
+      const error = thrown as XpubRejectedError;
+      expect(error.code).toBe(rejection.code);
+      expect(error.name).toBe(rejection.errorName);
+      for (const fragment of rejection.messageIncludes) expect(error.message).toContain(fragment);
+      // A rejected key may be a private key: it never appears in the message (logs, 422 bodies).
+      if (rejection.input.trim().length > 8) expect(error.message).not.toContain(rejection.input.trim());
+    });
+  }
+
+  it("covers every rejection condition of the Bitcoin parser, with the same codes", () => {
+    const codes = (cases: ReadonlyArray<{ code: string }>) => [...new Set(cases.map((rejection) => rejection.code))].sort();
+    expect(codes(rejections.cases)).toEqual(codes(bitcoinRejections.cases));
   });
 });

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
-import { DEV_LITECOIND_OPTIONS, readStartArguments, startLitecoindRegtest, stopChild } from "@chaingate/testing";
+import { DEV_LITECOIND_OPTIONS, readStartArguments, startHardhat, startLitecoindRegtest, stopChild } from "@chaingate/testing";
 import { startTronDevnode } from "@chaingate/tron-devnode";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -18,7 +18,9 @@ const env = {
 } as Record<string, string>;
 
 /** Internal ports: loopback only; the gateway is the one public edge. */
-const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104 } as const;
+const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, "eth-proxy": 8106 } as const;
+/** Hardhat Network's usual port, so wallets and scripts find it where they expect it. */
+const HARDHAT_PORT = Number(env.HARDHAT_PORT ?? 8545);
 const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090);
 
 interface ServiceSpec {
@@ -61,6 +63,11 @@ const services: ServiceSpec[] = [
     env: { PORT: String(PORTS["trx-proxy"]), TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}` },
   },
   {
+    name: "eth-proxy",
+    dir: "services/eth-proxy",
+    env: { PORT: String(PORTS["eth-proxy"]), ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}` },
+  },
+  {
     name: "gateway",
     dir: "services/gateway",
     env: {
@@ -68,6 +75,7 @@ const services: ServiceSpec[] = [
       BTC_PROXY_URL: `http://127.0.0.1:${PORTS["btc-proxy"]}`,
       XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
       TRX_PROXY_URL: `http://127.0.0.1:${PORTS["trx-proxy"]}`,
+      ETH_PROXY_URL: `http://127.0.0.1:${PORTS["eth-proxy"]}`,
       DELIVERY_URL: `http://127.0.0.1:${PORTS.delivery}`,
     },
   },
@@ -114,12 +122,17 @@ if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);
 const tron = await startTronDevnode({ port: TRON_DEVNODE_PORT });
 cleanups.push(() => tron.close());
 
+// Ethereum: Hardhat Network, a fresh in-memory chain on every start (automine: a block per transaction).
+const hardhat = await startHardhat({ port: HARDHAT_PORT });
+cleanups.push(() => hardhat.stop());
+
 for (const spec of services) startService(spec);
 
 console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Bitcoin regtest RPC  http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}  user ${DEV_LITECOIND_OPTIONS.rpcUser} password ${DEV_LITECOIND_OPTIONS.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
+  Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start, 20 funded dev accounts (mnemonic "test test … junk"; README)
   Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; dev accounts in README)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}

@@ -4,7 +4,7 @@ import { z } from "zod";
 
 export const ethProxyConfigSchema = z.object({
   // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
-  ...serviceSettings(8103),
+  ...serviceSettings(8106),
 
   // The Ethereum node(s): comma-separated JSON-RPC URLs in order of preference, failover to the
   // next healthy one (user info in a URL is that URL's basic auth). Unset: every call answers the

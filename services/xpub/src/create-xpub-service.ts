@@ -85,7 +85,9 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   });
   const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
     await relay.stop();
-    await bus?.close();
+    // A bus still waiting for its first connection (NATS down since start-up) is closed once it connects.
+    if (bus) await bus.close();
+    else void connecting?.then((late) => late.close(), () => {});
     await database.close();
   });
   return { ...served, drainAddressEvents: () => relay.drain() };

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { buildOpenApiDocument } from "@chaingate/contracts";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, startHardhat, startLitecoindRegtest, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
 import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceStack } from "./service-stack.ts";
@@ -16,7 +16,7 @@ import { createServiceStack } from "./service-stack.ts";
 /** A hostile request must be answered within this. */
 const ANSWER_TIMEOUT_MS = 10_000;
 /** Prefixes served by the services this drill starts (every other prefix answers 503 "not configured"). */
-const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/trx"];
+const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/eth", "/api/v1/trx", "/api/v1/webhooks"];
 const HOSTILE_PARAMS = ["%ZZ", "%E0%A4%A", "-1", "1e400", "99999999999999999999999", "2147483648", "0x" + "f".repeat(64), "x".repeat(2_000), "constructor", "__proto__", "null", "%F0%9F%98%80"];
 const HOSTILE_QUERIES = ["minconf[]=1", "minconf=1&minconf=2", "page=%ZZ", "per_page=1e400", "includeEmpty=constructor", "includeWatchOnly=__proto__", "blocks=99999999999999999999", "mode=x&mode=y", `q=${"y".repeat(6_000)}`];
 const deepArray = "[".repeat(200_000) + "]".repeat(200_000);
@@ -48,6 +48,7 @@ const HOSTILE_HEADERS: Array<{ name: string; headers: Record<string, string> }> 
 let database: TestDatabase;
 let node: LitecoindRegtest;
 let tron: TronDevnode;
+let hardhat: HardhatNode;
 const stack = createServiceStack();
 let gatewayUrl: string;
 let btcUrl: string;
@@ -57,20 +58,32 @@ let key: string;
 const INTERNAL_TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
-  [database, node, tron] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startTronDevnode({ port: 0, blockIntervalMs: 0 })]);
+  [database, node, tron, hardhat] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startTronDevnode({ port: 0, blockIntervalMs: 0 }), startHardhat()]);
   await node.mine(1);
   // Deployed as in production: every internal service requires the gateway's internal token.
   const internal = { INTERNAL_TOKEN };
   btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...internal, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
   xpubUrl = await stack.start("xpub", "xpub", { ...internal, DATABASE_URL: database.connectionString });
   trxUrl = await stack.start("trx-proxy", "trx-proxy", { ...internal, TRON_NODE_URL: tron.url });
-  gatewayUrl = await stack.start("gateway", "gateway", { ...internal, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, XPUB_URL: xpubUrl, TRX_PROXY_URL: trxUrl, ACCESS_LOG: "false" });
+  const ethUrl = await stack.start("eth-proxy", "eth-proxy", { ...internal, ETH_RPC_URL: hardhat.url });
+  const deliveryUrl = await stack.start("delivery", "delivery", { ...internal, DATABASE_URL: database.connectionString, NATS_NAMESPACE: `m${randomBytes(4).toString("hex")}` });
+  gatewayUrl = await stack.start("gateway", "gateway", {
+    ...internal,
+    DATABASE_URL: database.connectionString,
+    BTC_PROXY_URL: btcUrl,
+    XPUB_URL: xpubUrl,
+    TRX_PROXY_URL: trxUrl,
+    ETH_PROXY_URL: ethUrl,
+    DELIVERY_URL: deliveryUrl,
+    ACCESS_LOG: "false",
+  });
   ({ key } = await createAccountWithKey(database.connectionString, "malformed"));
 }, 120_000);
 afterAll(async () => {
   await stack.stop();
   await node?.stop();
   await tron?.close();
+  await hardhat?.stop();
   await database?.drop();
 });
 

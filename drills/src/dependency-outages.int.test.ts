@@ -1,6 +1,6 @@
 /**
- * The operator's drill (issue 9): with load running through two gateway replicas to the btc-proxy
- * and the xpub service, all real processes started with their start scripts, restart Postgres,
+ * The operator's drill (issue 9): with load running through two gateway replicas to the btc-proxy,
+ * the xpub service and the delivery service (the webhook registry), all real processes started with their start scripts, restart Postgres,
  * kill -9 Postgres and bring it back, restart NATS. Every process must still run; requests during
  * an outage get documented answers within the timeouts; after recovery everything succeeds; no
  * issued address is duplicated or answered without being stored; a key deactivated afterwards
@@ -37,6 +37,7 @@ beforeAll(async () => {
   [postgres, nats, node] = await Promise.all([startPrivatePostgres(), startPrivateNats(), startLitecoindRegtest()]);
   const shared = { DATABASE_URL: postgres.url, NATS_URL: nats.url };
   const xpubUrl = await stack.start("xpub", "xpub", { ...shared, BITCOIN_NETWORK: "mainnet" });
+  const deliveryUrl = await stack.start("delivery", "delivery", { ...shared });
   const btcUrl = await stack.start("btc-proxy", "btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
   for (const replica of ["gateway-1", "gateway-2"]) {
     gatewayUrls.push(
@@ -44,6 +45,7 @@ beforeAll(async () => {
         ...shared,
         XPUB_URL: xpubUrl,
         BTC_PROXY_URL: btcUrl,
+        DELIVERY_URL: deliveryUrl,
         ACCESS_LOG: "false",
         API_KEY_LISTENER_PROBE_MS: "1000",
         DATABASE_CONNECT_TIMEOUT_MS: "1000",
@@ -73,14 +75,15 @@ function isDocumented(answer: Answer): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("dependency outages under load (gateway ×2, btc-proxy, xpub)", () => {
+describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery)", () => {
   it("every process outlives Postgres restarts and crashes and a NATS restart, answering only as documented and recovering within seconds", async () => {
     const headers = { "x-api-key": key, "content-type": "application/json" };
     const load = startLoad(
       (n) => {
         const gateway = gatewayUrls[n % 2]!;
-        if (n % 3 === 0) return { kind: "issue", url: `${gateway}/api/v1/btc/xpub/${xpubId}/address`, init: { method: "POST", headers } };
-        if (n % 3 === 1) return { kind: "btc", url: `${gateway}/api/v1/btc/block/best`, init: { headers } };
+        if (n % 4 === 0) return { kind: "issue", url: `${gateway}/api/v1/btc/xpub/${xpubId}/address`, init: { method: "POST", headers } };
+        if (n % 4 === 1) return { kind: "btc", url: `${gateway}/api/v1/btc/block/best`, init: { headers } };
+        if (n % 4 === 2) return { kind: "webhooks", url: `${gateway}/api/v1/webhooks`, init: { headers } };
         return { kind: "history", url: `${gateway}/api/v1/btc/xpub/${xpubId}/addresses?per_page=5`, init: { headers } };
       },
       { workers: 6, maxPerSecond: 300 },

@@ -4,6 +4,7 @@
  */
 import { provideTestInfrastructure } from "@chaingate/testing";
 import { benchBlockStreaming } from "./btc/block-streaming.ts";
+import { benchEthBlockStreaming } from "./eth/block-streaming.ts";
 import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
 import { benchAddressIssuance } from "./xpub/address-issuance.ts";
 import { benchScannerMatching } from "./scanner/scanner-matching.ts";
@@ -12,6 +13,7 @@ import { benchTrxBalance } from "./trx/account-balance.ts";
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
   "btc-block": benchBlockStreaming,
+  "eth-block": benchEthBlockStreaming,
   xpub: benchAddressIssuance,
   scanner: benchScannerMatching,
   "trx-balance": benchTrxBalance,

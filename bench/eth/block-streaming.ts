@@ -1,0 +1,126 @@
+/**
+ * Block streaming (issue 10: Ethereum). A Hardhat Network block with at least 500 transactions
+ * (default 1,500 transfers carrying 2 kB of call data each: a block of about 8 MB of JSON), fetched with full transactions
+ * (a) straight from the node and (b) through the gateway and eth-proxy, as separate processes
+ * launched with their start scripts. The method of the Bitcoin block bench: targets are the
+ * gateway's and the eth-proxy's peak RSS growing by less than the block's JSON size, and time to
+ * first byte under 2x the direct call.
+ */
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, freePort, spawnService, startHardhat, waitForHttp, type HardhatNode, type SpawnedService } from "@chaingate/testing";
+import { ROOT } from "../support/processes.ts";
+
+const TRANSACTIONS = Math.max(500, Number(process.env.BENCH_ETH_BLOCK_TRANSACTIONS ?? 1_500));
+const CALL_DATA_BYTES = 2_048;
+/** Call data per transfer: makes each transaction's JSON about 4 kB larger. */
+const CALL_DATA = `0x${"ab".repeat(CALL_DATA_BYTES)}`;
+/** The EIP-7623 floor: 21,000 + 40 gas per non-zero call-data byte. */
+const GAS_PER_TRANSFER = 21_000 + 40 * CALL_DATA_BYTES;
+const CALLS_PER_BATCH = 100;
+const MB = 1024 * 1024;
+
+async function batch(node: HardhatNode, calls: [string, unknown[]][]): Promise<void> {
+  const response = await fetch(node.url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(calls.map(([method, params], id) => ({ jsonrpc: "2.0", id, method, params }))),
+  });
+  const failed = ((await response.json()) as { error?: { message: string } }[]).find((answer) => answer.error);
+  if (failed) throw new Error(`node refused a batched call: ${failed.error!.message}`);
+}
+
+/** Queues TRANSACTIONS transfers from the 20 dev accounts with automine off, then mines them in one block. */
+async function mineBigBlock(node: HardhatNode): Promise<string> {
+  await node.rpc("evm_setAutomine", [false]);
+  // Hardhat's default block gas limit (60 M) holds about 580 of these: raise it for the bench block.
+  await node.rpc("evm_setBlockGasLimit", [`0x${(GAS_PER_TRANSFER * (TRANSACTIONS + 1)).toString(16)}`]);
+  const calls: [string, unknown[]][] = Array.from({ length: TRANSACTIONS }, (_, i) => {
+    const from = node.accounts[i % node.accounts.length]!.address;
+    const to = node.accounts[(i + 1) % node.accounts.length]!.address;
+    return ["eth_sendTransaction", [{ from, to, value: "0x1", gas: `0x${GAS_PER_TRANSFER.toString(16)}`, data: CALL_DATA }]];
+  });
+  for (let i = 0; i < calls.length; i += CALLS_PER_BATCH) await batch(node, calls.slice(i, i + CALLS_PER_BATCH));
+  await node.rpc("evm_mine");
+  await node.rpc("evm_setAutomine", [true]);
+  return node.rpc<string>("eth_blockNumber");
+}
+
+interface Timing {
+  ttfbMs: number;
+  totalMs: number;
+  bytes: number;
+}
+
+async function timeFetch(url: string, init: RequestInit): Promise<Timing> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  const reader = response.body!.getReader();
+  let ttfbMs = 0;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (bytes === 0) ttfbMs = performance.now() - started;
+    bytes += value.length;
+  }
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return { ttfbMs, totalMs: performance.now() - started, bytes };
+}
+
+export async function benchEthBlockStreaming(): Promise<boolean> {
+  const database = await createTestDatabase();
+  const node = await startHardhat();
+  const services: SpawnedService[] = [];
+  try {
+    console.log(`\n== eth block streaming: building a block with ${TRANSACTIONS} transactions ...`);
+    const blockNumber = await mineBigBlock(node);
+    const count = await node.rpc<string>("eth_getBlockTransactionCountByNumber", [blockNumber]);
+    if (Number(count) < TRANSACTIONS) throw new Error(`block ${blockNumber} holds ${Number(count)} transactions, expected ${TRANSACTIONS}`);
+
+    const [proxyPort, gatewayPort] = [await freePort(), await freePort()];
+    const proxy = spawnService(`${ROOT}services/eth-proxy`, { PORT: String(proxyPort), ETH_RPC_URL: node.url, LOG_LEVEL: "warn" }, { captureOutput: false });
+    const gateway = spawnService(`${ROOT}services/gateway`, { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, ETH_PROXY_URL: `http://127.0.0.1:${proxyPort}`, LOG_LEVEL: "warn" }, { captureOutput: false });
+    services.push(proxy, gateway);
+    await waitForHttp(`http://127.0.0.1:${proxyPort}/healthz`);
+    await waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`);
+    const { key } = await createAccountWithKey(database.connectionString, "bench");
+
+    const direct = () =>
+      timeFetch(node.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [blockNumber, true] }),
+      });
+    const viaGateway = () => timeFetch(`http://127.0.0.1:${gatewayPort}/api/v1/eth/block/${blockNumber}?fullTransactions=true`, { headers: { "x-api-key": key } });
+
+    const measure = async () => {
+      for (const service of services) service.resetPeakMemory();
+      const before = services.map((s) => s.memory().rss);
+      const timing = await viaGateway();
+      const growth = services.map((s, i) => (s.memory().peakRss - before[i]!) / MB);
+      return { timing, proxyGrowth: growth[0]!, gatewayGrowth: growth[1]! };
+    };
+    // The first large bodies a process handles size its heap and buffers once; a long-running
+    // service lives in the regime after that (as in the Bitcoin bench).
+    const warmups = [await measure(), await measure()];
+    const directTimings = [await direct(), await direct(), await direct()];
+    const later = [await measure(), await measure(), await measure()];
+    const directTtfb = Math.min(...directTimings.map((t) => t.ttfbMs));
+    const gatewayTtfb = Math.min(...later.map((l) => l.timing.ttfbMs));
+    const blockMb = later[0]!.timing.bytes / MB;
+    const worstSteadyGrowth = Math.max(...later.flatMap((l) => [l.proxyGrowth, l.gatewayGrowth]));
+
+    console.log(`block ${Number(blockNumber)}: ${Number(count)} transactions, ${blockMb.toFixed(2)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(2)} MB)`);
+    console.log(`time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`);
+    console.log(`total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`);
+    console.log(`peak RSS growth (first two fetches, heap sizing included): eth-proxy ${warmups.map((w) => w.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${warmups.map((w) => w.gatewayGrowth.toFixed(1)).join(" / ")} MB`);
+    console.log(
+      `peak RSS growth (the three fetches after): eth-proxy ${later.map((l) => l.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${later.map((l) => l.gatewayGrowth.toFixed(1)).join(" / ")} MB   target < block size ${blockMb.toFixed(2)} MB   ${worstSteadyGrowth < blockMb ? "PASS" : "FAIL"}`,
+    );
+    return gatewayTtfb < 2 * directTtfb && worstSteadyGrowth < blockMb;
+  } finally {
+    await Promise.all(services.map((s) => s.stop()));
+    await node.stop();
+    await database.drop();
+  }
+}

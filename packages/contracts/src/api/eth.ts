@@ -151,7 +151,7 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     ...common,
     method: "post",
     path: "/api/v1/eth/account/estimate-gas",
-    summary: "Gas estimate (eth_estimateGas; 0x5208 for a plain transfer)",
+    summary: "Gas estimate (eth_estimateGas, the node's own: at least 0x5208 for a plain transfer; geth answers 0x5208, Hardhat 2 0x5209)",
     request: { body: { content: { "application/json": { schema: ethEstimateGasRequestSchema } } } },
     responses: {
       200: json("The node's estimate.", z.object({ gas: z.string() })),

@@ -19,12 +19,13 @@ let node: LitecoindRegtest;
 let collector: OtlpCollector;
 const stack = createServiceStack();
 let gatewayUrl: string;
+let btcUrl: string;
 let key: string;
 
 beforeAll(async () => {
   [database, node, collector] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startOtlpCollector()]);
   const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
-  const btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...telemetry, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...telemetry, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
   gatewayUrl = await stack.start("gateway", "gateway", { ...telemetry, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, ACCESS_LOG: "false" });
   ({ key } = await createAccountWithKey(database.connectionString, "traces"));
 }, 120_000);
@@ -54,5 +55,16 @@ describe("a client's request, traced", () => {
     while (ancestor && ancestor.spanId !== server!.spanId) ancestor = ancestor.parentSpanId ? byId.get(ancestor.parentSpanId) : undefined;
     expect(ancestor?.spanId).toBe(server!.spanId);
     expect(spans.filter((span) => span.service === "gateway")).toEqual([]);
+  });
+});
+
+describe("a client's request, measured", () => {
+  it("shows in the btc-proxy's /metrics: the request by route pattern, the node call by method and outcome, a node refusal as an error", async () => {
+    expect((await fetch(`${gatewayUrl}/api/v1/btc/block/best`, { headers: { "x-api-key": key } })).status).toBe(200);
+    expect((await fetch(`${gatewayUrl}/api/v1/btc/transactions/${"ab".repeat(32)}`, { headers: { "x-api-key": key } })).status).toBe(500);
+    const text = await (await fetch(`${btcUrl}/metrics`)).text();
+    expect(text).toMatch(/btc_proxy_http_requests_total\{method="GET",route="\/api\/v1\/btc\/block\/best",status="200"\} [1-9]/);
+    expect(text).toMatch(/btc_proxy_node_call_duration_seconds_count\{chain="btc",method="getblockchaininfo",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/btc_proxy_node_call_errors_total\{chain="btc",method="getrawtransaction",reason="not_found"\} 1/);
   });
 });

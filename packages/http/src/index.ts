@@ -15,7 +15,7 @@ export { INTERNAL_TOKEN_REFUSED_MESSAGE, MIN_INTERNAL_TOKEN_LENGTH, requireInter
 export { runService, type RunningService } from "./run-service.ts";
 export { createBufferGarbageBound, DEFAULT_GARBAGE_THRESHOLD_BYTES, type BufferGarbageBound } from "./bound-buffer-garbage.ts";
 export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.ts";
-export { createServiceMetrics, DURATION_BUCKETS_SECONDS, metricPrefix, serveMetrics, type ServiceMetrics } from "./service-metrics.ts";
+export { createServiceMetrics, DURATION_BUCKETS_SECONDS, metricPrefix, nodeCallMetrics, serveMetrics, type ServiceMetrics } from "./service-metrics.ts";
 export { QueryParameterError, strictQuery } from "./strict-query.ts";
 export { abortOnClose } from "./abort-on-close.ts";
 export { pipeNodeBody, type PipeNodeBodyOptions } from "./pipe-node-body.ts";

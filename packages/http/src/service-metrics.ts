@@ -51,6 +51,25 @@ export function createServiceMetrics(service: string): ServiceMetrics {
   };
 }
 
+/**
+ * Node call metrics of one chain: `<service>_node_call_duration_seconds{chain,method,outcome}` and
+ * `<service>_node_call_errors_total{chain,method,reason}`; pass the result as a node client's `onCall`.
+ */
+export function nodeCallMetrics(metrics: ServiceMetrics, chain: string): (call: { method: string; seconds: number; outcome: string }) => void {
+  const name = `${metrics.prefix}node_call_duration_seconds`;
+  const duration =
+    (metrics.registry.getSingleMetric(name) as Histogram<"chain" | "method" | "outcome"> | undefined) ??
+    metrics.histogram({ name, help: "Node calls by chain, method and outcome (ok, a failure reason, aborted), until the answer or its headers.", labelNames: ["chain", "method", "outcome"] });
+  const errorsName = `${metrics.prefix}node_call_errors_total`;
+  const errors =
+    (metrics.registry.getSingleMetric(errorsName) as Counter<"chain" | "method" | "reason"> | undefined) ??
+    metrics.counter({ name: errorsName, help: "Node calls that failed, by chain, method and reason (a client leaving is not counted).", labelNames: ["chain", "method", "reason"] });
+  return ({ method, seconds, outcome }) => {
+    duration.observe({ chain, method, outcome }, seconds);
+    if (outcome !== "ok" && outcome !== "aborted") errors.inc({ chain, method, reason: outcome });
+  };
+}
+
 /** `/metrics` on a listener of its own (the public gateway keeps metrics off its public port). */
 export async function serveMetrics(metrics: ServiceMetrics, options: StartHttpServerOptions): Promise<RunningHttpServer> {
   return startHttpServer(async (req, res) => {

@@ -22,6 +22,7 @@ import {
   NodeRpcError,
   NodeUnreachableError,
 } from "./node-errors.ts";
+import { observeNodeCalls, type NodeCallObserver } from "./observe-node-calls.ts";
 import { streamJsonRpcResult } from "./stream-jsonrpc-result.ts";
 
 /** Per attempt: from sending the request to the complete buffered body / to the response headers (streamed). */
@@ -51,6 +52,8 @@ export interface NodeClientOptions {
   coolDownMs?: number;
   /** For tests: the clock used for cool-downs. */
   now?: () => number;
+  /** Told about every call (method, duration, outcome): metrics. */
+  onCall?: NodeCallObserver;
 }
 
 export interface CallOptions {
@@ -323,7 +326,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       await dispatcher.close();
     },
   };
-  return client;
+  return options.onCall ? observeNodeCalls(client, options.onCall) : client;
 }
 
 /** A URL's credentials move out of it: the stored and displayed URL never carries them. */

@@ -48,3 +48,4 @@ export {
   type JsonValue,
 } from "./jsonrpc-proxy-policy.ts";
 export { forwardJsonRpc, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
+export { observeNodeCalls, type NodeCallObservation, type NodeCallObserver } from "./observe-node-calls.ts";

@@ -2,7 +2,7 @@
  * Wires a btc-proxy from its config. Every route of `/api/v1/btc` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createBufferGarbageBound, createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createHttpApp, createServiceMetrics, nodeCallMetrics, serveHttpApp, type ServiceMetrics, type HttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { bitcoin, createNodeClient, type NodeAuth, type NodeClient } from "@chaingate/node-client";
 import type { BtcProxyConfig } from "./config.ts";
@@ -22,20 +22,27 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
     : config.BTC_RPC_USER !== undefined
       ? { user: config.BTC_RPC_USER, password: config.BTC_RPC_PASSWORD ?? "" }
       : "none";
+  const metrics = createServiceMetrics("btc-proxy");
   const node = createNodeClient({
     chain: bitcoin,
     urls: config.BTC_RPC_URL ?? [],
     auth,
     timeoutMs: config.BTC_RPC_TIMEOUT_MS,
     streamIdleTimeoutMs: config.BTC_RPC_STREAM_IDLE_TIMEOUT_MS,
+    onCall: nodeCallMetrics(metrics, "btc"),
   });
-  const http = createBtcProxyApp(node, config, logger);
+  const http = createBtcProxyApp(node, config, logger, metrics);
   return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
 }
 
 /** The route table of `/api/v1/btc` (except xpub). */
-export function createBtcProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined }, logger: Logger): HttpApp {
-  const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
+export function createBtcProxyApp(
+  node: NodeClient,
+  config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined },
+  logger: Logger,
+  metrics?: ServiceMetrics,
+): HttpApp {
+  const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN, metrics });
   // Verbosity-2 blocks are megabytes: keep their dead read buffers bounded.
   const route = { node, logger, garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES) };
   const base = "/api/v1/btc";

@@ -2,7 +2,7 @@
  * Wires a trx-proxy from its config. Every route of `/api/v1/trx` is listed here, in one place;
  * each handler lives in `http/`.
  */
-import { createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createHttpApp, createServiceMetrics, nodeCallMetrics, serveHttpApp, type HttpApp, type ServedApp, type ServiceMetrics } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client";
 import type { TrxProxyConfig } from "./config.ts";
@@ -31,23 +31,27 @@ export type TrxProxyAppConfig = Pick<
 export interface TrxProxyDependencies {
   /** The clock the deprecated endpoints' sunset is read against (tests move it). */
   now?: () => Date;
+  /** Where request and node-call metrics go (made for the app when absent). */
+  metrics?: ServiceMetrics;
 }
 
 export async function createTrxProxy(config: TrxProxyConfig, logger: Logger, dependencies: TrxProxyDependencies = {}): Promise<TrxProxy> {
+  const metrics = createServiceMetrics("trx-proxy");
   const node = createNodeClient({
     chain: tron,
     urls: config.TRON_NODE_URL ?? [],
     auth: config.TRON_NODE_API_KEY ? { apiKeyHeader: config.TRON_NODE_API_KEY_HEADER, apiKey: config.TRON_NODE_API_KEY } : "none",
     timeoutMs: config.TRON_NODE_TIMEOUT_MS,
     streamIdleTimeoutMs: config.TRON_NODE_STREAM_IDLE_TIMEOUT_MS,
+    onCall: nodeCallMetrics(metrics, "trx"),
   });
-  const http = createTrxProxyApp(node, config, logger, dependencies);
+  const http = createTrxProxyApp(node, config, logger, { ...dependencies, metrics });
   return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
 }
 
 /** The route table of `/api/v1/trx`. */
 export function createTrxProxyApp(node: NodeClient, config: TrxProxyAppConfig, logger: Logger, dependencies: TrxProxyDependencies = {}): HttpApp {
-  const http = createHttpApp({ service: "trx-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
+  const http = createHttpApp({ service: "trx-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN, metrics: dependencies.metrics });
   const route: TrxRoute = {
     node,
     logger,

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { HDKey } from "@scure/bip32";
+import pg from "pg";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
@@ -22,7 +23,12 @@ let xpub: XpubService;
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let account: { accountId: number; key: string };
 let observer: Bus;
-const received: Array<{ payload: EventPayload<typeof addressIssued>; messageId: string | undefined; subject: string }> = [];
+/** Every delivery to the observer (a NATS restart may redeliver a message whose ack was lost). */
+const deliveries: Array<{ payload: EventPayload<typeof addressIssued>; messageId: string | undefined; subject: string; streamSequence: number }> = [];
+/** The stream's messages, once each, in stream order: what "published once" is about. */
+const stored = () => [...new Map(deliveries.map((d) => [d.streamSequence, d])).values()].sort((a, b) => a.streamSequence - b.streamSequence);
+/** How many messages the stream holds: a second publish of an address would be one more. */
+const streamMessages = async () => (await observer.manager.streams.info(`${NAMESPACE}_${addressIssued.stream}`)).state.messages;
 
 beforeAll(async () => {
   [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
@@ -31,7 +37,7 @@ beforeAll(async () => {
   account = await createAccountWithKey(database.connectionString, "outbox");
   observer = await connectBus({ url: nats.url, name: "observer", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
   await observer.ensureStreams([addressIssued]);
-  await observer.consume(addressIssued, { durable: "observer", handle: async (payload, info) => void received.push({ payload, messageId: info.messageId, subject: info.subject }) });
+  await observer.consume(addressIssued, { durable: "observer", handle: async (payload, info) => void deliveries.push({ payload, messageId: info.messageId, subject: info.subject, streamSequence: info.streamSequence }) });
 });
 afterAll(async () => {
   await observer?.close();
@@ -50,11 +56,11 @@ describe("address.issued", () => {
   it("is published once for every issued address, with the account, the record, the coin and the index", async () => {
     keyId = ((await (await post("/api/v1/btc/xpub", { xpub: vectors.accounts[0]!.zpub })).json()) as { id: number }).id;
     for (let i = 0; i < 5; i++) issued.push((await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number });
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(5);
-    expect(received.map((r) => r.payload)).toEqual(
+    await expect.poll(() => stored().length, { timeout: 10_000 }).toBe(5);
+    expect(stored().map((r) => r.payload)).toEqual(
       issued.map(({ address, index }) => ({ account_id: account.accountId, xpub_id: keyId, coin: "BTC", address, index, issued_at: expect.any(String) })),
     );
-    expect(received.map((r) => r.messageId)).toEqual(issued.map(({ index }) => `issued:BTC:${keyId}:${index}`));
+    expect(stored().map((r) => r.messageId)).toEqual(issued.map(({ index }) => `issued:BTC:${keyId}:${index}`));
   });
 
   it("keeps issuing while NATS is down (readiness names it as degraded), and publishes the addresses once NATS is back", async () => {
@@ -71,9 +77,10 @@ describe("address.issued", () => {
     expect(Object.keys(readiness.degraded ?? {})).toEqual(["nats"]);
 
     await nats.start();
-    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(8);
-    expect(received.map((r) => r.payload.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(received.map((r) => r.payload.address)).toEqual(issued.map((a) => a.address));
+    await expect.poll(() => stored().length, { timeout: 30_000 }).toBe(8);
+    expect(stored().map((r) => r.payload.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(stored().map((r) => r.payload.address)).toEqual(issued.map((a) => a.address));
+    expect(await streamMessages()).toBe(8);
   });
 
   it("carries Ethereum addresses in lower case on address.issued.eth, each once", async () => {
@@ -81,14 +88,34 @@ describe("address.issued", () => {
     const ethKeyId = ((await (await post("/api/v1/eth/xpub", { xpub })).json()) as { id: number }).id;
     const ethIssued: Array<{ address: string; address_lowercase: string; index: number }> = [];
     for (let i = 0; i < 3; i++) ethIssued.push((await (await post(`/api/v1/eth/xpub/${ethKeyId}/address`)).json()) as (typeof ethIssued)[number]);
-    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(11);
-    const eth = received.slice(8);
+    await expect.poll(() => stored().length, { timeout: 10_000 }).toBe(11);
+    const eth = stored().slice(8);
     expect(eth.map((r) => r.payload)).toEqual(
       ethIssued.map(({ address_lowercase, index }) => ({ account_id: account.accountId, xpub_id: ethKeyId, coin: "ETH", address: address_lowercase, index, issued_at: expect.any(String) })),
     );
     expect(eth.map((r) => r.messageId)).toEqual(ethIssued.map(({ index }) => `issued:ETH:${ethKeyId}:${index}`));
     expect(eth.map((r) => r.subject)).toEqual(ethIssued.map(() => `${NAMESPACE}.address.issued.eth`));
     // Nothing published twice: the stream holds one message per issued address of both chains.
-    expect(new Set(received.map((r) => r.messageId)).size).toBe(11);
+    expect(new Set(stored().map((r) => r.messageId)).size).toBe(11);
+    expect(await streamMessages()).toBe(11);
+  });
+
+  it("a republish after a crash between publishing and stamping is dropped by JetStream (the deterministic message id)", async () => {
+    // What a relay that died after publishing but before its commit leaves behind: published rows without a stamp.
+    const client = new pg.Client({ connectionString: database.connectionString });
+    await client.connect();
+    try {
+      const { rowCount } = await client.query("update xpub.issued_addresses set published_at = null");
+      expect(rowCount).toBe(11);
+    } finally {
+      await client.end();
+    }
+    expect(await xpub.drainAddressEvents()).toBe(11);
+    // One new address after the republish: once it has arrived, any duplicate would have arrived before it.
+    const next = (await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number };
+    await expect.poll(() => stored().at(-1)?.payload.address, { timeout: 10_000 }).toBe(next.address);
+    expect(stored()).toHaveLength(12);
+    expect(new Set(stored().map((r) => r.messageId)).size).toBe(12);
+    expect(await streamMessages()).toBe(12);
   });
 });

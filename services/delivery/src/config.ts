@@ -1,5 +1,5 @@
 /** The delivery service's settings, from the environment. */
-import { databaseSettings, natsSettings, serviceSettings } from "@chaingate/config";
+import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 import { BITCOIN_NETWORKS } from "./domain/validate-address.ts";
 import { parseAllowCidrs } from "./domain/forbidden-address.ts";
@@ -26,6 +26,16 @@ export const deliveryConfigSchema = z.object({
         return false;
       }
     }, "must be comma-separated CIDRs such as 127.0.0.1/32"),
+
+  // Delivery
+  /** Multiplies every retry delay (1 = the documented schedule; 0.001 in tests turns 5 min into 300 ms). */
+  DELIVERY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  /** One attempt's whole time budget (connect, send, answer). */
+  DELIVERY_TIMEOUT_MS: env.positiveInt(15_000),
+  /** Attempts in flight per webhook: a slow subscriber holds at most this many slots. */
+  DELIVERY_PER_WEBHOOK_CONCURRENCY: env.positiveInt(8),
+  /** Attempts in flight in this process. */
+  DELIVERY_CONCURRENCY: env.positiveInt(256),
 });
 
 export type DeliveryConfig = z.infer<typeof deliveryConfigSchema>;

@@ -5,7 +5,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
-import { addressIssued, webhookChanged } from "@chaingate/contracts";
+import { addressIssued, deliveryFailed, transferMatched, webhookChanged } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -17,9 +17,16 @@ import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.
 import { deliveryMigrations } from "./infra/migrations/index.ts";
 import { startWebhookChangedRelay } from "./infra/webhook-changed-relay.ts";
 import { createWebhookRepository } from "./infra/webhook-repository.ts";
+import { startDeliveryWorker } from "./infra/delivery-worker.ts";
+import { enqueueDelivery } from "./infra/enqueue-delivery.ts";
+import { createSender } from "./infra/send-notification.ts";
 
 /** Durable consumer of `address.issued` (replicas share it). */
 export const ADDRESS_ISSUED_CONSUMER = "delivery-auto-watch";
+/** Durable consumer of `transfer.matched` (replicas share it). */
+export const TRANSFER_MATCHED_CONSUMER = "delivery";
+/** A claimed job is due again this long after its attempt's timeout, if its process died. */
+const LEASE_MARGIN_MS = 15_000;
 const BUS_RETRY_MS = 2_000;
 
 export interface DeliveryService extends ServedApp {
@@ -56,20 +63,28 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   // The bus connects in the background: the registry never waits for NATS (the outbox catches up).
   let bus: Bus | undefined;
   let connecting: Promise<Bus> | undefined;
-  let consumption: Consumption | undefined;
+  const consumptions: Consumption[] = [];
   let closed = false;
   const connectOnce = (): Promise<Bus> =>
     (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE })
       .then(async (connected) => {
-        await connected.ensureStreams([webhookChanged, addressIssued]);
+        await connected.ensureStreams([webhookChanged, addressIssued, transferMatched, deliveryFailed]);
         bus = connected;
         if (!closed) {
-          consumption = await connected.consume(addressIssued, {
-            durable: ADDRESS_ISSUED_CONSUMER,
-            handle: async (issued) => {
-              await repository.watchIssuedAddress(issued.account_id, issued.coin, issued.xpub_id, issued.address);
-            },
-          });
+          consumptions.push(
+            await connected.consume(addressIssued, {
+              durable: ADDRESS_ISSUED_CONSUMER,
+              handle: async (issued) => {
+                await repository.watchIssuedAddress(issued.account_id, issued.coin, issued.xpub_id, issued.address);
+              },
+            }),
+            await connected.consume(transferMatched, {
+              durable: TRANSFER_MATCHED_CONSUMER,
+              handle: async (event) => {
+                if (await enqueueDelivery(database.db, event)) worker.wake();
+              },
+            }),
+          );
         }
         return connected;
       })
@@ -90,11 +105,23 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   void connectLoop();
   const relay = startWebhookChangedRelay(database.db, connectOnce, logger);
   relayWake = relay.wake;
+  const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
+  const worker = startDeliveryWorker({
+    db: database.db,
+    send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs: allowCidrs.map(([ip, bits]) => `${ip.toString()}/${bits}`) }),
+    logger,
+    publisher: connectOnce,
+    retryScale: config.DELIVERY_RETRY_SCALE,
+    perWebhook: config.DELIVERY_PER_WEBHOOK_CONCURRENCY,
+    total: config.DELIVERY_CONCURRENCY,
+    leaseMs: config.DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS,
+    onWebhookChanged: () => relay.wake(),
+  });
 
   const http = createWebhookApp({
     repository,
     bitcoinNetwork: config.BITCOIN_NETWORK,
-    allowCidrs: parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS),
+    allowCidrs,
     resolveHost,
     logger,
     readinessChecks: { database: () => database.ping() },
@@ -103,8 +130,9 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   });
   const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
     closed = true;
+    await Promise.all(consumptions.map((consumption) => consumption.stop()));
+    await worker.stop();
     await relay.stop();
-    await consumption?.stop();
     await bus?.close();
     await database.close();
   });

@@ -32,7 +32,39 @@ export interface WebhookChangesTable {
   webhook_id: number;
 }
 
+export type JobStatus = "pending" | "delivered" | "failed" | "skipped";
+
+export interface DeliveryJobsTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_id: string;
+  coin: Coin;
+  /** The notification JSON exactly as sent (signed afresh at every attempt with the current secret). */
+  body: string;
+  status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
+  attempts: ColumnType<number, never, number>;
+  next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+  last_status: ColumnType<number | null, never, number | null>;
+  last_error: ColumnType<string | null, never, string | null>;
+  failure_published_at: ColumnType<Date | null, never, Date | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date>;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  job_id: number;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface DeliveryDatabase {
+  delivery_jobs: DeliveryJobsTable;
+  delivery_attempts: DeliveryAttemptsTable;
   webhooks: WebhooksTable;
   webhook_addresses: WebhookAddressesTable;
   webhook_changes: WebhookChangesTable;

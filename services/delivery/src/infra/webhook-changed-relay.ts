@@ -10,6 +10,7 @@ import { webhookChanged, type EventPayload } from "@chaingate/contracts";
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
+import { createWakeableSleep } from "./wakeable-sleep.ts";
 
 const RELAY_BATCH_SIZE = 100;
 const IDLE_POLL_MS = 1_000;
@@ -29,8 +30,7 @@ export interface WebhookChangedRelay {
 
 export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher: () => Promise<WebhookChangedPublisher>, logger: Logger): WebhookChangedRelay {
   let stopped = false;
-  let wakeUp: (() => void) | undefined;
-  let pending = false;
+  const pause = createWakeableSleep();
 
   async function relayBatch(bus: WebhookChangedPublisher): Promise<number> {
     return db.transaction().execute(async (trx) => {
@@ -67,7 +67,6 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
   const loop = (async () => {
     let failures = 0;
     while (!stopped) {
-      pending = false;
       try {
         await drain();
         failures = 0;
@@ -76,28 +75,16 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
         logger.warn({ err: error, failures }, "webhook.changed relay failed; retrying");
       }
       if (stopped) break;
-      if (pending && failures === 0) continue;
-      const delay = failures ? Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RETRY_DELAY_MS) : IDLE_POLL_MS;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        wakeUp = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wakeUp = undefined;
+      await pause.sleep(failures ? Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RETRY_DELAY_MS) : IDLE_POLL_MS);
     }
   })();
 
   return {
-    wake() {
-      pending = true;
-      wakeUp?.();
-    },
+    wake: pause.wake,
     drain,
     async stop() {
       stopped = true;
-      wakeUp?.();
+      pause.wake();
       await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 2_000))]);
     },
   };

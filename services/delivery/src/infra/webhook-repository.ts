@@ -42,6 +42,16 @@ export interface WebhookUpdate {
   secret?: string | undefined;
 }
 
+/** Marks the webhook changed (new version, updated_at) and queues its `webhook.changed`, in `trx`. */
+export async function markWebhookChanged(trx: Transaction<DeliveryDatabase>, webhookId: number): Promise<void> {
+  await trx
+    .updateTable("webhooks")
+    .set({ updated_at: new Date(), version: sql`nextval('webhook_version_seq')` } as never)
+    .where("id", "=", webhookId)
+    .execute();
+  await trx.insertInto("webhook_changes").values({ webhook_id: webhookId }).execute();
+}
+
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
 export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: () => void = () => {}) {
@@ -66,15 +76,7 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     return added;
   }
 
-  /** Marks the webhook changed (new version, updated_at) and queues its event, in `trx`. */
-  async function touch(trx: Transaction<DeliveryDatabase>, webhookId: number): Promise<void> {
-    await trx
-      .updateTable("webhooks")
-      .set({ updated_at: new Date(), version: sql`nextval('webhook_version_seq')` } as never)
-      .where("id", "=", webhookId)
-      .execute();
-    await trx.insertInto("webhook_changes").values({ webhook_id: webhookId }).execute();
-  }
+  const touch = markWebhookChanged;
 
   /** The account's live webhook, locked for the transaction; undefined when missing, deleted or another account's. */
   async function lockOwned(trx: Transaction<DeliveryDatabase>, accountId: number, webhookId: number) {

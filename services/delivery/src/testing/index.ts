@@ -9,3 +9,4 @@ export async function startTestDelivery(databaseUrl: string, env: Record<string,
   const config = loadConfig("delivery", deliveryConfigSchema, { PORT: "0", DATABASE_URL: databaseUrl, LOG_LEVEL: "silent", ...env });
   return createDeliveryService(config, silentLogger);
 }
+export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";

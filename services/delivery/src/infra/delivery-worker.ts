@@ -1,0 +1,197 @@
+/**
+ * Runs delivery jobs from Postgres. Jobs due now are claimed by pushing their `next_attempt_at`
+ * one lease ahead (atomic, so replicas never send the same attempt; a job whose process died is
+ * due again when the lease ends). Each job is sent on its own (no batch waits for its slowest
+ * member), at most `perWebhook` at a time per webhook and `total` overall, so a slow or dead
+ * subscriber only ever holds its own slots. The outcome and the next schedule are stored in one
+ * transaction with the attempt's log row.
+ */
+import { deliveryFailed, type EventPayload } from "@chaingate/contracts";
+import type { Logger } from "@chaingate/logger";
+import { sql, type Kysely } from "kysely";
+import { nextRetryDelayMs, parseRetryAfter } from "../domain/retry-schedule.ts";
+import { signNotification } from "../domain/sign-notification.ts";
+import type { DeliveryDatabase } from "./database-schema.ts";
+import type { AttemptResult, SendNotification } from "./send-notification.ts";
+import { createWakeableSleep } from "./wakeable-sleep.ts";
+import { markWebhookChanged } from "./webhook-repository.ts";
+
+/** Consecutive failed jobs (retries used up) that disable a webhook (spec: States and transitions). */
+export const AUTO_DISABLE_FAILURES = 20;
+const IDLE_POLL_MS = 200;
+const ERROR_BACKOFF_MS = 1_000;
+const FAILURE_BATCH = 100;
+
+export interface DeliveryWorkerOptions {
+  db: Kysely<DeliveryDatabase>;
+  send: SendNotification;
+  logger: Logger;
+  /** Resolves the bus (for `delivery.failed`). */
+  publisher: () => Promise<{ publish(contract: typeof deliveryFailed, payload: EventPayload<typeof deliveryFailed>): Promise<unknown> }>;
+  retryScale: number;
+  perWebhook: number;
+  total: number;
+  leaseMs: number;
+  /** After a webhook's state changed (auto-disable): the registry outbox relay should run. */
+  onWebhookChanged: () => void;
+}
+
+export interface DeliveryWorker {
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+interface ClaimedJob {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  coin: EventPayload<typeof deliveryFailed>["coin"];
+  body: string;
+  attempts: number;
+}
+
+export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const { db, logger } = options;
+  const inFlight = new Map<number, number>();
+  let running = 0;
+  let stopped = false;
+  const pause = createWakeableSleep();
+  const sending = new Set<Promise<void>>();
+
+  async function claim(): Promise<ClaimedJob[]> {
+    const free = options.total - running;
+    if (free <= 0) return [];
+    const busyIds = [...inFlight.keys()];
+    const busyCounts = busyIds.map((id) => inFlight.get(id)!);
+    const { rows } = await sql<ClaimedJob>`
+      update delivery_jobs j set next_attempt_at = now() + ${options.leaseMs} * interval '1 millisecond', updated_at = now()
+      from (
+        select c.id from (
+          select id, webhook_id, row_number() over (partition by webhook_id order by next_attempt_at, id) as rn
+            from delivery_jobs where status = 'pending' and next_attempt_at <= now()
+        ) c
+        left join unnest(${busyIds}::bigint[], ${busyCounts}::int[]) as busy(webhook_id, used) on busy.webhook_id = c.webhook_id
+        where c.rn <= ${options.perWebhook} - coalesce(busy.used, 0)
+        order by c.rn, c.id
+        limit ${free}
+      ) due
+      where j.id = due.id and j.status = 'pending' and j.next_attempt_at <= now()
+      returning j.id, j.webhook_id, j.event_id, j.coin, j.body, j.attempts`.execute(db);
+    return rows.map((row) => ({ ...row, id: Number(row.id), webhook_id: Number(row.webhook_id) }));
+  }
+
+  async function record(job: ClaimedJob, result: AttemptResult): Promise<void> {
+    const attempt = job.attempts + 1;
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    const delay = delivered || gone ? null : nextRetryDelayMs(attempt, options.retryScale, parseRetryAfter(result.retryAfter, Date.now()));
+    const status = delivered ? "delivered" : delay === null ? "failed" : "pending";
+    let changed = false;
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto("delivery_attempts")
+        .values({ job_id: job.id, attempt, status_code: result.statusCode, latency_ms: result.latencyMs, error: result.error, response_excerpt: result.responseExcerpt })
+        .execute();
+      await trx
+        .updateTable("delivery_jobs")
+        .set({ status, attempts: attempt, last_status: result.statusCode, last_error: result.error, updated_at: new Date(), next_attempt_at: new Date(Date.now() + (delay ?? 0)) })
+        .where("id", "=", job.id)
+        .execute();
+      if (delivered) await trx.updateTable("webhooks").set({ failure_count: 0 }).where("id", "=", job.webhook_id).where("failure_count", ">", 0).execute();
+      if (status === "failed") {
+        const webhook = await trx
+          .updateTable("webhooks")
+          .set({ failure_count: sql<number>`failure_count + 1` })
+          .where("id", "=", job.webhook_id)
+          .returning(["failure_count", "is_active"])
+          .executeTakeFirst();
+        if (webhook && webhook.failure_count >= AUTO_DISABLE_FAILURES && webhook.is_active === 1) {
+          await trx.updateTable("webhooks").set({ is_active: 0 }).where("id", "=", job.webhook_id).execute();
+          await markWebhookChanged(trx, job.webhook_id);
+          changed = true;
+        }
+      }
+    });
+    if (changed) {
+      logger.warn({ webhookId: job.webhook_id }, `webhook disabled after ${AUTO_DISABLE_FAILURES} consecutive failed deliveries`);
+      options.onWebhookChanged();
+    }
+  }
+
+  async function run(job: ClaimedJob): Promise<void> {
+    const webhook = await db.selectFrom("webhooks").select(["webhook_url", "secret", "is_active", "deleted_at"]).where("id", "=", job.webhook_id).executeTakeFirst();
+    if (!webhook || webhook.deleted_at !== null || webhook.is_active !== 1) {
+      await db.updateTable("delivery_jobs").set({ status: "skipped", updated_at: new Date() }).where("id", "=", job.id).execute();
+      return;
+    }
+    const headers = signNotification(webhook.secret, job.event_id, job.body, Math.floor(Date.now() / 1000));
+    const result = await options.send(webhook.webhook_url, job.body, headers);
+    await record(job, result);
+  }
+
+  function launch(job: ClaimedJob): void {
+    running++;
+    inFlight.set(job.webhook_id, (inFlight.get(job.webhook_id) ?? 0) + 1);
+    const task = run(job)
+      .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, "delivery attempt not recorded; the job is due again after its lease"))
+      .finally(() => {
+        running--;
+        const left = (inFlight.get(job.webhook_id) ?? 1) - 1;
+        if (left > 0) inFlight.set(job.webhook_id, left);
+        else inFlight.delete(job.webhook_id);
+        sending.delete(task);
+        pause.wake();
+      });
+    sending.add(task);
+  }
+
+  async function publishFailures(): Promise<void> {
+    const failed = await db
+      .selectFrom("delivery_jobs")
+      .select(["id", "webhook_id", "event_id", "coin", "attempts", "last_status", "last_error"])
+      .where("status", "=", "failed")
+      .where("failure_published_at", "is", null)
+      .orderBy("id")
+      .limit(FAILURE_BATCH)
+      .execute();
+    if (!failed.length) return;
+    const bus = await options.publisher();
+    for (const job of failed) {
+      await bus.publish(deliveryFailed, { webhook_id: job.webhook_id, event_id: job.event_id, coin: job.coin, attempts: job.attempts, last_status: job.last_status, last_error: job.last_error });
+      await db.updateTable("delivery_jobs").set({ failure_published_at: new Date() }).where("id", "=", job.id).execute();
+    }
+  }
+
+  const loop = (async () => {
+    let lastFailureCheck = 0;
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        const jobs = await claim();
+        claimed = jobs.length;
+        for (const job of jobs) launch(job);
+        if (Date.now() - lastFailureCheck > 1_000) {
+          lastFailureCheck = Date.now();
+          await publishFailures();
+        }
+      } catch (error) {
+        logger.warn({ err: error }, "delivery loop failed; backing off");
+        await new Promise((resolve) => setTimeout(resolve, ERROR_BACKOFF_MS));
+        continue;
+      }
+      if (stopped) break;
+      if (claimed > 0 && running < options.total) continue;
+      await pause.sleep(IDLE_POLL_MS);
+    }
+  })();
+
+  return {
+    wake: pause.wake,
+    async stop() {
+      stopped = true;
+      pause.wake();
+      await loop;
+      await Promise.all([...sending]);
+    },
+  };
+}

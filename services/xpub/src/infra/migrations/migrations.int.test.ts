@@ -1,0 +1,42 @@
+/**
+ * The migrations on a database that already holds Bitcoin records from before chains existed:
+ * those rows become BTC records, their addresses count as published, and uniqueness is per
+ * account + chain afterwards.
+ */
+import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { sql, type Kysely } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { XPUB_SCHEMA } from "../database-schema.ts";
+import { xpubMigrations } from "./index.ts";
+
+let database: TestDatabase;
+let connection: Database<unknown>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  connection = createDatabase<unknown>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
+});
+afterAll(async () => {
+  await connection?.close();
+  await database?.drop();
+});
+
+const query = <Row>(db: Kysely<unknown>, statement: ReturnType<typeof sql<Row>>) => statement.execute(db).then((result) => result.rows);
+
+it("turns existing records into BTC records, their addresses into published ones, and makes uniqueness per account and chain", async () => {
+  const db = connection.db;
+  const { "0001-keys-and-addresses": first } = xpubMigrations;
+  await migrateToLatest(db, XPUB_SCHEMA, { "0001-keys-and-addresses": first! });
+  await sql`insert into extended_keys (id, account_id, zpub, key_material, fingerprint, xpub_preview) values (100, 7, 'zpub-old', 'material', 'ab12cd34', 'zpub…old')`.execute(db);
+  await sql`insert into issued_addresses (key_id, account_id, index, address) values (100, 7, 0, 'bc1q-zero'), (100, 7, 1, 'bc1q-one')`.execute(db);
+
+  expect(await migrateToLatest(db, XPUB_SCHEMA, xpubMigrations)).toEqual(["0002-chain-per-record", "0003-address-outbox"]);
+
+  expect(await query(db, sql<{ id: number; chain: string }>`select id, chain from extended_keys`)).toEqual([{ id: 100, chain: "BTC" }]);
+  expect(await query(db, sql<{ unpublished: number }>`select count(*)::int as unpublished from issued_addresses where published_at is null`)).toEqual([{ unpublished: 0 }]);
+  // The same key material may now exist once per chain for the account, and still only once per chain.
+  await sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'ETH', 'xpub-new', 'material', 'ab12cd34', 'xpub…new')`.execute(db);
+  await expect(sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'BTC', 'zpub-again', 'material', 'ab12cd34', 'zpub…again')`.execute(db)).rejects.toThrow(/extended_keys_account_chain_key_material/);
+  await expect(sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'TRX', 'x', 'other', 'ab12cd34', 'x')`.execute(db)).rejects.toThrow(/check/);
+});

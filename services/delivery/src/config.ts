@@ -34,6 +34,8 @@ export const deliveryConfigSchema = z.object({
   DELIVERY_TIMEOUT_MS: env.positiveInt(15_000),
   /** Attempts in flight per webhook: a slow subscriber holds at most this many slots. */
   DELIVERY_PER_WEBHOOK_CONCURRENCY: env.positiveInt(8),
+  /** A claimed job whose process died is due again this long after its attempt's timeout. */
+  DELIVERY_LEASE_MARGIN_MS: env.positiveInt(15_000),
   /** Attempts in flight in this process. */
   DELIVERY_CONCURRENCY: env.positiveInt(256),
 });

@@ -25,8 +25,7 @@ import { createSender } from "./infra/send-notification.ts";
 export const ADDRESS_ISSUED_CONSUMER = "delivery-auto-watch";
 /** Durable consumer of `transfer.matched` (replicas share it). */
 export const TRANSFER_MATCHED_CONSUMER = "delivery";
-/** A claimed job is due again this long after its attempt's timeout, if its process died. */
-const LEASE_MARGIN_MS = 15_000;
+
 const BUS_RETRY_MS = 2_000;
 
 export interface DeliveryService extends ServedApp {
@@ -114,7 +113,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     retryScale: config.DELIVERY_RETRY_SCALE,
     perWebhook: config.DELIVERY_PER_WEBHOOK_CONCURRENCY,
     total: config.DELIVERY_CONCURRENCY,
-    leaseMs: config.DELIVERY_TIMEOUT_MS + LEASE_MARGIN_MS,
+    leaseMs: config.DELIVERY_TIMEOUT_MS + config.DELIVERY_LEASE_MARGIN_MS,
     onWebhookChanged: () => relay.wake(),
   });
 

@@ -227,7 +227,7 @@ describe("helm chart deploy/helm/chaingate", () => {
     checkRendering(objects, SERVICES);
     const secret = byKind(objects, "Secret");
     expect(secret).toHaveLength(1);
-    expect(Object.keys(secret[0]!.stringData)).toEqual(expect.arrayContaining(["DATABASE_URL", "NATS_URL", "INTERNAL_AUTH_TOKEN"]));
+    expect(Object.keys(secret[0]!.stringData)).toEqual(expect.arrayContaining(["DATABASE_URL", "NATS_URL", "INTERNAL_TOKEN"]));
     const policies = policiesOf(objects);
     const gateway = podOf(find(objects, "Deployment", "gateway"));
     expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 8080), "the internet reaches the gateway").toBe(true);

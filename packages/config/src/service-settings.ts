@@ -24,6 +24,9 @@ export function serviceSettings(defaultPort: number) {
      * Secret). Set: internal services refuse requests without it. Unset: not checked (dev stack).
      */
     INTERNAL_TOKEN: z.string().min(MIN_INTERNAL_TOKEN_LENGTH, `must be at least ${MIN_INTERNAL_TOKEN_LENGTH} characters`).optional(),
+    /** `/metrics` also on a listener of its own (the gateway: only there, never on its public port). Unset port: no such listener. */
+    METRICS_HOST: z.string().default("127.0.0.1"),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   };
 }
 

@@ -2,7 +2,7 @@ import { ChaingateError } from "@chaingate/errors";
 import { createLogger } from "@chaingate/logger";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createHttpApp, parseRequest, startHttpServer, type RunningHttpServer } from "./index.ts";
+import { createHttpApp, listenOptions, parseRequest, serveHttpApp, startHttpServer, type RunningHttpServer } from "./index.ts";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const servers: RunningHttpServer[] = [];
@@ -267,5 +267,18 @@ describe("internal token", () => {
     const allowed = await fetch(`${server.url}/api/v1/things/1`, { headers: { "x-chaingate-internal-token": token, "x-chaingate-account-id": "1" } });
     expect(await allowed.json()).toEqual({ account: "1" });
     for (const open of ["/healthz", "/readyz", "/metrics"]) expect((await fetch(`${server.url}${open}`)).status).toBe(200);
+  });
+});
+
+describe("serveHttpApp with METRICS_PORT", () => {
+  it("also serves /metrics on a listener of its own, and closes it with the app", async () => {
+    const http = createHttpApp({ service: "svc", logger: silent });
+    http.finish();
+    const served = await serveHttpApp(http, listenOptions({ HOST: "127.0.0.1", PORT: 0, DRAIN_TIMEOUT_MS: 1_000, METRICS_HOST: "127.0.0.1", METRICS_PORT: 0 }, silent), async () => {});
+    expect(served.metricsUrl).toBeDefined();
+    expect(await (await fetch(`${served.metricsUrl}/metrics`)).text()).toMatch(/^svc_process_cpu_seconds_total \d/m);
+    expect((await fetch(`${served.metricsUrl}/api`)).status).toBe(404);
+    await served.close();
+    await expect(fetch(`${served.metricsUrl}/metrics`)).rejects.toThrow();
   });
 });

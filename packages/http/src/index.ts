@@ -1,5 +1,5 @@
 export { acceptedRequestId, createHttpApp, send, DEFAULT_JSON_BODY_LIMIT, READINESS_CHECK_TIMEOUT_MS, type HttpApp, type HttpAppOptions, type HttpMethod } from "./create-http-app.ts";
-export { serveHttpApp, startHttpServer, DEFAULT_DRAIN_TIMEOUT_MS, type RunningHttpServer, type ServedApp, type StartHttpServerOptions } from "./start-http-server.ts";
+export { listenOptions, serveHttpApp, startHttpServer, DEFAULT_DRAIN_TIMEOUT_MS, type RunningHttpServer, type ServedApp, type StartHttpServerOptions } from "./start-http-server.ts";
 export { onShutdownSignal } from "./on-shutdown-signal.ts";
 export { parseRequest } from "./parse-request.ts";
 export {

@@ -6,6 +6,7 @@ import http, { type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "@chaingate/logger";
+import { serveMetrics, type ServiceMetrics } from "./service-metrics.ts";
 
 export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 /** Longer than common load balancers' idle timeout, so they close first. */
@@ -17,6 +18,22 @@ export interface StartHttpServerOptions {
   port: number;
   logger: Logger;
   drainTimeoutMs?: number;
+  /** Also serve the app's `/metrics` on a listener of its own (METRICS_HOST/METRICS_PORT): Kubernetes scrapes one port on every pod. */
+  metrics?: { host: string; port: number } | undefined;
+}
+
+/** The listening options of a service from the shared settings (`serviceSettings`). */
+export function listenOptions(
+  config: { HOST: string; PORT: number; DRAIN_TIMEOUT_MS: number; METRICS_HOST?: string; METRICS_PORT?: number | undefined },
+  logger: Logger,
+): StartHttpServerOptions {
+  return {
+    host: config.HOST,
+    port: config.PORT,
+    logger,
+    drainTimeoutMs: config.DRAIN_TIMEOUT_MS,
+    metrics: config.METRICS_PORT === undefined ? undefined : { host: config.METRICS_HOST ?? config.HOST, port: config.METRICS_PORT },
+  };
 }
 
 export interface RunningHttpServer {
@@ -65,23 +82,28 @@ export async function startHttpServer(handler: RequestListener, options: StartHt
 export interface ServedApp {
   server: RunningHttpServer;
   url: string;
+  /** Where `/metrics` is also served (METRICS_PORT), if anywhere. */
+  metricsUrl?: string | undefined;
   /** Marks the app draining (readyz 503), drains the server, then releases the service's resources. */
   close(): Promise<void>;
 }
 
 /** Serves an app from createHttpApp; `release` runs after the last in-flight request finished. */
 export async function serveHttpApp(
-  http: { app: RequestListener; markDraining(): void },
+  http: { app: RequestListener; markDraining(): void; metrics?: ServiceMetrics },
   options: StartHttpServerOptions,
   release: () => Promise<void>,
 ): Promise<ServedApp> {
   const server = await startHttpServer(http.app, options);
+  const metricsServer = options.metrics && http.metrics ? await serveMetrics(http.metrics, { ...options, ...options.metrics }) : undefined;
   return {
     server,
     url: server.url,
+    metricsUrl: metricsServer?.url,
     async close() {
       http.markDraining();
       await server.close();
+      await metricsServer?.close();
       await release();
     },
   };

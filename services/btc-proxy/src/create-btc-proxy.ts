@@ -2,7 +2,7 @@
  * Wires a btc-proxy from its config. Every route of `/api/v1/btc` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createBufferGarbageBound, createHttpApp, createServiceMetrics, nodeCallMetrics, serveHttpApp, type ServiceMetrics, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createHttpApp, createServiceMetrics, nodeCallMetrics, listenOptions, serveHttpApp, type ServiceMetrics, type HttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { bitcoin, createNodeClient, type NodeAuth, type NodeClient } from "@chaingate/node-client";
 import type { BtcProxyConfig } from "./config.ts";
@@ -32,7 +32,7 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
     onCall: nodeCallMetrics(metrics, "btc"),
   });
   const http = createBtcProxyApp(node, config, logger, metrics);
-  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+  return serveHttpApp(http, listenOptions(config, logger), () => node.close());
 }
 
 /** The route table of `/api/v1/btc` (except xpub). */

@@ -2,7 +2,7 @@
  * Wires an eth-proxy from its config. Every route of `/api/v1/eth` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createBufferGarbageBound, createHttpApp, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createHttpApp, listenOptions, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { createNodeClient, ethereum, type NodeClient } from "@chaingate/node-client";
 import type { EthProxyConfig } from "./config.ts";
@@ -24,7 +24,7 @@ export async function createEthProxy(config: EthProxyConfig, logger: Logger): Pr
     streamIdleTimeoutMs: config.ETH_RPC_STREAM_IDLE_TIMEOUT_MS,
   });
   const http = createEthProxyApp(node, config, logger);
-  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+  return serveHttpApp(http, listenOptions(config, logger), () => node.close());
 }
 
 /** The route table of `/api/v1/eth` (except xpub). */

@@ -34,9 +34,6 @@ export const gatewayConfigSchema = z.object({
   API_KEY_LISTENER_PROBE_MS: env.positiveInt(5_000),
   USAGE_FLUSH_INTERVAL_MS: env.positiveInt(1_000),
 
-  // Metrics: never on the public port. Unset: no metrics listener.
-  METRICS_HOST: z.string().default("127.0.0.1"),
-  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   /** Forwarded bytes of large bodies between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
   GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
 });

@@ -6,7 +6,7 @@
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookChanged, type Coin } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createHttpApp, createServiceMetrics, serveHttpApp, type ServedApp } from "@chaingate/http";
+import { createHttpApp, createServiceMetrics, listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { ScannerConfig } from "./config.ts";
@@ -110,7 +110,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     ...(config.INTERNAL_TOKEN ? { internalToken: config.INTERNAL_TOKEN } : {}),
   });
   http.finish();
-  const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
+  const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     stop.abort();
     await Promise.all(running);
     await watchConsumer.stop();

@@ -2,7 +2,7 @@
  * Wires a trx-proxy from its config. Every route of `/api/v1/trx` is listed here, in one place;
  * each handler lives in `http/`.
  */
-import { createHttpApp, createServiceMetrics, nodeCallMetrics, serveHttpApp, type HttpApp, type ServedApp, type ServiceMetrics } from "@chaingate/http";
+import { createHttpApp, createServiceMetrics, nodeCallMetrics, listenOptions, serveHttpApp, type HttpApp, type ServedApp, type ServiceMetrics } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client";
 import type { TrxProxyConfig } from "./config.ts";
@@ -46,7 +46,7 @@ export async function createTrxProxy(config: TrxProxyConfig, logger: Logger, dep
     onCall: nodeCallMetrics(metrics, "trx"),
   });
   const http = createTrxProxyApp(node, config, logger, { ...dependencies, metrics });
-  return serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, () => node.close());
+  return serveHttpApp(http, listenOptions(config, logger), () => node.close());
 }
 
 /** The route table of `/api/v1/trx`. */

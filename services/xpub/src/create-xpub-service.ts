@@ -5,7 +5,7 @@
 import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { serveHttpApp, type ServedApp } from "@chaingate/http";
+import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { XpubConfig } from "./config.ts";
@@ -83,7 +83,7 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
     degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
     internalToken: config.INTERNAL_TOKEN,
   });
-  const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
+  const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     await relay.stop();
     // A bus still waiting for its first connection (NATS down since start-up) is closed once it connects.
     if (bus) await bus.close();

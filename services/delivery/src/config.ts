@@ -36,6 +36,8 @@ export const deliveryConfigSchema = z.object({
   DELIVERY_PER_WEBHOOK_CONCURRENCY: env.positiveInt(8),
   /** A claimed job whose process died is due again this long after its attempt's timeout. */
   DELIVERY_LEASE_MARGIN_MS: env.positiveInt(15_000),
+  /** Finished deliveries (and their attempts) are kept this long for the log and replay, then deleted hourly. */
+  DELIVERY_RETENTION_DAYS: env.positiveInt(30),
   /** Attempts in flight in this process. */
   DELIVERY_CONCURRENCY: env.positiveInt(256),
 });

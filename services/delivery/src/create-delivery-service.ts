@@ -20,6 +20,7 @@ import { createWebhookRepository } from "./infra/webhook-repository.ts";
 import { startDeliveryWorker } from "./infra/delivery-worker.ts";
 import { enqueueDelivery } from "./infra/enqueue-delivery.ts";
 import { createSender } from "./infra/send-notification.ts";
+import { createDeliveryLog } from "./infra/delivery-log.ts";
 
 /** Durable consumer of `address.issued` (replicas share it). */
 export const ADDRESS_ISSUED_CONSUMER = "delivery-auto-watch";
@@ -104,6 +105,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   void connectLoop();
   const relay = startWebhookChangedRelay(database.db, connectOnce, logger);
   relayWake = relay.wake;
+  const deliveries = createDeliveryLog(database.db, () => worker.wake());
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
   const worker = startDeliveryWorker({
     db: database.db,
@@ -115,10 +117,12 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     total: config.DELIVERY_CONCURRENCY,
     leaseMs: config.DELIVERY_TIMEOUT_MS + config.DELIVERY_LEASE_MARGIN_MS,
     onWebhookChanged: () => relay.wake(),
+    prune: () => deliveries.prune(config.DELIVERY_RETENTION_DAYS),
   });
 
   const http = createWebhookApp({
     repository,
+    deliveries,
     bitcoinNetwork: config.BITCOIN_NETWORK,
     allowCidrs,
     resolveHost,

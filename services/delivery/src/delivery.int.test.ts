@@ -61,13 +61,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown> } }> {
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown>; meta?: unknown } }> {
   const response = await fetch(`${gateway.url}${path}`, {
     method,
     headers: { "x-api-key": account.key, accept: "application/json", "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as { data: Record<string, unknown> } };
+  return { status: response.status, body: (await response.json()) as { data: Record<string, unknown>; meta?: unknown } };
 }
 async function createWebhook(path: string): Promise<{ id: number; secret: string }> {
   const { status, body } = await api("POST", "/api/v1/webhooks", { coin: "BTC", webhook_url: `${receiver.url}${path}`, addresses: [BTC] });
@@ -285,5 +285,61 @@ describe("isolation and SSRF at connect time", () => {
     await bus.publish(transferMatched, event);
     await expect.poll(async () => (await attemptsOf(event.event_id))[0]?.error ?? "", { timeout: 10_000 }).toMatch(/not allowed/);
     expect(at("/rebound").length).toBe(0);
+  });
+});
+
+describe("delivery log, replay and test events", () => {
+  it("pages the webhook's deliveries newest first with every attempt, filtered by status", async () => {
+    receiver.on("/logged", (_, res, count) => {
+      res.statusCode = count === 1 ? 500 : 200;
+      res.end(count === 1 ? "boom" : "fine");
+    });
+    const { id } = await createWebhook("/logged");
+    const first = transfer(id);
+    const second = transfer(id);
+    await bus.publish(transferMatched, first);
+    await expect.poll(() => at("/logged").length, { timeout: 10_000 }).toBe(2);
+    await bus.publish(transferMatched, second);
+    await expect.poll(async () => (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=delivered`)).body.meta, { timeout: 10_000 }).toEqual({ current_page: 1, per_page: 50, total: 2, last_page: 1 });
+    const page = (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=delivered`)).body as unknown as { data: Array<Record<string, unknown>> };
+    expect(page.data.map((d) => d.event_id)).toEqual([second.event_id, first.event_id]);
+    expect(page.data[1]).toMatchObject({ status: "delivered", attempts: 2, next_attempt_at: null, payload: first });
+    expect(page.data[1]!.attempt_log).toEqual([
+      { attempt: 1, status_code: 500, latency_ms: expect.any(Number), error: "HTTP 500", response_excerpt: "boom", created_at: expect.any(String) },
+      { attempt: 2, status_code: 200, latency_ms: expect.any(Number), error: null, response_excerpt: "fine", created_at: expect.any(String) },
+    ]);
+    expect((await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data).toEqual([]);
+    expect((await api("GET", `/api/v1/webhooks/${id}/deliveries?status=bogus`)).status).toBe(422);
+  });
+
+  it("retry re-sends a failed delivery with the same event id", async () => {
+    let up = false;
+    receiver.on("/replay", (_, res) => {
+      res.statusCode = up ? 200 : 410;
+      res.end();
+    });
+    const { id } = await createWebhook("/replay");
+    const event = transfer(id);
+    await bus.publish(transferMatched, event);
+    await expect.poll(async () => (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data, { timeout: 10_000 }).toHaveLength(1);
+    const failed = ((await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data as unknown as Array<{ id: number }>)[0]!;
+    up = true;
+    const retried = await api("POST", `/api/v1/webhooks/${id}/deliveries/${failed.id}/retry`);
+    expect(retried.status).toBe(202);
+    expect(retried.body.data).toMatchObject({ id: failed.id, status: "pending", event_id: event.event_id });
+    await expect.poll(() => at("/replay").length, { timeout: 10_000 }).toBe(2);
+    expect(at("/replay").map((r) => r.headers["webhook-id"])).toEqual([event.event_id, event.event_id]);
+    expect((await api("POST", `/api/v1/webhooks/${id}/deliveries/999999/retry`)).status).toBe(404);
+  });
+
+  it("test sends a signed test event", async () => {
+    const { id, secret } = await createWebhook("/test-event");
+    const queued = await api("POST", `/api/v1/webhooks/${id}/test`);
+    expect(queued.status).toBe(202);
+    await expect.poll(() => at("/test-event").length, { timeout: 10_000 }).toBe(1);
+    const [request] = at("/test-event");
+    expect(new StandardWebhook(secret, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>)).toEqual({
+      event_id: queued.body.data.event_id, type: "test", webhook_id: id, coin: "BTC", created_at: expect.any(String),
+    });
   });
 });

@@ -137,3 +137,62 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     responses: { 200: json("`{data: {removed, total}}`", dataOf(z.object({ removed: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
 }
+
+// ── Delivery log and replay ─────────────────────────────────────────────────────────────────────
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
+
+export const deliveryListQuerySchema = addressHistoryQuerySchema.extend({
+  status: z.enum(DELIVERY_STATUSES, { error: `The selected status is invalid (${DELIVERY_STATUSES.join(", ")}).` }).optional(),
+});
+
+export const deliveryAttemptSchema = z
+  .object({
+    attempt: z.number().int(),
+    status_code: z.number().int().nullable().openapi({ description: "The subscriber's HTTP status; null when no answer came (timeout, refused, SSRF guard)." }),
+    latency_ms: z.number().int(),
+    error: z.string().nullable(),
+    response_excerpt: z.string().nullable().openapi({ description: "The first 1,000 characters of the answer." }),
+    created_at: z.iso.datetime(),
+  })
+  .openapi("DeliveryAttempt");
+
+export const deliverySchema = z
+  .object({
+    id: z.number().int(),
+    webhook_id: z.number().int(),
+    event_id: z.string().openapi({ description: "The notification's `event_id` and `webhook-id` header: stable across retries and replays." }),
+    status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was inactive or deleted)." }),
+    attempts: z.number().int(),
+    next_attempt_at: z.iso.datetime().nullable(),
+    payload: z.record(z.string(), z.unknown()).openapi({ description: "The notification body as sent." }),
+    attempt_log: z.array(deliveryAttemptSchema),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .openapi("Delivery");
+
+export const deliveryPageSchema = z
+  .object({ data: z.array(deliverySchema), meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }) })
+  .openapi("DeliveryPage");
+
+/** Registers the delivery log, replay and test paths. */
+export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
+  const base = "/api/v1/webhooks/{webhook}";
+  registry.registerPath({
+    method: "get", path: `${base}/deliveries`, tags: TAG, summary: "List deliveries (newest first)", security: SECURITY, request: { params: webhookIdParam, query: deliveryListQuerySchema },
+    description: "Each notification job with its attempts. Finished deliveries are kept for the retention period (DELIVERY_RETENTION_DAYS, default 30), then deleted.",
+    responses: { 200: json("A page of deliveries.", deliveryPageSchema), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "post", path: `${base}/deliveries/{delivery}/retry`, tags: TAG, summary: "Send a delivery again", security: SECURITY,
+    request: { params: webhookIdParam.extend({ delivery: z.string().regex(/^[0-9]+$/).openapi({ type: "integer" }) }) },
+    description: "Queues the same notification (same event id) for a fresh retry schedule, whatever its status.",
+    responses: { 202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)), 404: json("No such delivery of this webhook.", messageErrorSchema), ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "post", path: `${base}/test`, tags: TAG, summary: "Send a signed test event", security: SECURITY, request: { params: webhookIdParam },
+    description: "Queues `{event_id, type: \"test\", webhook_id, coin, created_at}`, signed and retried like any notification (also when the webhook is inactive).",
+    responses: { 202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)), 404: NOT_FOUND, ...GATEWAY_RESPONSES },
+  });
+}

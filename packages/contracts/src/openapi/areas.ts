@@ -3,7 +3,7 @@ import { registerBtcPaths } from "../api/btc.ts";
 import { registerXpubPaths } from "../api/xpub.ts";
 import { registerTrxPaths } from "../api/trx.ts";
 import { registerEthPaths } from "../api/eth.ts";
-import { registerWebhookPaths } from "../api/webhooks.ts";
+import { registerDeliveryPaths, registerWebhookPaths } from "../api/webhooks.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
-export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths, registerTrxPaths, registerEthPaths, registerWebhookPaths];
+export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths, registerTrxPaths, registerEthPaths, registerWebhookPaths, registerDeliveryPaths];

@@ -11,6 +11,7 @@ import {
   updateWebhookRequestSchema,
   webhookAddressBatchSchema,
   webhookListQuerySchema,
+  deliveryListQuerySchema,
   type Coin,
   type Webhook,
 } from "@chaingate/contracts";
@@ -20,13 +21,15 @@ import { checkWebhookUrl } from "../domain/check-webhook-url.ts";
 import type { Cidr } from "../domain/forbidden-address.ts";
 import { generateSecret } from "../domain/generate-secret.ts";
 import type { WebhookRecord, WebhookRepository } from "../infra/webhook-repository.ts";
-import { readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
+import type { DeliveryLog } from "../infra/delivery-log.ts";
+import { DeliveryNotFoundError, readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/webhooks";
 const WEBHOOK_BODY_LIMIT = "3mb";
 
 export interface WebhookAppOptions {
   repository: WebhookRepository;
+  deliveries: DeliveryLog;
   bitcoinNetwork: BitcoinNetwork;
   allowCidrs: readonly Cidr[];
   resolveHost: ResolveHost;
@@ -67,6 +70,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     errorResponses: {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       webhook_not_found: (error) => ({ status: 404, body: { message: error.message } }),
+      delivery_not_found: (error) => ({ status: 404, body: { message: error.message } }),
     },
   });
 
@@ -156,6 +160,26 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
       res.json({ data: add ? { added: result.changed, total: result.total } : { removed: result.changed, total: result.total } });
     });
   }
+
+  http.route("get", `${one}/deliveries`, async (req, res) => {
+    const { webhookId } = await owned(req);
+    const { page, per_page: perPage, status } = parseRequest(deliveryListQuerySchema, req.query);
+    const { total, deliveries } = await options.deliveries.list(webhookId, status, (page - 1) * perPage, perPage);
+    res.json({ data: deliveries, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+  });
+
+  http.route("post", `${one}/deliveries/:delivery(\\d+)/retry`, async (req, res) => {
+    const { webhookId } = await owned(req);
+    const deliveryId = Number(req.params.delivery);
+    const delivery = Number.isSafeInteger(deliveryId) ? await options.deliveries.retry(webhookId, deliveryId) : undefined;
+    if (!delivery) throw new DeliveryNotFoundError(String(req.params.delivery));
+    res.status(202).json({ data: delivery });
+  });
+
+  http.route("post", `${one}/test`, async (req, res) => {
+    const { webhookId, record } = await owned(req);
+    res.status(202).json({ data: await options.deliveries.sendTest(webhookId, record.coin) });
+  });
 
   http.finish();
   return http;

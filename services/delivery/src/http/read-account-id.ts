@@ -26,3 +26,11 @@ export class WebhookNotFoundError extends ChaingateError {
     super("webhook_not_found", `No webhook with id ${id} was found.`);
   }
 }
+
+/** A delivery id that is not one of this webhook's deliveries. */
+export class DeliveryNotFoundError extends ChaingateError {
+  override name = "DeliveryNotFoundError" as const;
+  constructor(id: string) {
+    super("delivery_not_found", `No delivery with id ${id} was found.`);
+  }
+}

@@ -15,12 +15,14 @@ import type { DeliveryDatabase } from "./database-schema.ts";
 import type { AttemptResult, SendNotification } from "./send-notification.ts";
 import { createWakeableSleep } from "./wakeable-sleep.ts";
 import { markWebhookChanged } from "./webhook-repository.ts";
+import { TEST_EVENT_PREFIX } from "./delivery-log.ts";
 
 /** Consecutive failed jobs (retries used up) that disable a webhook (spec: States and transitions). */
 export const AUTO_DISABLE_FAILURES = 20;
 const IDLE_POLL_MS = 200;
 const ERROR_BACKOFF_MS = 1_000;
 const FAILURE_BATCH = 100;
+const PRUNE_INTERVAL_MS = 3_600_000;
 
 export interface DeliveryWorkerOptions {
   db: Kysely<DeliveryDatabase>;
@@ -32,6 +34,8 @@ export interface DeliveryWorkerOptions {
   perWebhook: number;
   total: number;
   leaseMs: number;
+  /** Deletes finished deliveries past retention; run every PRUNE_INTERVAL_MS. */
+  prune: () => Promise<number>;
   /** After a webhook's state changed (auto-disable): the registry outbox relay should run. */
   onWebhookChanged: () => void;
 }
@@ -120,7 +124,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   async function run(job: ClaimedJob): Promise<void> {
     const webhook = await db.selectFrom("webhooks").select(["webhook_url", "secret", "is_active", "deleted_at"]).where("id", "=", job.webhook_id).executeTakeFirst();
-    if (!webhook || webhook.deleted_at !== null || webhook.is_active !== 1) {
+    const inactive = webhook?.is_active !== 1 && !job.event_id.startsWith(TEST_EVENT_PREFIX);
+    if (!webhook || webhook.deleted_at !== null || inactive) {
       await db.updateTable("delivery_jobs").set({ status: "skipped", updated_at: new Date() }).where("id", "=", job.id).execute();
       return;
     }
@@ -164,6 +169,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   const loop = (async () => {
     let lastFailureCheck = 0;
+    let lastPrune = 0;
     while (!stopped) {
       let claimed = 0;
       try {
@@ -173,6 +179,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         if (Date.now() - lastFailureCheck > 1_000) {
           lastFailureCheck = Date.now();
           await publishFailures();
+        }
+        if (Date.now() - lastPrune > PRUNE_INTERVAL_MS) {
+          lastPrune = Date.now();
+          const pruned = await options.prune();
+          if (pruned) logger.info({ pruned }, "deliveries past retention deleted");
         }
       } catch (error) {
         logger.warn({ err: error }, "delivery loop failed; backing off");

@@ -1,0 +1,88 @@
+/** The delivery log (jobs and their attempts) as the API shows it, replay, and test events. */
+import { randomUUID } from "node:crypto";
+import type { Coin } from "@chaingate/contracts";
+import { sql, type Kysely } from "kysely";
+import type { DeliveryDatabase, JobStatus } from "./database-schema.ts";
+
+/** Prefix of test event ids: the worker sends them also to an inactive webhook. */
+export const TEST_EVENT_PREFIX = "test_";
+
+export interface DeliveryView {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  status: JobStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  payload: Record<string, unknown>;
+  attempt_log: Array<{ attempt: number; status_code: number | null; latency_ms: number; error: string | null; response_excerpt: string | null; created_at: string }>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryLog = ReturnType<typeof createDeliveryLog>;
+
+export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => void) {
+  async function view(jobIds: number[]): Promise<DeliveryView[]> {
+    if (!jobIds.length) return [];
+    const jobs = await db.selectFrom("delivery_jobs").selectAll().where("id", "in", jobIds).orderBy("id", "desc").execute();
+    const attempts = await db.selectFrom("delivery_attempts").selectAll().where("job_id", "in", jobIds).orderBy("id").execute();
+    return jobs.map((job) => ({
+      id: job.id,
+      webhook_id: job.webhook_id,
+      event_id: job.event_id,
+      status: job.status,
+      attempts: job.attempts,
+      next_attempt_at: job.status === "pending" ? job.next_attempt_at.toISOString() : null,
+      payload: JSON.parse(job.body) as Record<string, unknown>,
+      attempt_log: attempts
+        .filter((a) => a.job_id === job.id)
+        .map((a) => ({ attempt: a.attempt, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error, response_excerpt: a.response_excerpt, created_at: a.created_at.toISOString() })),
+      created_at: job.created_at.toISOString(),
+      updated_at: job.updated_at.toISOString(),
+    }));
+  }
+
+  return {
+    async list(webhookId: number, status: JobStatus | undefined, offset: number, limit: number): Promise<{ total: number; deliveries: DeliveryView[] }> {
+      let query = db.selectFrom("delivery_jobs").where("webhook_id", "=", webhookId);
+      if (status) query = query.where("status", "=", status);
+      const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+      const ids = await query.select("id").orderBy("id", "desc").offset(offset).limit(limit).execute();
+      return { total: Number(total), deliveries: await view(ids.map((row) => row.id)) };
+    },
+
+    /** Queues the delivery again on a fresh schedule; undefined when it is not this webhook's. */
+    async retry(webhookId: number, deliveryId: number): Promise<DeliveryView | undefined> {
+      const updated = await db
+        .updateTable("delivery_jobs")
+        .set({ status: "pending", attempts: 0, next_attempt_at: new Date(), failure_published_at: null, updated_at: new Date() })
+        .where("id", "=", deliveryId)
+        .where("webhook_id", "=", webhookId)
+        .returning("id")
+        .executeTakeFirst();
+      if (!updated) return undefined;
+      onQueued();
+      return (await view([deliveryId]))[0];
+    },
+
+    async sendTest(webhookId: number, coin: Coin): Promise<DeliveryView> {
+      const eventId = `${TEST_EVENT_PREFIX}${randomUUID()}`;
+      const body = JSON.stringify({ event_id: eventId, type: "test", webhook_id: webhookId, coin, created_at: new Date().toISOString() });
+      const { id } = await db.insertInto("delivery_jobs").values({ webhook_id: webhookId, event_id: eventId, coin, body }).returning("id").executeTakeFirstOrThrow();
+      onQueued();
+      return (await view([id]))[0]!;
+    },
+
+    /** Deletes finished deliveries (and their attempts) older than the retention period; how many. */
+    async prune(retentionDays: number): Promise<number> {
+      const result = await db
+        .deleteFrom("delivery_jobs")
+        .where("status", "!=", "pending")
+        .where("updated_at", "<", sql<Date>`now() - ${retentionDays} * interval '1 day'`)
+        .where((eb) => eb.or([eb("status", "!=", "failed"), eb("failure_published_at", "is not", null)]))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
 import { benchAddressIssuance } from "./xpub/address-issuance.ts";
 import { benchScannerMatching } from "./scanner/scanner-matching.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
+import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   xpub: benchAddressIssuance,
   scanner: benchScannerMatching,
   "trx-balance": benchTrxBalance,
+  delivery: benchDeliveryThroughput,
 };
 
 const infrastructure = await provideTestInfrastructure();

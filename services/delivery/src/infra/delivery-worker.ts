@@ -46,6 +46,10 @@ export interface DeliveryWorker {
 }
 
 interface ClaimedJob {
+  webhook_url: string;
+  secret: string;
+  is_active: number;
+  deleted: boolean;
   id: number;
   webhook_id: number;
   event_id: string;
@@ -79,8 +83,9 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         order by c.rn, c.id
         limit ${free}
       ) due
-      where j.id = due.id and j.status = 'pending' and j.next_attempt_at <= now()
-      returning j.id, j.webhook_id, j.event_id, j.coin, j.body, j.attempts`.execute(db);
+      , webhooks w
+      where j.id = due.id and j.status = 'pending' and j.next_attempt_at <= now() and w.id = j.webhook_id
+      returning j.id, j.webhook_id, j.event_id, j.coin, j.body, j.attempts, w.webhook_url, w.secret, w.is_active, w.deleted_at is not null as deleted`.execute(db);
     return rows.map((row) => ({ ...row, id: Number(row.id), webhook_id: Number(row.webhook_id) }));
   }
 
@@ -90,6 +95,19 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const gone = result.statusCode === 410;
     const delay = delivered || gone ? null : nextRetryDelayMs(attempt, options.retryScale, parseRetryAfter(result.retryAfter, Date.now()));
     const status = delivered ? "delivered" : delay === null ? "failed" : "pending";
+    if (delivered) {
+      // The common case in one statement (atomic on its own): log, finish, reset the failure count.
+      await sql`
+        with logged as (
+          insert into delivery_attempts (job_id, attempt, status_code, latency_ms, error, response_excerpt)
+          values (${job.id}, ${attempt}, ${result.statusCode}, ${result.latencyMs}, null, ${result.responseExcerpt})
+        ), finished as (
+          update delivery_jobs set status = 'delivered', attempts = ${attempt}, last_status = ${result.statusCode}, last_error = null, updated_at = now()
+           where id = ${job.id}
+        )
+        update webhooks set failure_count = 0 where id = ${job.webhook_id} and failure_count > 0`.execute(db);
+      return;
+    }
     let changed = false;
     await db.transaction().execute(async (trx) => {
       await trx
@@ -101,7 +119,6 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         .set({ status, attempts: attempt, last_status: result.statusCode, last_error: result.error, updated_at: new Date(), next_attempt_at: new Date(Date.now() + (delay ?? 0)) })
         .where("id", "=", job.id)
         .execute();
-      if (delivered) await trx.updateTable("webhooks").set({ failure_count: 0 }).where("id", "=", job.webhook_id).where("failure_count", ">", 0).execute();
       if (status === "failed") {
         const webhook = await trx
           .updateTable("webhooks")
@@ -123,14 +140,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   }
 
   async function run(job: ClaimedJob): Promise<void> {
-    const webhook = await db.selectFrom("webhooks").select(["webhook_url", "secret", "is_active", "deleted_at"]).where("id", "=", job.webhook_id).executeTakeFirst();
-    const inactive = webhook?.is_active !== 1 && !job.event_id.startsWith(TEST_EVENT_PREFIX);
-    if (!webhook || webhook.deleted_at !== null || inactive) {
+    // The webhook as it was when the job was claimed: a rotation is seen by the next claimed attempt.
+    const inactive = job.is_active !== 1 && !job.event_id.startsWith(TEST_EVENT_PREFIX);
+    if (job.deleted || inactive) {
       await db.updateTable("delivery_jobs").set({ status: "skipped", updated_at: new Date() }).where("id", "=", job.id).execute();
       return;
     }
-    const headers = signNotification(webhook.secret, job.event_id, job.body, Math.floor(Date.now() / 1000));
-    const result = await options.send(webhook.webhook_url, job.body, headers);
+    const headers = signNotification(job.secret, job.event_id, job.body, Math.floor(Date.now() / 1000));
+    const result = await options.send(job.webhook_url, job.body, headers);
     await record(job, result);
   }
 

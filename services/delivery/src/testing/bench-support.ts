@@ -1,0 +1,24 @@
+/** What bench/delivery needs from this service's dependencies (the bench package does not list them). */
+import { connectBus } from "@chaingate/bus";
+import { transferMatched, type EventPayload } from "@chaingate/contracts";
+import pg from "pg";
+
+export type TransferMatchedEvent = EventPayload<typeof transferMatched>;
+
+/** Publishes `transfer.matched` on the namespace's stream (created if missing). */
+export async function openTransferPublisher(natsUrl: string, namespace: string): Promise<{ publish(event: TransferMatchedEvent): Promise<unknown>; close(): Promise<void> }> {
+  const bus = await connectBus({ url: natsUrl, name: "bench", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace });
+  await bus.ensureStreams([transferMatched]);
+  return { publish: (event) => bus.publish(transferMatched, event), close: () => bus.close() };
+}
+
+/** Adds `count` distinct lower-case ETH-form addresses to a webhook straight in Postgres. */
+export async function insertManyAddresses(databaseUrl: string, webhookId: number, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`insert into delivery.webhook_addresses (webhook_id, address) select $1, '0x' || lpad(to_hex(g), 40, '0') from generate_series(1, $2) g`, [webhookId, count]);
+  } finally {
+    await client.end();
+  }
+}

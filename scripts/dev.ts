@@ -18,7 +18,7 @@ const env = {
 } as Record<string, string>;
 
 /** Internal ports: loopback only; the gateway is the one public edge. */
-const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, "eth-proxy": 8106 } as const;
+const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, scanner: 8105, "eth-proxy": 8106 } as const;
 /** Hardhat Network's usual port, so wallets and scripts find it where they expect it. */
 const HARDHAT_PORT = Number(env.HARDHAT_PORT ?? 8545);
 const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090);
@@ -66,6 +66,19 @@ const services: ServiceSpec[] = [
     name: "eth-proxy",
     dir: "services/eth-proxy",
     env: { PORT: String(PORTS["eth-proxy"]), ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}` },
+  },
+  {
+    name: "scanner",
+    dir: "services/scanner",
+    // Follows the three dev chains from their tips: webhooks on regtest, Hardhat and the simulator notify.
+    env: {
+      PORT: String(PORTS.scanner),
+      BTC_RPC_URL: `http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}`,
+      BTC_RPC_USER: DEV_LITECOIND_OPTIONS.rpcUser,
+      BTC_RPC_PASSWORD: DEV_LITECOIND_OPTIONS.rpcPassword,
+      ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}`,
+      TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}`,
+    },
   },
   {
     name: "gateway",

@@ -7,7 +7,7 @@ import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
 import { addressIssued, deliveryFailed, transferMatched, webhookChanged } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { serveHttpApp, type ServedApp } from "@chaingate/http";
+import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { DeliveryConfig } from "./config.ts";
@@ -131,7 +131,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
     internalToken: config.INTERNAL_TOKEN,
   });
-  const served = await serveHttpApp(http, { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS }, async () => {
+  const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     closed = true;
     await Promise.all(consumptions.map((consumption) => consumption.stop()));
     await worker.stop();

@@ -32,7 +32,9 @@ if ! engine_up; then
     exit 1
   fi
   log "starting dockerd (log: /tmp/chaingate-dockerd.log)"
-  nohup dockerd >/tmp/chaingate-dockerd.log 2>&1 &
+  # Its own session: a script that stops its process group on exit (the dev stack does) must not take
+  # the engine down with it.
+  setsid nohup dockerd >/tmp/chaingate-dockerd.log 2>&1 < /dev/null &
   for _ in $(seq 1 60); do engine_up && break; sleep 0.5; done
 fi
 engine_up || { log "dockerd did not come up; see /tmp/chaingate-dockerd.log"; exit 1; }

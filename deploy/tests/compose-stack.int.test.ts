@@ -7,7 +7,7 @@
  * engine can run.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -146,7 +146,10 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
   it("sends no installed dependencies, build output, VCS data or local chain data into a build (.dockerignore)", async () => {
     const excluded = [".git", ".tmp", "node_modules", "services/gateway/node_modules", "services/gateway/dist"];
     const kept = ["pnpm-lock.yaml", "services/gateway/src/main.ts", "deploy/Dockerfile"];
-    // The working tree holds all of them, so the check below means something.
+    // Every entry must exist for the check below to mean something: a clean clone has no build
+    // output yet, so a stand-in is made (and removed afterwards).
+    const madeHere = excluded.filter((entry) => !existsSync(path.join(repoRoot, entry)));
+    for (const entry of madeHere) mkdirSync(path.join(repoRoot, entry), { recursive: true });
     for (const entry of [...excluded, ...kept]) expect(existsSync(path.join(repoRoot, entry)), entry).toBe(true);
     const dir = mkdtempSync(path.join(os.tmpdir(), "chaingate-context-"));
     try {
@@ -160,6 +163,7 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
       await exec("docker", ["rmi", image], { allowFailure: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      for (const entry of madeHere) rmSync(path.join(repoRoot, entry), { recursive: true, force: true });
     }
   });
 });

@@ -1,0 +1,110 @@
+/**
+ * The product end to end, every service a real process: a client registers a webhook through the
+ * gateway, a payment to the watched address is mined on litecoind regtest, the scanner matches it,
+ * and the delivery service POSTs a notification that the client's receiver verifies with its
+ * secret — exact amount, the transaction, the block, once.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import http, { type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceStack } from "./service-stack.ts";
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+let database: TestDatabase;
+let node: LitecoindRegtest;
+const stack = createServiceStack();
+const received: Received[] = [];
+const receiver = http.createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    received.push({ headers: req.headers, body });
+    res.writeHead(204).end();
+  });
+});
+let gatewayUrl: string;
+let key: string;
+
+beforeAll(async () => {
+  [database, node] = await Promise.all([createTestDatabase(), startLitecoindRegtest()]);
+  await node.mine(101);
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const shared = { DATABASE_URL: database.connectionString, NATS_NAMESPACE: `e${randomBytes(4).toString("hex")}` };
+  const deliveryUrl = await stack.start("delivery", "delivery", {
+    ...shared,
+    BITCOIN_NETWORK: "litecoin-regtest",
+    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+  });
+  await stack.start("scanner", "scanner", {
+    ...shared,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+    SCANNER_POLL_INTERVAL_MS: "200",
+  });
+  gatewayUrl = await stack.start("gateway", "gateway", { DATABASE_URL: database.connectionString, DELIVERY_URL: deliveryUrl, ACCESS_LOG: "false" });
+  ({ key } = await createAccountWithKey(database.connectionString, "e2e"));
+}, 180_000);
+afterAll(async () => {
+  await stack.stop();
+  await new Promise((resolve) => receiver.close(resolve));
+  await node?.stop();
+  await database?.drop();
+});
+
+describe("a deposit to a watched address", () => {
+  it("reaches the client's receiver once, signed with the webhook's secret, with the exact amount, transaction and block", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    const created = await fetch(`${gatewayUrl}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ coin: "BTC", webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/deposits`, addresses: [address] }),
+    });
+    expect(created.status).toBe(201);
+    const webhook = ((await created.json()) as { data: { id: number; secret: string } }).data;
+
+    // Watching starts at the next block the scanner processes once the webhook reached its watch
+    // projection (outbox → webhook.changed → the scanner's own table); read it, do not guess a delay.
+    const client = new pg.Client({ connectionString: database.connectionString });
+    await client.connect();
+    try {
+      await expect
+        .poll(async () => (await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhook.id])).rowCount, { timeout: 20_000, interval: 100 })
+        .toBe(1);
+    } finally {
+      await client.end();
+    }
+    await node.mine(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const txid = await node.fundAddress(address, "1.23456789");
+    const [blockHash] = await node.mine(1);
+
+    await expect.poll(() => received.length, { timeout: 30_000, interval: 200 }).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // nothing more may follow
+    expect(received).toHaveLength(1);
+    const [{ headers, body }] = received as [Received];
+    const timestamp = String(headers["x-service-timestamp"]);
+    const expectedSignature = createHmac("sha256", webhook.secret).update(`${timestamp}.${body}`).digest("hex");
+    expect(headers["x-service-signature"]).toBe(expectedSignature);
+    expect(JSON.parse(body)).toMatchObject({
+      type: "transfer",
+      webhook_id: webhook.id,
+      coin: "BTC",
+      currency: "BTC",
+      to: address,
+      watched_address: address,
+      amount: "1.23456789",
+      raw_amount: "123456789",
+      txid,
+      block: { hash: blockHash },
+    });
+  });
+});

@@ -49,3 +49,4 @@ export {
 } from "./jsonrpc-proxy-policy.ts";
 export { forwardJsonRpc, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
 export { observeNodeCalls, type NodeCallObservation, type NodeCallObserver } from "./observe-node-calls.ts";
+export { genericNodeError, nodeErrorResponses, nodeFailureResponse, type NodeErrorResponse } from "./node-error-responses.ts";

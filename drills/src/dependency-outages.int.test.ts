@@ -1,6 +1,7 @@
 /**
  * The operator's drill (issue 9): with load running through two gateway replicas to the btc-proxy,
- * the xpub service and the delivery service (the webhook registry), all real processes started with their start scripts, restart Postgres,
+ * the xpub service and the delivery service (the webhook registry), with the scanner following the
+ * regtest chain beside them, all real processes started with their start scripts, restart Postgres,
  * kill -9 Postgres and bring it back, restart NATS. Every process must still run; requests during
  * an outage get documented answers within the timeouts; after recovery everything succeeds; no
  * issued address is duplicated or answered without being stored; a key deactivated afterwards
@@ -32,12 +33,14 @@ const stack = createServiceStack();
 const gatewayUrls: string[] = [];
 let key: string;
 let xpubId: number;
+let scannerUrl: string;
 
 beforeAll(async () => {
   [postgres, nats, node] = await Promise.all([startPrivatePostgres(), startPrivateNats(), startLitecoindRegtest()]);
   const shared = { DATABASE_URL: postgres.url, NATS_URL: nats.url };
   const xpubUrl = await stack.start("xpub", "xpub", { ...shared, BITCOIN_NETWORK: "mainnet" });
   const deliveryUrl = await stack.start("delivery", "delivery", { ...shared });
+  scannerUrl = await stack.start("scanner", "scanner", { ...shared, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: "200" });
   const btcUrl = await stack.start("btc-proxy", "btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
   for (const replica of ["gateway-1", "gateway-2"]) {
     gatewayUrls.push(
@@ -75,7 +78,7 @@ function isDocumented(answer: Answer): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery)", () => {
+describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery, scanner)", () => {
   it("every process outlives Postgres restarts and crashes and a NATS restart, answering only as documented and recovering within seconds", async () => {
     const headers = { "x-api-key": key, "content-type": "application/json" };
     const load = startLoad(
@@ -127,6 +130,11 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery)
 
     // No process died.
     expect(stack.exited(), stack.exitReport()).toEqual([]);
+    // The scanner follows again after the outages: blocks mined now are processed.
+    const processed = async () => Number(/scanner_blocks_processed_total\{chain="btc"\} (\d+)/.exec(await (await fetch(`${scannerUrl}/metrics`)).text())?.[1] ?? 0);
+    const before = await processed();
+    await node.mine(2);
+    await expect.poll(processed, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(before + 2);
     expect(baseline.ok).toBe(baseline.sent);
     for (const [name, summary] of Object.entries(report)) {
       expect({ name, undocumented: summary.undocumented }).toEqual({ name, undocumented: [] });

@@ -265,6 +265,9 @@ describe("helm chart deploy/helm/chaingate", () => {
     expect(find(objects, "Deployment", "scanner").spec.replicas).toBe(2);
     expect(find(objects, "HorizontalPodAutoscaler", "gateway").spec).toMatchObject({ minReplicas: 3, maxReplicas: 20 });
     expect(find(objects, "ConfigMap", "gateway").data.API_KEY_CACHE_SIZE).toBe("50000");
+    // Every service on the bus creates its streams with the cluster's three copies; the others are not told.
+    for (const name of ["xpub", "delivery", "scanner"]) expect(find(objects, "ConfigMap", name).data.NATS_STREAM_REPLICAS, name).toBe("3");
+    expect(find(objects, "ConfigMap", "gateway").data.NATS_STREAM_REPLICAS).toBeUndefined();
   });
 
   it("leaves out a switched-off service and the gateway's route to it", () => {

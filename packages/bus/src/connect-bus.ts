@@ -43,12 +43,14 @@ export interface BusLogger {
 }
 
 export interface BusOptions {
+  /** A server URL, or a comma-separated list of a cluster's servers. */
   url: string;
   /** Connection name shown by the NATS server, e.g. the service name. */
   name: string;
   logger: BusLogger;
   /** Prefixes every subject and stream name; isolates tests (and tenants) sharing one NATS. */
   namespace?: string;
+  /** Copies of every stream this bus creates or updates (JetStream cluster: 3). Default 1. */
   streamReplicas?: number;
 }
 
@@ -96,9 +98,14 @@ export interface Bus {
 export async function connectBus(options: BusOptions): Promise<Bus> {
   const { logger } = options;
   // Reconnects forever; a service started while NATS is down waits for it instead of exiting.
-  const connection = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
+  const servers = options.url.split(",").map((server) => server.trim()).filter(Boolean);
+  const connection = await connect({ servers, name: options.name, maxReconnectAttempts: -1, waitOnFirstConnect: true });
   void logConnectionStatus(connection, logger);
-  const manager = await connection.jetstreamManager();
+  // JetStream may not answer yet (a cluster still electing its leader): give the connection back.
+  const manager = await connection.jetstreamManager().catch(async (error: unknown) => {
+    await connection.close();
+    throw error;
+  });
   const jetstream = connection.jetstream();
   const namespace = options.namespace ? `${options.namespace}.` : "";
   const streamName = (contract: EventContract) => (options.namespace ? `${options.namespace}_${contract.stream}` : contract.stream);

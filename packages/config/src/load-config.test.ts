@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigError, env, loadConfig, redactConfig } from "./index.ts";
+import { ConfigError, env, loadConfig, natsSettings, redactConfig } from "./index.ts";
 
 const schema = z.object({
   PORT: env.port(8080),
@@ -83,5 +83,21 @@ describe("redactConfig: secrets, not every name with KEY in it", () => {
       QUICKNODE: "https://old-snowy-pine.quiknode.pro/[redacted]/",
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
     });
+  });
+});
+
+describe("natsSettings", () => {
+  const natsSchema = z.object(natsSettings());
+  it("takes a cluster's comma-separated server list and a stream replica count; one server and one copy by default", () => {
+    expect(loadConfig("test", natsSchema, { NATS_URL: "nats://nats-0:4222, nats://nats-1:4222,nats://nats-2:4222", NATS_STREAM_REPLICAS: "3" })).toMatchObject({
+      NATS_URL: "nats://nats-0:4222, nats://nats-1:4222,nats://nats-2:4222",
+      NATS_STREAM_REPLICAS: 3,
+    });
+    expect(loadConfig("test", natsSchema, {})).toMatchObject({ NATS_URL: "nats://127.0.0.1:4222", NATS_STREAM_REPLICAS: 1 });
+  });
+  it("refuses a list with a non-URL and a replica count JetStream cannot keep", () => {
+    expect(() => loadConfig("test", natsSchema, { NATS_URL: "nats://a:4222,not a url" })).toThrow(/NATS_URL/);
+    expect(() => loadConfig("test", natsSchema, { NATS_STREAM_REPLICAS: "6" })).toThrow(/NATS_STREAM_REPLICAS/);
+    expect(() => loadConfig("test", natsSchema, { NATS_STREAM_REPLICAS: "0" })).toThrow(/NATS_STREAM_REPLICAS/);
   });
 });

@@ -40,13 +40,25 @@ export function databaseSettings(defaults: { connectTimeoutMs?: number; queryTim
   };
 }
 
+/** JetStream keeps at most this many copies of a stream (the NATS server's own limit). */
+const MAX_STREAM_REPLICAS = 5;
+
 /** NATS with JetStream; the namespace prefixes subjects and streams (tests, tenants sharing a server). */
 export function natsSettings() {
   return {
-    NATS_URL: z.url().default(DEFAULT_NATS_URL),
+    /** One server URL, or a comma-separated list of a cluster's servers (the client fails over between them). */
+    NATS_URL: z
+      .string()
+      .default(DEFAULT_NATS_URL)
+      .refine((value) => value.split(",").every((item) => z.url().safeParse(item.trim()).success), "must be a URL or a comma-separated list of URLs"),
     NATS_NAMESPACE: z
       .string()
       .regex(/^[A-Za-z0-9_-]+$/)
       .optional(),
+    /**
+     * Copies of each stream the services create (1 on a single server; 3 in a JetStream cluster, so
+     * a server lost loses no event). Every service must be given the same value.
+     */
+    NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(MAX_STREAM_REPLICAS).default(1),
   };
 }

@@ -4,7 +4,7 @@
  * whatever the service registers on `registry` (node calls, scanner heights, deliveries).
  */
 import { startHttpServer, type RunningHttpServer, type StartHttpServerOptions } from "./start-http-server.ts";
-import { collectDefaultMetrics, Counter, Histogram, Registry, type CounterConfiguration, type HistogramConfiguration } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type CounterConfiguration, type GaugeConfiguration, type HistogramConfiguration } from "prom-client";
 
 /** Request durations from a cached key check (sub-millisecond) to a slow node call (seconds). */
 export const DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -17,6 +17,7 @@ export interface ServiceMetrics {
   httpDuration: Histogram<"method" | "route" | "status">;
   counter<Label extends string>(config: Omit<CounterConfiguration<Label>, "registers">): Counter<Label>;
   histogram<Label extends string>(config: Omit<HistogramConfiguration<Label>, "registers">): Histogram<Label>;
+  gauge<Label extends string>(config: Omit<GaugeConfiguration<Label>, "registers">): Gauge<Label>;
   /** The Prometheus text exposition of every metric. */
   render(): Promise<{ contentType: string; body: string }>;
 }
@@ -39,6 +40,7 @@ export function createServiceMetrics(service: string): ServiceMetrics {
     prefix,
     counter,
     histogram,
+    gauge: (config) => new Gauge({ ...config, registers: [registry] }),
     httpRequests: counter({ name: `${prefix}http_requests_total`, help: "HTTP requests answered, by route pattern and status.", labelNames: ["method", "route", "status"] }),
     httpDuration: histogram({ name: `${prefix}http_request_duration_seconds`, help: "Time to answer an HTTP request (until the last byte is handed to the socket).", labelNames: ["method", "route", "status"] }),
     async render() {

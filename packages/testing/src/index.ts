@@ -3,7 +3,7 @@ export { createTestDatabase, type TestDatabase } from "./create-test-database.ts
 export { startLitecoindRegtest, DEV_LITECOIND_OPTIONS, LitecoindRpcError, type LitecoindRegtest, type LitecoindRegtestOptions } from "./litecoind-regtest.ts";
 export { freePort, readStartArguments, spawnService, stopChild, waitForExit, waitForHttp, waitForPort, STOP_TIMEOUT_MS, type SpawnedService } from "./processes.ts";
 export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.ts";
-export { startPrivateNats, type PrivateNats } from "./private-nats.ts";
+export { startPrivateNats, startPrivateNatsCluster, type PrivateNats, type PrivateNatsCluster } from "./private-nats.ts";
 export { silentLogger } from "./silent-logger.ts";
 export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "./otlp-collector.ts";
 export { startHardhat, HardhatRpcError, HARDHAT_ACCOUNT_COUNT, HARDHAT_CHAIN_ID, HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type StartHardhatOptions } from "./hardhat-node.ts";

@@ -30,15 +30,16 @@ function serverBinary(): string {
   throw new Error("nats-server is not installed (apt-get install nats-server)");
 }
 
-export async function startPrivateNats(): Promise<PrivateNats> {
+/** `extraArgs`: further nats-server flags (cluster membership); `port`: a port chosen beforehand. */
+export async function startPrivateNats(options: { port?: number; extraArgs?: readonly string[] } = {}): Promise<PrivateNats> {
   const binary = serverBinary();
   const storeDir = mkdtempSync(path.join(tmpdir(), "chaingate-nats-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const url = `nats://127.0.0.1:${port}`;
   let server: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    server = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir], { stdio: "ignore" });
+    server = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...(options.extraArgs ?? [])], { stdio: "ignore" });
     await waitForPort(port, true);
   }
 
@@ -66,5 +67,37 @@ export async function startPrivateNats(): Promise<PrivateNats> {
       await stop("SIGTERM");
       rmSync(storeDir, { recursive: true, force: true });
     },
+  };
+}
+
+export interface PrivateNatsCluster {
+  /** Every server's client URL, comma-separated (what NATS_URL takes). */
+  url: string;
+  servers: PrivateNats[];
+  destroy(): Promise<void>;
+}
+
+/**
+ * A JetStream cluster of `size` nats-servers on loopback (routes between all of them), for tests of
+ * replicated streams: kill one server and the others keep every stream with a replica on them.
+ */
+export async function startPrivateNatsCluster(size = 3): Promise<PrivateNatsCluster> {
+  const clientPorts: number[] = [];
+  const routePorts: number[] = [];
+  for (let i = 0; i < size; i++) {
+    clientPorts.push(await freePort());
+    routePorts.push(await freePort());
+  }
+  const routes = routePorts.map((port) => `nats://127.0.0.1:${port}`).join(",");
+  const name = `cg${process.pid}`;
+  const servers = await Promise.all(
+    clientPorts.map((port, i) =>
+      startPrivateNats({ port, extraArgs: ["--server_name", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${routePorts[i]}`, "--routes", routes] }),
+    ),
+  );
+  return {
+    url: servers.map((server) => server.url).join(","),
+    servers,
+    destroy: async () => void (await Promise.all(servers.map((server) => server.destroy()))),
   };
 }

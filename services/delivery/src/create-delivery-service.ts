@@ -66,7 +66,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const consumptions: Consumption[] = [];
   let closed = false;
   const connectOnce = (): Promise<Bus> =>
-    (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE })
+    (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE, streamReplicas: config.NATS_STREAM_REPLICAS })
       .then(async (connected) => {
         await connected.ensureStreams([webhookChanged, addressIssued, transferMatched, deliveryFailed]);
         bus = connected;

@@ -21,6 +21,7 @@ import { createJetStreamEventSink } from "./infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "./infra/migrations/index.ts";
 import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts";
 import { createPostgresWatchFeed, storeWebhookChange } from "./infra/postgres-watch-projection.ts";
+import { createScannerMetrics } from "./infra/scanner-metrics.ts";
 
 export interface ScannerService extends ServedApp {
   /** Coins whose lease this process holds right now. */
@@ -45,7 +46,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const applied = await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations, logger);
   if (applied.length) logger.info({ migrations: applied }, "migrated");
 
-  const bus = await connectBus({ url: config.NATS_URL, name: "scanner", logger, ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}) });
+  const bus = await connectBus({ url: config.NATS_URL, name: "scanner", logger, streamReplicas: config.NATS_STREAM_REPLICAS, ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}) });
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged]);
   const watchConsumer = await bus.consume(webhookChanged, { durable: WATCH_CONSUMER, handle: (change) => storeWebhookChange(database.db, change) });
 
@@ -53,10 +54,9 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const watchFeed = createPostgresWatchFeed(database.db);
   const store = createPostgresFollowerStore(database.db);
   const sink = createJetStreamEventSink(bus);
-  const { specs, close: closeNodes } = createChainSpecs(config);
   const metrics = createServiceMetrics("scanner");
-  const blocksProcessed = metrics.counter({ name: `${metrics.prefix}blocks_processed_total`, help: "Blocks processed (matches published, cursor stored).", labelNames: ["chain"] });
-  const transfersPublished = metrics.counter({ name: `${metrics.prefix}transfers_published_total`, help: "transfer.matched notifications published (reverts not included).", labelNames: ["chain"] });
+  const scannerMetrics = createScannerMetrics(metrics);
+  const { specs, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls);
   const stop = new AbortController();
   const held = new Set<Coin>();
 
@@ -70,6 +70,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
         return;
       }
       held.add(spec.coin);
+      scannerMetrics.leading(spec.coin, true);
       try {
         await followChain({
           chain: spec,
@@ -82,17 +83,14 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
           fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
           pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
           ...(startHeight === undefined ? {} : { startHeight }),
-          onBlock: (_block, matched) => {
-            const chain = spec.coin.toLowerCase();
-            blocksProcessed.inc({ chain });
-            if (matched) transfersPublished.inc({ chain }, matched);
-          },
+          ...scannerMetrics.follower(spec.coin),
         });
       } catch (error) {
         log.error({ err: error }, error instanceof ReorgTooDeepError ? "reorg below the kept window: an operator must look" : "follower stopped");
         await new Promise((resolve) => setTimeout(resolve, FATAL_RESTART_DELAY_MS).unref());
       } finally {
         held.delete(spec.coin);
+        scannerMetrics.leading(spec.coin, false);
         await lease.release();
       }
     }

@@ -76,6 +76,12 @@ describe("Bitcoin on litecoind regtest", () => {
     const scrape = await (await fetch(`${scanner.url}/metrics`)).text();
     expect(Number(/scanner_transfers_published_total\{chain="btc"\} (\d+)/.exec(scrape)?.[1])).toBeGreaterThanOrEqual(2);
     expect(Number(/scanner_blocks_processed_total\{chain="btc"\} (\d+)/.exec(scrape)?.[1])).toBeGreaterThanOrEqual(3);
+    // Position and lag: the processed height is the node's tip, nothing behind; node calls by method.
+    expect(Number(/scanner_height\{chain="btc"\} (\d+)/.exec(scrape)?.[1])).toBe(height);
+    expect(Number(/scanner_node_height\{chain="btc"\} (\d+)/.exec(scrape)?.[1])).toBe(height);
+    expect(scrape).toMatch(/scanner_lag_blocks\{chain="btc"\} 0\n/);
+    expect(scrape).toMatch(/scanner_leader\{chain="btc"\} 1\n/);
+    expect(scrape).toMatch(/scanner_node_call_duration_seconds_count\{chain="btc",method="getblock",outcome="ok"\} [1-9]/);
   });
 
   test("a webhook asking for 3 confirmations is notified when the block is 3 deep", async () => {
@@ -116,5 +122,9 @@ describe("Bitcoin on litecoind regtest", () => {
     const reverted = events[1]!;
     expect(reverted.event_id).not.toBe(original.event_id);
     expect({ ...reverted, event_id: "", type: "" }).toEqual({ ...original, event_id: "", type: "" });
+    const scrape = await (await fetch(`${scanner.url}/metrics`)).text();
+    expect(scrape).toMatch(/scanner_reorgs_total\{chain="btc"\} 1\n/);
+    expect(scrape).toMatch(/scanner_reorg_depth_blocks_bucket\{le="1",chain="btc"\} 1\n/);
+    expect(scrape).toMatch(/scanner_transfers_reverted_total\{chain="btc"\} 1\n/);
   });
 });

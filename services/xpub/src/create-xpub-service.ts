@@ -44,7 +44,7 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   let bus: Bus | undefined;
   let connecting: Promise<Bus> | undefined;
   const connectOnce = (): Promise<Bus> =>
-    (connecting ??= connectBus({ url: config.NATS_URL, name: "xpub", logger, namespace: config.NATS_NAMESPACE })
+    (connecting ??= connectBus({ url: config.NATS_URL, name: "xpub", logger, namespace: config.NATS_NAMESPACE, streamReplicas: config.NATS_STREAM_REPLICAS })
       .then(async (connected) => {
         bus = connected;
         await connected.ensureStreams([addressIssued]);

@@ -92,6 +92,9 @@ sprig's merge treats false as unset.
 {{- $_ := set $data "METRICS_HOST" "0.0.0.0" }}
 {{- $_ := set $data "METRICS_PORT" (toString $svc.metricsPort) }}
 {{- end }}
+{{- if $role.nats }}
+{{- $_ := set $data "NATS_STREAM_REPLICAS" (toString $root.Values.nats.streamReplicas) }}
+{{- end }}
 {{- if $role.public }}
 {{- $catalog := include "chaingate.catalog" $root | fromYaml }}
 {{- range $other, $otherRole := $catalog }}

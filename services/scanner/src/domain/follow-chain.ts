@@ -36,8 +36,10 @@ export interface FollowChainOptions<Block> {
   reorgWindow?: number;
   /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
   startHeight?: number;
-  /** Called after each block is committed (metrics, tests). */
-  onBlock?: (block: BlockHeader, matched: number) => void;
+  /** Called after each block is committed, with the node's tip height seen then (metrics, tests). */
+  onBlock?: (block: BlockHeader, matched: number, tipHeight: number) => void;
+  /** Called after a reorg was rewound: how many processed blocks left the best chain, how many notified transfers were reverted. */
+  onReorg?: (reorg: { forkHeight: number; depth: number; reverted: number }) => void;
 }
 
 /** Runs until `signal` aborts; failures of the node or the database are logged and retried. */
@@ -169,7 +171,7 @@ async function commitBatch<Block>(options: FollowChainOptions<Block>, batch: Bat
       }),
     ),
   );
-  batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!));
+  batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!, tip));
 }
 
 /** Walks back to the newest block the node still has, reverts what was notified above it. */
@@ -191,6 +193,7 @@ async function rewind<Block>(options: FollowChainOptions<Block>, cursor: Cursor)
     ),
   );
   await store.rewindTo(coin, height);
+  options.onReorg?.({ forkHeight: height, depth: cursor.height - height, reverted: reverted.length });
   logger.warn({ coin, fork_height: height, from_height: cursor.height, reverted: reverted.length }, "reorg: rewound to the fork point");
 }
 

@@ -1,5 +1,6 @@
 /** The chains the config names, each as its node adapter plus its matcher. */
-import { bitcoin, createNodeClient, ethereum, tron, type NodeAuth, type NodeClient } from "@chaingate/node-client";
+import { bitcoin, createNodeClient, ethereum, tron, type NodeAuth, type NodeCallObserver, type NodeClient } from "@chaingate/node-client";
+import type { Coin } from "@chaingate/contracts";
 import type { ScannerConfig } from "../config.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-block.ts";
 import type { ChainFollowerSpec } from "../domain/ports.ts";
@@ -12,7 +13,8 @@ import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type Ether
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import { ConfigError } from "@chaingate/config";
 
-export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFollowerSpec<unknown>>; close(): Promise<void> } {
+/** `onCall` observes every node call of a chain (metrics). */
+export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) => NodeCallObserver): { specs: Array<ChainFollowerSpec<unknown>>; close(): Promise<void> } {
   const specs: Array<ChainFollowerSpec<unknown>> = [];
   const clients: NodeClient[] = [];
   if (config.BTC_RPC_URL?.length) {
@@ -21,12 +23,12 @@ export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFol
       : config.BTC_RPC_USER !== undefined
         ? { user: config.BTC_RPC_USER, password: config.BTC_RPC_PASSWORD ?? "" }
         : "none";
-    const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
+    const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...(onCall ? { onCall: onCall("BTC") } : {}) });
     clients.push(node);
     specs.push({ coin: "BTC", source: createBitcoinBlockSource(node), header: bitcoinBlockHeader, match: matchBitcoinBlock } as ChainFollowerSpec<unknown>);
   }
   if (config.ETH_RPC_URL?.length) {
-    const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS });
+    const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS, ...(onCall ? { onCall: onCall("ETH") } : {}) });
     clients.push(node);
     const tokens: EthereumTokens = new Map(
       config.ETH_TOKENS.map((token) => {
@@ -39,7 +41,7 @@ export function createChainSpecs(config: ScannerConfig): { specs: Array<ChainFol
   }
   if (config.TRON_NODE_URL?.length) {
     const auth: NodeAuth = config.TRON_NODE_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRON_NODE_API_KEY } : "none";
-    const node = createNodeClient({ chain: tron, urls: config.TRON_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS });
+    const node = createNodeClient({ chain: tron, urls: config.TRON_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...(onCall ? { onCall: onCall("TRX") } : {}) });
     clients.push(node);
     const tokens: TronTokens = new Map(
       config.TRX_TOKENS.map((token) => {

@@ -1,0 +1,65 @@
+/**
+ * Replicated streams on a real three-server JetStream cluster (nats-servers of the test's own on
+ * loopback): the bus creates its streams with `streamReplicas` copies, connects through the
+ * comma-separated server list, and keeps publishing and consuming every event when the server
+ * leading the stream is killed.
+ */
+import { transferMatched } from "@chaingate/contracts";
+import { startPrivateNatsCluster, type PrivateNatsCluster } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectBus, type Bus } from "./index.ts";
+import { sampleTransfer } from "./sample-transfer.ts";
+
+const logger = { info: () => {}, warn: () => {}, error: () => {} };
+let cluster: PrivateNatsCluster;
+let bus: Bus;
+
+const transfer = (n: number) => sampleTransfer({ webhook_id: n, event_id: `evt-${n}` });
+
+/** Retries `work` while the cluster elects leaders (JetStream answers "temporarily unavailable" meanwhile). */
+async function eventually<T>(work: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+beforeAll(async () => {
+  cluster = await startPrivateNatsCluster(3);
+  bus = await eventually(() => connectBus({ url: cluster.url, name: "replicas-test", logger, streamReplicas: 3 }));
+  await eventually(() => bus.ensureStreams([transferMatched]));
+}, 90_000);
+
+afterAll(async () => {
+  await bus?.close();
+  await cluster?.destroy();
+});
+
+describe("streams in a JetStream cluster", () => {
+  it("are created with the configured replicas and lose no event when the stream's leader server dies", async () => {
+    const info = await bus.manager.streams.info(transferMatched.stream);
+    expect(info.config.num_replicas).toBe(3);
+    expect(info.cluster?.replicas).toHaveLength(2);
+
+    const received = new Set<number>();
+    const consumption = await bus.consume(transferMatched, { durable: "replicas-test", handle: async (event) => void received.add(event.webhook_id) });
+    for (let n = 1; n <= 20; n++) await eventually(() => bus.publish(transferMatched, transfer(n)));
+    await expect.poll(() => received.size, { timeout: 20_000 }).toBe(20);
+
+    // Kill the server that leads the stream: another replica takes over with every stored event.
+    const leader = (await bus.manager.streams.info(transferMatched.stream)).cluster!.leader!;
+    const index = Number(leader.slice(leader.lastIndexOf("-") + 1));
+    await cluster.servers[index]!.kill();
+    for (let n = 21; n <= 40; n++) await eventually(() => bus.publish(transferMatched, transfer(n)));
+    await expect.poll(() => received.size, { timeout: 60_000 }).toBe(40);
+    const after = await eventually(() => bus.manager.streams.info(transferMatched.stream));
+    expect(after.state.messages).toBe(40);
+    expect(after.cluster?.leader).not.toBe(leader);
+    await consumption.stop();
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The scanner's Prometheus metrics, `scanner_<thing>_<unit|total>{chain}`: progress (blocks,
+ * published transfers), position (processed height, the node's tip, lag in blocks and seconds),
+ * reorgs and the transfers they reverted, which chains this replica leads, and node calls.
+ */
+import type { Coin } from "@chaingate/contracts";
+import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/http";
+import type { NodeCallObserver } from "@chaingate/node-client";
+import type { FollowChainOptions } from "../domain/follow-chain.ts";
+
+export interface ScannerMetrics {
+  /** The follower hooks of one chain. */
+  follower(coin: Coin): Pick<FollowChainOptions<unknown>, "onBlock" | "onReorg">;
+  /** 1 while this replica holds the chain's lease. */
+  leading(coin: Coin, held: boolean): void;
+  nodeCalls(coin: Coin): NodeCallObserver;
+}
+
+export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
+  const p = metrics.prefix;
+  const labelNames = ["chain"] as const;
+  const blocksProcessed = metrics.counter({ name: `${p}blocks_processed_total`, help: "Blocks processed (matches published, cursor stored).", labelNames });
+  const transfersPublished = metrics.counter({ name: `${p}transfers_published_total`, help: "transfer.matched notifications published (reverts not included).", labelNames });
+  const height = metrics.gauge({ name: `${p}height`, help: "Height of the newest block processed.", labelNames });
+  const nodeHeight = metrics.gauge({ name: `${p}node_height`, help: "The node's tip height when that block was processed.", labelNames });
+  const lagBlocks = metrics.gauge({ name: `${p}lag_blocks`, help: "Blocks between the newest processed block and the node's tip (0 when live).", labelNames });
+  const lagSeconds = metrics.gauge({ name: `${p}lag_seconds`, help: "Age of the newest processed block's timestamp when it was processed.", labelNames });
+  const reorgs = metrics.counter({ name: `${p}reorgs_total`, help: "Reorgs rewound (the stored branch left the node's best chain).", labelNames });
+  const reorgDepth = metrics.histogram({ name: `${p}reorg_depth_blocks`, help: "Processed blocks that left the best chain per reorg.", labelNames, buckets: [1, 2, 3, 5, 10, 20, 50, 100] });
+  const reverted = metrics.counter({ name: `${p}transfers_reverted_total`, help: "Notified transfers published again as reverted.", labelNames });
+  const leader = metrics.gauge({ name: `${p}leader`, help: "1 while this replica follows the chain (holds its lease), else 0.", labelNames });
+
+  return {
+    follower(coin) {
+      const chain = coin.toLowerCase();
+      return {
+        onBlock(block, matched, tipHeight) {
+          blocksProcessed.inc({ chain });
+          if (matched) transfersPublished.inc({ chain }, matched);
+          height.set({ chain }, block.height);
+          nodeHeight.set({ chain }, tipHeight);
+          lagBlocks.set({ chain }, Math.max(0, tipHeight - block.height));
+          lagSeconds.set({ chain }, Math.max(0, (Date.now() - block.timeMs) / 1000));
+        },
+        onReorg({ depth, reverted: count }) {
+          reorgs.inc({ chain });
+          reorgDepth.observe({ chain }, depth);
+          if (count) reverted.inc({ chain }, count);
+        },
+      };
+    },
+    leading: (coin, held) => leader.set({ chain: coin.toLowerCase() }, held ? 1 : 0),
+    nodeCalls: (coin) => nodeCallMetrics(metrics, coin.toLowerCase()),
+  };
+}

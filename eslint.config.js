@@ -3,7 +3,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "**/vendor/**"] },
+  // .tmp holds scratch output (dev chain data, image build contexts with a copy of npm).
+  { ignores: ["**/node_modules/**", "**/dist/**", "**/vendor/**", ".tmp/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

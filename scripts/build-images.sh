@@ -101,6 +101,7 @@ if [ -z "${NODE_IMAGE:-}" ]; then
     cp deploy/images/node.Dockerfile "$context/Dockerfile"
     cp "${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}" "$context/ca-certificates.crt"
     build --build-arg "DEBIAN_IMAGE=$DEBIAN_IMAGE" --label "node.version=$node_version" -t "$NODE_IMAGE" "$context"
+    rm -rf "$context"
   fi
 
   log "building $LOCAL/postgres:15, $LOCAL/nats:2.9 and $LOCAL/litecoind"

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
-import { DEV_LITECOIND_OPTIONS, readStartArguments, startHardhat, startLitecoindRegtest, stopChild } from "@chaingate/testing";
+import { deployUsdtLikeToken, DEV_LITECOIND_OPTIONS, readStartArguments, startHardhat, startLitecoindRegtest, stopChild } from "@chaingate/testing";
 import { startTronDevnode } from "@chaingate/tron-devnode";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -138,6 +138,10 @@ cleanups.push(() => tron.close());
 // Ethereum: Hardhat Network, a fresh in-memory chain on every start (automine: a block per transaction).
 const hardhat = await startHardhat({ port: HARDHAT_PORT });
 cleanups.push(() => hardhat.stop());
+// A USDT-like ERC-20 (account 0 holds the supply): the scanner whitelists it, so ETH webhooks with
+// include_tokens are notified of its transfers. First transaction of a fresh chain: same address every start.
+const usdt = await deployUsdtLikeToken(hardhat);
+services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = `USDT:${usdt.address}:${usdt.decimals}`;
 
 for (const spec of services) startService(spec);
 
@@ -146,6 +150,7 @@ chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Bitcoin regtest RPC  http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}  user ${DEV_LITECOIND_OPTIONS.rpcUser} password ${DEV_LITECOIND_OPTIONS.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
   Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start, 20 funded dev accounts (mnemonic "test test … junk"; README)
+                       USDT-like ERC-20 ${usdt.address} (6 decimals, supply held by account 0; the scanner's ETH_TOKENS)
   Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; dev accounts in README)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}

@@ -7,3 +7,4 @@ export { startPrivateNats, startPrivateNatsCluster, type PrivateNats, type Priva
 export { silentLogger } from "./silent-logger.ts";
 export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "./otlp-collector.ts";
 export { startHardhat, HardhatRpcError, HARDHAT_ACCOUNT_COUNT, HARDHAT_CHAIN_ID, HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type StartHardhatOptions } from "./hardhat-node.ts";
+export { deployUsdtLikeToken, usdtLikeTokenBytecode, USDT_LIKE_DECIMALS, USDT_LIKE_SUPPLY, type DeployedToken } from "./usdt-like-token.ts";

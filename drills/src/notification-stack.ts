@@ -14,7 +14,7 @@ import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
 import { createServiceStack, type ServiceStack } from "./service-stack.ts";
 
 /** Path of the receiver that webhooks created here point at. */
-const RECEIVER_PATH = "/deposits";
+export const RECEIVER_PATH = "/deposits";
 
 export interface NotificationStackOptions {
   /** Shared by every service (each keeps its own schema). */

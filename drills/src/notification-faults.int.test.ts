@@ -5,7 +5,8 @@
  * private NATS server restarts once, and the receiver turns away a seeded share of deliveries
  * (503). At the end every expected notification — one per watched output, known from the
  * payments made — was accepted at least once, signed; none was unexpected; every copy of a
- * notification carries the same event id. The duplicate count is reported.
+ * notification carries the same event id. The receiver answers after up to 400 ms, so kills cut
+ * deliveries in flight. The duplicate count is reported.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -37,6 +38,7 @@ const SCANNER_KILLS = 3;
 const DELIVERY_KILLS = 4;
 /** Share of deliveries the receiver answers 503 (retried on the compressed schedule). */
 const REJECT_RATE = 0.15;
+const MAX_ANSWER_DELAY_MS = 400;
 /** Generous: a job claimed by a killed replica is due again after its timeout plus the lease margin. */
 const FINAL_WAIT_MS = 60_000;
 const QUIET_MS = 2_000;
@@ -68,10 +70,11 @@ beforeAll(async () => {
     deliveryEnv: { DELIVERY_RETRY_SCALE: "0.001", DELIVERY_TIMEOUT_MS: "3000", DELIVERY_LEASE_MARGIN_MS: "1000" },
   });
   product.receiver.on(RECEIVER_PATH, (request, response) => {
-    if (receiverRandom.next() < REJECT_RATE) {
-      rejected.add(request);
-      response.writeHead(503).end();
-    } else response.writeHead(200).end("ok");
+    const reject = receiverRandom.next() < REJECT_RATE;
+    if (reject) rejected.add(request);
+    // A slow subscriber keeps deliveries in flight, so a kill can cut one off after the receiver
+    // took it: the replica that finds the job again sends it once more, with the same event id.
+    setTimeout(() => (reject ? response.writeHead(503).end() : response.writeHead(200).end("ok")), receiverRandom.between(0, MAX_ANSWER_DELAY_MS));
   });
 }, 180_000);
 afterAll(async () => {
@@ -103,6 +106,8 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
     const webhookOf = (address: string) => (address === third ? webhooks.btcSingle! : webhooks.btcPair!);
     /** Expected notification key → its amount. */
     const expected = new Map<string, string>();
+    /** Expected notification key → when its block was mined (ms since the start). */
+    const minedAt = new Map<string, number>();
 
     const started = Date.now();
     const schedule = [
@@ -133,10 +138,12 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
       const outputs = await paidOutputs(node, txid);
       for (const [address, amount] of Object.entries(payments)) expected.set(keyOf(webhookOf(address).id, txid, outputs.get(address)!), amount);
       await node.mine(1);
+      for (const key of expected.keys()) if (!minedAt.has(key)) minedAt.set(key, Date.now() - started);
       if (round++ % 2 === 0) {
         const wei = BigInt(paymentRandom.between(1, 1_000_000)) * 1_000_000_000_007n;
         const ethTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: hardhat.accounts[2]!.address, to: ethRecipient, value: `0x${wei.toString(16)}` }]);
         expected.set(keyOf(webhooks.eth!.id, ethTx, null), decimal(wei, 18));
+        minedAt.set(keyOf(webhooks.eth!.id, ethTx, null), Date.now() - started); // Hardhat mines each transaction at once
       }
       await sleep(BLOCK_INTERVAL_MS - (Date.now() - roundStart));
     }
@@ -157,6 +164,13 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
       const key = keyOf(payload.webhook_id, payload.txid, payload.position);
       eventIds.set(key, (eventIds.get(key) ?? new Set()).add(payload.event_id));
     }
+    // Mined → first accepted, per notification: where the faults cost time.
+    const firstAccepted = new Map<string, number>();
+    for (const { payload, request } of accepted) {
+      const key = keyOf(payload.webhook_id, payload.txid, payload.position);
+      if (!firstAccepted.has(key)) firstAccepted.set(key, request.at - started - minedAt.get(key)!);
+    }
+    const slowest = [...firstAccepted].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([key, ms]) => ({ key, minedAtMs: minedAt.get(key), acceptedAfterMs: ms }));
     const report = {
       seed: SEED,
       blocks: round,
@@ -165,6 +179,8 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
       rejectedWith503: received.length - accepted.length,
       acceptedDuplicates: accepted.length - acceptedKeys().size,
       allAcceptedAfterPaymentsEndedMs: allAcceptedAfterMs,
+      medianMinedToAcceptedMs: [...firstAccepted.values()].sort((a, b) => a - b)[Math.floor(firstAccepted.size / 2)],
+      slowest,
       faults: performed,
     };
     mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });

@@ -14,6 +14,7 @@ import { startLitecoindRegtest, startPrivateNats, startPrivatePostgres, type Lit
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoad, summarise, type Answer, type WindowSummary } from "./load-recorder.ts";
+import { processedBlocks, waitUntilProcessed } from "./scanner-watch.ts";
 import { createServiceStack } from "./service-stack.ts";
 
 const REPORT = fileURLToPath(new URL("../../.tmp/drills/dependency-outages.json", import.meta.url));
@@ -131,10 +132,9 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery,
     // No process died.
     expect(stack.exited(), stack.exitReport()).toEqual([]);
     // The scanner follows again after the outages: blocks mined now are processed.
-    const processed = async () => Number(/scanner_blocks_processed_total\{chain="btc"\} (\d+)/.exec(await (await fetch(`${scannerUrl}/metrics`)).text())?.[1] ?? 0);
-    const before = await processed();
+    const before = await processedBlocks(scannerUrl, "BTC");
     await node.mine(2);
-    await expect.poll(processed, { timeout: 20_000, interval: 200 }).toBeGreaterThanOrEqual(before + 2);
+    await waitUntilProcessed(scannerUrl, "BTC", before, 2);
     expect(baseline.ok).toBe(baseline.sent);
     for (const [name, summary] of Object.entries(report)) {
       expect({ name, undocumented: summary.undocumented }).toEqual({ name, undocumented: [] });

@@ -1,111 +1,68 @@
 /**
  * The product end to end, every service a real process: a client registers a webhook through the
- * gateway, a payment to the watched address is mined on litecoind regtest, the scanner matches it,
- * and the delivery service POSTs a notification that the client's receiver verifies with its
- * secret — exact amount, the transaction, the block, once.
+ * gateway, payments to the watched addresses are mined on litecoind regtest, Hardhat and the Tron
+ * simulator, the scanner matches them, and the delivery service POSTs notifications that the
+ * client's receiver verifies with its secret — exact amounts, currencies, transactions, output
+ * indexes and execution results, each once; nothing for a block mined before the webhook existed.
  */
-import { createHmac, randomBytes } from "node:crypto";
-import http, { type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createAccountWithKey } from "@chaingate/gateway/testing";
 import { createTestDatabase, startHardhat, startLitecoindRegtest, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceStack } from "./service-stack.ts";
+// By path, as the scanner's own Tron test does: the simulator's test helper (TronWeb signing as a dev account).
+import { useDevnode } from "../../packages/tron-devnode/src/test-devnode.ts";
+import { startNotificationStack, type CreatedWebhook, type NotificationStack, type ReceivedNotification } from "./notification-stack.ts";
+import { paidOutputs } from "./paid-outputs.ts";
+import { processedBlocks, waitUntilProcessed } from "./scanner-watch.ts";
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+/** The simulator's USDT (mainnet's contract address, in the scanner's default whitelist) and its first TRC-10 token. */
+const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TRC10_ID = "1000001";
+/** How long the receiver must stay quiet after the expected notifications: anything more is a duplicate. */
+const QUIET_MS = 1_500;
+const ARRIVAL_TIMEOUT_MS = 30_000;
 
+const tron = useDevnode();
 let database: TestDatabase;
 let node: LitecoindRegtest;
 let hardhat: HardhatNode;
-const stack = createServiceStack();
-const received: Received[] = [];
-const receiver = http.createServer((req, res) => {
-  let body = "";
-  req.on("data", (chunk) => (body += chunk));
-  req.on("end", () => {
-    received.push({ headers: req.headers, body });
-    res.writeHead(204).end();
-  });
-});
-let gatewayUrl: string;
-let key: string;
+let product: NotificationStack;
 
 beforeAll(async () => {
   [database, node, hardhat] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startHardhat()]);
   await node.mine(101);
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const shared = { DATABASE_URL: database.connectionString, NATS_NAMESPACE: `e${randomBytes(4).toString("hex")}` };
-  const deliveryUrl = await stack.start("delivery", "delivery", {
-    ...shared,
-    BITCOIN_NETWORK: "litecoin-regtest",
-    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+  product = await startNotificationStack({
+    databaseUrl: database.connectionString,
+    bitcoin: node,
+    ethereumUrl: hardhat.url,
+    tronUrl: tron.devnode.url,
+    scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200" },
   });
-  await stack.start("scanner", "scanner", {
-    ...shared,
-    BTC_RPC_URL: node.rpcUrl,
-    BTC_RPC_USER: node.rpcUser,
-    BTC_RPC_PASSWORD: node.rpcPassword,
-    ETH_RPC_URL: hardhat.url,
-    SCANNER_POLL_INTERVAL_MS: "200",
-  });
-  gatewayUrl = await stack.start("gateway", "gateway", { DATABASE_URL: database.connectionString, DELIVERY_URL: deliveryUrl, ACCESS_LOG: "false" });
-  ({ key } = await createAccountWithKey(database.connectionString, "e2e"));
 }, 180_000);
 afterAll(async () => {
-  await stack.stop();
-  await new Promise((resolve) => receiver.close(resolve));
+  await product?.stop();
   await node?.stop();
   await hardhat?.stop();
   await database?.drop();
 });
 
-async function createWebhook(coin: string, address: string): Promise<{ id: number; secret: string }> {
-  const created = await fetch(`${gatewayUrl}/api/v1/webhooks`, {
-    method: "POST",
-    headers: { "x-api-key": key, "content-type": "application/json" },
-    body: JSON.stringify({ coin, webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/deposits`, addresses: [address] }),
-  });
-  expect(created.status).toBe(201);
-  const webhook = ((await created.json()) as { data: { id: number; secret: string } }).data;
-  // Watching starts at the next block the scanner processes once the webhook reached its watch
-  // projection (outbox → webhook.changed → the scanner's own table); read it, do not guess a delay.
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  try {
-    await expect
-      .poll(async () => (await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhook.id])).rowCount, { timeout: 20_000, interval: 100 })
-      .toBe(1);
-  } finally {
-    await client.end();
-  }
-  return webhook;
-}
-
-/** The one notification the receiver got for `webhookId`, checked against the spec's signature. */
-async function onlyNotification(webhook: { id: number; secret: string }): Promise<Record<string, unknown>> {
-  const forWebhook = () => received.filter((r) => (JSON.parse(r.body) as { webhook_id: number }).webhook_id === webhook.id);
-  await expect.poll(() => forWebhook().length, { timeout: 30_000, interval: 200 }).toBeGreaterThan(0);
-  await new Promise((resolve) => setTimeout(resolve, 1_500)); // nothing more may follow
-  expect(forWebhook()).toHaveLength(1);
-  const [{ headers, body }] = forWebhook() as [Received];
-  const timestamp = String(headers["x-service-timestamp"]);
-  expect(headers["x-service-signature"]).toBe(createHmac("sha256", webhook.secret).update(`${timestamp}.${body}`).digest("hex"));
-  return JSON.parse(body) as Record<string, unknown>;
+/** Waits for `count` notifications to `webhook`, then that nothing more follows; each must verify with its secret. */
+async function exactly(webhook: CreatedWebhook, count: number): Promise<ReceivedNotification["payload"][]> {
+  await expect.poll(() => product.notifications(webhook).length, { timeout: ARRIVAL_TIMEOUT_MS, interval: 200 }).toBeGreaterThanOrEqual(count);
+  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+  const received = product.notifications(webhook);
+  expect(received.map((n) => n.payload)).toHaveLength(count);
+  expect(received.map((n) => n.signed)).toEqual(received.map(() => true));
+  return received.map((n) => n.payload);
 }
 
 describe("a deposit to a watched address", () => {
-  it("on Bitcoin reaches the client's receiver once, signed with the webhook's secret, with the exact amount, transaction and block", async () => {
+  it("on Bitcoin reaches the client's receiver once, signed with the webhook's secret, with the exact amount, transaction, output and block", async () => {
     const address = await node.walletRpc<string>("getnewaddress");
-    const webhook = await createWebhook("BTC", address);
-    await node.mine(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const webhook = await product.createWebhook("BTC", [address]);
     const txid = await node.fundAddress(address, "1.23456789");
+    const position = (await paidOutputs(node, txid)).get(address);
     const [blockHash] = await node.mine(1);
-    expect(await onlyNotification(webhook)).toMatchObject({
+    const [notification] = await exactly(webhook, 1);
+    expect(notification).toMatchObject({
       type: "transfer",
       webhook_id: webhook.id,
       coin: "BTC",
@@ -114,18 +71,49 @@ describe("a deposit to a watched address", () => {
       watched_address: address,
       amount: "1.23456789",
       raw_amount: "123456789",
+      decimals: 8,
       txid,
+      position,
       block: { hash: blockHash },
+      execution_status: "SUCCESS",
+      confirmations: 1,
     });
+  });
+
+  it("on Bitcoin, one transaction paying two watched outputs of one webhook gives two notifications, one per output, with distinct event ids", async () => {
+    const [first, second] = [await node.walletRpc<string>("getnewaddress"), await node.walletRpc<string>("getnewaddress")];
+    const webhook = await product.createWebhook("BTC", [first, second]);
+    const txid = await node.walletRpc<string>("sendmany", ["", { [first]: "0.11111111", [second]: "0.02000001" }]);
+    const outputs = await paidOutputs(node, txid);
+    const [blockHash] = await node.mine(1);
+    const received = await exactly(webhook, 2);
+    const byPosition = new Map(received.map((n) => [n.position, n]));
+    expect(byPosition.get(outputs.get(first)!)).toMatchObject({ txid, to: first, watched_address: first, amount: "0.11111111", raw_amount: "11111111", block: { hash: blockHash } });
+    expect(byPosition.get(outputs.get(second)!)).toMatchObject({ txid, to: second, watched_address: second, amount: "0.02000001", raw_amount: "2000001", block: { hash: blockHash } });
+    expect(outputs.get(first)).not.toBe(outputs.get(second));
+    expect(new Set(received.map((n) => n.event_id)).size).toBe(2);
+  });
+
+  it("on Bitcoin, a payment in a block the scanner processed before the webhook existed is never notified; a later one is", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    const earlier = await node.fundAddress(address, "0.3");
+    const before = await processedBlocks(product.scannerUrl, "BTC");
+    await node.mine(1);
+    await waitUntilProcessed(product.scannerUrl, "BTC", before);
+    const webhook = await product.createWebhook("BTC", [address]);
+    const later = await node.fundAddress(address, "0.4");
+    await node.mine(1);
+    const [notification] = await exactly(webhook, 1);
+    expect(notification).toMatchObject({ txid: later, amount: "0.4" });
+    expect(product.notifications(webhook).map((n) => n.payload.txid)).not.toContain(earlier);
   });
 
   it("on Ethereum, registered in checksummed form, reaches the receiver once with the exact wei amount", async () => {
     const [sender, recipient] = [hardhat.accounts[1]!.address, hardhat.accounts[7]!.address];
-    const webhook = await createWebhook("ETH", recipient);
-    await hardhat.rpc("evm_mine");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const webhook = await product.createWebhook("ETH", [recipient]);
     const txid = await hardhat.rpc<string>("eth_sendTransaction", [{ from: sender, to: recipient, value: "0x1bc16d674ec80001" }]); // 2 ETH + 1 wei
-    expect(await onlyNotification(webhook)).toMatchObject({
+    const [notification] = await exactly(webhook, 1);
+    expect(notification).toMatchObject({
       type: "transfer",
       webhook_id: webhook.id,
       coin: "ETH",
@@ -136,5 +124,24 @@ describe("a deposit to a watched address", () => {
       txid,
       execution_status: "SUCCESS",
     });
+  });
+
+  it("on Tron: TRX, a TRC-10 token (currency = its id), USDT and a USDT transfer that ran out of energy reach the receiver signed, each with its amount and execution result", async () => {
+    const { devnode, tronWeb, alice, bob } = tron;
+    const webhook = await product.createWebhook("TRX", [bob.base58]);
+    const trx = (await tronWeb.trx.sendTransaction(bob.base58, 1_500_000)).transaction.txID;
+    const trc10 = (await tronWeb.trx.sendToken(bob.base58, 2_500_001, TRC10_ID)).transaction.txID;
+    const usdt = await tronWeb.contract().at(USDT);
+    const usdtTx: string = await usdt.transfer(bob.base58, 2_000_000).send({ feeLimit: 150_000_000 });
+    const outOfEnergy: string = await usdt.transfer(bob.base58, 3_000_000).send({ feeLimit: 1_000_000 });
+    const { number, blockID } = await devnode.produceBlock();
+    const byTx = new Map((await exactly(webhook, 4)).map((n) => [n.txid, n]));
+    const common = { type: "transfer", coin: "TRX", webhook_id: webhook.id, from: alice.base58, to: bob.base58, watched_address: bob.base58, block: { height: number, hash: blockID } };
+    expect(byTx.get(trx)).toMatchObject({ ...common, currency: "TRX", amount: "1.5", raw_amount: "1500000", decimals: 6, token_contract: null, execution_status: "SUCCESS" });
+    expect(byTx.get(trc10)).toMatchObject({ ...common, currency: TRC10_ID, amount: "2.500001", raw_amount: "2500001", execution_status: "SUCCESS" });
+    expect(byTx.get(usdtTx)).toMatchObject({ ...common, currency: "USDT", amount: "2", raw_amount: "2000000", token_contract: USDT, execution_status: "SUCCESS" });
+    // Notified as the failure it is, never as USDT received.
+    expect(byTx.get(outOfEnergy)).toMatchObject({ ...common, currency: "USDT", amount: "3", token_contract: USDT, execution_status: "OUT_OF_ENERGY" });
+    expect((await tronWeb.trx.getTransactionInfo(outOfEnergy)).receipt?.result).toBe("OUT_OF_ENERGY");
   });
 });

@@ -3,13 +3,20 @@
  * loopback port, for drills that must see what an operator's deployment does.
  */
 import { fileURLToPath } from "node:url";
-import { freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
+import { freePort, spawnService, stopChild, waitForHttp, type SpawnedService } from "@chaingate/testing";
 
 const SERVICES_DIR = fileURLToPath(new URL("../../services/", import.meta.url));
+/** A service's first start runs its migrations; a restart should be quicker. */
+const START_TIMEOUT_MS = 60_000;
 
 export interface ServiceStack {
   /** Starts `service` (a directory under services/) as `name`; resolves with its URL once /healthz answers. */
   start(name: string, service: string, env: Record<string, string>): Promise<string>;
+  /**
+   * Stops `name` with `signal` (SIGKILL: a crash, nothing flushed) and starts it again with the same
+   * service, environment and port; resolves once /healthz answers.
+   */
+  restart(name: string, signal?: NodeJS.Signals): Promise<void>;
   processes: Record<string, SpawnedService>;
   /** Names of the processes that have exited. */
   exited(): string[];
@@ -20,15 +27,24 @@ export interface ServiceStack {
 
 export function createServiceStack(): ServiceStack {
   const processes: Record<string, SpawnedService> = {};
+  const launches: Record<string, { service: string; env: Record<string, string> }> = {};
   const exitedEntries = () => Object.entries(processes).filter(([, p]) => p.process.exitCode !== null || p.process.signalCode !== null);
+  async function launch(name: string): Promise<string> {
+    const { service, env } = launches[name]!;
+    processes[name] = spawnService(`${SERVICES_DIR}${service}`, { LOG_LEVEL: "warn", ...env });
+    const url = `http://127.0.0.1:${env.PORT}`;
+    await waitForHttp(`${url}/healthz`, START_TIMEOUT_MS);
+    return url;
+  }
   return {
     processes,
     async start(name, service, env) {
-      const port = await freePort();
-      processes[name] = spawnService(`${SERVICES_DIR}${service}`, { PORT: String(port), LOG_LEVEL: "warn", ...env });
-      const url = `http://127.0.0.1:${port}`;
-      await waitForHttp(`${url}/healthz`, 60_000);
-      return url;
+      launches[name] = { service, env: { PORT: String(await freePort()), ...env } };
+      return launch(name);
+    },
+    async restart(name, signal = "SIGTERM") {
+      await stopChild(processes[name]!.process, { signal });
+      await launch(name);
     },
     exited: () => exitedEntries().map(([name]) => name),
     exitReport: () =>

@@ -5,6 +5,7 @@ export { freePort, readStartArguments, spawnService, stopChild, waitForExit, wai
 export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.ts";
 export { startPrivateNats, startPrivateNatsCluster, type PrivateNats, type PrivateNatsCluster } from "./private-nats.ts";
 export { silentLogger } from "./silent-logger.ts";
+export { seededRandom, type SeededRandom } from "./seeded-random.ts";
 export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "./otlp-collector.ts";
 export { startHardhat, HardhatRpcError, HARDHAT_ACCOUNT_COUNT, HARDHAT_CHAIN_ID, HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type StartHardhatOptions } from "./hardhat-node.ts";
 export { deployUsdtLikeToken, usdtLikeTokenBytecode, USDT_LIKE_DECIMALS, USDT_LIKE_SUPPLY, type DeployedToken } from "./usdt-like-token.ts";

@@ -1,0 +1,51 @@
+/**
+ * What a drill (or bench) must know about the scanner before it pays: that a webhook has reached
+ * its watch projection (watching starts at the next block processed after that), and how many
+ * blocks of a chain it has processed. The projection's layout belongs to the scanner; this file is
+ * the one place outside it that reads the projection.
+ */
+import pg from "pg";
+
+export type ScannedCoin = "BTC" | "ETH" | "TRX";
+
+const WAIT_TIMEOUT_MS = 20_000;
+const POLL_INTERVAL_MS = 100;
+
+async function pollUntil(description: string, done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting until ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+  }
+}
+
+/**
+ * Resolves once the scanner's projection (schema `scanner` of its database) holds the webhook,
+ * active, with every one of `addresses` in the form the registry stored them (its answer's
+ * `addresses`); the next block the scanner processes then watches them.
+ */
+export async function waitUntilWatched(connectionString: string, webhookId: number, addresses: readonly string[], timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const query = "select 1 from scanner.webhooks where webhook_id = $1 and is_active and not deleted and addresses @> $2::jsonb";
+    await pollUntil(
+      `webhook ${webhookId} is in the scanner's watch projection`,
+      async () => (await client.query(query, [webhookId, JSON.stringify(addresses)])).rowCount === 1,
+      timeoutMs,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/** Blocks of `coin` the scanner at `scannerUrl` processed since its process started (`scanner_blocks_processed_total`). */
+export async function processedBlocks(scannerUrl: string, coin: ScannedCoin): Promise<number> {
+  const metrics = await (await fetch(`${scannerUrl}/metrics`)).text();
+  return Number(new RegExp(`scanner_blocks_processed_total\\{chain="${coin.toLowerCase()}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+}
+
+/** Resolves once the scanner processed at least `count` more blocks of `coin` than `before` (a `processedBlocks` reading). */
+export async function waitUntilProcessed(scannerUrl: string, coin: ScannedCoin, before: number, count = 1, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
+  await pollUntil(`the scanner processed ${count} more ${coin} block(s)`, async () => (await processedBlocks(scannerUrl, coin)) >= before + count, timeoutMs);
+}

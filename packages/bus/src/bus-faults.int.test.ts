@@ -2,12 +2,12 @@
  * The bus through faults, on a nats-server of the test's own: restarts and crashes of NATS, a
  * consumer deleted under a running loop, handlers slower than the ack deadline, poison messages.
  */
-import { randomBytes } from "node:crypto";
 import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
 import { startPrivateNats, type PrivateNats } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus } from "./index.ts";
+import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const warnings: string[] = [];
 const logger = { info: () => {}, warn: (_fields: object, message: string) => warnings.push(message), error: () => {} };
@@ -17,25 +17,7 @@ const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
 function transfer(webhookId: number): EventPayload<typeof transferMatched> {
-  return {
-    event_id: `evt-${webhookId}`,
-    webhook_id: webhookId,
-    coin: "BTC",
-    currency: "BTC",
-    from: null,
-    to: "bc1qwatched",
-    watched_address: "bc1qwatched",
-    amount: "0.5",
-    raw_amount: "50000000",
-    decimals: 8,
-    token_contract: null,
-    txid: randomBytes(32).toString("hex"),
-    position: 0,
-    block: { height: 1, hash: "00ab", time: "2026-11-21T00:00:00.000Z" },
-    execution_status: "SUCCESS",
-    type: "transfer",
-    confirmations: 1,
-  };
+  return sampleTransfer({ event_id: `evt-${webhookId}`, webhook_id: webhookId });
 }
 
 /** Publishes, retrying while NATS is still coming back. */

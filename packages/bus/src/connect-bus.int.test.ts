@@ -5,34 +5,14 @@ import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus, type Consumption, type MessageInfo } from "./index.ts";
+import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
 const namespace = `t${randomBytes(4).toString("hex")}`;
 let bus: Bus;
 const consumptions: Consumption[] = [];
 
-function transfer(overrides: Partial<EventPayload<typeof transferMatched>> = {}): EventPayload<typeof transferMatched> {
-  return {
-    event_id: "evt-1",
-    webhook_id: 7,
-    coin: "BTC",
-    currency: "BTC",
-    from: null,
-    to: "bc1qwatched",
-    watched_address: "bc1qwatched",
-    amount: "0.5",
-    raw_amount: "50000000",
-    decimals: 8,
-    token_contract: null,
-    txid: randomBytes(32).toString("hex"),
-    position: 0,
-    block: { height: 1, hash: "00ab", time: "2026-11-21T00:00:00.000Z" },
-    execution_status: "SUCCESS",
-    type: "transfer",
-    confirmations: 1,
-    ...overrides,
-  };
-}
+const transfer = sampleTransfer;
 
 /** Collects handled messages until `count` arrived. */
 function collector(count: number) {

@@ -18,7 +18,8 @@ import { deliveryMigrations } from "./infra/migrations/index.ts";
 import { startWebhookChangedRelay } from "./infra/webhook-changed-relay.ts";
 import { createWebhookRepository } from "./infra/webhook-repository.ts";
 import { startDeliveryWorker } from "./infra/delivery-worker.ts";
-import { enqueueDelivery } from "./infra/enqueue-delivery.ts";
+import { enqueueDeliveries } from "./infra/enqueue-deliveries.ts";
+import { traceparentOf } from "./infra/job-trace-context.ts";
 import { createSender } from "./infra/send-notification.ts";
 import { createDeliveryLog } from "./infra/delivery-log.ts";
 
@@ -78,10 +79,15 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
                 await repository.watchIssuedAddress(issued.account_id, issued.coin, issued.xpub_id, issued.address);
               },
             }),
-            await connected.consume(transferMatched, {
+            // Events in batches: one insert per batch, acked after it (each job keeps its message's trace).
+            await connected.consumeBatches(transferMatched, {
               durable: TRANSFER_MATCHED_CONSUMER,
-              handle: async (event) => {
-                if (await enqueueDelivery(database.db, event)) worker.wake();
+              handleBatch: async (items) => {
+                const stored = await enqueueDeliveries(
+                  database.db,
+                  items.map((item) => ({ event: item.payload, traceparent: traceparentOf(item.context) })),
+                );
+                if (stored) worker.wake();
               },
             }),
           );

@@ -20,6 +20,7 @@ import type { DeliveryDatabase } from "./database-schema.ts";
 import type { AttemptResult, SendNotification } from "./send-notification.ts";
 import { createBatchWriter } from "./batch-writer.ts";
 import { contextOfTraceparent } from "./job-trace-context.ts";
+import { noObserver, type AttemptOutcome, type DeliveryObserver } from "./delivery-metrics.ts";
 import { createWakeableSleep } from "./wakeable-sleep.ts";
 import { markWebhookChanged } from "./webhook-repository.ts";
 import { TEST_EVENT_PREFIX } from "./delivery-log.ts";
@@ -55,6 +56,8 @@ export interface DeliveryWorkerOptions {
   prune: () => Promise<number>;
   /** After a webhook's state changed (auto-disable): the registry outbox relay should run. */
   onWebhookChanged: () => void;
+  /** Told of every attempt, failed job and disabled webhook (the service's metrics). */
+  observer?: DeliveryObserver;
 }
 
 export interface DeliveryWorker {
@@ -83,6 +86,7 @@ interface Delivered {
 
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, logger } = options;
+  const observer = options.observer ?? noObserver;
   const inFlight = new Map<number, number>();
   let running = 0;
   let stopped = false;
@@ -144,7 +148,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     const gone = result.statusCode === 410;
     const delay = delivered || gone ? null : nextRetryDelayMs(attempt, options.retryScale, parseRetryAfter(result.retryAfter, Date.now()));
     const status = delivered ? "delivered" : delay === null ? "failed" : "pending";
-    if (delivered) return recordDelivered({ job, result });
+    const outcome: AttemptOutcome = delivered ? "delivered" : gone ? "gone" : result.refused ? "refused" : delay === null ? "failed" : "retry";
+    if (delivered) {
+      await recordDelivered({ job, result });
+      observer.attempt(job.coin, outcome, result.latencyMs / 1000);
+      return;
+    }
     let changed = false;
     await db.transaction().execute(async (trx) => {
       await trx
@@ -170,8 +179,11 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         }
       }
     });
+    observer.attempt(job.coin, outcome, result.latencyMs / 1000);
+    if (status === "failed") observer.jobFailed(job.coin);
     if (changed) {
       logger.warn({ webhookId: job.webhook_id }, `webhook disabled after ${AUTO_DISABLE_FAILURES} consecutive failed deliveries`);
+      observer.webhookDisabled(job.coin);
       options.onWebhookChanged();
     }
   }

@@ -16,11 +16,17 @@ export const RESPONSE_EXCERPT_CHARS = 1_000;
 /** Bytes of the answer read for the excerpt (a UTF-8 character takes at most 4); the rest is drained unread. */
 const RESPONSE_EXCERPT_BYTES = RESPONSE_EXCERPT_CHARS * 4;
 const USER_AGENT = "chaingate-webhooks/1";
+/** How request-filtering-agent words a refusal (it sets no error code). */
+const REFUSAL = /^DNS lookup .* is not allowed\b/;
+/** Starts the logged error of a refused attempt. */
+export const REFUSED_PREFIX = "refused by the connect-time address check: ";
 
 export interface AttemptResult {
   statusCode: number | null;
   latencyMs: number;
   error: string | null;
+  /** The connect-time address check refused the address the name resolved to (no connection made). */
+  refused: boolean;
   responseExcerpt: string | null;
   retryAfter: string | undefined;
 }
@@ -44,7 +50,11 @@ export function createSender(options: { timeoutMs: number; allowCidrs: string[] 
         resolve({ ...result, latencyMs: elapsed() });
       };
       let request: http.ClientRequest | undefined;
-      const fail = (error: unknown) => finish({ statusCode: null, error: error instanceof Error ? error.message : String(error), responseExcerpt: null, retryAfter: undefined });
+      const fail = (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        const refused = REFUSAL.test(message);
+        finish({ statusCode: null, error: refused ? `${REFUSED_PREFIX}${message}` : message, refused, responseExcerpt: null, retryAfter: undefined });
+      };
       const timer = setTimeout(() => {
         fail(new Error(`no complete answer within ${options.timeoutMs} ms`));
         request?.destroy();
@@ -82,6 +92,7 @@ export function createSender(options: { timeoutMs: number; allowCidrs: string[] 
           finish({
             statusCode,
             error: statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`,
+            refused: false,
             responseExcerpt: Buffer.concat(chunks).toString("utf8").slice(0, RESPONSE_EXCERPT_CHARS),
             retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
           });

@@ -77,8 +77,9 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
     },
     async close() {
       await bus.close();
-      await delivery.close();
+      // The receiver first: attempts it never answers end now instead of at their timeout.
       await receiver.close();
+      await delivery.close();
       await database.drop();
     },
   };

@@ -4,7 +4,6 @@
  * events consumed, and the queue depth read when scraped.
  */
 import { transferMatched } from "@chaingate/contracts";
-import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAX_ATTEMPTS } from "./domain/retry-schedule.ts";
 import { AUTO_DISABLE_FAILURES } from "./infra/delivery-worker.ts";
@@ -40,11 +39,8 @@ it("counts attempts by outcome and chain with their latency, failed jobs, disabl
   const gone = await harness.createWebhook({ path: "/gone", coin: "ETH" });
   const down = await harness.createWebhook({ path: "/down", coin: "TRX" });
   const refused = await harness.createWebhook({ path: "/refused", coin: "BTC" });
-  const client = new pg.Client({ connectionString: harness.database.connectionString });
-  await client.connect();
   // As a rebinding resolver would: the address connected to is one WEBHOOK_ALLOW_CIDRS does not list.
-  await client.query(`update delivery.webhooks set webhook_url = $1 where id = $2`, [`http://127.0.0.2:${new URL(receiver.url).port}/refused`, refused.id]);
-  await client.end();
+  await harness.query(`update delivery.webhooks set webhook_url = $1 where id = $2`, [`http://127.0.0.2:${new URL(receiver.url).port}/refused`, refused.id]);
 
   for (let i = 0; i < 3; i++) await bus.publish(transferMatched, transferFor(ok.id, "BTC"));
   for (let i = 0; i < AUTO_DISABLE_FAILURES; i++) await bus.publish(transferMatched, transferFor(gone.id, "ETH"));

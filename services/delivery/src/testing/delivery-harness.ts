@@ -9,6 +9,7 @@ import { connectBus, type Bus } from "@chaingate/bus";
 import { transferMatched, type Coin, type EventPayload } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import pg from "pg";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import { startLocalReceiver, type LocalReceiver } from "./local-receiver.ts";
 import { startTestDelivery } from "./start-test-delivery.ts";
@@ -22,6 +23,10 @@ export interface DeliveryHarness {
   bus: Bus;
   /** Calls the delivery's API directly as `accountId` (the header the gateway would set). */
   api(method: string, path: string, accountId?: number, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown>; message?: string } }>;
+  /** Stops the service and starts it again on the same database and namespace (`delivery` is the new one). */
+  restartDelivery(): Promise<void>;
+  /** Runs one SQL statement on the test database. */
+  query<Row extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
   /** A webhook of `accountId` (1 by default) whose URL is the receiver's `path` (or `url` when given). */
   createWebhook(options: { path: string; coin?: Coin; url?: string; isActive?: boolean; accountId?: number }): Promise<{ id: number; secret: string }>;
   close(): Promise<void>;
@@ -52,7 +57,10 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
   const namespace = `h${randomBytes(4).toString("hex")}`;
   const database = await createTestDatabase();
   const receiver = await startLocalReceiver();
-  const delivery = await startTestDelivery(database.connectionString, { NATS_URL: natsUrl, NATS_NAMESPACE: namespace, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", ...env });
+  const deliveryEnv = { NATS_URL: natsUrl, NATS_NAMESPACE: namespace, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", ...env };
+  let delivery = await startTestDelivery(database.connectionString, deliveryEnv);
+  const client = new pg.Client({ connectionString: database.connectionString });
+  await client.connect();
   const bus = await connectBus({ url: natsUrl, name: "test", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace });
   await bus.ensureStreams([transferMatched]);
   const api: DeliveryHarness["api"] = async (method, path, accountId = 1, body) => {
@@ -67,9 +75,18 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
   return {
     database,
     receiver,
-    delivery,
+    get delivery() {
+      return delivery;
+    },
     bus,
     api,
+    async restartDelivery() {
+      await delivery.close();
+      delivery = await startTestDelivery(database.connectionString, deliveryEnv);
+    },
+    async query(text, values) {
+      return (await client.query(text, values)).rows;
+    },
     async createWebhook({ path, coin = "BTC", url, isActive, accountId }) {
       const created = await api("POST", "/api/v1/webhooks", accountId, { coin, webhook_url: url ?? `${receiver.url}${path}`, addresses: [SAMPLE_ADDRESSES[coin]], ...(isActive === undefined ? {} : { is_active: isActive }) });
       if (created.status !== 201) throw new Error(`webhook not created: ${created.status} ${JSON.stringify(created.body)}`);
@@ -77,6 +94,7 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
     },
     async close() {
       await bus.close();
+      await client.end();
       // The receiver first: attempts it never answers end now instead of at their timeout.
       await receiver.close();
       await delivery.close();

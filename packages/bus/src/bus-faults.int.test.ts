@@ -7,7 +7,7 @@ import { ChaingateError } from "@chaingate/errors";
 import { startPrivateNats, type PrivateNats } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus } from "./index.ts";
-import { sampleTransfer } from "./sample-transfer.ts";
+import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const warnings: string[] = [];
 const logger = { info: () => {}, warn: (_fields: object, message: string) => warnings.push(message), error: () => {} };
@@ -16,7 +16,9 @@ let bus: Bus;
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
-const transfer = (webhookId: number) => sampleTransfer({ webhook_id: webhookId, event_id: `evt-${webhookId}` });
+function transfer(webhookId: number): EventPayload<typeof transferMatched> {
+  return sampleTransfer({ event_id: `evt-${webhookId}`, webhook_id: webhookId });
+}
 
 /** Publishes, retrying while NATS is still coming back. */
 async function publishEventually(event: EventPayload<typeof transferMatched>): Promise<void> {

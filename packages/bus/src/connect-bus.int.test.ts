@@ -5,7 +5,7 @@ import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus, type Consumption, type MessageInfo } from "./index.ts";
-import { sampleTransfer } from "./sample-transfer.ts";
+import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
 const namespace = `t${randomBytes(4).toString("hex")}`;

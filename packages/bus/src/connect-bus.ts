@@ -1,9 +1,10 @@
 /**
  * NATS JetStream for chaingate's events: idempotent stream and consumer set-up, typed publish with
  * a deterministic `Nats-Msg-Id`, and durable pull consumption that acks only after the handler
- * stored its effect.
+ * stored its effect (one message at a time, or in batches for a consumer that stores many events
+ * in one statement).
  */
-import { context } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
 import { ChaingateError } from "@chaingate/errors";
 import type { EventContract, EventPayload } from "@chaingate/contracts";
 import {
@@ -34,6 +35,10 @@ const FIRST_REDELIVERY_DELAY_MS = 1_000;
 const MAX_RESUBSCRIBE_DELAY_MS = 10_000;
 const PULL_EXPIRES_MS = 10_000;
 const PULL_HEARTBEAT_MS = 2_500;
+/** Events handed to a batch handler at once, unless the consumer asks for another cap. */
+export const DEFAULT_MAX_BATCH = 256;
+
+const tracer = trace.getTracer("@chaingate/bus");
 
 /** The narrow logger the bus needs (pino satisfies it). */
 export interface BusLogger {
@@ -72,6 +77,28 @@ export interface ConsumeOptions<Contract extends EventContract> {
   ackWaitMs?: number;
 }
 
+/** One event of a batch, with the context its effect continues (see `consumeBatches`). */
+export interface BatchItem<Contract extends EventContract> {
+  payload: EventPayload<Contract>;
+  info: MessageInfo;
+  /** A consumer span of this message, child of the publisher's context from its headers. */
+  context: Context;
+}
+
+export interface ConsumeBatchesOptions<Contract extends EventContract> {
+  /** Durable consumer name; replicas sharing it share the work. */
+  durable: string;
+  /**
+   * Stores the effect of every event of the batch; all are acked only after it resolves. When it
+   * throws, all are redelivered later (terminated instead for a non-retryable ChaingateError).
+   */
+  handleBatch(items: BatchItem<Contract>[]): Promise<void>;
+  /** At most this many events per call (default DEFAULT_MAX_BATCH). */
+  maxBatch?: number;
+  filterSubject?: string;
+  ackWaitMs?: number;
+}
+
 export interface Consumption {
   stop(): Promise<void>;
   /** Resolves when the consume loop has ended. */
@@ -90,6 +117,12 @@ export interface Bus {
   ensureStreams(contracts: readonly EventContract[]): Promise<void>;
   publish<Contract extends EventContract>(contract: Contract, payload: EventPayload<Contract>): Promise<PublishResult>;
   consume<Contract extends EventContract>(contract: Contract, options: ConsumeOptions<Contract>): Promise<Consumption>;
+  /**
+   * Like `consume`, but hands the handler every message that is waiting (up to `maxBatch`) at once:
+   * while one batch is being stored the next gathers, so a quiet stream still sees batches of one
+   * (no added latency) and a busy one pays one store per batch instead of one per event.
+   */
+  consumeBatches<Contract extends EventContract>(contract: Contract, options: ConsumeBatchesOptions<Contract>): Promise<Consumption>;
   /** Throws unless the connection is up; used by `/readyz`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -148,48 +181,60 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     return { duplicate: ack.duplicate, sequence: ack.seq };
   }
 
-  async function consume<Contract extends EventContract>(contract: Contract, consumeOptions: ConsumeOptions<Contract>): Promise<Consumption> {
+  /** Where a durable consumer reads, and how long an unacked message waits before redelivery. */
+  interface ConsumerTarget {
+    durable: string;
+    filterSubject?: string | undefined;
+    ackWaitMs?: number | undefined;
+  }
+
+  /**
+   * Creates (or updates) the durable consumer and feeds its messages to `drain` until stopped. The
+   * loop outlives NATS restarts and a deleted consumer: an iterator that ends or throws is logged
+   * and replaced after a back-off, never left as an unhandled rejection.
+   */
+  async function runConsumer(
+    contract: EventContract,
+    target: ConsumerTarget,
+    drain: (messages: ConsumerMessages) => Promise<void>,
+    pull: { max_messages?: number } = {},
+  ): Promise<Consumption> {
     const stream = streamName(contract);
     const config: Partial<ConsumerConfig> = {
-      durable_name: consumeOptions.durable,
+      durable_name: target.durable,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
-      filter_subject: subjectOf(consumeOptions.filterSubject ?? contract.streamSubjects),
+      ack_wait: nanos(target.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
+      filter_subject: subjectOf(target.filterSubject ?? contract.streamSubjects),
     };
     const ensureConsumer = () =>
-      manager.consumers.info(stream, consumeOptions.durable).then(
-        () => manager.consumers.update(stream, consumeOptions.durable, config),
+      manager.consumers.info(stream, target.durable).then(
+        () => manager.consumers.update(stream, target.durable, config),
         (error: unknown) => (isNotFound(error) ? manager.consumers.add(stream, config) : Promise.reject(error)),
       );
     await ensureConsumer();
-    const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
     let stopped = false;
     let messages: ConsumerMessages | undefined;
     let wakeUp: (() => void) | undefined;
 
-    // The loop outlives NATS restarts and a deleted consumer: an iterator that ends or throws is
-    // logged and replaced after a back-off, never left as an unhandled rejection.
     const done = (async () => {
       let failures = 0;
       while (!stopped) {
         try {
           if (failures > 0) await ensureConsumer();
-          const consumer = await jetstream.consumers.get(stream, consumeOptions.durable);
+          const consumer = await jetstream.consumers.get(stream, target.durable);
           // A deleted consumer or stream ends the iterator (instead of waiting for it forever), so
           // the loop re-creates it.
           // Short pulls with frequent heartbeats notice a lost consumer within seconds (servers
           // before 2.10 send no "consumer deleted" status).
-          messages = await consumer.consume({ abort_on_missing_resource: true, expires: PULL_EXPIRES_MS, idle_heartbeat: PULL_HEARTBEAT_MS });
+          messages = await consumer.consume({ abort_on_missing_resource: true, expires: PULL_EXPIRES_MS, idle_heartbeat: PULL_HEARTBEAT_MS, ...pull });
           failures = 0;
-          for await (const message of messages) {
-            await handleMessage(contract, message, consumeOptions.handle, ackWaitMs);
-          }
+          await drain(messages);
           if (stopped) break;
-          logger.warn({ stream, durable: consumeOptions.durable }, "event consumption ended; resubscribing");
+          logger.warn({ stream, durable: target.durable }, "event consumption ended; resubscribing");
         } catch (error) {
           if (stopped) break;
-          logger.warn({ err: error, stream, durable: consumeOptions.durable }, "event consumption failed; resubscribing");
+          logger.warn({ err: error, stream, durable: target.durable }, "event consumption failed; resubscribing");
         }
         failures++;
         const delay = Math.min(FIRST_REDELIVERY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RESUBSCRIBE_DELAY_MS);
@@ -210,27 +255,68 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     };
   }
 
+  function consume<Contract extends EventContract>(contract: Contract, consumeOptions: ConsumeOptions<Contract>): Promise<Consumption> {
+    const ackWaitMs = consumeOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    return runConsumer(contract, consumeOptions, async (messages) => {
+      for await (const message of messages) {
+        await handleMessage(contract, message, consumeOptions.handle, ackWaitMs);
+      }
+    });
+  }
+
+  function consumeBatches<Contract extends EventContract>(contract: Contract, batchOptions: ConsumeBatchesOptions<Contract>): Promise<Consumption> {
+    const ackWaitMs = batchOptions.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
+    const maxBatch = batchOptions.maxBatch ?? DEFAULT_MAX_BATCH;
+    return runConsumer(
+      contract,
+      batchOptions,
+      async (messages) => {
+        const waiting: JsMsg[] = [];
+        let storing: Promise<void> | undefined;
+        // Runs after the messages that arrived together are all in `waiting`; ends (synchronously
+        // clearing `storing`) the moment nothing waits, so the next message starts a new run.
+        const storeWaiting = async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          try {
+            while (waiting.length) await handleBatch(contract, waiting.splice(0, maxBatch), batchOptions.handleBatch, ackWaitMs);
+          } finally {
+            storing = undefined;
+          }
+        };
+        for await (const message of messages) {
+          waiting.push(message);
+          storing ??= storeWaiting();
+          // Back-pressure: stop pulling while two batches wait.
+          if (waiting.length >= 2 * maxBatch) await storing;
+        }
+        // The iterator ended (stop, lost consumer): what was received is stored and acked first.
+        await storing;
+      },
+      { max_messages: 2 * maxBatch },
+    );
+  }
+
+  /** The message's payload, or undefined when it breaks its contract (then it is terminated). */
+  function parseOrTerminate<Contract extends EventContract>(contract: Contract, message: JsMsg, info: MessageInfo): EventPayload<Contract> | undefined {
+    try {
+      return contract.schema.parse(message.json()) as EventPayload<Contract>;
+    } catch (error) {
+      // A payload that breaks its contract will never parse: keep it out of the redelivery loop.
+      logger.error({ err: error, ...info }, "event does not match its contract: terminated");
+      message.term();
+      return undefined;
+    }
+  }
+
   async function handleMessage<Contract extends EventContract>(
     contract: Contract,
     message: JsMsg,
     handle: ConsumeOptions<Contract>["handle"],
     ackWaitMs: number,
   ): Promise<void> {
-    const info: MessageInfo = {
-      subject: message.subject,
-      messageId: message.headers?.get("Nats-Msg-Id") || undefined,
-      deliveryCount: message.info.redeliveryCount,
-      streamSequence: message.seq,
-    };
-    let payload: EventPayload<Contract>;
-    try {
-      payload = contract.schema.parse(message.json()) as EventPayload<Contract>;
-    } catch (error) {
-      // A payload that breaks its contract will never parse: keep it out of the redelivery loop.
-      logger.error({ err: error, ...info }, "event does not match its contract: terminated");
-      message.term();
-      return;
-    }
+    const info = messageInfo(message);
+    const payload = parseOrTerminate(contract, message, info);
+    if (payload === undefined) return;
     // A handler slower than the ack deadline tells the server it is still working, so the
     // message is not redelivered to another replica while it is being handled.
     const keepAlive = setInterval(() => message.working(), Math.max(ackWaitMs / 3, 100));
@@ -254,6 +340,44 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     }
   }
 
+  /** Never throws: every message ends acked, redelivered later or terminated. */
+  async function handleBatch<Contract extends EventContract>(
+    contract: Contract,
+    messages: JsMsg[],
+    handle: ConsumeBatchesOptions<Contract>["handleBatch"],
+    ackWaitMs: number,
+  ): Promise<void> {
+    const items: Array<BatchItem<Contract> & { message: JsMsg; span: Span }> = [];
+    for (const message of messages) {
+      const info = messageInfo(message);
+      const payload = parseOrTerminate(contract, message, info);
+      if (payload === undefined) continue;
+      // One consumer span per message, child of its publisher's context: the effect's own work
+      // (a stored job, its later delivery) continues that message's trace, not the batch's.
+      const parent = extractTraceContext(message.headers);
+      const span = tracer.startSpan(`${contract.name} process`, { kind: SpanKind.CONSUMER, attributes: { "messaging.system": "nats", "messaging.destination.name": info.subject, "messaging.message.id": info.messageId ?? "" } }, parent);
+      items.push({ payload, info, context: trace.setSpan(parent, span), message, span });
+    }
+    if (!items.length) return;
+    const keepAlive = setInterval(() => items.forEach((item) => item.message.working()), Math.max(ackWaitMs / 3, 100));
+    try {
+      await handle(items.map(({ payload, info, context: itemContext }) => ({ payload, info, context: itemContext })));
+      for (const item of items) item.message.ack();
+    } catch (error) {
+      const permanent = error instanceof ChaingateError && !error.retryable;
+      for (const item of items) {
+        item.span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        if (permanent) item.message.term();
+        else item.message.nak(Math.min(FIRST_REDELIVERY_DELAY_MS * 2 ** (item.info.deliveryCount - 1), MAX_REDELIVERY_DELAY_MS));
+      }
+      if (permanent) logger.error({ err: error, count: items.length, first: items[0]!.info }, "event batch failed for good: terminated");
+      else logger.warn({ err: error, count: items.length, first: items[0]!.info }, "event batch failed: will redeliver");
+    } finally {
+      clearInterval(keepAlive);
+      for (const item of items) item.span.end();
+    }
+  }
+
   return {
     connection,
     jetstream,
@@ -261,6 +385,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     ensureStreams,
     publish,
     consume,
+    consumeBatches,
     async ping() {
       if (connection.isClosed()) throw new Error("NATS connection closed");
       await connection.flush();
@@ -268,6 +393,15 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     async close() {
       if (!connection.isClosed()) await connection.drain();
     },
+  };
+}
+
+function messageInfo(message: JsMsg): MessageInfo {
+  return {
+    subject: message.subject,
+    messageId: message.headers?.get("Nats-Msg-Id") || undefined,
+    deliveryCount: message.info.redeliveryCount,
+    streamSequence: message.seq,
   };
 }
 

@@ -8,7 +8,7 @@ import { transferMatched } from "@chaingate/contracts";
 import { startPrivateNatsCluster, type PrivateNatsCluster } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus } from "./index.ts";
-import { sampleTransfer } from "./sample-transfer.ts";
+import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
 let cluster: PrivateNatsCluster;

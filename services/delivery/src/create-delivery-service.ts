@@ -5,7 +5,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
-import { addressIssued, deliveryFailed, transferMatched, webhookChanged } from "@chaingate/contracts";
+import { addressIssued, COINS, deliveryFailed, transferMatched, webhookChanged } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -18,7 +18,9 @@ import { deliveryMigrations } from "./infra/migrations/index.ts";
 import { startWebhookChangedRelay } from "./infra/webhook-changed-relay.ts";
 import { createWebhookRepository } from "./infra/webhook-repository.ts";
 import { startDeliveryWorker } from "./infra/delivery-worker.ts";
-import { enqueueDelivery } from "./infra/enqueue-delivery.ts";
+import { enqueueDeliveries } from "./infra/enqueue-deliveries.ts";
+import { traceparentOf } from "./infra/job-trace-context.ts";
+import { createDeliveryMetrics } from "./infra/delivery-metrics.ts";
 import { createSender } from "./infra/send-notification.ts";
 import { createDeliveryLog } from "./infra/delivery-log.ts";
 
@@ -78,10 +80,20 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
                 await repository.watchIssuedAddress(issued.account_id, issued.coin, issued.xpub_id, issued.address);
               },
             }),
-            await connected.consume(transferMatched, {
+            // Events in batches: one insert per batch, acked after it (each job keeps its message's trace).
+            await connected.consumeBatches(transferMatched, {
               durable: TRANSFER_MATCHED_CONSUMER,
-              handle: async (event) => {
-                if (await enqueueDelivery(database.db, event)) worker.wake();
+              handleBatch: async (items) => {
+                const stored = await enqueueDeliveries(
+                  database.db,
+                  items.map((item) => ({ event: item.payload, traceparent: traceparentOf(item.context) })),
+                );
+                if (stored.length) worker.wake();
+                for (const coin of COINS) {
+                  const consumed = items.filter((item) => item.payload.coin === coin).length;
+                  const kept = stored.filter((storedCoin) => storedCoin === coin).length;
+                  if (consumed) observer.eventsConsumed(coin, kept, consumed - kept);
+                }
               },
             }),
           );
@@ -107,19 +119,6 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   relayWake = relay.wake;
   const deliveries = createDeliveryLog(database.db, () => worker.wake());
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
-  const worker = startDeliveryWorker({
-    db: database.db,
-    send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs: allowCidrs.map(([ip, bits]) => `${ip.toString()}/${bits}`) }),
-    logger,
-    publisher: connectOnce,
-    retryScale: config.DELIVERY_RETRY_SCALE,
-    perWebhook: config.DELIVERY_PER_WEBHOOK_CONCURRENCY,
-    total: config.DELIVERY_CONCURRENCY,
-    leaseMs: config.DELIVERY_TIMEOUT_MS + config.DELIVERY_LEASE_MARGIN_MS,
-    onWebhookChanged: () => relay.wake(),
-    prune: () => deliveries.prune(config.DELIVERY_RETENTION_DAYS),
-  });
-
   const http = createWebhookApp({
     repository,
     deliveries,
@@ -131,6 +130,21 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
     internalToken: config.INTERNAL_TOKEN,
   });
+  const observer = createDeliveryMetrics(http.metrics, database.db, logger);
+  const worker = startDeliveryWorker({
+    db: database.db,
+    send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs: allowCidrs.map(([ip, bits]) => `${ip.toString()}/${bits}`) }),
+    logger,
+    publisher: connectOnce,
+    retryScale: config.DELIVERY_RETRY_SCALE,
+    perWebhook: config.DELIVERY_PER_WEBHOOK_CONCURRENCY,
+    total: config.DELIVERY_CONCURRENCY,
+    leaseMs: config.DELIVERY_TIMEOUT_MS + config.DELIVERY_LEASE_MARGIN_MS,
+    onWebhookChanged: () => relay.wake(),
+    prune: () => deliveries.prune(config.DELIVERY_RETENTION_DAYS),
+    observer,
+  });
+
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     closed = true;
     await Promise.all(consumptions.map((consumption) => consumption.stop()));

@@ -2,45 +2,24 @@
  * The README's verification snippets (these files, quoted verbatim there) verify a real delivery
  * and refuse a tampered one.
  */
-import { randomBytes } from "node:crypto";
-import { connectBus, type Bus } from "@chaingate/bus";
 import { transferMatched } from "@chaingate/contracts";
-import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { DeliveryService } from "../create-delivery-service.ts";
-import { startLocalReceiver, startTestDelivery, type LocalReceiver } from "../testing/index.ts";
+import { startDeliveryHarness, type DeliveryHarness } from "../testing/index.ts";
 import { verifyChaingateSignature } from "./verify-spec-signature.ts";
 import { verifyStandardWebhook } from "./verify-standard-webhooks.ts";
 
-const NAMESPACE = `v${randomBytes(4).toString("hex")}`;
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-let database: TestDatabase;
-let delivery: DeliveryService;
-let receiver: LocalReceiver;
-let bus: Bus;
+let harness: DeliveryHarness;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  receiver = await startLocalReceiver();
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32" });
-  bus = await connectBus({ url: NATS_URL, name: "test", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
-  await bus.ensureStreams([transferMatched]);
+  harness = await startDeliveryHarness();
 });
 afterAll(async () => {
-  await bus?.close();
-  await delivery?.close();
-  await receiver?.close();
-  await database?.drop();
+  await harness?.close();
 });
 
 it("both README snippets accept a real delivery and refuse a tampered body or a wrong secret", async () => {
-  const response = await fetch(`${delivery.url}/api/v1/webhooks`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", [ACCOUNT_ID_HEADER]: "1" },
-    body: JSON.stringify({ coin: "TRX", webhook_url: `${receiver.url}/hook`, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] }),
-  });
-  const { data } = (await response.json()) as { data: { id: number; secret: string } };
+  const { bus, receiver } = harness;
+  const data = await harness.createWebhook({ path: "/hook", coin: "TRX" });
   await bus.publish(transferMatched, {
     event_id: "evt_snippet", type: "transfer", webhook_id: data.id, coin: "TRX", currency: "USDT", from: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
     to: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", watched_address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", amount: "12.5", raw_amount: "12500000", decimals: 6,

@@ -47,6 +47,8 @@ export interface DeliveryJobsTable {
   last_status: ColumnType<number | null, never, number | null>;
   last_error: ColumnType<string | null, never, string | null>;
   failure_published_at: ColumnType<Date | null, never, Date | null>;
+  /** W3C traceparent of the message the job was stored from; its attempts continue that trace. */
+  traceparent: ColumnType<string | null, string | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }

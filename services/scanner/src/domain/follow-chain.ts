@@ -6,7 +6,12 @@
  * are deterministic, so a block processed again (a crash between publishing and storing the
  * cursor, a lease handed over) publishes nothing twice. The watch index is refreshed before each
  * batch of blocks, so a webhook watches from the next block processed after it exists.
+ *
+ * Each block is a span ("scanner block"): its fetch from the node, its matching and the events
+ * published for it run inside, so the node call and every `transfer.matched` message (whose
+ * headers carry the context) descend from it, and a delivery continues the block's trace.
  */
+import { context, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
 import { CHAIN_SETTINGS } from "./chain-settings.ts";
 import type { ChainFollowerSpec, Cursor, EventSink, FollowerLogger, FollowerStore, StoredMatch, WatchFeed } from "./ports.ts";
 import { ReorgTooDeepError } from "./scanner-errors.ts";
@@ -20,6 +25,8 @@ export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 /** After a node or database failure the next attempt waits this long, doubling up to the maximum. */
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 15_000;
+
+const tracer = trace.getTracer("@chaingate/scanner");
 
 export interface FollowChainOptions<Block> {
   chain: ChainFollowerSpec<Block>;
@@ -80,23 +87,33 @@ async function step<Block>(options: FollowChainOptions<Block>): Promise<boolean>
   }
   const end = Math.min(tip, start + (options.fetchConcurrency ?? DEFAULT_FETCH_CONCURRENCY) - 1);
   const heights = Array.from({ length: end - start + 1 }, (_, i) => start + i);
-  const blocks = await Promise.all(heights.map((height) => chain.source.blockAt(height)));
-  await options.watchFeed.refresh(options.index);
-  const batch = createBatch();
-  for (const block of blocks) {
-    if (signal.aborted || block === null) break;
-    const header = chain.header(block);
-    if (cursor && (header.parentHash !== cursor.hash || header.height !== cursor.height + 1)) {
-      await commitBatch(options, batch, tip);
-      options.logger.warn({ coin, height: header.height, parent_hash: header.parentHash, cursor }, "parent hash differs: reorg");
-      await rewind(options, cursor);
-      return false;
+  const spans = heights.map((height) => tracer.startSpan("scanner block", { attributes: { "chaingate.chain": coin.toLowerCase(), "chaingate.block.height": height } }));
+  const contexts = spans.map((span) => trace.setSpan(context.active(), span));
+  try {
+    const blocks = await Promise.all(heights.map((height, i) => context.with(contexts[i]!, () => chain.source.blockAt(height))));
+    await options.watchFeed.refresh(options.index);
+    const batch = createBatch();
+    for (const [i, block] of blocks.entries()) {
+      if (signal.aborted || block === null) break;
+      const header = chain.header(block);
+      if (cursor && (header.parentHash !== cursor.hash || header.height !== cursor.height + 1)) {
+        await commitBatch(options, batch, tip);
+        options.logger.warn({ coin, height: header.height, parent_hash: header.parentHash, cursor }, "parent hash differs: reorg");
+        await rewind(options, cursor);
+        return false;
+      }
+      await context.with(contexts[i]!, () => matchBlock(options, batch, block, header, contexts[i]!));
+      spans[i]!.setAttributes({ "chaingate.block.hash": header.hash, "chaingate.block.matched": batch.matchedPerBlock.at(-1) ?? 0 });
+      cursor = { height: header.height, hash: header.hash };
     }
-    await matchBlock(options, batch, block, header);
-    cursor = { height: header.height, hash: header.hash };
+    await commitBatch(options, batch, tip);
+    return false;
+  } catch (error) {
+    for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    throw error;
+  } finally {
+    for (const span of spans) span.end();
   }
-  await commitBatch(options, batch, tip);
-  return false;
 }
 
 /**
@@ -107,18 +124,20 @@ async function step<Block>(options: FollowChainOptions<Block>): Promise<boolean>
  */
 interface Batch {
   headers: BlockHeader[];
+  /** Each header's block span context: its events are published inside it. */
+  contexts: Context[];
   stored: StoredMatch[];
-  events: TransferEvent[];
+  events: Array<{ event: TransferEvent; context: Context }>;
   matchedPerBlock: number[];
   /** Earlier pending matches published in this batch, with their depth. */
   publishedNow: Map<string, number>;
 }
 
 function createBatch(): Batch {
-  return { headers: [], stored: [], events: [], matchedPerBlock: [], publishedNow: new Map() };
+  return { headers: [], contexts: [], stored: [], events: [], matchedPerBlock: [], publishedNow: new Map() };
 }
 
-async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batch, block: Block, header: BlockHeader): Promise<void> {
+async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batch, block: Block, header: BlockHeader, blockContext: Context): Promise<void> {
   const { chain, store } = options;
   const matches = chain.match(block, options.index);
   let matched = 0;
@@ -126,7 +145,7 @@ async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batc
   for (const entry of batch.stored) {
     if (entry.publishedConfirmations === null && header.height - entry.height + 1 >= entry.match.confirmations) {
       entry.publishedConfirmations = header.height - entry.height + 1;
-      batch.events.push(transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, entry.publishedConfirmations));
+      batch.events.push({ event: transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, entry.publishedConfirmations), context: blockContext });
       matched++;
     }
   }
@@ -134,18 +153,19 @@ async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batc
     if (batch.publishedNow.has(entry.id)) continue;
     const depth = header.height - entry.height + 1;
     batch.publishedNow.set(entry.id, depth);
-    batch.events.push(transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, depth));
+    batch.events.push({ event: transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, depth), context: blockContext });
     matched++;
   }
   for (const match of matches) {
     const immediate = match.confirmations <= 1;
     batch.stored.push({ id: transferEventId("transfer", match, header.hash), match, height: header.height, blockHash: header.hash, timeMs: header.timeMs, publishedConfirmations: immediate ? 1 : null });
     if (immediate) {
-      batch.events.push(transferEvent("transfer", match, header, 1));
+      batch.events.push({ event: transferEvent("transfer", match, header, 1), context: blockContext });
       matched++;
     }
   }
   batch.headers.push(header);
+  batch.contexts.push(blockContext);
   batch.matchedPerBlock.push(matched);
 }
 
@@ -153,13 +173,13 @@ async function commitBatch<Block>(options: FollowChainOptions<Block>, batch: Bat
   if (batch.headers.length === 0) return;
   const { chain, store, sink } = options;
   const coin = chain.coin;
-  await Promise.all(batch.events.map((event) => sink.publishTransfer(event)));
+  await Promise.all(batch.events.map(({ event, context: blockContext }) => context.with(blockContext, () => sink.publishTransfer(event))));
   const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
   const last = batch.headers[batch.headers.length - 1]!;
   await store.commitBlocks(coin, batch.headers, batch.stored, [...batch.publishedNow].map(([id, confirmations]) => ({ id, confirmations })), last.height - window);
   await Promise.all(
     batch.headers.map((header, i) =>
-      sink.publishBlock({
+      context.with(batch.contexts[i]!, () => sink.publishBlock({
         coin,
         height: header.height,
         hash: header.hash,
@@ -168,7 +188,7 @@ async function commitBatch<Block>(options: FollowChainOptions<Block>, batch: Bat
         tx_count: header.txCount,
         matched_count: batch.matchedPerBlock[i]!,
         lag_blocks: Math.max(0, tip - header.height),
-      }),
+      })),
     ),
   );
   batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!, tip));

@@ -1,4 +1,4 @@
-/** A valid `transfer.matched` payload for the bus's tests (a fresh txid each call). */
+/** A valid `transfer.matched` payload for the bus's tests; `overrides` replace its fields. */
 import { randomBytes } from "node:crypto";
 import type { EventPayload, transferMatched } from "@chaingate/contracts";
 

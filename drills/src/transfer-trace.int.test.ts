@@ -1,0 +1,109 @@
+/**
+ * One trace from the scanner's block to the subscriber's answer (issue 12), every service a real
+ * process exporting to a local OTLP receiver: a regtest payment to a watched address is matched in
+ * a "scanner block" span (the node call is its child), `transfer.matched` carries that context in
+ * its NATS headers, the delivery's consumer span continues it, the context survives the Postgres
+ * job table, the attempt span is the consumer span's child, the POST's client span is the attempt's
+ * child, and the receiver gets a `traceparent` naming that client span.
+ */
+import { randomBytes } from "node:crypto";
+import http, { type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createTestDatabase, startLitecoindRegtest, startOtlpCollector, type CollectedSpan, type LitecoindRegtest, type OtlpCollector, type TestDatabase } from "@chaingate/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceStack } from "./service-stack.ts";
+
+/** SpanKind in OTLP JSON: 1 internal, 3 client, 5 consumer. */
+const INTERNAL = 1;
+const CLIENT = 3;
+const CONSUMER = 5;
+const ACCOUNT_ID_HEADER = "x-chaingate-account-id";
+
+let database: TestDatabase;
+let node: LitecoindRegtest;
+let collector: OtlpCollector;
+const stack = createServiceStack();
+const received: IncomingHttpHeaders[] = [];
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on("end", () => {
+    received.push(req.headers);
+    res.writeHead(204).end();
+  });
+});
+let deliveryUrl: string;
+
+beforeAll(async () => {
+  [database, node, collector] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startOtlpCollector()]);
+  await node.mine(101);
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const shared = { DATABASE_URL: database.connectionString, NATS_NAMESPACE: `t${randomBytes(4).toString("hex")}`, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
+  deliveryUrl = await stack.start("delivery", "delivery", { ...shared, BITCOIN_NETWORK: "litecoin-regtest", WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32" });
+  await stack.start("scanner", "scanner", { ...shared, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: "200" });
+}, 180_000);
+afterAll(async () => {
+  await stack.stop();
+  await new Promise((resolve) => receiver.close(resolve));
+  await Promise.all([node?.stop(), database?.drop(), collector?.close()]);
+});
+
+/**
+ * Resolves once the scanner's watch projection holds the webhook (outbox → webhook.changed → the
+ * scanner's table): from its next block on, the scanner matches the webhook's addresses.
+ */
+async function waitUntilScannerWatches(webhookId: number): Promise<void> {
+  const client = new pg.Client({ connectionString: database.connectionString });
+  await client.connect();
+  try {
+    await expect.poll(async () => (await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhookId])).rowCount, { timeout: 20_000, interval: 100 }).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `span`'s parent in `spans`, or undefined. */
+const parentOf = (spans: CollectedSpan[], span: CollectedSpan | undefined) => spans.find((candidate) => span?.parentSpanId && candidate.spanId === span.parentSpanId);
+
+describe("a deposit, traced", () => {
+  it("is one trace from the scanner's block span through NATS and the job table to the delivery's POST and the receiver", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    const created = await fetch(`${deliveryUrl}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", [ACCOUNT_ID_HEADER]: "1" },
+      body: JSON.stringify({ coin: "BTC", webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/deposits`, addresses: [address] }),
+    });
+    expect(created.status).toBe(201);
+    const webhookId = ((await created.json()) as { data: { id: number } }).data.id;
+    await waitUntilScannerWatches(webhookId);
+    await node.mine(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await node.fundAddress(address, "0.5");
+    await node.mine(1);
+
+    await expect.poll(() => received.length, { timeout: 30_000, interval: 200 }).toBe(1);
+    const traceparent = String(received[0]!["traceparent"] ?? "");
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+    const [, traceId, postSpanId] = traceparent.split("-");
+
+    const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
+    // The chain's spans reach the collector in batches: wait for the last link (the POST) and the first (the block).
+    await expect.poll(() => inTrace().some((span) => span.spanId === postSpanId) && inTrace().some((span) => span.name === "scanner block"), { timeout: 15_000 }).toBe(true);
+    const spans = inTrace();
+
+    // The receiver's traceparent names the delivery's HTTP client span…
+    const post = spans.find((span) => span.spanId === postSpanId)!;
+    expect(post).toMatchObject({ service: "delivery", kind: CLIENT });
+    // …whose parent is the attempt span…
+    const attempt = parentOf(spans, post);
+    expect(attempt).toMatchObject({ service: "delivery", name: "webhook delivery attempt", kind: INTERNAL });
+    // …whose parent, stored with the job in Postgres, is the consumer span of the transfer.matched message…
+    const consumed = parentOf(spans, attempt);
+    expect(consumed).toMatchObject({ service: "delivery", name: "transfer.matched process", kind: CONSUMER });
+    // …whose parent, carried in the message's NATS headers, is the scanner's span of the block.
+    const block = parentOf(spans, consumed);
+    expect(block).toMatchObject({ service: "scanner", name: "scanner block" });
+    // The block's fetch from the node happened inside it too.
+    expect(spans.some((span) => span.service === "scanner" && span.kind === CLIENT && span.parentSpanId === block!.spanId)).toBe(true);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * `consumeBatches` against a real NATS JetStream: waiting messages arrive together (capped), each
+ * acked only after its batch is stored, a failed batch comes back, a permanent failure or a
+ * broken payload does not, and every event keeps its own publisher's trace.
+ */
+import { randomBytes } from "node:crypto";
+import { context, trace, TraceFlags } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { transferMatched, type EventPayload } from "@chaingate/contracts";
+import { ChaingateError } from "@chaingate/errors";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { connectBus, type BatchItem, type Bus, type Consumption } from "./index.ts";
+import { sampleTransfer } from "./testing/sample-transfer.ts";
+
+const logger = { info: () => {}, warn: () => {}, error: () => {} };
+const namespace = `b${randomBytes(4).toString("hex")}`;
+const exporter = new InMemorySpanExporter();
+let bus: Bus;
+const consumptions: Consumption[] = [];
+type Item = BatchItem<typeof transferMatched>;
+
+function transfer(webhookId: number, n: number): EventPayload<typeof transferMatched> {
+  return sampleTransfer({ event_id: `evt-${webhookId}-${n}`, webhook_id: webhookId, position: n });
+}
+
+async function publishMany(webhookId: number, count: number): Promise<string[]> {
+  const events = Array.from({ length: count }, (_, n) => transfer(webhookId, n));
+  await Promise.all(events.map((event) => bus.publish(transferMatched, event)));
+  return events.map((event) => event.event_id);
+}
+
+beforeAll(async () => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  bus = await connectBus({ url: process.env.NATS_URL!, name: "batch-test", logger, namespace });
+  await bus.ensureStreams([transferMatched]);
+});
+afterEach(async () => {
+  await Promise.all(consumptions.splice(0).map((c) => c.stop()));
+});
+afterAll(async () => {
+  await bus.manager.streams.delete(`${namespace}_TRANSFERS`);
+  await bus.close();
+  trace.disable();
+  context.disable();
+});
+
+describe("consumeBatches", () => {
+  it("hands waiting events over together (at most maxBatch), each once, and acks them after the handler resolved", async () => {
+    const published = await publishMany(21, 250);
+    const batches: string[][] = [];
+    const handle = async (items: Item[]) => {
+      // Slow stores: more messages wait while one batch is stored.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      batches.push(items.filter((i) => i.payload.webhook_id === 21).map((i) => i.payload.event_id));
+    };
+    consumptions.push(await bus.consumeBatches(transferMatched, { durable: "many", maxBatch: 64, handleBatch: handle }));
+    await expect.poll(() => batches.flat().length, { timeout: 10_000 }).toBe(250);
+    expect(batches.flat().toSorted()).toEqual(published.toSorted());
+    expect(Math.max(...batches.map((b) => b.length))).toBe(64);
+    expect(batches.length).toBeLessThanOrEqual(10);
+    // Acked: the same durable started again gets nothing more.
+    await consumptions.pop()!.stop();
+    const again: string[] = [];
+    consumptions.push(await bus.consumeBatches(transferMatched, { durable: "many", handleBatch: async (items) => void again.push(...items.map((i) => i.payload.event_id)) }));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(again).toEqual([]);
+  });
+
+  it("a quiet stream gets each event at once, in a batch of its own", async () => {
+    const seen: Array<{ size: number; at: number }> = [];
+    consumptions.push(await bus.consumeBatches(transferMatched, { durable: "quiet", filterSubject: "transfer.matched.eth", handleBatch: async (items) => void seen.push({ size: items.length, at: Date.now() }) }));
+    for (let n = 0; n < 3; n++) {
+      const sent = Date.now();
+      await bus.publish(transferMatched, { ...transfer(22, n), coin: "ETH", currency: "ETH" });
+      await expect.poll(() => seen.length, { timeout: 5_000, interval: 5 }).toBe(n + 1);
+      expect(seen[n]!.size).toBe(1);
+      expect(seen[n]!.at - sent).toBeLessThan(500);
+    }
+  });
+
+  it("a failed batch is redelivered whole; a non-retryable error terminates; a broken payload is terminated alone", async () => {
+    const sub = "transfer.matched.trx";
+    await bus.connection.jetstream().publish(`${namespace}.${sub}`, JSON.stringify({ nonsense: true }));
+    const trx = (n: number) => ({ ...transfer(23, n), coin: "TRX" as const, currency: "TRX" });
+    await bus.publish(transferMatched, trx(0));
+    await bus.publish(transferMatched, trx(1));
+    const calls: Array<Array<{ id: string; delivery: number }>> = [];
+    consumptions.push(
+      await bus.consumeBatches(transferMatched, {
+        durable: "flaky",
+        filterSubject: sub,
+        handleBatch: async (items) => {
+          calls.push(items.map((i) => ({ id: i.payload.event_id, delivery: i.info.deliveryCount })));
+          if (calls.length === 1) throw new Error("database briefly down");
+          if (items.some((i) => i.payload.position === 2)) throw new ChaingateError("bad_event", "cannot ever work");
+        },
+      }),
+    );
+    const handled = () => calls.flat();
+    await expect.poll(() => handled().length, { timeout: 10_000 }).toBe(4);
+    // The first batch held both events (the broken payload never reached the handler) and failed; both came back.
+    expect(calls[0]).toEqual([{ id: "evt-23-0", delivery: 1 }, { id: "evt-23-1", delivery: 1 }]);
+    expect(handled().slice(2).toSorted((a, b) => a.id.localeCompare(b.id))).toEqual([{ id: "evt-23-0", delivery: 2 }, { id: "evt-23-1", delivery: 2 }]);
+    await bus.publish(transferMatched, trx(2));
+    await expect.poll(() => handled().length, { timeout: 5_000 }).toBe(5);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Terminated, not redelivered; nothing else came back either.
+    expect(handled()).toHaveLength(5);
+    expect(handled()[4]).toEqual({ id: "evt-23-2", delivery: 1 });
+  });
+
+  it("each event continues its own publisher's trace: a consumer span per message, child of the publisher's span", async () => {
+    const publishers = [0, 1, 2].map(() => ({ traceId: randomBytes(16).toString("hex"), spanId: randomBytes(8).toString("hex"), traceFlags: TraceFlags.SAMPLED }));
+    await Promise.all(
+      publishers.map((spanContext, n) =>
+        context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () => bus.publish(transferMatched, { ...transfer(24, n), coin: "ETH", currency: "ETH" })),
+      ),
+    );
+    const seen = new Map<string, { traceId: string; spanId: string; active: string | undefined }>();
+    consumptions.push(
+      await bus.consumeBatches(transferMatched, {
+        durable: "traced",
+        filterSubject: "transfer.matched.eth",
+        handleBatch: async (items) => {
+          for (const item of items.filter((i) => i.payload.webhook_id === 24)) {
+            const own = trace.getSpanContext(item.context)!;
+            seen.set(item.payload.event_id, { traceId: own.traceId, spanId: own.spanId, active: trace.getActiveSpan()?.spanContext().traceId });
+          }
+        },
+      }),
+    );
+    await expect.poll(() => seen.size, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => exporter.getFinishedSpans().filter((s) => s.name === "transfer.matched process").length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    publishers.forEach((publisher, n) => {
+      const own = seen.get(`evt-24-${n}`)!;
+      expect(own.traceId).toBe(publisher.traceId);
+      const span = exporter.getFinishedSpans().find((s) => s.spanContext().spanId === own.spanId)!;
+      expect(span.name).toBe("transfer.matched process");
+      expect(span.parentSpanContext?.spanId).toBe(publisher.spanId);
+    });
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * SSRF defences when delivering (issue 7), against a real delivery and a local receiver:
+ * - a redirect is never followed, whatever its code, even to a private address where something
+ *   listens (the receiver itself on 127.0.0.1): the 3xx is recorded as a failed attempt;
+ * - DNS rebinding through the real resolver: a name in /etc/hosts points to a public address while
+ *   the webhook is saved inactive (so nothing ever connects there), is then re-pointed at
+ *   127.0.0.1 and the webhook activated; with WEBHOOK_ALLOW_CIDRS empty the attempt is refused by
+ *   the connect-time check and logged as such, and the receiver on 127.0.0.1 gets nothing.
+ */
+import { randomBytes } from "node:crypto";
+import { lookup } from "node:dns/promises";
+import { accessSync, appendFileSync, closeSync, constants, openSync, readFileSync, statSync, truncateSync, writeSync } from "node:fs";
+import { transferMatched } from "@chaingate/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REFUSED_PREFIX } from "./infra/send-notification.ts";
+import { startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
+
+interface LoggedDelivery {
+  status: string;
+  attempt_log: Array<{ attempt: number; status_code: number | null; error: string | null }>;
+}
+
+async function deliveriesOf(harness: DeliveryHarness, webhookId: number): Promise<LoggedDelivery[]> {
+  return (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries`)).body.data as unknown as LoggedDelivery[];
+}
+
+describe("redirects", () => {
+  let harness: DeliveryHarness;
+  beforeAll(async () => {
+    harness = await startDeliveryHarness();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it.each([301, 302, 303, 307, 308])("a %i to a private address is not followed and is recorded as a failed attempt", async (code) => {
+    const { receiver } = harness;
+    // The target is private (loopback) and something answers there: a followed redirect would show.
+    const target = `/redirect-target-${code}`;
+    receiver.on(`/redirect-${code}`, (_, res) => void res.writeHead(code, { location: `${receiver.url}${target}` }).end());
+    const webhook = await harness.createWebhook({ path: `/redirect-${code}` });
+    await harness.bus.publish(transferMatched, transferFor(webhook.id));
+    await expect.poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 }).toMatchObject({ attempt: 1, status_code: code, error: `HTTP ${code}` });
+    expect((await deliveriesOf(harness, webhook.id))[0]!.status).toBe("pending"); // a failure: retried on the schedule
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.filter((r) => r.path === target)).toEqual([]);
+  });
+});
+
+const HOSTS = "/etc/hosts";
+/** A public address (example.com's): resolved at save time, never connected to (the webhook is saved inactive). */
+const PUBLIC_IP = "93.184.216.34";
+const hostsWritable = (() => {
+  try {
+    accessSync(HOSTS, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const NOT_WRITABLE = `skipped: ${HOSTS} is not writable (the test needs root to point a name at a public, then a loopback address)`;
+if (!hostsWritable) console.error(`DNS rebinding test ${NOT_WRITABLE}`);
+
+describe("DNS rebinding between save and delivery", () => {
+  const name = `rebind-${randomBytes(4).toString("hex")}.chaingate.test`;
+  let harness: DeliveryHarness;
+  let originalSize = 0;
+  let ipOffset = 0;
+
+  beforeAll(async () => {
+    if (!hostsWritable) return;
+    harness = await startDeliveryHarness({ WEBHOOK_ALLOW_CIDRS: "" });
+    // Appended, then changed in place and truncated away: the file is never rewritten whole, so other
+    // processes resolving `localhost` meanwhile always read a complete file.
+    originalSize = statSync(HOSTS).size;
+    const separator = originalSize > 0 && !readFileSync(HOSTS, "utf8").endsWith("\n") ? "\n" : "";
+    ipOffset = originalSize + separator.length;
+    appendFileSync(HOSTS, `${separator}${PUBLIC_IP} ${name}\n`);
+  });
+  afterAll(async () => {
+    if (!hostsWritable) return;
+    truncateSync(HOSTS, originalSize);
+    await harness?.close();
+  });
+
+  /** Re-points the name: the loopback address written over the public one, padded to its length. */
+  function repointAtLoopback(): void {
+    const descriptor = openSync(HOSTS, "r+");
+    try {
+      writeSync(descriptor, "127.0.0.1".padEnd(PUBLIC_IP.length, " "), ipOffset);
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+
+  const title = "a name re-pointed at 127.0.0.1 after the save-time check is refused when connecting, logged as such; the receiver gets nothing";
+  it.skipIf(!hostsWritable)(hostsWritable ? title : `${title} (${NOT_WRITABLE})`, async () => {
+    const { receiver } = harness;
+    expect((await lookup(name, { all: true })).map((entry) => entry.address)).toEqual([PUBLIC_IP]);
+    const port = new URL(receiver.url).port;
+    // Saved while the name is public (the save-time check passes), inactive so nothing is sent.
+    const webhook = await harness.createWebhook({ path: "/rebound", url: `http://${name}:${port}/rebound`, isActive: false });
+
+    repointAtLoopback();
+    expect((await lookup(name, { all: true })).map((entry) => entry.address)).toEqual(["127.0.0.1"]);
+    const activated = await harness.api("PUT", `/api/v1/webhooks/${webhook.id}`, 1, { is_active: true });
+    expect(activated.status).toBe(200);
+    await harness.bus.publish(transferMatched, transferFor(webhook.id));
+
+    await expect.poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 }).toMatchObject({ attempt: 1, status_code: null });
+    const [logged] = await deliveriesOf(harness, webhook.id);
+    expect(logged!.attempt_log[0]!.error).toMatch(new RegExp(`^${REFUSED_PREFIX}DNS lookup 127\\.0\\.0\\.1\\(family:4, host:${name.replaceAll(".", "\\.")}\\) is not allowed`));
+    expect(logged!.status).toBe("pending");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received.filter((r) => r.path === "/rebound")).toEqual([]);
+  });
+});

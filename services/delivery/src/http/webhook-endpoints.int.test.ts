@@ -85,6 +85,8 @@ describe("POST /api/v1/webhooks", () => {
         secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
         is_active: false,
         xpub_ids: [],
+        confirmations: 1,
+        include_tokens: false,
         last_triggered_at: null,
         deleted_at: null,
         created_at: expect.stringMatching(ISO),
@@ -148,6 +150,65 @@ describe("POST /api/v1/webhooks", () => {
     expect(status).toBe(422);
     expect(body.errors).toEqual({ webhook_url: [URL_NOT_PUBLIC] });
     expect(await countRows("webhooks")).toBe(before);
+  });
+});
+
+describe("confirmations and include_tokens", () => {
+  it("are stored on create and PUT, returned by every answer and carried to the scanner", async () => {
+    const { status, body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 12, include_tokens: true });
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({ confirmations: 12, include_tokens: true });
+    const id = body.data!.id as number;
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 12, include_tokens: true });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ confirmations: 12, include_tokens: true });
+    const put = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 64, include_tokens: false });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ confirmations: 64, include_tokens: false, addresses: [ETH.toLowerCase()] });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ confirmations: 64, include_tokens: false });
+    const listed = (await call("GET", "/api/v1/webhooks?per_page=500", alice)).body.data!.find((w) => w.id === id);
+    expect(listed).toMatchObject({ confirmations: 64, include_tokens: false });
+  });
+
+  it("default to 1 and to what the chain reports: false for ETH and BTC, true for TRX (a PUT may send the value back)", async () => {
+    const eth = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+    const btc = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const trx = await create(alice, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] });
+    expect(eth.body.data).toMatchObject({ confirmations: 1, include_tokens: false });
+    expect(btc.body.data).toMatchObject({ confirmations: 1, include_tokens: false });
+    expect(trx.body.data).toMatchObject({ confirmations: 1, include_tokens: true });
+    const echoed = await call("PUT", `/api/v1/webhooks/${trx.body.data!.id}`, alice, { confirmations: 30, include_tokens: true });
+    expect(echoed.status).toBe(200);
+    expect(echoed.body.data).toMatchObject({ confirmations: 30, include_tokens: true });
+  });
+
+  it("422 in the spec's shape for a value out of range or of the wrong type, per coin; nothing stored or changed", async () => {
+    const before = await countRows("webhooks");
+    const cases: Array<[Record<string, unknown>, Record<string, string[]>]> = [
+      [{ coin: "ETH", confirmations: 65 }, { confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] }],
+      [{ coin: "TRX", confirmations: 31 }, { confirmations: ["The confirmations field must not be greater than 30 for TRX webhooks."] }],
+      [{ coin: "BTC", confirmations: 101 }, { confirmations: ["The confirmations field must not be greater than 100 for BTC webhooks."] }],
+      [{ coin: "BTC", confirmations: 0 }, { confirmations: ["The confirmations field must be at least 1."] }],
+      [{ coin: "BTC", confirmations: 2.5 }, { confirmations: ["The confirmations field must be an integer."] }],
+      [{ coin: "BTC", confirmations: "3" }, { confirmations: ["The confirmations field must be an integer."] }],
+      [{ coin: "BTC", confirmations: 1e300 }, { confirmations: ["The confirmations field must be an integer."] }],
+      [{ coin: "ETH", include_tokens: "yes" }, { include_tokens: ["The include tokens field must be true or false."] }],
+      [{ coin: "BTC", include_tokens: true }, { include_tokens: ["The include tokens field must be false for BTC webhooks: the chain has no tokens."] }],
+      [{ coin: "TRX", include_tokens: false }, { include_tokens: ["The include tokens field must be true for TRX webhooks: TRC-10 and TRC-20 transfers are always reported."] }],
+    ];
+    const addressOf = { BTC, ETH, TRX: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } as const;
+    for (const [fields, errors] of cases) {
+      const answer = await create(alice, { webhook_url: URL_OK, addresses: [addressOf[fields.coin as keyof typeof addressOf]], ...fields });
+      expect(answer.status, JSON.stringify(fields)).toBe(422);
+      expect(answer.body).toEqual({ message: Object.values(errors)[0]![0], errors });
+    }
+    expect(await countRows("webhooks")).toBe(before);
+    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 3 });
+    const id = body.data!.id as number;
+    const refused = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 100, is_active: false });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] });
+    expect((await call("PUT", `/api/v1/webhooks/${id}`, alice, { include_tokens: null })).body.errors).toEqual({ include_tokens: ["The include tokens field must be true or false."] });
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 3, include_tokens: false, is_active: 1 });
   });
 });
 
@@ -228,7 +289,7 @@ describe("webhook.changed", () => {
   it("is published for every change with the whole state and a growing version", async () => {
     const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
     const id = body.data!.id as number;
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({ webhook_id: id, coin: "ETH", addresses: [ETH.toLowerCase()], is_active: true, deleted: false, version: expect.any(Number) });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({ webhook_id: id, coin: "ETH", addresses: [ETH.toLowerCase()], is_active: true, deleted: false, version: expect.any(Number), confirmations: 1, include_tokens: false });
     const first = latestChange(id)!.version;
     await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: false });
     await expect.poll(() => latestChange(id)?.is_active, { timeout: 10_000 }).toBe(false);

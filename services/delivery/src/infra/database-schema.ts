@@ -12,6 +12,10 @@ export interface WebhooksTable {
   /** 0 or 1, returned raw (v1). */
   is_active: number;
   xpub_ids: ColumnType<number[], number[], number[]>;
+  /** Block depth at which transfers are notified (1..MAX_CONFIRMATIONS of the coin). */
+  confirmations: ColumnType<number, number | undefined, number>;
+  /** ETH: ERC-20 Transfer logs too; always false for BTC and true for TRX (a check constraint). */
+  include_tokens: ColumnType<boolean, boolean | undefined, boolean>;
   /** Consecutive deliveries that used up their retries; 20 disables the webhook. */
   failure_count: ColumnType<number, never, number>;
   /** Bumped by every change; `webhook.changed` carries it, consumers ignore older ones. */

@@ -37,7 +37,7 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
       const rows = await trx.selectFrom("webhook_changes").select(["id", "webhook_id"]).orderBy("id").limit(RELAY_BATCH_SIZE).forUpdate().skipLocked().execute();
       const webhookIds = [...new Set(rows.map((row) => row.webhook_id))];
       for (const webhookId of webhookIds) {
-        const webhook = await trx.selectFrom("webhooks").select(["id", "coin", "is_active", "deleted_at", "version"]).where("id", "=", webhookId).executeTakeFirst();
+        const webhook = await trx.selectFrom("webhooks").select(["id", "coin", "is_active", "deleted_at", "version", "confirmations", "include_tokens"]).where("id", "=", webhookId).executeTakeFirst();
         if (!webhook) continue;
         const addresses = await trx.selectFrom("webhook_addresses").select("address").where("webhook_id", "=", webhookId).execute();
         await bus.publish(webhookChanged, {
@@ -47,6 +47,8 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
           is_active: webhook.is_active === 1,
           deleted: webhook.deleted_at !== null,
           version: Number(webhook.version),
+          confirmations: webhook.confirmations,
+          include_tokens: webhook.include_tokens,
         });
       }
       if (rows.length) await trx.deleteFrom("webhook_changes").where("id", "in", rows.map((row) => row.id)).execute();

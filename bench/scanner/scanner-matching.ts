@@ -84,7 +84,8 @@ async function projectionLoadSeconds(): Promise<number> {
   try {
     for (let start = 0, id = 1; start < LARGE; start += ADDRESSES_PER_WEBHOOK, id++) {
       const addresses = Array.from({ length: ADDRESSES_PER_WEBHOOK }, (_, i) => bitcoinAddress(start + i));
-      await state.storeWebhookChange({ webhook_id: id, coin: "BTC", addresses, is_active: true, deleted: false, version: 1 });
+      await state.storeFeedMessage({ webhook_id: id, coin: "BTC", bucket_bits: 0, bucket: 0, version: 1, addresses });
+      await state.storeFeedMessage({ webhook_id: id, coin: "BTC", is_active: true, deleted: false, version: 1, confirmations: 1, include_tokens: false, address_count: addresses.length, bucket_bits: 0 });
     }
     const index = new WatchIndex();
     const started = process.hrtime.bigint();

@@ -7,6 +7,7 @@ export {
   type Bus,
   type BusLogger,
   type BusOptions,
+  type ConditionalPublishResult,
   type ConsumeOptions,
   type Consumption,
   type MessageInfo,

@@ -1,11 +1,11 @@
 /**
  * Wires the delivery service from its config: database and migrations, the registry and its
- * `webhook.changed` outbox relay, the `address.issued` consumer (auto-watch), the HTTP app.
+ * watch-feed outbox relay (`webhook.changed` / `webhook.addresses`), the `address.issued` consumer (auto-watch), the HTTP app.
  * `main.ts` calls it; tests call it with their own config.
  */
 import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
-import { addressIssued, deliveryFailed, transferMatched, webhookChanged } from "@chaingate/contracts";
+import { addressIssued, deliveryFailed, transferMatched, webhookAddresses, webhookChanged } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -68,7 +68,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const connectOnce = (): Promise<Bus> =>
     (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE })
       .then(async (connected) => {
-        await connected.ensureStreams([webhookChanged, addressIssued, transferMatched, deliveryFailed]);
+        await connected.ensureStreams([webhookChanged, webhookAddresses, addressIssued, transferMatched, deliveryFailed]);
         bus = connected;
         if (!closed) {
           consumptions.push(

@@ -10,3 +10,4 @@ export async function startTestDelivery(databaseUrl: string, env: Record<string,
   return createDeliveryService(config, silentLogger);
 }
 export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";
+export { observeWatchFeed, type FeedBucket, type FeedMeta, type ObservedMessage, type WatchFeedObserver } from "./watch-feed-observer.ts";

@@ -1,6 +1,6 @@
 /** The follower's real Postgres store and JetStream sink, migrated and connected, for benchmarks and tests. */
 import { connectBus } from "@chaingate/bus";
-import { blockProcessed, transferMatched, webhookChanged } from "@chaingate/contracts";
+import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, type WebhookFeedMessage } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { silentLogger } from "@chaingate/testing";
 import type { Kysely } from "kysely";
@@ -9,14 +9,15 @@ import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.t
 import { createJetStreamEventSink } from "../infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "../infra/migrations/index.ts";
 import { createPostgresFollowerStore } from "../infra/postgres-follower-store.ts";
-import { createPostgresWatchFeed, storeWebhookChange, type WebhookChange } from "../infra/postgres-watch-projection.ts";
+import { createPostgresWatchFeed, storeFeedMessage } from "../infra/postgres-watch-projection.ts";
 
 export interface ScannerState {
   store: FollowerStore;
   sink: EventSink;
   /** A new reader of the registry projection (a replica that starts empty). */
   watchFeed(): WatchFeed;
-  storeWebhookChange(change: WebhookChange): Promise<void>;
+  /** Stores a watch-feed message as the scanner's consumer does. */
+  storeFeedMessage(message: WebhookFeedMessage): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,12 +25,12 @@ export async function openScannerState(options: { databaseUrl: string; natsUrl: 
   const database = createDatabase<ScannerDatabase>({ connectionString: options.databaseUrl, schema: SCANNER_SCHEMA, logger: silentLogger });
   await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations);
   const bus = await connectBus({ url: options.natsUrl, name: "scanner-state", logger: silentLogger, namespace: options.namespace });
-  await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged]);
+  await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   return {
     store: createPostgresFollowerStore(database.db),
     sink: createJetStreamEventSink(bus),
     watchFeed: () => createPostgresWatchFeed(database.db),
-    storeWebhookChange: (change) => storeWebhookChange(database.db, change),
+    storeFeedMessage: (message) => storeFeedMessage(database.db, message),
     async close() {
       await bus.close();
       await database.close();

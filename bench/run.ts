@@ -10,6 +10,7 @@ import { benchAddressIssuance } from "./xpub/address-issuance.ts";
 import { benchScannerMatching } from "./scanner/scanner-matching.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
+import { benchWatchFeed } from "./watch/watch-feed.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   scanner: benchScannerMatching,
   "trx-balance": benchTrxBalance,
   delivery: benchDeliveryThroughput,
+  "watch-feed": benchWatchFeed,
 };
 
 const infrastructure = await provideTestInfrastructure();

@@ -3,7 +3,7 @@ import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, type WebhookFeedMessage } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { silentLogger } from "@chaingate/testing";
-import type { Kysely } from "kysely";
+import { CompiledQuery, type Kysely } from "kysely";
 import type { EventSink, FollowerStore, WatchFeed } from "../domain/ports.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.ts";
 import { createJetStreamEventSink } from "../infra/jetstream-event-sink.ts";
@@ -35,5 +35,25 @@ export async function openScannerState(options: { databaseUrl: string; natsUrl: 
       await bus.close();
       await database.close();
     },
+  };
+}
+
+export interface ScannerProjection {
+  /** A new reader of the projection (a replica that starts empty). */
+  feed(): WatchFeed;
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
+  close(): Promise<void>;
+}
+
+/** Reads the projection of a scanner that runs elsewhere (its database, already migrated). */
+export async function openScannerProjection(databaseUrl: string): Promise<ScannerProjection> {
+  const database = createDatabase<ScannerDatabase>({ connectionString: databaseUrl, schema: SCANNER_SCHEMA, logger: silentLogger });
+  return {
+    feed: () => createPostgresWatchFeed(database.db),
+    async query<Row>(text: string, values: unknown[] = []) {
+      const { rows } = await database.db.executeQuery<Row>(CompiledQuery.raw(text, values));
+      return rows;
+    },
+    close: () => database.close(),
   };
 }

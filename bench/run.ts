@@ -11,6 +11,7 @@ import { benchScannerMatching } from "./scanner/scanner-matching.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
+import { benchWatchFeed } from "./watch/watch-feed.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   "trx-balance": benchTrxBalance,
   delivery: benchDeliveryThroughput,
   "notification-latency": benchNotificationLatency,
+  "watch-feed": benchWatchFeed,
 };
 
 const infrastructure = await provideTestInfrastructure();

@@ -7,14 +7,13 @@
  * node fetch (real Postgres and NATS: match, publish, store the cursor, publish block.processed;
  * target >= 200/s).
  */
-import v8 from "node:v8";
-import vm from "node:vm";
 import { createTestDatabase, silentLogger } from "@chaingate/testing";
 import { followChain } from "../../services/scanner/src/domain/follow-chain.ts";
 import { matchBitcoinBlock } from "../../services/scanner/src/domain/match-bitcoin-block.ts";
 import { matchTronBlock, tronBlockHeader, type TronBlockData } from "../../services/scanner/src/domain/match-tron-block.ts";
 import { WatchIndex } from "../../services/scanner/src/domain/watch-index.ts";
 import { openScannerState } from "../../services/scanner/src/testing/open-scanner-state.ts";
+import { heapUsed } from "../support/heap-used.ts";
 import { bitcoinAddress, bitcoinBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
 
 const SMALL = 1_000;
@@ -33,16 +32,6 @@ const TARGET_BYTES_PER_ADDRESS = 500;
 
 type Timing = { ms: number; matches: number };
 
-v8.setFlagsFromString("--expose-gc");
-const gc = vm.runInNewContext("gc") as () => void;
-
-/** JS heap plus ArrayBuffer memory (the index's bitmaps live outside the heap). */
-function heapUsed(): number {
-  gc();
-  gc();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
-}
 
 /** An index of `count` BTC and `count` TRX addresses in webhooks of ADDRESSES_PER_WEBHOOK. */
 function buildIndex(count: number): WatchIndex {
@@ -84,7 +73,8 @@ async function projectionLoadSeconds(): Promise<number> {
   try {
     for (let start = 0, id = 1; start < LARGE; start += ADDRESSES_PER_WEBHOOK, id++) {
       const addresses = Array.from({ length: ADDRESSES_PER_WEBHOOK }, (_, i) => bitcoinAddress(start + i));
-      await state.storeWebhookChange({ webhook_id: id, coin: "BTC", addresses, is_active: true, deleted: false, version: 1 });
+      await state.storeFeedMessage({ webhook_id: id, coin: "BTC", bucket_bits: 0, bucket: 0, version: 1, addresses });
+      await state.storeFeedMessage({ webhook_id: id, coin: "BTC", is_active: true, deleted: false, version: 1, confirmations: 1, include_tokens: false, address_count: addresses.length, bucket_bits: 0 });
     }
     const index = new WatchIndex();
     const started = process.hrtime.bigint();

@@ -28,10 +28,15 @@ export async function waitUntilWatched(connectionString: string, webhookId: numb
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    const query = "select 1 from scanner.webhooks where webhook_id = $1 and is_active and not deleted and addresses @> $2::jsonb";
+    // The meta row, and each address in a bucket of the webhook's current level (the compacted feed's layout).
+    const query = `
+      select 1 from scanner.webhooks w
+       where w.webhook_id = $1 and w.is_active and not w.deleted
+         and (select count(*) from scanner.webhook_buckets b, jsonb_array_elements_text(b.addresses) a
+               where b.webhook_id = w.webhook_id and b.bucket_bits = w.bucket_bits and a = any($2::text[])) = cardinality($2::text[])`;
     await pollUntil(
       `webhook ${webhookId} is in the scanner's watch projection`,
-      async () => (await client.query(query, [webhookId, JSON.stringify(addresses)])).rowCount === 1,
+      async () => (await client.query(query, [webhookId, [...new Set(addresses)]])).rowCount === 1,
       timeoutMs,
     );
   } finally {

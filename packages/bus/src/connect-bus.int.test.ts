@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { context, trace, TraceFlags } from "@opentelemetry/api";
-import { transferMatched, type EventPayload } from "@chaingate/contracts";
+import { transferMatched, z, type EventContract, type EventPayload } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectBus, type Bus, type Consumption, type MessageInfo } from "./index.ts";
@@ -40,6 +40,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   await bus.manager.streams.delete(`${namespace}_TRANSFERS`);
+  await bus.manager.streams.delete(`${namespace}_SNAPSHOTS`).catch(() => {});
   await bus.close();
   context.disable();
 });
@@ -117,5 +118,114 @@ describe("bus", () => {
     );
     await got.enough;
     expect(got.seen.map((s) => s.payload.webhook_id)).toEqual([11]);
+  });
+});
+
+/** A compacted stream as the watch feed uses it: one message per subject, kept forever. */
+const stateSchema = z.object({ key: z.string(), version: z.number().int(), value: z.string() });
+const stateChanged = {
+  name: "state.changed",
+  stream: "SNAPSHOTS",
+  streamSubjects: "state.changed.*",
+  streamOptions: { maxMsgsPerSubject: 1, maxAgeMs: 0 },
+  schema: stateSchema,
+  subject: (p) => `state.changed.${p.key}`,
+  messageId: (p) => `state:${p.key}:${p.version}`,
+} satisfies EventContract<typeof stateSchema>;
+type State = EventPayload<typeof stateChanged>;
+const versionOf = (p: State) => p.version;
+
+describe("compacted streams", () => {
+  beforeAll(() => bus.ensureStreams([stateChanged]));
+
+  it("take per-contract stream options (one message per subject, no max age); the other streams keep 7 days", async () => {
+    const snapshots = await bus.manager.streams.info(`${namespace}_SNAPSHOTS`);
+    expect(snapshots.config).toMatchObject({ max_msgs_per_subject: 1, max_age: 0 });
+    const transfers = await bus.manager.streams.info(`${namespace}_TRANSFERS`);
+    expect(transfers.config.max_age).toBe(7 * 24 * 60 * 60 * 1e9);
+    for (let version = 1; version <= 3; version++) await bus.publish(stateChanged, { key: "a", version, value: `v${version}` });
+    expect((await bus.manager.streams.getMessage(`${namespace}_SNAPSHOTS`, { last_by_subj: `${namespace}.state.changed.a` })).json()).toMatchObject({ version: 3 });
+    expect((await bus.manager.streams.info(`${namespace}_SNAPSHOTS`, { subjects_filter: `${namespace}.state.changed.a` })).state.subjects).toEqual({ [`${namespace}.state.changed.a`]: 1 });
+  });
+
+  it("keep the subjects other contracts of the stream added: ensuring one contract never takes another's away", async () => {
+    const other = { ...stateChanged, name: "state.other", streamSubjects: "state.other.*" };
+    await bus.ensureStreams([other]);
+    await bus.ensureStreams([stateChanged]);
+    expect((await bus.manager.streams.info(`${namespace}_SNAPSHOTS`)).config.subjects.sort()).toEqual([`${namespace}.state.changed.*`, `${namespace}.state.other.*`]);
+  });
+
+  it("ensure every subject the stream options name, whichever of the stream's contracts is given", async () => {
+    const shared = { subjects: ["state.left.*", "state.right.*"] };
+    const left = { ...stateChanged, name: "state.left", stream: "SHARED", streamSubjects: "state.left.*", streamOptions: shared };
+    await bus.ensureStreams([left]);
+    expect((await bus.manager.streams.info(`${namespace}_SHARED`)).config.subjects.sort()).toEqual([`${namespace}.state.left.*`, `${namespace}.state.right.*`]);
+    await bus.manager.streams.delete(`${namespace}_SHARED`);
+  });
+
+  it("refuse contracts of one stream that ask for different options", async () => {
+    await expect(bus.ensureStreams([stateChanged, { ...stateChanged, name: "state.other", streamSubjects: "state.other.*", streamOptions: { maxMsgsPerSubject: 2 } }])).rejects.toThrow(/different stream options/);
+  });
+
+  it("publishIfNewer never lets an older state land after a newer one, however publishers race", async () => {
+    expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({ published: true });
+    expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 4, value: "four" }, versionOf)).toEqual({ published: false });
+    expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({ published: false });
+    // Fifteen publishers of versions 6..20 at once, in a shuffled order: the subject ends at the newest.
+    const versions = Array.from({ length: 15 }, (_, i) => 6 + i).sort(() => Math.random() - 0.5);
+    const results = await Promise.all(versions.map((version) => bus.publishIfNewer(stateChanged, { key: "b", version, value: `v${version}` }, versionOf)));
+    expect(results[versions.indexOf(20)]).toEqual({ published: true });
+    const last = await bus.manager.streams.getMessage(`${namespace}_SNAPSHOTS`, { last_by_subj: `${namespace}.state.changed.b` });
+    expect(last.json()).toEqual({ key: "b", version: 20, value: "v20" });
+  });
+
+  it("removes the messages of a subject pattern, leaving the others, and a consumer that is behind still gets every other message", async () => {
+    const key = (name: string) => ({ key: name, version: 1, value: "x" });
+    const handled: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // A consumer stuck on its first message while the rest pile up behind it.
+    consumptions.push(
+      await bus.consume(stateChanged, {
+        durable: "behind",
+        maxAckPending: 1,
+        filterSubject: "state.changed.*",
+        handle: async (p) => {
+          if (!p.key.startsWith("r")) return;
+          if (p.key === "r0") await held;
+          handled.push(p.key);
+        },
+      }),
+    );
+    await bus.publish(stateChanged, key("r0"));
+    for (const name of ["r1", "rgone", "r2"]) await bus.publish(stateChanged, key(name));
+    expect(await bus.removeSubjects(stateChanged, "state.changed.rgone")).toBe(1);
+    expect(await bus.removeSubjects(stateChanged, "state.changed.rnothing")).toBe(0);
+    await bus.publish(stateChanged, key("r3"));
+    release();
+    await expect.poll(() => handled, { timeout: 10_000 }).toEqual(["r0", "r1", "r2", "r3"]);
+    const { state } = await bus.manager.streams.info(`${namespace}_SNAPSHOTS`, { subjects_filter: `${namespace}.state.changed.>` });
+    expect(Object.keys(state.subjects ?? {})).not.toContain(`${namespace}.state.changed.rgone`);
+  });
+
+  it("maxAckPending 1 hands messages out one at a time: two replicas of a durable handle them in stream order", async () => {
+    for (let version = 1; version <= 30; version++) await bus.publish(stateChanged, { key: `o${version}`, version, value: "x" });
+    const order: number[] = [];
+    let inFlight = 0;
+    let overlapped = false;
+    const handle = async (p: State) => {
+      if (!p.key.startsWith("o")) return;
+      inFlight++;
+      overlapped ||= inFlight > 1;
+      await new Promise((r) => setTimeout(r, Math.random() * 10));
+      order.push(p.version);
+      inFlight--;
+    };
+    for (let replica = 0; replica < 2; replica++) {
+      consumptions.push(await bus.consume(stateChanged, { durable: "in-order", maxAckPending: 1, handle }));
+    }
+    await expect.poll(() => order.length, { timeout: 20_000 }).toBe(30);
+    expect(order).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(overlapped).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from "@opentelemetry/api";
 import { ChaingateError } from "@chaingate/errors";
-import type { EventContract, EventPayload } from "@chaingate/contracts";
+import type { EventContract, EventPayload, StreamOptions } from "@chaingate/contracts";
 import {
   AckPolicy,
   connect,
@@ -39,6 +39,12 @@ const PULL_HEARTBEAT_MS = 2_500;
 export const DEFAULT_MAX_BATCH = 256;
 
 const tracer = trace.getTracer("@chaingate/bus");
+/**
+ * A compare-and-set publish that keeps losing gives up after this many tries. Each loss means
+ * another publisher landed, so with fewer concurrent publishers of one subject than this none
+ * gives up.
+ */
+const CONDITIONAL_PUBLISH_ATTEMPTS = 20;
 
 /** The narrow logger the bus needs (pino satisfies it). */
 export interface BusLogger {
@@ -75,6 +81,11 @@ export interface ConsumeOptions<Contract extends EventContract> {
   /** Only some coins, e.g. "transfer.matched.btc"; defaults to every subject of the stream. */
   filterSubject?: string;
   ackWaitMs?: number;
+  /**
+   * Most messages handed out and not yet acked, across every replica sharing the durable. 1 makes
+   * the handling strictly sequential in stream order (the server's default is 1,000).
+   */
+  maxAckPending?: number;
 }
 
 /** One event of a batch, with the context its effect continues (see `consumeBatches`). */
@@ -110,12 +121,33 @@ export interface PublishResult {
   sequence: number;
 }
 
+export interface ConditionalPublishResult {
+  /** False when the subject already held a message at least as new (nothing was published). */
+  published: boolean;
+}
+
 export interface Bus {
   connection: NatsConnection;
   jetstream: JetStreamClient;
   manager: JetStreamManager;
   ensureStreams(contracts: readonly EventContract[]): Promise<void>;
   publish<Contract extends EventContract>(contract: Contract, payload: EventPayload<Contract>): Promise<PublishResult>;
+  /**
+   * Publishes `payload` only if it is newer (by `version`) than the last message stored on its
+   * subject, as a compare-and-set on the subject's last sequence: a slower publisher holding an
+   * older state can never land after a newer one, so a compacted stream (one message per subject)
+   * never goes back in time, whatever publishers race or stall.
+   */
+  publishIfNewer<Contract extends EventContract>(contract: Contract, payload: EventPayload<Contract>, version: (payload: EventPayload<Contract>) => number): Promise<ConditionalPublishResult>;
+  /**
+   * Removes every stored message on the subjects matching `subjectFilter` (wildcards allowed,
+   * namespace added) from the contract's stream, message by message. Returns how many. Not a
+   * stream purge: on nats-server 2.9 a purge with a subject filter moves every consumer of the
+   * stream that has not caught up past ALL pending messages, matching or not (measured with
+   * 2.9.10: a consumer 22 messages behind received none of them); deleting messages one by one
+   * leaves the others alone.
+   */
+  removeSubjects(contract: EventContract, subjectFilter: string): Promise<number>;
   consume<Contract extends EventContract>(contract: Contract, options: ConsumeOptions<Contract>): Promise<Consumption>;
   /**
    * Like `consume`, but hands the handler every message that is waiting (up to `maxBatch`) at once:
@@ -145,27 +177,36 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const subjectOf = (subject: string) => `${namespace}${subject}`;
 
   async function ensureStreams(contracts: readonly EventContract[]): Promise<void> {
-    const subjectsByStream = new Map<string, Set<string>>();
+    const streams = new Map<string, { subjects: Set<string>; options: StreamOptions; from: string }>();
     for (const contract of contracts) {
-      const subjects = subjectsByStream.get(streamName(contract)) ?? new Set<string>();
-      subjects.add(subjectOf(contract.streamSubjects));
-      subjectsByStream.set(streamName(contract), subjects);
+      const name = streamName(contract);
+      const streamOptions = contract.streamOptions ?? {};
+      const stream = streams.get(name) ?? { subjects: new Set<string>(), options: streamOptions, from: contract.name };
+      if (JSON.stringify(stream.options) !== JSON.stringify(streamOptions)) {
+        throw new Error(`Contracts ${stream.from} and ${contract.name} share stream ${contract.stream} but ask for different stream options`);
+      }
+      for (const subject of [contract.streamSubjects, ...(streamOptions.subjects ?? [])]) stream.subjects.add(subjectOf(subject));
+      streams.set(name, stream);
     }
-    for (const [name, subjects] of subjectsByStream) {
+    for (const [name, { subjects, options: streamOptions }] of streams) {
       const config = {
         name,
         subjects: [...subjects],
         storage: StorageType.File,
         retention: RetentionPolicy.Limits,
-        max_age: nanos(STREAM_MAX_AGE_MS),
+        max_age: nanos(streamOptions.maxAgeMs ?? STREAM_MAX_AGE_MS),
+        // -1 is the server's "no limit".
+        max_msgs_per_subject: streamOptions.maxMsgsPerSubject ?? -1,
         duplicate_window: nanos(DUPLICATE_WINDOW_MS),
         num_replicas: options.streamReplicas ?? 1,
       };
-      const exists = await manager.streams.info(name).then(
-        () => true,
-        (error: unknown) => (isNotFound(error) ? false : Promise.reject(error)),
+      const existing = await manager.streams.info(name).then(
+        (info) => info,
+        (error: unknown) => (isNotFound(error) ? undefined : Promise.reject(error)),
       );
-      if (exists) await manager.streams.update(name, config);
+      // Subjects are only ever added: a process that knows some of a stream's contracts (a test
+      // publisher, an older release) must not take the others' subjects away.
+      if (existing) await manager.streams.update(name, { ...config, subjects: [...new Set([...existing.config.subjects, ...subjects])] });
       else await manager.streams.add(config);
     }
   }
@@ -181,11 +222,50 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     return { duplicate: ack.duplicate, sequence: ack.seq };
   }
 
+  async function publishIfNewer<Contract extends EventContract>(
+    contract: Contract,
+    payload: EventPayload<Contract>,
+    version: (payload: EventPayload<Contract>) => number,
+  ): Promise<ConditionalPublishResult> {
+    const valid = contract.schema.parse(payload) as EventPayload<Contract>;
+    const subject = subjectOf(contract.subject(valid));
+    for (let attempt = 1; ; attempt++) {
+      const last = await manager.streams.getMessage(streamName(contract), { last_by_subj: subject }).catch((error: unknown) => (isNoMessage(error) ? undefined : Promise.reject(error)));
+      if (last && version(last.json<EventPayload<Contract>>()) >= version(valid)) return { published: false };
+      const headers = createHeaders();
+      injectTraceContext(headers);
+      try {
+        // The server refuses the message if anything landed on the subject since `last` was read.
+        await jetstream.publish(subject, JSON.stringify(valid), { msgID: contract.messageId(valid), headers, expect: { lastSubjectSequence: last?.seq ?? 0 } });
+        return { published: true };
+      } catch (error) {
+        if (!isWrongLastSequence(error) || attempt >= CONDITIONAL_PUBLISH_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async function removeSubjects(contract: EventContract, subjectFilter: string): Promise<number> {
+    const stream = streamName(contract);
+    const { state } = await manager.streams.info(stream, { subjects_filter: subjectOf(subjectFilter) });
+    let removed = 0;
+    for (const subject of Object.keys(state.subjects ?? {})) {
+      for (;;) {
+        const last = await manager.streams.getMessage(stream, { last_by_subj: subject }).catch((error: unknown) => (isNoMessage(error) ? undefined : Promise.reject(error)));
+        if (!last) break;
+        // Without erasing (overwriting the bytes on disk): the message is gone for every reader.
+        if (await manager.streams.deleteMessage(stream, last.seq, false)) removed++;
+      }
+    }
+    return removed;
+  }
+
   /** Where a durable consumer reads, and how long an unacked message waits before redelivery. */
   interface ConsumerTarget {
     durable: string;
     filterSubject?: string | undefined;
     ackWaitMs?: number | undefined;
+    /** See ConsumeOptions.maxAckPending. */
+    maxAckPending?: number | undefined;
   }
 
   /**
@@ -206,6 +286,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(target.ackWaitMs ?? DEFAULT_ACK_WAIT_MS),
       filter_subject: subjectOf(target.filterSubject ?? contract.streamSubjects),
+      ...(target.maxAckPending === undefined ? {} : { max_ack_pending: target.maxAckPending }),
     };
     const ensureConsumer = () =>
       manager.consumers.info(stream, target.durable).then(
@@ -384,6 +465,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     manager,
     ensureStreams,
     publish,
+    publishIfNewer,
+    removeSubjects,
     consume,
     consumeBatches,
     async ping() {
@@ -411,6 +494,16 @@ async function logConnectionStatus(connection: NatsConnection, logger: BusLogger
     if (status.type === "disconnect" || status.type === "error") logger.warn({ nats: status.type, data: String(status.data) }, "NATS connection lost; reconnecting");
     else if (status.type === "reconnect") logger.info({ nats: status.type, data: String(status.data) }, "NATS connection re-established");
   }
+}
+
+/** 10037: the stream holds no message on that subject. */
+function isNoMessage(error: unknown): boolean {
+  return (error as { api_error?: { err_code?: number } }).api_error?.err_code === 10037;
+}
+
+/** 10071: a compare-and-set publish lost (the subject's last sequence moved). */
+function isWrongLastSequence(error: unknown): boolean {
+  return (error as { api_error?: { err_code?: number } }).api_error?.err_code === 10071 || /wrong last sequence/i.test(String((error as Error).message));
 }
 
 function isNotFound(error: unknown): boolean {

@@ -10,6 +10,7 @@ export {
   type BusLogger,
   type BusOptions,
   type ConsumeBatchesOptions,
+  type ConditionalPublishResult,
   type ConsumeOptions,
   type Consumption,
   type MessageInfo,

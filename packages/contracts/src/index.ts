@@ -1,5 +1,6 @@
 export { z } from "./zod.ts";
 export * from "./events/index.ts";
+export * from "./webhook-settings.ts";
 export * from "./api/error-bodies.ts";
 export { btcFeeEstimateQuerySchema, btcSendRawRequestSchema, registerBtcPaths } from "./api/btc.ts";
 export * from "./api/xpub.ts";

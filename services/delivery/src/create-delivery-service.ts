@@ -1,11 +1,11 @@
 /**
  * Wires the delivery service from its config: database and migrations, the registry and its
- * `webhook.changed` outbox relay, the `address.issued` consumer (auto-watch), the HTTP app.
+ * watch-feed outbox relay (`webhook.changed` / `webhook.addresses`), the `address.issued` consumer (auto-watch), the HTTP app.
  * `main.ts` calls it; tests call it with their own config.
  */
 import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
-import { addressIssued, COINS, deliveryFailed, transferMatched, webhookChanged } from "@chaingate/contracts";
+import { addressIssued, COINS, deliveryFailed, transferMatched, webhookAddresses, webhookChanged } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -28,6 +28,13 @@ import { createDeliveryLog } from "./infra/delivery-log.ts";
 export const ADDRESS_ISSUED_CONSUMER = "delivery-auto-watch";
 /** Durable consumer of `transfer.matched` (replicas share it). */
 export const TRANSFER_MATCHED_CONSUMER = "delivery";
+/**
+ * Events a killed replica had pulled go to another after this (the bus's 30 s default delayed such
+ * notifications by half a minute in the faults drill). Storing a batch is one insert, and a slow
+ * one keeps its messages with `working()`; an event redelivered anyway is stored once (one job per
+ * webhook and event id).
+ */
+const TRANSFER_MATCHED_ACK_WAIT_MS = 5_000;
 
 const BUS_RETRY_MS = 2_000;
 
@@ -70,7 +77,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const connectOnce = (): Promise<Bus> =>
     (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE, streamReplicas: config.NATS_STREAM_REPLICAS })
       .then(async (connected) => {
-        await connected.ensureStreams([webhookChanged, addressIssued, transferMatched, deliveryFailed]);
+        await connected.ensureStreams([webhookChanged, webhookAddresses, addressIssued, transferMatched, deliveryFailed]);
         bus = connected;
         if (!closed) {
           consumptions.push(
@@ -83,6 +90,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
             // Events in batches: one insert per batch, acked after it (each job keeps its message's trace).
             await connected.consumeBatches(transferMatched, {
               durable: TRANSFER_MATCHED_CONSUMER,
+              ackWaitMs: TRANSFER_MATCHED_ACK_WAIT_MS,
               handleBatch: async (items) => {
                 const stored = await enqueueDeliveries(
                   database.db,

@@ -1,10 +1,11 @@
 /**
  * Wires the scanner from its config: database and migrations, the bus, the registry projection
- * (consumer of `webhook.changed`), and one leased follower per configured chain. Its HTTP server
+ * (consumer of the watch feed: `webhook.changed` and `webhook.addresses`), and one leased follower
+ * per configured chain. Its HTTP server
  * answers probes and metrics only.
  */
 import { connectBus } from "@chaingate/bus";
-import { blockProcessed, transferMatched, webhookChanged, type Coin } from "@chaingate/contracts";
+import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, webhookFeed, type Coin } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { createHttpApp, createServiceMetrics, listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -20,7 +21,7 @@ import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts
 import { createJetStreamEventSink } from "./infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "./infra/migrations/index.ts";
 import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts";
-import { createPostgresWatchFeed, storeWebhookChange } from "./infra/postgres-watch-projection.ts";
+import { createPostgresWatchFeed, storeFeedMessage } from "./infra/postgres-watch-projection.ts";
 import { createScannerMetrics } from "./infra/scanner-metrics.ts";
 
 export interface ScannerService extends ServedApp {
@@ -28,8 +29,7 @@ export interface ScannerService extends ServedApp {
   following(): Coin[];
 }
 
-/** Durable consumer shared by every scanner replica: each change is stored once. */
-const WATCH_CONSUMER = "scanner-watch";
+
 /** After a follower stopped on an error it cannot retry (a reorg below the window), wait before trying again. */
 const FATAL_RESTART_DELAY_MS = 30_000;
 
@@ -47,8 +47,12 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   if (applied.length) logger.info({ migrations: applied }, "migrated");
 
   const bus = await connectBus({ url: config.NATS_URL, name: "scanner", logger, streamReplicas: config.NATS_STREAM_REPLICAS, ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}) });
-  await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged]);
-  const watchConsumer = await bus.consume(webhookChanged, { durable: WATCH_CONSUMER, handle: (change) => storeWebhookChange(database.db, change) });
+  await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
+  // The durable is named per database (migration 0002): replicas over one database share it and
+  // store each message once, one at a time in stream order (a change's buckets before its meta); a
+  // new database gets its own and rebuilds from the start of the compacted stream.
+  const { name: watchFeedConsumer } = await database.db.selectFrom("watch_feed_consumer").select("name").executeTakeFirstOrThrow();
+  const watchConsumer = await bus.consume(webhookFeed, { durable: watchFeedConsumer, maxAckPending: 1, handle: (message) => storeFeedMessage(database.db, message) });
 
   const index = new WatchIndex();
   const watchFeed = createPostgresWatchFeed(database.db);

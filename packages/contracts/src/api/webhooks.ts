@@ -7,6 +7,7 @@ import { z } from "../zod.ts";
 import { GATEWAY_RESPONSES, SECURITY, json } from "../openapi/openapi-registry.ts";
 import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
 import { COINS } from "../events/event-contract.ts";
+import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../webhook-settings.ts";
 import { addressHistoryQuerySchema } from "./xpub.ts";
 
 /** The spec's limit for one address entry. */
@@ -37,6 +38,19 @@ const addressesField = z
   .max(WEBHOOK_ADDRESSES_PER_REQUEST, { error: `The addresses field must not have more than ${WEBHOOK_ADDRESSES_PER_REQUEST} items.` })
   .openapi({ description: `Watched addresses, 1 to ${WEBHOOK_ADDRESSES_PER_REQUEST} per request, validated per coin; duplicates collapse; ETH is stored and matched lower case.` });
 const isActiveField = z.boolean({ error: "The is active field must be true or false." }).openapi({ description: "Whether notifications are sent. Default true." });
+const confirmationsMaxima = Object.entries(MAX_CONFIRMATIONS).map(([coin, max]) => `${coin} ${max}`).join(", ");
+const confirmationsField = z
+  .number({ error: "The confirmations field must be an integer." })
+  .int({ error: "The confirmations field must be an integer." })
+  .min(1, { error: "The confirmations field must be at least 1." })
+  .openapi({
+    description: `How deep a transfer's block must be before it is notified (1 = as soon as the scanner processes the block). Default ${DEFAULT_CONFIRMATIONS}; at most ${confirmationsMaxima} (more is a 422). A chaingate addition.`,
+    example: 6,
+  });
+const includeTokensField = z.boolean({ error: "The include tokens field must be true or false." }).openapi({
+  description:
+    "ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition.",
+});
 const xpubIdsField = z
   .array(z.number({ error: "Each xpub id must be an integer." }).int({ error: "Each xpub id must be an integer." }).positive({ error: "Each xpub id must be positive." }), {
     error: "The xpub ids field must be an array.",
@@ -45,7 +59,15 @@ const xpubIdsField = z
   .openapi({ description: "Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): every address issued from them afterwards is watched from the moment it is issued." });
 
 export const createWebhookRequestSchema = z
-  .object({ coin: coinField, webhook_url: urlField, addresses: addressesField, is_active: isActiveField.optional(), xpub_ids: xpubIdsField.optional() })
+  .object({
+    coin: coinField,
+    webhook_url: urlField,
+    addresses: addressesField,
+    is_active: isActiveField.optional(),
+    xpub_ids: xpubIdsField.optional(),
+    confirmations: confirmationsField.optional(),
+    include_tokens: includeTokensField.optional(),
+  })
   .openapi("CreateWebhookRequest");
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
 
@@ -54,7 +76,14 @@ export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
  * field left out is kept. `coin` cannot change (the addresses belong to it).
  */
 export const updateWebhookRequestSchema = z
-  .object({ webhook_url: urlField.optional(), addresses: addressesField.optional(), is_active: isActiveField.optional(), xpub_ids: xpubIdsField.optional() })
+  .object({
+    webhook_url: urlField.optional(),
+    addresses: addressesField.optional(),
+    is_active: isActiveField.optional(),
+    xpub_ids: xpubIdsField.optional(),
+    confirmations: confirmationsField.optional(),
+    include_tokens: includeTokensField.optional(),
+  })
   .openapi("UpdateWebhookRequest");
 export type UpdateWebhookRequest = z.infer<typeof updateWebhookRequestSchema>;
 
@@ -73,6 +102,8 @@ export const webhookSchema = z
     secret: z.string().openapi({ description: "`whsec_` + 64 hex characters; the whole string is the HMAC key.", example: "whsec_3f0c…" }),
     is_active: z.union([z.boolean(), z.literal(0), z.literal(1)]).openapi({ description: "The boolean sent in the create answer; 0 or 1 in every other answer (v1 compatibility)." }),
     xpub_ids: z.array(z.number().int()).openapi({ description: "Extended-key records auto-watched (a chaingate addition)." }),
+    confirmations: z.number().int().openapi({ description: `Block depth at which transfers are notified (a chaingate addition; default ${DEFAULT_CONFIRMATIONS}).` }),
+    include_tokens: z.boolean().openapi({ description: "Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true." }),
     last_triggered_at: z.null(),
     deleted_at: z.null(),
     created_at: z.iso.datetime(),

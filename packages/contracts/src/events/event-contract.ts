@@ -7,6 +7,19 @@ import type { z } from "zod";
 export const COINS = ["BTC", "ETH", "TRX"] as const;
 export type Coin = (typeof COINS)[number];
 
+/** Stream settings a contract needs beyond the bus's defaults (7 days' max age, no per-subject limit). */
+export interface StreamOptions {
+  /**
+   * Every subject of the stream when several contracts share it, so that ensuring any one of them
+   * ensures the whole stream (a process that knows only one never narrows it).
+   */
+  subjects?: readonly string[];
+  /** Keep only the newest N messages of each subject: with 1 the stream is a compacted snapshot. */
+  maxMsgsPerSubject?: number;
+  /** Discard messages older than this; 0 keeps them forever. Default: the bus's 7 days. */
+  maxAgeMs?: number;
+}
+
 export interface EventContract<Schema extends z.ZodType = z.ZodType> {
   /** e.g. "transfer.matched" */
   name: string;
@@ -14,6 +27,8 @@ export interface EventContract<Schema extends z.ZodType = z.ZodType> {
   stream: string;
   /** The subjects the stream captures, e.g. "transfer.matched.>" */
   streamSubjects: string;
+  /** Every contract of one stream must give the same options (the bus refuses a mismatch). */
+  streamOptions?: StreamOptions;
   schema: Schema;
   /** The concrete subject for one payload, e.g. "transfer.matched.btc". */
   subject(payload: z.infer<Schema>): string;

@@ -1,15 +1,19 @@
-export { COINS, coinSubject, type Coin, type EventContract, type EventPayload } from "./event-contract.ts";
+export { COINS, coinSubject, type Coin, type EventContract, type EventPayload, type StreamOptions } from "./event-contract.ts";
 export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
 export { transferMatched, transferMatchedSchema, TRANSFER_EVENT_TYPES } from "./transfer-matched.ts";
 export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
-export { webhookChanged, webhookChangedSchema } from "./webhook-changed.ts";
+export { webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
+export { webhookAddresses, webhookAddressesSchema } from "./webhook-addresses.ts";
+export { webhookFeed, webhookFeedSchema, isAddressBucket, type WebhookFeedMessage } from "./webhook-feed.ts";
+export { ADDRESSES_PER_BUCKET, BUCKET_HASH_BITS, MAX_BUCKET_BITS, bucketBitsFor, bucketHash, bucketOf } from "./webhook-buckets.ts";
 export { addressIssued, addressIssuedSchema } from "./address-issued.ts";
 
 import { blockProcessed } from "./block-processed.ts";
 import { deliveryFailed } from "./delivery-failed.ts";
 import { transferMatched } from "./transfer-matched.ts";
 import { webhookChanged } from "./webhook-changed.ts";
+import { webhookAddresses } from "./webhook-addresses.ts";
 import { addressIssued } from "./address-issued.ts";
 
-/** Every event contract; stream set-up creates one stream per distinct `stream`. */
-export const ALL_EVENTS = [blockProcessed, transferMatched, deliveryFailed, webhookChanged, addressIssued] as const;
+/** Every publishable event contract (not the consume-only `webhookFeed`); stream set-up creates one stream per distinct `stream`. */
+export const ALL_EVENTS = [blockProcessed, transferMatched, deliveryFailed, webhookChanged, webhookAddresses, addressIssued] as const;

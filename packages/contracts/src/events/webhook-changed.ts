@@ -1,26 +1,45 @@
 import { z } from "../zod.ts";
-import { COINS, type EventContract } from "./event-contract.ts";
+import { COINS, type EventContract, type StreamOptions } from "./event-contract.ts";
+import { MAX_BUCKET_BITS } from "./webhook-buckets.ts";
 
-/** `webhook.changed`: the delivery service's registry changed; the scanner updates its watch index. */
+/**
+ * The stream of the registry → scanner watch feed. It keeps the newest message of every subject
+ * and nothing ages out, so it is itself the compacted snapshot of the registry: a scanner that
+ * starts empty rebuilds its whole projection from it (see `webhook.addresses`).
+ */
+export const WEBHOOK_FEED_STREAM = "WEBHOOK_FEED";
+export const WEBHOOK_FEED_STREAM_OPTIONS: StreamOptions = { subjects: ["webhook.changed.*", "webhook.addresses.*.*.*"], maxMsgsPerSubject: 1, maxAgeMs: 0 };
+
+/**
+ * `webhook.changed.<webhook_id>`: a webhook's settings as the registry holds them at `version`,
+ * without its addresses (those travel per bucket as `webhook.addresses`). The registry publishes a
+ * change's bucket messages before its meta message, so a consumer reading the stream in order has
+ * the buckets of `bucket_bits` when the meta arrives.
+ */
 export const webhookChangedSchema = z.object({
   webhook_id: z.number().int().positive(),
   coin: z.enum(COINS),
-  addresses: z.array(z.string()),
   is_active: z.boolean(),
+  /** Final: the webhook's bucket subjects are purged, and bucket messages arriving later are dropped. */
   deleted: z.boolean(),
-  /** Monotonic per webhook (e.g. its updated_at in ms); consumers ignore older versions. */
+  /** From one sequence bumped by every registry change of the webhook; consumers keep the newest. */
   version: z.number().int().nonnegative(),
-  /** Depth a transfer's block must reach before it is notified; absent = 1 (notified when processed). */
-  confirmations: z.number().int().positive().optional(),
-  /** ETH only: also notify ERC-20 Transfer logs of the scanner's token whitelist; absent = false (v1). */
-  include_tokens: z.boolean().optional(),
+  /** Depth a transfer's block must reach before it is notified (1 = notified when processed). */
+  confirmations: z.number().int().positive(),
+  /** ETH: also ERC-20 Transfer logs of the scanner's whitelist. Always false for BTC, true for TRX. */
+  include_tokens: z.boolean(),
+  /** Addresses the webhook watches at `version` (the sum of its buckets' lists). */
+  address_count: z.number().int().nonnegative(),
+  /** The bucket level its addresses are published at (2^bucket_bits buckets); it only grows. */
+  bucket_bits: z.number().int().min(0).max(MAX_BUCKET_BITS),
 });
 
 export const webhookChanged = {
   name: "webhook.changed",
-  stream: "WEBHOOKS",
-  streamSubjects: "webhook.changed",
+  stream: WEBHOOK_FEED_STREAM,
+  streamSubjects: "webhook.changed.*",
+  streamOptions: WEBHOOK_FEED_STREAM_OPTIONS,
   schema: webhookChangedSchema,
-  subject: () => "webhook.changed",
+  subject: (p) => `webhook.changed.${p.webhook_id}`,
   messageId: (p) => `webhook:${p.webhook_id}:${p.version}`,
 } satisfies EventContract<typeof webhookChangedSchema>;

@@ -12,6 +12,8 @@ import {
   webhookAddressBatchSchema,
   webhookListQuerySchema,
   deliveryListQuerySchema,
+  DEFAULT_CONFIRMATIONS,
+  defaultIncludeTokens,
   type Coin,
   type Webhook,
 } from "@chaingate/contracts";
@@ -20,6 +22,7 @@ import type { ResolveHost } from "../domain/check-webhook-url.ts";
 import { checkWebhookUrl } from "../domain/check-webhook-url.ts";
 import type { Cidr } from "../domain/forbidden-address.ts";
 import { generateSecret } from "../domain/generate-secret.ts";
+import { checkWebhookSettings } from "../domain/check-webhook-settings.ts";
 import type { WebhookRecord, WebhookRepository } from "../infra/webhook-repository.ts";
 import type { DeliveryLog } from "../infra/delivery-log.ts";
 import { DeliveryNotFoundError, readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
@@ -50,6 +53,8 @@ export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] 
     secret: record.secret,
     is_active: isActive,
     xpub_ids: record.xpub_ids.map(Number),
+    confirmations: record.confirmations,
+    include_tokens: record.include_tokens,
     last_triggered_at: null,
     deleted_at: null,
     created_at: record.created_at.toISOString(),
@@ -107,9 +112,19 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     const errors: FieldErrors = {};
     await checkUrl(body.webhook_url, errors);
     const addresses = normalizeAll(body.coin, body.addresses, errors);
+    checkWebhookSettings(body.coin, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const isActive = body.is_active ?? true;
-    const record = await repository.create(accountId, { coin: body.coin, webhook_url: body.webhook_url, secret: generateSecret(), is_active: isActive, xpub_ids: body.xpub_ids ?? [], addresses });
+    const record = await repository.create(accountId, {
+      coin: body.coin,
+      webhook_url: body.webhook_url,
+      secret: generateSecret(),
+      is_active: isActive,
+      xpub_ids: body.xpub_ids ?? [],
+      confirmations: body.confirmations ?? DEFAULT_CONFIRMATIONS,
+      include_tokens: body.include_tokens ?? defaultIncludeTokens(body.coin),
+      addresses,
+    });
     res.status(201).json({ data: toWebhook(record, isActive) });
   });
 
@@ -131,6 +146,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     const errors: FieldErrors = {};
     if (body.webhook_url !== undefined) await checkUrl(body.webhook_url, errors);
     const addresses = body.addresses === undefined ? undefined : normalizeAll(record.coin, body.addresses, errors);
+    checkWebhookSettings(record.coin, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);
     if (!(await repository.update(accountId, webhookId, { ...body, addresses }))) throw new WebhookNotFoundError(String(webhookId));
     res.json({ data: toWebhook((await repository.find(accountId, webhookId))!) });

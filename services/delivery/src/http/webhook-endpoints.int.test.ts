@@ -1,17 +1,16 @@
 /**
  * The registry through the real gateway (API key auth, account header) over a real Postgres and
- * NATS: statuses and bodies as a client sees them, and the `webhook.changed` events the scanner
- * builds its watch projection from.
+ * NATS: statuses and bodies as a client sees them, and the watch feed (`webhook.changed` metas and
+ * `webhook.addresses` buckets) the scanner builds its watch projection from.
  */
 import { randomBytes } from "node:crypto";
-import { connectBus, type Bus } from "@chaingate/bus";
-import { addressIssued, webhookChanged, type EventPayload } from "@chaingate/contracts";
+import { addressIssued, bucketHash, bucketOf, isAddressBucket } from "@chaingate/contracts";
 import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
-import { startTestDelivery } from "../testing/index.ts";
+import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
 import { URL_NOT_PUBLIC } from "../domain/check-webhook-url.ts";
 
 const NAMESPACE = `d${randomBytes(4).toString("hex")}`;
@@ -26,8 +25,7 @@ let delivery: DeliveryService;
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let alice: { accountId: number; key: string };
 let bob: { accountId: number; key: string };
-let observer: Bus;
-const changes: Array<{ payload: EventPayload<typeof webhookChanged>; messageId: string | undefined }> = [];
+let observer: WatchFeedObserver;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -35,9 +33,8 @@ beforeAll(async () => {
   gateway = await startTestGateway({ DELIVERY_URL: delivery.url }, database.connectionString);
   alice = await createAccountWithKey(database.connectionString, "alice");
   bob = await createAccountWithKey(database.connectionString, "bob");
-  observer = await connectBus({ url: NATS_URL, name: "observer", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
-  await observer.ensureStreams([webhookChanged, addressIssued]);
-  await observer.consume(webhookChanged, { durable: "observer", handle: async (payload, info) => void changes.push({ payload, messageId: info.messageId }) });
+  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
+  await observer.bus.ensureStreams([addressIssued]);
 });
 afterAll(async () => {
   await observer?.close();
@@ -60,7 +57,7 @@ async function call(method: string, path: string, as: { key: string }, body?: un
   return { status: response.status, body: text ? (JSON.parse(text) as Call["body"]) : {} };
 }
 const create = (as: { key: string }, body: unknown) => call("POST", "/api/v1/webhooks", as, body);
-const latestChange = (webhookId: number) => changes.filter((c) => c.payload.webhook_id === webhookId).at(-1)?.payload;
+const latestChange = (webhookId: number) => observer.stateOf(webhookId).meta;
 async function countRows(table: string): Promise<number> {
   const client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
@@ -85,6 +82,8 @@ describe("POST /api/v1/webhooks", () => {
         secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
         is_active: false,
         xpub_ids: [],
+        confirmations: 1,
+        include_tokens: false,
         last_triggered_at: null,
         deleted_at: null,
         created_at: expect.stringMatching(ISO),
@@ -148,6 +147,65 @@ describe("POST /api/v1/webhooks", () => {
     expect(status).toBe(422);
     expect(body.errors).toEqual({ webhook_url: [URL_NOT_PUBLIC] });
     expect(await countRows("webhooks")).toBe(before);
+  });
+});
+
+describe("confirmations and include_tokens", () => {
+  it("are stored on create and PUT, returned by every answer and carried to the scanner", async () => {
+    const { status, body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 12, include_tokens: true });
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({ confirmations: 12, include_tokens: true });
+    const id = body.data!.id as number;
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 12, include_tokens: true });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ confirmations: 12, include_tokens: true });
+    const put = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 64, include_tokens: false });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ confirmations: 64, include_tokens: false, addresses: [ETH.toLowerCase()] });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ confirmations: 64, include_tokens: false });
+    const listed = (await call("GET", "/api/v1/webhooks?per_page=500", alice)).body.data!.find((w) => w.id === id);
+    expect(listed).toMatchObject({ confirmations: 64, include_tokens: false });
+  });
+
+  it("default to 1 and to what the chain reports: false for ETH and BTC, true for TRX (a PUT may send the value back)", async () => {
+    const eth = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+    const btc = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const trx = await create(alice, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] });
+    expect(eth.body.data).toMatchObject({ confirmations: 1, include_tokens: false });
+    expect(btc.body.data).toMatchObject({ confirmations: 1, include_tokens: false });
+    expect(trx.body.data).toMatchObject({ confirmations: 1, include_tokens: true });
+    const echoed = await call("PUT", `/api/v1/webhooks/${trx.body.data!.id}`, alice, { confirmations: 30, include_tokens: true });
+    expect(echoed.status).toBe(200);
+    expect(echoed.body.data).toMatchObject({ confirmations: 30, include_tokens: true });
+  });
+
+  it("422 in the spec's shape for a value out of range or of the wrong type, per coin; nothing stored or changed", async () => {
+    const before = await countRows("webhooks");
+    const cases: Array<[Record<string, unknown>, Record<string, string[]>]> = [
+      [{ coin: "ETH", confirmations: 65 }, { confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] }],
+      [{ coin: "TRX", confirmations: 31 }, { confirmations: ["The confirmations field must not be greater than 30 for TRX webhooks."] }],
+      [{ coin: "BTC", confirmations: 101 }, { confirmations: ["The confirmations field must not be greater than 100 for BTC webhooks."] }],
+      [{ coin: "BTC", confirmations: 0 }, { confirmations: ["The confirmations field must be at least 1."] }],
+      [{ coin: "BTC", confirmations: 2.5 }, { confirmations: ["The confirmations field must be an integer."] }],
+      [{ coin: "BTC", confirmations: "3" }, { confirmations: ["The confirmations field must be an integer."] }],
+      [{ coin: "BTC", confirmations: 1e300 }, { confirmations: ["The confirmations field must be an integer."] }],
+      [{ coin: "ETH", include_tokens: "yes" }, { include_tokens: ["The include tokens field must be true or false."] }],
+      [{ coin: "BTC", include_tokens: true }, { include_tokens: ["The include tokens field must be false for BTC webhooks: the chain has no tokens."] }],
+      [{ coin: "TRX", include_tokens: false }, { include_tokens: ["The include tokens field must be true for TRX webhooks: TRC-10 and TRC-20 transfers are always reported."] }],
+    ];
+    const addressOf = { BTC, ETH, TRX: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } as const;
+    for (const [fields, errors] of cases) {
+      const answer = await create(alice, { webhook_url: URL_OK, addresses: [addressOf[fields.coin as keyof typeof addressOf]], ...fields });
+      expect(answer.status, JSON.stringify(fields)).toBe(422);
+      expect(answer.body).toEqual({ message: Object.values(errors)[0]![0], errors });
+    }
+    expect(await countRows("webhooks")).toBe(before);
+    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 3 });
+    const id = body.data!.id as number;
+    const refused = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 100, is_active: false });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual({ confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] });
+    expect((await call("PUT", `/api/v1/webhooks/${id}`, alice, { include_tokens: null })).body.errors).toEqual({ include_tokens: ["The include tokens field must be true or false."] });
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 3, include_tokens: false, is_active: 1 });
   });
 });
 
@@ -224,20 +282,58 @@ describe("the other registry endpoints", () => {
   });
 });
 
-describe("webhook.changed", () => {
-  it("is published for every change with the whole state and a growing version", async () => {
+describe("the watch feed", () => {
+  it("publishes the buckets a change touched and then the webhook's meta; a settings change publishes the meta alone", async () => {
     const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
     const id = body.data!.id as number;
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({ webhook_id: id, coin: "ETH", addresses: [ETH.toLowerCase()], is_active: true, deleted: false, version: expect.any(Number) });
+    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({
+      webhook_id: id, coin: "ETH", is_active: true, deleted: false, version: expect.any(Number), confirmations: 1, include_tokens: false, address_count: 1, bucket_bits: 0,
+    });
+    expect(observer.stateOf(id).addresses).toEqual([ETH.toLowerCase()]);
     const first = latestChange(id)!.version;
+    const ofWebhook = () => observer.messages.filter((m) => m.payload.webhook_id === id);
+    expect(ofWebhook().map((m) => m.subject.slice(NAMESPACE.length + 1))).toEqual([`webhook.addresses.${id}.0.0`, `webhook.changed.${id}`]);
+    expect(ofWebhook().map((m) => m.messageId)).toEqual([`webhook-addresses:${id}:0:0:${first}`, `webhook:${id}:${first}`]);
     await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: false });
     await expect.poll(() => latestChange(id)?.is_active, { timeout: 10_000 }).toBe(false);
     expect(latestChange(id)!.version).toBeGreaterThan(first);
-    await call("DELETE", `/api/v1/webhooks/${id}`, alice);
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ deleted: true, addresses: [] });
-    const ids = changes.filter((c) => c.payload.webhook_id === id).map((c) => c.messageId);
+    expect(ofWebhook().filter((m) => isAddressBucket(m.payload))).toHaveLength(1);
+    const ids = ofWebhook().map((m) => m.messageId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids.every((m) => /^webhook:\d+:\d+$/.test(m ?? ""))).toBe(true);
+  });
+
+  it("a deleted webhook publishes a final meta and its bucket messages are removed from the stream", async () => {
+    const many = Array.from({ length: 3_000 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: many });
+    const id = body.data!.id as number;
+    // 3,000 addresses: level 2, four buckets.
+    await expect.poll(() => observer.stateOf(id).addresses.length, { timeout: 10_000 }).toBe(3_000);
+    expect(latestChange(id)).toMatchObject({ bucket_bits: 2, address_count: 3_000 });
+    const stream = `${NAMESPACE}_WEBHOOK_FEED`;
+    const bucketSubjects = async () => Object.keys((await observer.bus.manager.streams.info(stream, { subjects_filter: `${NAMESPACE}.webhook.addresses.${id}.>` })).state.subjects ?? {}).sort();
+    expect(await bucketSubjects()).toEqual([0, 1, 2, 3].map((b) => `${NAMESPACE}.webhook.addresses.${id}.2.${b}`));
+    expect((await call("DELETE", `/api/v1/webhooks/${id}`, alice)).status).toBe(204);
+    await expect.poll(() => latestChange(id)?.deleted, { timeout: 10_000 }).toBe(true);
+    await expect.poll(bucketSubjects, { timeout: 10_000 }).toEqual([]);
+  });
+
+  it("adding one address to a large webhook publishes that address's bucket only, holding the bucket's whole list", async () => {
+    const many = Array.from({ length: 5_000 }, (_, i) => `0xc${(i + 1).toString(16).padStart(39, "0")}`);
+    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: many });
+    const id = body.data!.id as number;
+    await expect.poll(() => latestChange(id)?.address_count, { timeout: 10_000 }).toBe(5_000);
+    const bits = latestChange(id)!.bucket_bits;
+    expect(bits).toBe(3);
+    const seen = observer.messages.length;
+    const added = "0x" + "b".repeat(40);
+    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [added] })).body.data).toEqual({ added: 1, total: 5_001 });
+    await expect.poll(() => latestChange(id)?.address_count, { timeout: 10_000 }).toBe(5_001);
+    const after = observer.messages.slice(seen).filter((m) => m.payload.webhook_id === id).map((m) => m.payload);
+    const bucket = bucketOf(bucketHash(added), bits);
+    expect(after.map((p) => (isAddressBucket(p) ? `bucket ${p.bucket}` : "meta"))).toEqual([`bucket ${bucket}`, "meta"]);
+    const published = after[0]!;
+    expect(isAddressBucket(published) && published.addresses).toEqual([...many.filter((a) => bucketOf(bucketHash(a), bits) === bucket), added].sort());
+    expect(observer.stateOf(id).addresses).toEqual([...many, added].sort());
   });
 
   it("auto-watch: an address.issued for a named xpub record is added to the account's webhook, not to another account's", async () => {
@@ -245,9 +341,9 @@ describe("webhook.changed", () => {
     const other = await create(bob, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], xpub_ids: [7] });
     const id = body.data!.id as number;
     const issued = "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3";
-    await observer.publish(addressIssued, { account_id: alice.accountId, xpub_id: 7, coin: "BTC", address: issued, index: 0, issued_at: new Date().toISOString() });
+    await observer.bus.publish(addressIssued, { account_id: alice.accountId, xpub_id: 7, coin: "BTC", address: issued, index: 0, issued_at: new Date().toISOString() });
     await expect.poll(async () => ((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).toSorted(), { timeout: 10_000 }).toEqual([BTC, issued].sort());
-    await expect.poll(() => latestChange(id)?.addresses.toSorted(), { timeout: 10_000 }).toEqual([BTC, issued].sort());
+    await expect.poll(() => observer.stateOf(id).addresses, { timeout: 10_000 }).toEqual([BTC, issued].sort());
     expect((await call("GET", `/api/v1/webhooks/${other.body.data!.id}`, bob)).body.data!.addresses).toEqual([BTC]);
   });
 

@@ -12,6 +12,14 @@ export interface WebhooksTable {
   /** 0 or 1, returned raw (v1). */
   is_active: number;
   xpub_ids: ColumnType<number[], number[], number[]>;
+  /** Block depth at which transfers are notified (1..MAX_CONFIRMATIONS of the coin). */
+  confirmations: ColumnType<number, number | undefined, number>;
+  /** ETH: ERC-20 Transfer logs too; always false for BTC and true for TRX (a check constraint). */
+  include_tokens: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Kept by triggers on webhook_addresses (every insert and delete, whoever writes). */
+  address_count: ColumnType<number, never, never>;
+  /** The watch-feed level its addresses are published at (2^bucket_bits buckets); the relay raises it, never lowers it. */
+  bucket_bits: ColumnType<number, never, number>;
   /** Consecutive deliveries that used up their retries; 20 disables the webhook. */
   failure_count: ColumnType<number, never, number>;
   /** Bumped by every change; `webhook.changed` carries it, consumers ignore older ones. */
@@ -24,12 +32,19 @@ export interface WebhooksTable {
 export interface WebhookAddressesTable {
   webhook_id: number;
   address: string;
+  /** Generated: the first 16 bits of md5(address), the watch feed's bucket hash (see @chaingate/contracts). */
+  bucket_hash: ColumnType<number, never, never>;
 }
 
-/** The outbox: one row per committed change; the relay publishes the webhook's current state, then deletes it. */
+/**
+ * The outbox: rows committed with each change; the relay publishes what they name from the current
+ * state, then deletes them. `slot` null: the webhook's meta; 0..1023: the buckets of that slot (the
+ * top 10 bits of the bucket hash; triggers on webhook_addresses write these); -1: every bucket.
+ */
 export interface WebhookChangesTable {
   id: Generated<number>;
   webhook_id: number;
+  slot: ColumnType<number | null, number | null | undefined, never>;
 }
 
 export type JobStatus = "pending" | "delivered" | "failed" | "skipped";

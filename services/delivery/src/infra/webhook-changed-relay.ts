@@ -1,66 +1,205 @@
 /**
- * Relays the registry outbox to JetStream as `webhook.changed`: claims queued changes with
- * `FOR UPDATE SKIP LOCKED`, publishes each changed webhook's whole current state (a full snapshot,
- * so the newest message of a webhook is all a consumer needs), then deletes the rows in the same
- * transaction. A crash between publish and commit republishes with the same deterministic
- * Nats-Msg-Id (`webhook:<id>:<version>`), dropped by JetStream as a duplicate. While NATS is down
- * the registry keeps working; the relay backs off and catches up.
+ * Relays the registry outbox to the watch feed (stream WEBHOOK_FEED): for each webhook with queued
+ * changes, the buckets the rows name (`webhook.addresses.<id>.<bits>.<bucket>`, each bucket's whole
+ * current list) and then its meta (`webhook.changed.<id>`).
+ *
+ * Invariants:
+ * - A bucket's addresses, the webhook's version and its level are read in ONE statement (one
+ *   snapshot), so every message is a state the registry really had at that version.
+ * - A webhook is relayed by one relay at a time (a transaction-scoped advisory lock), and every
+ *   message goes out with `publishIfNewer`, so no subject of the compacted stream ever goes back to
+ *   an older version, even when a stalled relay publishes late.
+ * - A change's buckets are published before its meta, and a level raise publishes every bucket of
+ *   the new level before the meta that announces it (then removes the lower levels' messages; a
+ *   deleted webhook's bucket messages are removed after its final meta). Removed message by
+ *   message, never by a stream purge (see Bus.removeSubjects).
+ * - The outbox rows of a webhook are claimed (deleted) in the publishing transaction: a crash
+ *   before the commit leaves them for the next run, which republishes the current state with the
+ *   same deterministic message ids.
+ * While NATS is down the registry keeps working; each webhook backs off on its own, so one that
+ * keeps failing never holds the others back.
  */
-import { webhookChanged, type EventPayload } from "@chaingate/contracts";
+import type { Bus } from "@chaingate/bus";
+import { bucketBitsFor, webhookAddresses, webhookChanged, type EventPayload } from "@chaingate/contracts";
 import type { Logger } from "@chaingate/logger";
-import type { Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
 import { createWakeableSleep } from "./wakeable-sleep.ts";
 
-const RELAY_BATCH_SIZE = 100;
+/** Webhooks looked at per round. */
+const RELAY_WEBHOOKS_PER_ROUND = 100;
+/** Buckets read per statement (about 64,000 addresses at the top level) and published together. */
+const BUCKETS_PER_READ = 64;
 const IDLE_POLL_MS = 1_000;
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 10_000;
+/** Advisory lock namespace (the first key) of "this webhook is being relayed". */
+const RELAY_LOCK_NAMESPACE = 0x5ca7f33d;
+/** Outbox `slot` that means every bucket of the webhook (a level raise, the 0003 migration). */
+export const ALL_BUCKETS = -1;
+/** Outbox slots are the top SLOT_BITS bits of the 16-bit bucket hash. */
+const SLOT_BITS = 10;
 
-export interface WebhookChangedPublisher {
-  publish(contract: typeof webhookChanged, payload: EventPayload<typeof webhookChanged>): Promise<unknown>;
-}
+export type WatchFeedPublisher = Pick<Bus, "publishIfNewer" | "removeSubjects">;
 
 export interface WebhookChangedRelay {
   wake(): void;
-  /** Publishes everything queued now (tests). */
+  /** Publishes everything queued now (tests); throws the first failure after trying every webhook. */
   drain(): Promise<number>;
   stop(): Promise<void>;
 }
 
-export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher: () => Promise<WebhookChangedPublisher>, logger: Logger): WebhookChangedRelay {
+/** The level changed while a webhook was being published: roll back and start over. */
+class LevelChangedError extends Error {
+  override name = "LevelChangedError";
+}
+
+type Meta = EventPayload<typeof webhookChanged>;
+
+/** The buckets at level `bits` that contain the addresses of outbox slot `slot`. */
+export function bucketsOfSlot(slot: number, bits: number): number[] {
+  if (bits <= SLOT_BITS) return [slot >>> (SLOT_BITS - bits)];
+  const width = 2 ** (bits - SLOT_BITS);
+  return Array.from({ length: width }, (_, i) => slot * width + i);
+}
+
+export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher: () => Promise<WatchFeedPublisher>, logger: Logger): WebhookChangedRelay {
   let stopped = false;
   const pause = createWakeableSleep();
+  /** Webhooks whose last attempt failed, and when they may be tried again. */
+  const backoff = new Map<number, { failures: number; until: number }>();
 
-  async function relayBatch(bus: WebhookChangedPublisher): Promise<number> {
-    return db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom("webhook_changes").select(["id", "webhook_id"]).orderBy("id").limit(RELAY_BATCH_SIZE).forUpdate().skipLocked().execute();
-      const webhookIds = [...new Set(rows.map((row) => row.webhook_id))];
-      for (const webhookId of webhookIds) {
-        const webhook = await trx.selectFrom("webhooks").select(["id", "coin", "is_active", "deleted_at", "version"]).where("id", "=", webhookId).executeTakeFirst();
-        if (!webhook) continue;
-        const addresses = await trx.selectFrom("webhook_addresses").select("address").where("webhook_id", "=", webhookId).execute();
-        await bus.publish(webhookChanged, {
-          webhook_id: webhook.id,
-          coin: webhook.coin,
-          addresses: webhook.deleted_at ? [] : addresses.map((row) => row.address),
-          is_active: webhook.is_active === 1,
-          deleted: webhook.deleted_at !== null,
-          version: Number(webhook.version),
-        });
-      }
-      if (rows.length) await trx.deleteFrom("webhook_changes").where("id", "in", rows.map((row) => row.id)).execute();
-      return webhookIds.length;
+  async function readMeta(executor: Kysely<DeliveryDatabase>, webhookId: number): Promise<Meta | undefined> {
+    const row = await executor
+      .selectFrom("webhooks")
+      .select(["id", "coin", "is_active", "deleted_at", "version", "confirmations", "include_tokens", "address_count", "bucket_bits"])
+      .where("id", "=", webhookId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      webhook_id: row.id,
+      coin: row.coin,
+      is_active: row.is_active === 1,
+      deleted: row.deleted_at !== null,
+      version: Number(row.version),
+      confirmations: row.confirmations,
+      include_tokens: row.include_tokens,
+      address_count: row.address_count,
+      bucket_bits: row.bucket_bits,
+    };
+  }
+
+  /**
+   * Raises the webhook's level when its size asks for it (in a short transaction of its own): a
+   * new version, and every bucket queued. Old releases and plain SQL add addresses without
+   * raising, so the relay is where it happens.
+   */
+  async function raiseLevel(webhookId: number): Promise<void> {
+    const meta = await readMeta(db, webhookId);
+    if (!meta || meta.deleted || bucketBitsFor(meta.address_count) <= meta.bucket_bits) return;
+    await db.transaction().execute(async (trx) => {
+      const raised = await trx
+        .updateTable("webhooks")
+        .set({ bucket_bits: bucketBitsFor(meta.address_count), version: sql`nextval('webhook_version_seq')` } as never)
+        .where("id", "=", webhookId)
+        .where("bucket_bits", "<", bucketBitsFor(meta.address_count))
+        .executeTakeFirst();
+      if (Number(raised.numUpdatedRows) > 0) await trx.insertInto("webhook_changes").values({ webhook_id: webhookId, slot: ALL_BUCKETS }).execute();
     });
+  }
+
+  /** Buckets at `bits` holding at least one address. */
+  async function nonEmptyBuckets(trx: Transaction<DeliveryDatabase>, webhookId: number, bits: number): Promise<number[]> {
+    const { rows } = await sql<{ bucket: number }>`
+      select distinct bucket_hash >> (16 - ${bits}::int) as bucket from webhook_addresses where webhook_id = ${webhookId}`.execute(trx);
+    return rows.map((row) => row.bucket);
+  }
+
+  /** The buckets' whole lists with the version and level they were read at (one statement: one snapshot). */
+  async function readBuckets(trx: Transaction<DeliveryDatabase>, webhookId: number, buckets: readonly number[]) {
+    const { rows } = await sql<{ version: string; bucket_bits: number; bucket: number; addresses: string[] }>`
+      select w.version, w.bucket_bits, b.bucket,
+             coalesce((select array_agg(a.address order by a.address) from webhook_addresses a
+                        where a.webhook_id = w.id
+                          and a.bucket_hash >= b.bucket << (16 - w.bucket_bits)
+                          and a.bucket_hash < (b.bucket + 1) << (16 - w.bucket_bits)), '{}') as addresses
+        from webhooks w cross join unnest(${buckets}::int[]) as b(bucket)
+       where w.id = ${webhookId}`.execute(trx);
+    return rows;
+  }
+
+  /** Publishes what the webhook's queued rows name. False when another relay holds it. */
+  async function relayWebhook(bus: WatchFeedPublisher, webhookId: number): Promise<boolean> {
+    await raiseLevel(webhookId);
+    return db.transaction().execute(async (trx) => {
+      const { rows: locked } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${RELAY_LOCK_NAMESPACE}, (${webhookId}::bigint % 2147483647)::int) as locked`.execute(trx);
+      if (!locked[0]!.locked) return false;
+      const { rows: claimed } = await sql<{ slot: number | null }>`
+        with claimed as (delete from webhook_changes where webhook_id = ${webhookId} returning slot) select distinct slot from claimed`.execute(trx);
+      if (claimed.length === 0) return true;
+      const meta = await readMeta(trx, webhookId);
+      if (!meta) return true;
+      if (meta.deleted) {
+        await bus.publishIfNewer(webhookChanged, meta, (m) => m.version);
+        await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.>`);
+        return true;
+      }
+      const bits = meta.bucket_bits;
+      const slots = claimed.map((row) => row.slot).filter((slot): slot is number => slot !== null);
+      const everyBucket = slots.includes(ALL_BUCKETS);
+      const buckets = new Set(everyBucket ? await nonEmptyBuckets(trx, webhookId, bits) : []);
+      for (const slot of slots) if (slot !== ALL_BUCKETS) for (const bucket of bucketsOfSlot(slot, bits)) buckets.add(bucket);
+      const ordered = [...buckets].sort((a, b) => a - b);
+      for (let start = 0; start < ordered.length; start += BUCKETS_PER_READ) {
+        const read = await readBuckets(trx, webhookId, ordered.slice(start, start + BUCKETS_PER_READ));
+        if (read.some((row) => row.bucket_bits !== bits)) throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
+        await Promise.all(
+          read.map((row) =>
+            bus.publishIfNewer(webhookAddresses, { webhook_id: webhookId, coin: meta.coin, bucket_bits: bits, bucket: row.bucket, version: Number(row.version), addresses: row.addresses }, (p) => p.version),
+          ),
+        );
+      }
+      // Read after the buckets, so the meta is at least as new as every bucket just published.
+      const current = (await readMeta(trx, webhookId))!;
+      if (current.bucket_bits !== bits) throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
+      await bus.publishIfNewer(webhookChanged, current, (m) => m.version);
+      if (everyBucket) for (let lower = 0; lower < bits; lower++) await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.${lower}.>`);
+      return true;
+    });
+  }
+
+  /** Webhooks with queued rows, oldest first, leaving out those backing off. */
+  async function pendingWebhooks(): Promise<number[]> {
+    const now = Date.now();
+    const waiting = [...backoff].filter(([, state]) => state.until > now).map(([id]) => id);
+    const { rows } = await sql<{ webhook_id: number }>`
+      select webhook_id from webhook_changes where webhook_id <> all(${waiting}::bigint[])
+       group by webhook_id order by min(id) limit ${RELAY_WEBHOOKS_PER_ROUND}`.execute(db);
+    return rows.map((row) => Number(row.webhook_id));
   }
 
   async function drain(): Promise<number> {
     const bus = await publisher();
     let total = 0;
     for (;;) {
-      const published = await relayBatch(bus);
-      total += published;
-      if (published === 0) return total;
+      const webhookIds = await pendingWebhooks();
+      let relayed = 0;
+      let firstError: unknown;
+      for (const webhookId of webhookIds) {
+        try {
+          if (await relayWebhook(bus, webhookId)) relayed++;
+          backoff.delete(webhookId);
+        } catch (error) {
+          if (error instanceof LevelChangedError) continue;
+          const failures = (backoff.get(webhookId)?.failures ?? 0) + 1;
+          backoff.set(webhookId, { failures, until: Date.now() + Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RETRY_DELAY_MS) });
+          logger.warn({ err: error, webhookId, failures }, "watch feed relay failed for a webhook; retrying it later");
+          firstError ??= error;
+        }
+      }
+      total += relayed;
+      if (firstError !== undefined) throw firstError;
+      if (webhookIds.length < RELAY_WEBHOOKS_PER_ROUND || relayed === 0) return total;
     }
   }
 
@@ -72,7 +211,7 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
         failures = 0;
       } catch (error) {
         failures++;
-        logger.warn({ err: error, failures }, "webhook.changed relay failed; retrying");
+        if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures }, "watch feed relay incomplete; retrying");
       }
       if (stopped) break;
       await pause.sleep(failures ? Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RETRY_DELAY_MS) : IDLE_POLL_MS);

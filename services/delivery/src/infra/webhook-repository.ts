@@ -1,7 +1,8 @@
 /**
  * The webhook registry in Postgres. Every change inserts a `webhook_changes` row in the same
- * transaction (the outbox), so a committed change always reaches `webhook.changed`, even when the
- * process dies before publishing.
+ * transaction (the outbox), so a committed change always reaches the watch feed, even when the
+ * process dies before publishing; the buckets an address write touches are queued by triggers on
+ * webhook_addresses (migration 0003), in that same transaction.
  */
 import type { Coin } from "@chaingate/contracts";
 import { sql, type Kysely, type Transaction } from "kysely";
@@ -18,6 +19,8 @@ export interface WebhookRecord {
   secret: string;
   is_active: number;
   xpub_ids: number[];
+  confirmations: number;
+  include_tokens: boolean;
   failure_count: number;
   version: number;
   created_at: Date;
@@ -31,6 +34,8 @@ export interface NewWebhook {
   secret: string;
   is_active: boolean;
   xpub_ids: number[];
+  confirmations: number;
+  include_tokens: boolean;
   addresses: string[];
 }
 
@@ -38,6 +43,8 @@ export interface WebhookUpdate {
   webhook_url?: string | undefined;
   is_active?: boolean | undefined;
   xpub_ids?: number[] | undefined;
+  confirmations?: number | undefined;
+  include_tokens?: boolean | undefined;
   addresses?: string[] | undefined;
   secret?: string | undefined;
 }
@@ -55,7 +62,7 @@ export async function markWebhookChanged(trx: Transaction<DeliveryDatabase>, web
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
 export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: () => void = () => {}) {
-  const columns = ["id", "account_id", "coin", "webhook_url", "secret", "is_active", "xpub_ids", "failure_count", "version", "created_at", "updated_at"] as const;
+  const columns = ["id", "account_id", "coin", "webhook_url", "secret", "is_active", "xpub_ids", "confirmations", "include_tokens", "failure_count", "version", "created_at", "updated_at"] as const;
 
   async function readAddresses(executor: Kysely<DeliveryDatabase>, webhookId: number): Promise<string[]> {
     const rows = await executor.selectFrom("webhook_addresses").select("address").where("webhook_id", "=", webhookId).orderBy("address").execute();
@@ -102,7 +109,16 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
       const id = await committed(async (trx) => {
         const { id } = await trx
           .insertInto("webhooks")
-          .values({ account_id: accountId, coin: webhook.coin, webhook_url: webhook.webhook_url, secret: webhook.secret, is_active: webhook.is_active ? 1 : 0, xpub_ids: webhook.xpub_ids })
+          .values({
+            account_id: accountId,
+            coin: webhook.coin,
+            webhook_url: webhook.webhook_url,
+            secret: webhook.secret,
+            is_active: webhook.is_active ? 1 : 0,
+            xpub_ids: webhook.xpub_ids,
+            confirmations: webhook.confirmations,
+            include_tokens: webhook.include_tokens,
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
         await insertAddresses(trx, id, webhook.addresses);
@@ -128,6 +144,8 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
         if (update.webhook_url !== undefined) set.webhook_url = update.webhook_url;
         if (update.secret !== undefined) set.secret = update.secret;
         if (update.xpub_ids !== undefined) set.xpub_ids = update.xpub_ids;
+        if (update.confirmations !== undefined) set.confirmations = update.confirmations;
+        if (update.include_tokens !== undefined) set.include_tokens = update.include_tokens;
         if (update.is_active !== undefined) {
           set.is_active = update.is_active ? 1 : 0;
           if (update.is_active) set.failure_count = 0;
@@ -162,8 +180,9 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
           changed = Number(result.numDeletedRows);
         }
         if (changed > 0) await touch(trx, webhookId);
-        const { total } = await trx.selectFrom("webhook_addresses").select((eb) => eb.fn.countAll<number>().as("total")).where("webhook_id", "=", webhookId).executeTakeFirstOrThrow();
-        return { changed, total: Number(total) };
+        // Kept by the address table's triggers: no count over a million rows per batch.
+        const { address_count: total } = await trx.selectFrom("webhooks").select("address_count").where("id", "=", webhookId).executeTakeFirstOrThrow();
+        return { changed, total };
       });
     },
 

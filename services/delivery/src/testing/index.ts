@@ -2,3 +2,4 @@
 export { startTestDelivery } from "./start-test-delivery.ts";
 export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";
 export { SAMPLE_ADDRESSES, startDeliveryHarness, transferFor, type DeliveryHarness, type TransferMatchedEvent } from "./delivery-harness.ts";
+export { observeWatchFeed, type FeedBucket, type FeedMeta, type ObservedMessage, type WatchFeedObserver } from "./watch-feed-observer.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { WatchIndex, type WatchedWebhook } from "./watch-index.ts";
+import { WatchIndex, type WatchedWebhook, type WatchedWebhookMeta } from "./watch-index.ts";
 
 const webhook = (overrides: Partial<WatchedWebhook>): WatchedWebhook => ({ webhookId: 1, coin: "BTC", addresses: [], isActive: true, deleted: false, version: 1, ...overrides });
 
@@ -52,5 +52,64 @@ describe("watch index", () => {
     const index = new WatchIndex();
     index.apply(webhook({ coin: "TRX", addresses: [], confirmations: 10_000 }));
     expect(index.settings(1)?.confirmations).toBe(30);
+  });
+});
+
+describe("watch index, bucket by bucket", () => {
+  const meta = (overrides: Partial<WatchedWebhookMeta> = {}): WatchedWebhookMeta => ({ webhookId: 1, coin: "BTC", isActive: true, deleted: false, version: 1, bucketBits: 2, ...overrides });
+  const watched = (index: WatchIndex, ...addresses: string[]) => addresses.filter((address) => index.watchers("BTC", address) !== undefined);
+
+  test("replacing a bucket removes exactly its old addresses and keeps the other buckets", () => {
+    const index = new WatchIndex();
+    expect(index.applyMeta(meta())).toBe("reload");
+    index.replaceBuckets(1, 2, [{ bucket: 0, addresses: ["a0", "b0"] }, { bucket: 1, addresses: ["a1"] }, { bucket: 3, addresses: ["a3", "b3"] }], { all: true });
+    expect(index.watchedCount(1)).toBe(5);
+    index.replaceBuckets(1, 2, [{ bucket: 1, addresses: ["c1", "d1"] }, { bucket: 2, addresses: ["a2"] }]);
+    expect(watched(index, "a0", "b0", "a1", "c1", "d1", "a2", "a3", "b3")).toEqual(["a0", "b0", "c1", "d1", "a2", "a3", "b3"]);
+    index.replaceBuckets(1, 2, [{ bucket: 0, addresses: [] }, { bucket: 3, addresses: ["b3"] }]);
+    expect(watched(index, "a0", "b0", "c1", "d1", "a2", "a3", "b3")).toEqual(["c1", "d1", "a2", "b3"]);
+    expect(index.watchedCount(1)).toBe(4);
+    expect(index.size("BTC")).toBe(4);
+  });
+
+  test("an address two webhooks watch stays watched by the other when one replaces its bucket", () => {
+    const index = new WatchIndex();
+    index.applyMeta(meta({ webhookId: 1 }));
+    index.applyMeta(meta({ webhookId: 2 }));
+    index.replaceBuckets(1, 2, [{ bucket: 1, addresses: ["shared", "mine"] }], { all: true });
+    index.replaceBuckets(2, 2, [{ bucket: 1, addresses: ["shared"] }], { all: true });
+    expect(index.watchers("BTC", "shared")).toEqual([1, 2]);
+    index.replaceBuckets(1, 2, [{ bucket: 1, addresses: ["mine"] }]);
+    expect(index.watchers("BTC", "shared")).toBe(2);
+    expect(index.watchers("BTC", "mine")).toBe(1);
+  });
+
+  test("buckets of another level are ignored; a meta at a new level asks for a reload that replaces everything", () => {
+    const index = new WatchIndex();
+    index.applyMeta(meta({ bucketBits: 0 }));
+    index.replaceBuckets(1, 0, [{ bucket: 0, addresses: ["old", "kept"] }], { all: true });
+    expect(index.replaceBuckets(1, 3, [{ bucket: 5, addresses: ["early"] }])).toBe(false);
+    expect(watched(index, "old", "kept", "early")).toEqual(["old", "kept"]);
+    expect(index.metaEffect(meta({ bucketBits: 3, version: 2 }))).toBe("reload");
+    expect(index.metaEffect(meta({ bucketBits: 0, version: 2, confirmations: 5 }))).toBe("settings");
+    index.applyMeta(meta({ bucketBits: 3, version: 2 }));
+    index.replaceBuckets(1, 3, [{ bucket: 2, addresses: ["kept"] }, { bucket: 5, addresses: ["early"] }], { all: true });
+    expect(watched(index, "old", "kept", "early")).toEqual(["kept", "early"]);
+  });
+
+  test("settings change without touching addresses; inactive and deleted webhooks watch nothing; re-activation reloads", () => {
+    const index = new WatchIndex();
+    index.applyMeta(meta());
+    index.replaceBuckets(1, 2, [{ bucket: 0, addresses: ["a"] }], { all: true });
+    expect(index.applyMeta(meta({ version: 2, confirmations: 6, includeTokens: true }))).toBe("settings");
+    expect(index.settings(1)).toMatchObject({ confirmations: 6, includeTokens: true });
+    expect(watched(index, "a")).toEqual(["a"]);
+    expect(index.applyMeta(meta({ version: 3, isActive: false }))).toBe("removed");
+    expect(watched(index, "a")).toEqual([]);
+    expect(index.replaceBuckets(1, 2, [{ bucket: 0, addresses: ["a"] }])).toBe(false);
+    expect(index.applyMeta(meta({ version: 2 }))).toBe("ignored");
+    expect(index.applyMeta(meta({ version: 4 }))).toBe("reload");
+    expect(index.applyMeta(meta({ version: 5, deleted: true }))).toBe("removed");
+    expect(index.metaEffect(meta({ version: 4 }))).toBe("ignored");
   });
 });

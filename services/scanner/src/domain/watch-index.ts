@@ -2,26 +2,51 @@
  * The in-memory watch index: coin + address → the webhooks watching it, with their settings.
  * A lookup is one hash probe whatever the number of watched addresses.
  *
+ * It follows the registry's bucketed feed: a webhook's settings come from its meta, its addresses
+ * bucket by bucket, and replacing a bucket removes exactly that bucket's old addresses. Each
+ * webhook keeps its index keys in one array grouped by bucket (bucket ids and end offsets beside
+ * it), so a bucket costs two small integers, not an object, and a webhook of 1,000 addresses in
+ * 640 buckets costs about what one list cost.
+ *
  * Memory: most addresses are watched by one webhook, so an entry's value is that webhook's id
  * (a small integer, no allocation) and becomes an array only when a second webhook watches the
- * same address. Each address string is held once: the map key and the webhook's own list share it.
+ * same address. Each address string is held once: the map key and the webhook's key array share it.
  * Tron addresses are keyed by their 20-byte hex body (what blocks and logs carry).
  */
 import type { Coin } from "@chaingate/contracts";
 import { effectiveConfirmations } from "./chain-settings.ts";
 import { tronAddressBody, tronAddressFromBody } from "./tron-address.ts";
 
-/** A webhook as the registry last described it (`webhook.changed`). */
-export interface WatchedWebhook {
+/** A webhook's settings as the registry last described them (`webhook.changed`). */
+export interface WatchedWebhookMeta {
   webhookId: number;
   coin: Coin;
-  addresses: readonly string[];
   isActive: boolean;
   deleted: boolean;
   version: number;
   confirmations?: number | undefined;
   includeTokens?: boolean | undefined;
+  /** The level its addresses come in at (2^bucketBits buckets). */
+  bucketBits: number;
 }
+
+/** A whole webhook in one go (tests, benchmarks): its meta and every address, as one bucket. */
+export interface WatchedWebhook extends Omit<WatchedWebhookMeta, "bucketBits"> {
+  addresses: readonly string[];
+}
+
+/** One bucket's whole address list (`webhook.addresses`). */
+export interface AddressBucket {
+  bucket: number;
+  addresses: readonly string[];
+}
+
+/**
+ * What a meta does to the index: nothing (older than the one applied), removes the webhook
+ * (inactive or deleted), updates its settings, or needs its whole address list loaded (it starts
+ * being watched, or moved to another level).
+ */
+export type MetaEffect = "ignored" | "removed" | "settings" | "reload";
 
 /** The settings a match needs, per webhook. */
 export interface WebhookSettings {
@@ -33,9 +58,14 @@ export interface WebhookSettings {
 interface IndexedWebhook extends WebhookSettings {
   coin: Coin;
   version: number;
-  /** Index keys of its addresses (shared with the map keys). */
+  bucketBits: number;
+  /** Index keys of its addresses, grouped by bucket in `bucketIds` order (shared with the map keys). */
   keys: string[];
-  /** Key → address as the webhook lists it, only where they differ (Tron, upper-case bech32). */
+  /** Its non-empty buckets, ascending. */
+  bucketIds: number[];
+  /** Where each bucket's keys end in `keys` (exclusive). */
+  bucketEnds: number[];
+  /** Key → address as the webhook lists it, only where they differ (upper-case bech32). */
   listed: Map<string, string> | undefined;
 }
 
@@ -77,58 +107,134 @@ export function watchKey(coin: Coin, address: string): string | undefined {
 export class WatchIndex {
   private readonly byCoin: Record<Coin, Map<string, Watchers>> = { BTC: new Map(), ETH: new Map(), TRX: new Map() };
   private readonly filters: Partial<Record<Coin, Uint8Array>> = {};
+  /** Watched (active) webhooks only. */
   private readonly webhooks = new Map<number, IndexedWebhook>();
-  /** Versions of removed webhooks too, so an old event arriving late cannot bring one back. */
+  /** Meta versions of every webhook seen, removed ones too, so an old meta arriving late cannot bring one back. */
   private readonly versions = new Map<number, number>();
 
-  /** Applies a registry change; older versions than the one applied are ignored. Returns whether it applied. */
+  /** What applying `meta` would do, without applying it. */
+  metaEffect(meta: WatchedWebhookMeta): MetaEffect {
+    const known = this.versions.get(meta.webhookId);
+    if (known !== undefined && meta.version < known) return "ignored";
+    if (meta.deleted || !meta.isActive) return "removed";
+    const current = this.webhooks.get(meta.webhookId);
+    return current && current.bucketBits === meta.bucketBits && current.coin === meta.coin ? "settings" : "reload";
+  }
+
+  /**
+   * Applies a webhook's meta. After "reload" the webhook watches nothing until its buckets are
+   * given with `replaceBuckets(..., { all: true })`; callers read them first and apply both at once.
+   */
+  applyMeta(meta: WatchedWebhookMeta): MetaEffect {
+    const effect = this.metaEffect(meta);
+    if (effect === "ignored") return effect;
+    this.versions.set(meta.webhookId, meta.version);
+    const settings = { confirmations: effectiveConfirmations(meta.coin, meta.confirmations), includeTokens: meta.includeTokens ?? false, version: meta.version };
+    if (effect === "settings") {
+      Object.assign(this.webhooks.get(meta.webhookId)!, settings);
+      return effect;
+    }
+    this.remove(meta.webhookId);
+    if (effect === "reload") {
+      this.webhooks.set(meta.webhookId, { webhookId: meta.webhookId, coin: meta.coin, bucketBits: meta.bucketBits, ...settings, keys: [], bucketIds: [], bucketEnds: [], listed: undefined });
+    }
+    return effect;
+  }
+
+  /**
+   * Replaces the given buckets' address lists of a watched webhook at level `bucketBits` (with
+   * `all`, every bucket: the ones not given become empty). Buckets of another level, and webhooks
+   * not watched, are left alone (false). Costs one pass over the webhook's keys.
+   */
+  replaceBuckets(webhookId: number, bucketBits: number, buckets: Iterable<AddressBucket>, options: { all?: boolean } = {}): boolean {
+    const webhook = this.webhooks.get(webhookId);
+    if (!webhook || webhook.bucketBits !== bucketBits) return false;
+    const all = options.all ?? false;
+    const changes = new Map<number, readonly string[]>();
+    for (const { bucket, addresses } of buckets) changes.set(bucket, addresses);
+    const map = this.byCoin[webhook.coin];
+    const { keys, bucketIds, bucketEnds } = webhook;
+    let start = 0;
+    for (let i = 0; i < bucketIds.length; i++) {
+      if (all || changes.has(bucketIds[i]!)) for (let k = start; k < bucketEnds[i]!; k++) this.unwatch(map, webhook, keys[k]!);
+      start = bucketEnds[i]!;
+    }
+    const nextKeys: string[] = [];
+    const nextIds: number[] = [];
+    const nextEnds: number[] = [];
+    const changed = [...changes.keys()].sort((a, b) => a - b);
+    let old = 0;
+    let next = 0;
+    let oldStart = 0;
+    while (old < bucketIds.length || next < changed.length) {
+      const oldBucket = old < bucketIds.length ? bucketIds[old]! : Infinity;
+      const newBucket = next < changed.length ? changed[next]! : Infinity;
+      if (oldBucket < newBucket) {
+        if (!all) {
+          for (let k = oldStart; k < bucketEnds[old]!; k++) nextKeys.push(keys[k]!);
+          nextIds.push(oldBucket);
+          nextEnds.push(nextKeys.length);
+        }
+        oldStart = bucketEnds[old++]!;
+        continue;
+      }
+      if (oldBucket === newBucket) oldStart = bucketEnds[old++]!;
+      const before = nextKeys.length;
+      this.watchAll(map, webhook, changes.get(newBucket)!, nextKeys);
+      if (nextKeys.length > before) {
+        nextIds.push(newBucket);
+        nextEnds.push(nextKeys.length);
+      }
+      next++;
+    }
+    webhook.keys = nextKeys;
+    webhook.bucketIds = nextIds;
+    webhook.bucketEnds = nextEnds;
+    return true;
+  }
+
+  /** A whole webhook at once (meta and every address as bucket 0 of level 0). Returns whether it applied. */
   apply(change: WatchedWebhook): boolean {
-    const known = this.versions.get(change.webhookId);
-    if (known !== undefined && change.version < known) return false;
-    this.versions.set(change.webhookId, change.version);
-    this.remove(change.webhookId);
-    if (change.deleted || !change.isActive) return true;
-    const keys: string[] = [];
-    let listed: Map<string, string> | undefined;
-    const map = this.byCoin[change.coin];
-    const filter = (this.filters[change.coin] ??= newFilter());
-    for (const address of change.addresses) {
-      const key = watchKey(change.coin, address);
+    const effect = this.applyMeta({ ...change, bucketBits: 0 });
+    if (effect === "ignored") return false;
+    if (effect !== "removed") this.replaceBuckets(change.webhookId, 0, [{ bucket: 0, addresses: change.addresses }], { all: true });
+    return true;
+  }
+
+  /** Adds the addresses the webhook does not watch yet to the map and their keys to `into`. */
+  private watchAll(map: Map<string, Watchers>, webhook: IndexedWebhook, addresses: readonly string[], into: string[]): void {
+    const { coin, webhookId } = webhook;
+    const filter = (this.filters[coin] ??= newFilter());
+    for (const address of addresses) {
+      const key = watchKey(coin, address);
       if (key === undefined) continue;
       const slot = filterSlot(key);
       filter[slot >>> 3]! |= 1 << (slot & 7);
       const existing = map.get(key);
-      if (existing === change.webhookId || (Array.isArray(existing) && existing.includes(change.webhookId))) continue;
-      keys.push(key);
+      if (existing === webhookId || (Array.isArray(existing) && existing.includes(webhookId))) continue;
+      into.push(key);
       // Tron keys are turned back into T… addresses on a match; only other rewrites are remembered.
-      if (key !== address && change.coin !== "TRX") (listed ??= new Map()).set(key, address);
-      if (existing === undefined) map.set(key, change.webhookId);
-      else map.set(key, Array.isArray(existing) ? [...existing, change.webhookId] : [existing, change.webhookId]);
+      if (key !== address && coin !== "TRX") (webhook.listed ??= new Map()).set(key, address);
+      if (existing === undefined) map.set(key, webhookId);
+      else map.set(key, Array.isArray(existing) ? [...existing, webhookId] : [existing, webhookId]);
     }
-    this.webhooks.set(change.webhookId, {
-      webhookId: change.webhookId,
-      coin: change.coin,
-      version: change.version,
-      confirmations: effectiveConfirmations(change.coin, change.confirmations),
-      includeTokens: change.includeTokens ?? false,
-      keys,
-      listed,
-    });
-    return true;
+  }
+
+  private unwatch(map: Map<string, Watchers>, webhook: IndexedWebhook, key: string): void {
+    const existing = map.get(key);
+    if (existing === webhook.webhookId) map.delete(key);
+    else if (Array.isArray(existing)) {
+      const rest = existing.filter((id) => id !== webhook.webhookId);
+      map.set(key, rest.length === 1 ? rest[0]! : rest);
+    }
+    webhook.listed?.delete(key);
   }
 
   private remove(webhookId: number): void {
     const webhook = this.webhooks.get(webhookId);
     if (!webhook) return;
     const map = this.byCoin[webhook.coin];
-    for (const key of webhook.keys) {
-      const existing = map.get(key);
-      if (existing === webhookId) map.delete(key);
-      else if (Array.isArray(existing)) {
-        const rest = existing.filter((id) => id !== webhookId);
-        map.set(key, rest.length === 1 ? rest[0]! : rest);
-      }
-    }
+    for (const key of webhook.keys) this.unwatch(map, webhook, key);
     this.webhooks.delete(webhookId);
   }
 
@@ -156,6 +262,11 @@ export class WatchIndex {
   /** Distinct watched addresses of a chain. */
   size(coin: Coin): number {
     return this.byCoin[coin].size;
+  }
+
+  /** Addresses a webhook watches now (0 when it is not watched). */
+  watchedCount(webhookId: number): number {
+    return this.webhooks.get(webhookId)?.keys.length ?? 0;
   }
 
   /** Whether any active webhook watches this chain (a block of an unwatched chain is not matched). */

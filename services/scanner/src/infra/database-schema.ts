@@ -27,22 +27,43 @@ export interface MatchesTable {
   published_confirmations: number | null;
 }
 
-/** The scanner's projection of the registry: the last `webhook.changed` per webhook. */
+/** The scanner's projection of the registry: the newest `webhook.changed` (meta) per webhook. */
 export interface WebhooksTable {
   webhook_id: number;
   coin: string;
-  addresses: ColumnType<string[], string, string>;
   is_active: boolean;
   deleted: boolean;
   version: number;
   confirmations: number | null;
   include_tokens: boolean | null;
+  address_count: number;
+  /** The level whose buckets make up its address list. */
+  bucket_bits: number;
   /** From a sequence on every write: replicas read what changed since their last refresh. */
   change_seq: Generated<number>;
 }
 
+/** The newest `webhook.addresses` per (webhook, level, bucket): that bucket's whole list. */
+export interface WebhookBucketsTable {
+  webhook_id: number;
+  bucket_bits: number;
+  bucket: number;
+  coin: string;
+  version: number;
+  addresses: ColumnType<string[], string, string>;
+  /** The same sequence as webhooks.change_seq. */
+  change_seq: Generated<number>;
+}
+
+/** One row: the durable consumer of the watch feed that fills this database's projection. */
+export interface WatchFeedConsumerTable {
+  name: string;
+}
+
 export interface ScannerDatabase {
+  watch_feed_consumer: WatchFeedConsumerTable;
   blocks: BlocksTable;
   matches: MatchesTable;
   webhooks: WebhooksTable;
+  webhook_buckets: WebhookBucketsTable;
 }

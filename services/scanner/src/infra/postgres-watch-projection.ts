@@ -1,69 +1,174 @@
 /**
- * The scanner's projection of the webhook registry, kept in Postgres so a scanner that starts
- * (or takes over) empty loads the whole index with one query instead of replaying events
- * (`webhook.changed` lives only as long as its stream's retention). One replica stores each
- * event (a shared durable consumer); every replica reads what changed since its last refresh.
+ * The scanner's projection of the webhook registry, kept in Postgres from the watch feed (stream
+ * WEBHOOK_FEED): each webhook's newest meta (`webhooks`) and the newest list of each of its buckets
+ * (`webhook_buckets`). One replica stores each message (a shared durable consumer, in stream order);
+ * every replica brings its in-memory index up to date from the rows changed since its last refresh.
+ *
+ * Invariants: a row is only ever replaced by a newer version, so redelivered, duplicated and
+ * reordered messages cannot take it back; a deleted webhook keeps its meta (a tombstone) and no
+ * bucket of it is stored again; buckets of a level below the webhook's stored level are dropped.
  */
-import type { EventPayload, webhookChanged } from "@chaingate/contracts";
-import { sql, type Kysely } from "kysely";
+import { isAddressBucket, type EventPayload, type WebhookFeedMessage, type webhookAddresses, type webhookChanged } from "@chaingate/contracts";
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import type { WatchFeed } from "../domain/ports.ts";
-import type { WatchedWebhook } from "../domain/watch-index.ts";
-import type { ScannerDatabase } from "./database-schema.ts";
+import type { AddressBucket, WatchedWebhookMeta, WatchIndex } from "../domain/watch-index.ts";
+import type { ScannerDatabase, WebhooksTable } from "./database-schema.ts";
 
 /** Advisory lock key serialising projection writes (any constant unique within the database). */
 const WEBHOOK_WRITE_LOCK = 0x5ca77e01;
 
-export type WebhookChange = EventPayload<typeof webhookChanged>;
+export type WebhookMetaMessage = EventPayload<typeof webhookChanged>;
+export type WebhookBucketMessage = EventPayload<typeof webhookAddresses>;
 
-/** Stores a registry change unless a newer version of the webhook is already stored. */
-export async function storeWebhookChange(db: Kysely<ScannerDatabase>, change: WebhookChange): Promise<void> {
-  const values = {
-    webhook_id: change.webhook_id,
-    coin: change.coin,
-    addresses: JSON.stringify(change.addresses),
-    is_active: change.is_active,
-    deleted: change.deleted,
-    version: change.version,
-    confirmations: change.confirmations ?? null,
-    include_tokens: change.include_tokens ?? null,
-  };
-  // Writers take turns, so change_seq values commit in order and a reader that saw seq n can never
-  // miss a smaller one committing later.
+/**
+ * Writers take turns, so change_seq values commit in order and a reader that saw seq n can never
+ * miss a smaller one committing later.
+ */
+async function serialized(db: Kysely<ScannerDatabase>, work: (trx: Transaction<ScannerDatabase>) => Promise<void>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(${WEBHOOK_WRITE_LOCK})`.execute(trx);
-    await trx
-    .insertInto("webhooks")
-    .values(values)
-    .onConflict((c) =>
-      c
-        .column("webhook_id")
-        .doUpdateSet({ ...values, change_seq: sql<number>`nextval('webhook_change_seq')` })
-        .where("webhooks.version", "<", change.version),
-    )
-    .execute();
+    await work(trx);
   });
 }
 
-/** A feed that applies the rows changed since the previous refresh (all of them the first time). */
-export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed {
-  let lastSeq = 0;
+/** Stores a webhook's meta unless a newer version is stored; drops the buckets it makes obsolete. */
+export async function storeWebhookMeta(db: Kysely<ScannerDatabase>, meta: WebhookMetaMessage): Promise<void> {
+  const values = {
+    webhook_id: meta.webhook_id,
+    coin: meta.coin,
+    is_active: meta.is_active,
+    deleted: meta.deleted,
+    version: meta.version,
+    confirmations: meta.confirmations,
+    include_tokens: meta.include_tokens,
+    address_count: meta.address_count,
+    bucket_bits: meta.bucket_bits,
+  };
+  await serialized(db, async (trx) => {
+    const stored = await trx
+      .insertInto("webhooks")
+      .values(values)
+      .onConflict((c) => c.column("webhook_id").doUpdateSet({ ...values, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhooks.version", "<", meta.version))
+      .returning("webhook_id")
+      .executeTakeFirst();
+    if (!stored) return;
+    let obsolete = trx.deleteFrom("webhook_buckets").where("webhook_id", "=", meta.webhook_id);
+    if (!meta.deleted) obsolete = obsolete.where("bucket_bits", "<", meta.bucket_bits);
+    await obsolete.execute();
+  });
+}
+
+/** Stores a bucket's list unless a newer one is stored, its webhook is deleted, or its level is obsolete. */
+export async function storeWebhookBucket(db: Kysely<ScannerDatabase>, bucket: WebhookBucketMessage): Promise<void> {
+  await serialized(db, async (trx) => {
+    const meta = await trx.selectFrom("webhooks").select(["deleted", "bucket_bits"]).where("webhook_id", "=", bucket.webhook_id).executeTakeFirst();
+    if (meta && (meta.deleted || bucket.bucket_bits < meta.bucket_bits)) return;
+    const values = { webhook_id: bucket.webhook_id, bucket_bits: bucket.bucket_bits, bucket: bucket.bucket, coin: bucket.coin, version: bucket.version, addresses: JSON.stringify(bucket.addresses) };
+    await trx
+      .insertInto("webhook_buckets")
+      .values(values)
+      .onConflict((c) =>
+        c.columns(["webhook_id", "bucket_bits", "bucket"]).doUpdateSet({ version: values.version, addresses: values.addresses, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhook_buckets.version", "<", bucket.version),
+      )
+      .execute();
+  });
+}
+
+/** Stores one message of the feed, whichever kind. */
+export function storeFeedMessage(db: Kysely<ScannerDatabase>, message: WebhookFeedMessage): Promise<void> {
+  return isAddressBucket(message) ? storeWebhookBucket(db, message) : storeWebhookMeta(db, message);
+}
+
+function toMeta(row: Selectable<WebhooksTable>): WatchedWebhookMeta {
   return {
-    async refresh(index) {
-      const rows = await db.selectFrom("webhooks").selectAll().where("change_seq", ">", lastSeq).orderBy("change_seq").execute();
-      for (const row of rows) {
-        const webhook: WatchedWebhook = {
-          webhookId: row.webhook_id,
-          coin: row.coin as WatchedWebhook["coin"],
-          addresses: row.addresses,
-          isActive: row.is_active,
-          deleted: row.deleted,
-          version: row.version,
-          confirmations: row.confirmations ?? undefined,
-          includeTokens: row.include_tokens ?? undefined,
-        };
-        index.apply(webhook);
-        lastSeq = row.change_seq;
-      }
+    webhookId: row.webhook_id,
+    coin: row.coin as WatchedWebhookMeta["coin"],
+    isActive: row.is_active,
+    deleted: row.deleted,
+    version: row.version,
+    confirmations: row.confirmations ?? undefined,
+    includeTokens: row.include_tokens ?? undefined,
+    bucketBits: row.bucket_bits,
+  };
+}
+
+interface BucketRow {
+  webhook_id: number;
+  bucket_bits: number;
+  bucket: number;
+  addresses: string[];
+}
+
+/** Groups bucket rows by webhook (and level) in the order they came. */
+function byWebhook(rows: readonly BucketRow[]): Map<number, { bits: number; buckets: AddressBucket[] }[]> {
+  const grouped = new Map<number, { bits: number; buckets: AddressBucket[] }[]>();
+  for (const row of rows) {
+    const levels = grouped.get(row.webhook_id) ?? [];
+    let level = levels.find((l) => l.bits === row.bucket_bits);
+    if (!level) levels.push((level = { bits: row.bucket_bits, buckets: [] }));
+    level.buckets.push({ bucket: row.bucket, addresses: row.addresses });
+    grouped.set(row.webhook_id, levels);
+  }
+  return grouped;
+}
+
+/**
+ * A feed that applies the rows changed since the previous refresh (all of them the first time).
+ * Everything a refresh needs is read in one repeatable-read snapshot, then applied to the index
+ * without an await in between, so a follower matching meanwhile sees the index before or after,
+ * never half-way. Refreshes of the followers sharing the index take turns.
+ */
+export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed {
+  let metaSeq = 0;
+  let bucketSeq = 0;
+  let turn: Promise<void> = Promise.resolve();
+
+  async function refresh(index: WatchIndex): Promise<void> {
+    const first = metaSeq === 0 && bucketSeq === 0;
+    const read = await db
+      .transaction()
+      .setIsolationLevel("repeatable read")
+      .execute(async (trx) => {
+        const metas = await trx.selectFrom("webhooks").selectAll().where("change_seq", ">", metaSeq).orderBy("change_seq").execute();
+        const newest = new Map(metas.map((row) => [row.webhook_id, toMeta(row)]));
+        // Webhooks that start being watched or change level: their whole list, at the meta's level.
+        const reload = [...newest.values()].filter((meta) => index.metaEffect(meta) === "reload").map((meta) => meta.webhookId);
+        const bucketColumns = ["b.webhook_id", "b.bucket_bits", "b.bucket", "b.addresses"] as const;
+        const reloaded = reload.length
+          ? await trx
+              .selectFrom("webhook_buckets as b")
+              .innerJoin("webhooks as w", (join) => join.onRef("w.webhook_id", "=", "b.webhook_id").onRef("w.bucket_bits", "=", "b.bucket_bits"))
+              .select(bucketColumns)
+              .where("w.is_active", "=", true)
+              .where("w.deleted", "=", false)
+              .$if(!first, (q) => q.where(sql<boolean>`b.webhook_id = any(${reload}::bigint[])`))
+              .execute()
+          : [];
+        const changed = first ? [] : await trx.selectFrom("webhook_buckets as b").select([...bucketColumns, "b.change_seq"]).where("b.change_seq", ">", bucketSeq).orderBy("b.change_seq").execute();
+        const lastBucketSeq = first
+          ? ((await trx.selectFrom("webhook_buckets").select((eb) => eb.fn.max("change_seq").as("seq")).executeTakeFirst())?.seq ?? 0)
+          : (changed.at(-1)?.change_seq ?? bucketSeq);
+        return { metas: [...newest.values()], reload: new Set(reload), reloaded, changed, lastMetaSeq: metas.at(-1)?.change_seq ?? metaSeq, lastBucketSeq: Number(lastBucketSeq) };
+      });
+
+    // Applied in one synchronous pass.
+    for (const meta of read.metas) index.applyMeta(meta);
+    for (const [webhookId, levels] of byWebhook(read.reloaded)) {
+      for (const { bits, buckets } of levels) index.replaceBuckets(webhookId, bits, buckets, { all: true });
+    }
+    for (const [webhookId, levels] of byWebhook(read.changed)) {
+      if (read.reload.has(webhookId)) continue;
+      for (const { bits, buckets } of levels) index.replaceBuckets(webhookId, bits, buckets);
+    }
+    metaSeq = read.lastMetaSeq;
+    bucketSeq = read.lastBucketSeq;
+  }
+
+  return {
+    refresh(index) {
+      const run = turn.then(() => refresh(index));
+      turn = run.catch(() => {});
+      return run;
     },
   };
 }

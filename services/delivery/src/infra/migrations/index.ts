@@ -1,11 +1,13 @@
 import type { MigrationList } from "@chaingate/db";
 import * as registry from "./0001-registry.ts";
 import * as deliveryJobs from "./0002-delivery-jobs.ts";
+import * as webhookSettingsAndWatchFeed from "./0003-webhook-settings-and-watch-feed.ts";
 import * as jobTraceContext from "./0004-job-trace-context.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
   "0001-registry": registry,
   "0002-delivery-jobs": deliveryJobs,
+  "0003-webhook-settings-and-watch-feed": webhookSettingsAndWatchFeed,
   "0004-job-trace-context": jobTraceContext,
 };

@@ -1,0 +1,28 @@
+/**
+ * The per-coin rules of a webhook's notification settings, checked once the coin is known (the
+ * request schema has already checked the types): `confirmations` at most the chain's maximum, and
+ * `include_tokens` only where the chain lets a webhook choose (see TOKEN_REPORTING).
+ */
+import { MAX_CONFIRMATIONS, TOKEN_REPORTING, type Coin } from "@chaingate/contracts";
+
+export interface WebhookSettingsInput {
+  confirmations?: number | undefined;
+  include_tokens?: boolean | undefined;
+}
+
+const TOKEN_REFUSALS: Record<"never" | "always", (coin: Coin) => string> = {
+  never: (coin) => `The include tokens field must be false for ${coin} webhooks: the chain has no tokens.`,
+  always: (coin) => `The include tokens field must be true for ${coin} webhooks: TRC-10 and TRC-20 transfers are always reported.`,
+};
+
+/** Adds the reasons the settings cannot be stored for `coin` to `errors`. */
+export function checkWebhookSettings(coin: Coin, settings: WebhookSettingsInput, errors: Record<string, string[]>): void {
+  const max = MAX_CONFIRMATIONS[coin];
+  if (settings.confirmations !== undefined && settings.confirmations > max) {
+    errors.confirmations = [`The confirmations field must not be greater than ${max} for ${coin} webhooks.`];
+  }
+  const rule = TOKEN_REPORTING[coin];
+  if (settings.include_tokens !== undefined && rule !== "optional" && settings.include_tokens !== (rule === "always")) {
+    errors.include_tokens = [TOKEN_REFUSALS[rule](coin)];
+  }
+}

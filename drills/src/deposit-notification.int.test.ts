@@ -5,7 +5,7 @@
  * client's receiver verifies with its secret — exact amounts, currencies, transactions, output
  * indexes and execution results, each once; nothing for a block mined before the webhook existed.
  */
-import { createTestDatabase, startHardhat, startLitecoindRegtest, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, deployUsdtLikeToken, startHardhat, startLitecoindRegtest, type DeployedToken, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // By path, as the scanner's own Tron test does: the simulator's test helper (TronWeb signing as a dev account).
 import { useDevnode } from "../../packages/tron-devnode/src/test-devnode.ts";
@@ -25,16 +25,19 @@ let database: TestDatabase;
 let node: LitecoindRegtest;
 let hardhat: HardhatNode;
 let product: NotificationStack;
+/** The dev stack's USDT-like ERC-20, whitelisted in the scanner's ETH_TOKENS as the dev stack does. */
+let token: DeployedToken;
 
 beforeAll(async () => {
   [database, node, hardhat] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startHardhat()]);
   await node.mine(101);
+  token = await deployUsdtLikeToken(hardhat);
   product = await startNotificationStack({
     databaseUrl: database.connectionString,
     bitcoin: node,
     ethereumUrl: hardhat.url,
     tronUrl: tron.devnode.url,
-    scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200" },
+    scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200", ETH_TOKENS: `USDT:${token.address}:${token.decimals}` },
   });
 }, 180_000);
 afterAll(async () => {
@@ -124,6 +127,35 @@ describe("a deposit to a watched address", () => {
       txid,
       execution_status: "SUCCESS",
     });
+  });
+
+  it("on Ethereum, a webhook with include_tokens also gets whitelisted ERC-20 transfers (currency USDT, 6 decimals, the log index); a default one gets the native transfer only", async () => {
+    const [holder, recipient] = [hardhat.accounts[0]!.address, hardhat.accounts[11]!.address];
+    const withTokens = await product.createWebhook("ETH", [recipient], { include_tokens: true });
+    expect(withTokens.include_tokens).toBe(true);
+    const nativeOnly = await product.createWebhook("ETH", [recipient]);
+    expect(nativeOnly.include_tokens).toBe(false);
+    const tokenTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: holder, to: token.address, data: token.transferData(recipient, 12_345_678n) }]);
+    const nativeTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: holder, to: recipient, value: "0xde0b6b3a7640000" }]); // 1 ETH
+    const received = await exactly(withTokens, 2);
+    expect(received.find((n) => n.txid === tokenTx)).toMatchObject({
+      type: "transfer",
+      coin: "ETH",
+      currency: "USDT",
+      from: holder.toLowerCase(),
+      to: recipient.toLowerCase(),
+      watched_address: recipient.toLowerCase(),
+      amount: "12.345678",
+      raw_amount: "12345678",
+      decimals: 6,
+      token_contract: token.address,
+      position: 0,
+      execution_status: "SUCCESS",
+    });
+    expect(received.find((n) => n.txid === nativeTx)).toMatchObject({ currency: "ETH", amount: "1", token_contract: null });
+    // v1 behaviour for the default webhook: the native transfer, nothing for the token.
+    expect((await exactly(nativeOnly, 1))[0]).toMatchObject({ txid: nativeTx, currency: "ETH", amount: "1" });
+    expect(await token.balanceOf(recipient)).toBe(12_345_678n);
   });
 
   it("on Tron: TRX, a TRC-10 token (currency = its id), USDT and a USDT transfer that ran out of energy reach the receiver signed, each with its amount and execution result", async () => {

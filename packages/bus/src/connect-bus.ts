@@ -155,6 +155,8 @@ export interface Bus {
    * (no added latency) and a busy one pays one store per batch instead of one per event.
    */
   consumeBatches<Contract extends EventContract>(contract: Contract, options: ConsumeBatchesOptions<Contract>): Promise<Consumption>;
+  /** Messages of the durable consumer not yet acknowledged: waiting plus handed out (0 = caught up). */
+  pending(contract: EventContract, durable: string): Promise<number>;
   /** Throws unless the connection is up; used by `/readyz`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -469,6 +471,10 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     removeSubjects,
     consume,
     consumeBatches,
+    async pending(contract, durable) {
+      const info = await manager.consumers.info(streamName(contract), durable);
+      return info.num_pending + info.num_ack_pending;
+    },
     async ping() {
       if (connection.isClosed()) throw new Error("NATS connection closed");
       await connection.flush();

@@ -21,7 +21,8 @@ import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts
 import { createJetStreamEventSink } from "./infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "./infra/migrations/index.ts";
 import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts";
-import { createPostgresWatchFeed, storeFeedMessage } from "./infra/postgres-watch-projection.ts";
+import { createPostgresWatchFeed, storeFeedMessages } from "./infra/postgres-watch-projection.ts";
+import { waitForWatchFeed } from "./infra/wait-for-watch-feed.ts";
 import { createScannerMetrics } from "./infra/scanner-metrics.ts";
 
 export interface ScannerService extends ServedApp {
@@ -49,10 +50,12 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const bus = await connectBus({ url: config.NATS_URL, name: "scanner", logger, streamReplicas: config.NATS_STREAM_REPLICAS, ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}) });
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   // The durable is named per database (migration 0002): replicas over one database share it and
-  // store each message once, one at a time in stream order (a change's buckets before its meta); a
-  // new database gets its own and rebuilds from the start of the compacted stream.
+  // store each message once; a new database gets its own and rebuilds from the start of the
+  // compacted stream, a batch per transaction. Order does not matter for the result: a stored meta
+  // or bucket is only ever replaced by a newer version.
   const { name: watchFeedConsumer } = await database.db.selectFrom("watch_feed_consumer").select("name").executeTakeFirstOrThrow();
-  const watchConsumer = await bus.consume(webhookFeed, { durable: watchFeedConsumer, maxAckPending: 1, handle: (message) => storeFeedMessage(database.db, message) });
+  const watchConsumer = await bus.consumeBatches(webhookFeed, { durable: watchFeedConsumer, handleBatch: (items) => storeFeedMessages(database.db, items.map((item) => item.payload)) });
+  let feedLoaded = false;
 
   const index = new WatchIndex();
   const watchFeed = createPostgresWatchFeed(database.db);
@@ -101,20 +104,30 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   }
 
   const startHeights: Record<Coin, number | undefined> = { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
-  const running = specs.map((spec) => runChain(spec, startHeights[spec.coin]));
-  logger.info({ chains: specs.map((spec) => spec.coin) }, "following chains (one replica each, by lease)");
+  // Blocks are matched only once the projection holds what the feed held at start-up.
+  const running = waitForWatchFeed(() => bus.pending(webhookFeed, watchFeedConsumer), stop.signal, logger).then(() => {
+    feedLoaded = true;
+    logger.info({ chains: specs.map((spec) => spec.coin) }, "watch projection loaded; following chains (one replica each, by lease)");
+    return Promise.all(specs.map((spec) => runChain(spec, startHeights[spec.coin])));
+  });
 
   const http = createHttpApp({
     service: "scanner",
     logger,
     metrics,
-    readinessChecks: { database: () => database.ping(), nats: () => bus.ping() },
+    readinessChecks: {
+      database: () => database.ping(),
+      nats: () => bus.ping(),
+      watchFeed: async () => {
+        if (!feedLoaded) throw new Error("loading the watch projection from the feed");
+      },
+    },
     ...(config.INTERNAL_TOKEN ? { internalToken: config.INTERNAL_TOKEN } : {}),
   });
   http.finish();
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     stop.abort();
-    await Promise.all(running);
+    await running;
     await watchConsumer.stop();
     await bus.close();
     await closeNodes();

@@ -32,7 +32,7 @@ async function serialized(db: Kysely<ScannerDatabase>, work: (trx: Transaction<S
 }
 
 /** Stores a webhook's meta unless a newer version is stored; drops the buckets it makes obsolete. */
-export async function storeWebhookMeta(db: Kysely<ScannerDatabase>, meta: WebhookMetaMessage): Promise<void> {
+async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMessage): Promise<void> {
   const values = {
     webhook_id: meta.webhook_id,
     coin: meta.coin,
@@ -44,39 +44,45 @@ export async function storeWebhookMeta(db: Kysely<ScannerDatabase>, meta: Webhoo
     address_count: meta.address_count,
     bucket_bits: meta.bucket_bits,
   };
-  await serialized(db, async (trx) => {
-    const stored = await trx
-      .insertInto("webhooks")
-      .values(values)
-      .onConflict((c) => c.column("webhook_id").doUpdateSet({ ...values, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhooks.version", "<", meta.version))
-      .returning("webhook_id")
-      .executeTakeFirst();
-    if (!stored) return;
-    let obsolete = trx.deleteFrom("webhook_buckets").where("webhook_id", "=", meta.webhook_id);
-    if (!meta.deleted) obsolete = obsolete.where("bucket_bits", "<", meta.bucket_bits);
-    await obsolete.execute();
-  });
+  const stored = await trx
+    .insertInto("webhooks")
+    .values(values)
+    .onConflict((c) => c.column("webhook_id").doUpdateSet({ ...values, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhooks.version", "<", meta.version))
+    .returning("webhook_id")
+    .executeTakeFirst();
+  if (!stored) return;
+  let obsolete = trx.deleteFrom("webhook_buckets").where("webhook_id", "=", meta.webhook_id);
+  if (!meta.deleted) obsolete = obsolete.where("bucket_bits", "<", meta.bucket_bits);
+  await obsolete.execute();
 }
 
 /** Stores a bucket's list unless a newer one is stored, its webhook is deleted, or its level is obsolete. */
-export async function storeWebhookBucket(db: Kysely<ScannerDatabase>, bucket: WebhookBucketMessage): Promise<void> {
-  await serialized(db, async (trx) => {
-    const meta = await trx.selectFrom("webhooks").select(["deleted", "bucket_bits"]).where("webhook_id", "=", bucket.webhook_id).executeTakeFirst();
-    if (meta && (meta.deleted || bucket.bucket_bits < meta.bucket_bits)) return;
-    const values = { webhook_id: bucket.webhook_id, bucket_bits: bucket.bucket_bits, bucket: bucket.bucket, coin: bucket.coin, version: bucket.version, addresses: JSON.stringify(bucket.addresses) };
-    await trx
-      .insertInto("webhook_buckets")
-      .values(values)
-      .onConflict((c) =>
-        c.columns(["webhook_id", "bucket_bits", "bucket"]).doUpdateSet({ version: values.version, addresses: values.addresses, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhook_buckets.version", "<", bucket.version),
-      )
-      .execute();
+async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBucketMessage): Promise<void> {
+  const meta = await trx.selectFrom("webhooks").select(["deleted", "bucket_bits"]).where("webhook_id", "=", bucket.webhook_id).executeTakeFirst();
+  if (meta && (meta.deleted || bucket.bucket_bits < meta.bucket_bits)) return;
+  const values = { webhook_id: bucket.webhook_id, bucket_bits: bucket.bucket_bits, bucket: bucket.bucket, coin: bucket.coin, version: bucket.version, addresses: JSON.stringify(bucket.addresses) };
+  await trx
+    .insertInto("webhook_buckets")
+    .values(values)
+    .onConflict((c) =>
+      c.columns(["webhook_id", "bucket_bits", "bucket"]).doUpdateSet({ version: values.version, addresses: values.addresses, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhook_buckets.version", "<", bucket.version),
+    )
+    .execute();
+}
+
+/**
+ * Stores messages of the feed, whichever kind, in the order given and in one transaction (a
+ * scanner rebuilding from the stream pays one commit per batch, not per message).
+ */
+export function storeFeedMessages(db: Kysely<ScannerDatabase>, messages: readonly WebhookFeedMessage[]): Promise<void> {
+  return serialized(db, async (trx) => {
+    for (const message of messages) await (isAddressBucket(message) ? applyBucket(trx, message) : applyMeta(trx, message));
   });
 }
 
 /** Stores one message of the feed, whichever kind. */
 export function storeFeedMessage(db: Kysely<ScannerDatabase>, message: WebhookFeedMessage): Promise<void> {
-  return isAddressBucket(message) ? storeWebhookBucket(db, message) : storeWebhookMeta(db, message);
+  return storeFeedMessages(db, [message]);
 }
 
 function toMeta(row: Selectable<WebhooksTable>): WatchedWebhookMeta {

@@ -1,0 +1,69 @@
+/**
+ * A scanner that starts with an empty database while the registry already holds many webhooks:
+ * it loads the whole watch feed into its projection before it matches any block, so the first
+ * block it processes already watches the last webhook of the feed (real litecoind, Postgres, NATS).
+ */
+import { createTestDatabase, silentLogger, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { scannerConfigSchema } from "./config.ts";
+import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
+import { startEventRecorder, type EventRecorder } from "./testing/scanner-harness.ts";
+
+/** Enough feed messages (a bucket and a meta each) that loading them takes longer than matching one block. */
+const WEBHOOKS_BEFORE = 4_000;
+const PUBLISH_CONCURRENCY = 200;
+
+let node: LitecoindRegtest;
+let database: TestDatabase;
+let recorder: EventRecorder;
+let scanner: ScannerService | undefined;
+
+beforeAll(async () => {
+  [node, database, recorder] = await Promise.all([startLitecoindRegtest(), createTestDatabase(), startEventRecorder()]);
+  await node.mine(101);
+}, 120_000);
+
+afterAll(async () => {
+  await scanner?.close();
+  await recorder?.close();
+  await node?.stop();
+  await database?.drop();
+});
+
+describe("a scanner starting empty", () => {
+  test("loads every webhook of the feed before it processes its first block, and reports not ready meanwhile", async () => {
+    const watched = await node.walletRpc<string>("getnewaddress");
+    const others = Array.from({ length: WEBHOOKS_BEFORE }, (_, i) => i + 1);
+    for (let start = 0; start < others.length; start += PUBLISH_CONCURRENCY) {
+      await Promise.all(others.slice(start, start + PUBLISH_CONCURRENCY).map((id) => recorder.publishWebhook({ webhook_id: id, coin: "BTC", addresses: [`rltc1qother${id}`] })));
+    }
+    // The webhook of the payment is the feed's last.
+    await recorder.publishWebhook({ webhook_id: WEBHOOKS_BEFORE + 1, coin: "BTC", addresses: [watched] });
+    const txid = await node.fundAddress(watched, "0.42");
+    await node.mine(1);
+    const height = await node.rpc<number>("getblockcount");
+
+    scanner = await createScannerService(
+      scannerConfigSchema.parse({
+        PORT: "0",
+        DATABASE_URL: database.connectionString,
+        NATS_URL: process.env.NATS_URL,
+        NATS_NAMESPACE: recorder.namespace,
+        BTC_RPC_URL: node.rpcUrl,
+        BTC_RPC_USER: node.rpcUser,
+        BTC_RPC_PASSWORD: node.rpcPassword,
+        BTC_START_HEIGHT: String(height),
+        SCANNER_POLL_INTERVAL_MS: "100",
+      }),
+      silentLogger,
+    );
+    const readiness = await fetch(`${scanner.url}/readyz`);
+    const loading = readiness.status === 503 ? await readiness.text() : "";
+    await recorder.waitFor("the block of the payment", () => recorder.blocks.some((block) => block.height === height), 60_000);
+    expect(recorder.transfers).toEqual([expect.objectContaining({ webhook_id: WEBHOOKS_BEFORE + 1, txid, amount: "0.42", block: expect.objectContaining({ height }) })]);
+    expect(recorder.blocks.find((block) => block.height === height)).toMatchObject({ matched_count: 1 });
+    // While it loaded, its readiness said so (when the first probe came before the load ended).
+    if (loading) expect(loading).toMatch(/watchFeed/);
+    expect((await fetch(`${scanner.url}/readyz`)).status).toBe(200);
+  });
+});

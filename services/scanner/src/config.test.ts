@@ -20,4 +20,12 @@ describe("scanner config", () => {
     expect(config.BTC_RPC_URL).toEqual(["http://127.0.0.1:18443"]);
     expect(config.ETH_RPC_URL).toBeUndefined();
   });
+
+  test("kept reorg windows per chain: the documented depths by default, never below the chain's maximum confirmations", () => {
+    expect(scannerConfigSchema.parse({})).toMatchObject({ BTC_REORG_WINDOW: 144, ETH_REORG_WINDOW: 128, TRX_REORG_WINDOW: 100 });
+    expect(scannerConfigSchema.parse({ ETH_REORG_WINDOW: "400" }).ETH_REORG_WINDOW).toBe(400);
+    const tooShallow = scannerConfigSchema.safeParse({ TRX_REORG_WINDOW: "20" });
+    expect(tooShallow.success).toBe(false);
+    expect(JSON.stringify(tooShallow.error?.issues)).toContain("at least 30");
+  });
 });

@@ -3,6 +3,8 @@ import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate
 import { z } from "zod";
 import { DEFAULT_FETCH_CONCURRENCY, DEFAULT_POLL_INTERVAL_MS } from "./domain/follow-chain.ts";
 import { DEFAULT_LEASE_POLL_MS } from "./infra/advisory-lease.ts";
+import type { Coin } from "@chaingate/contracts";
+import { CHAIN_SETTINGS, MAX_REORG_WINDOW } from "./domain/chain-settings.ts";
 
 /** Token whitelist entries, `SYMBOL:contract:decimals`, comma-separated. */
 const tokenList = (fallback: string) =>
@@ -21,6 +23,15 @@ const tokenList = (fallback: string) =>
       }
       return tokens;
     });
+
+/** A chain's kept window: default its documented depth, never below its maximum confirmations. */
+const reorgWindow = (coin: Coin) =>
+  z.coerce
+    .number()
+    .int()
+    .min(CHAIN_SETTINGS[coin].maxConfirmations, `must be at least ${CHAIN_SETTINGS[coin].maxConfirmations} (the most confirmations a ${coin} webhook may ask for)`)
+    .max(MAX_REORG_WINDOW)
+    .default(CHAIN_SETTINGS[coin].reorgWindow);
 
 /** Mainnet USDT and USDC (shared/research/tron-node-api.md §11; Etherscan). */
 const DEFAULT_ETH_TOKENS = "USDT:0xdac17f958d2ee523a2206206994597c13d831ec7:6,USDC:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48:6";
@@ -53,6 +64,14 @@ export const scannerConfigSchema = z.object({
   BTC_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
   ETH_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
   TRX_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
+  /**
+   * Blocks kept behind the cursor per chain (hashes and matches): the deepest reorg the scanner can
+   * undo. At least the chain's maximum confirmations, so a waiting transfer is published (or
+   * reverted) before its block leaves the window.
+   */
+  BTC_REORG_WINDOW: reorgWindow("BTC"),
+  ETH_REORG_WINDOW: reorgWindow("ETH"),
+  TRX_REORG_WINDOW: reorgWindow("TRX"),
 
   // Tokens
   /** ERC-20 whitelist (reported only to webhooks with include_tokens). */

@@ -89,6 +89,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
           signal: AbortSignal.any([stop.signal, lease.signal]),
           fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
           pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
+          reorgWindow: reorgWindows[spec.coin],
           ...(startHeight === undefined ? {} : { startHeight }),
           ...scannerMetrics.follower(spec.coin),
         });
@@ -104,6 +105,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   }
 
   const startHeights: Record<Coin, number | undefined> = { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
+  const reorgWindows: Record<Coin, number> = { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW };
   // Blocks are matched only once the projection holds what the feed held at start-up.
   const running = waitForWatchFeed(() => bus.pending(webhookFeed, watchFeedConsumer), stop.signal, logger).then(() => {
     feedLoaded = true;

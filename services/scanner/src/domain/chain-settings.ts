@@ -24,6 +24,9 @@ export const CHAIN_SETTINGS: Record<Coin, ChainSettings> = {
 
 export { DEFAULT_CONFIRMATIONS };
 
+/** The largest kept window a setting may ask for (blocks; a day and a half of Bitcoin, 3 hours of Ethereum, over 8 hours of Tron). */
+export const MAX_REORG_WINDOW = 10_000;
+
 /** A webhook's confirmations within 1..max of its chain (the registry refuses larger ones; a stray larger value is capped). */
 export function effectiveConfirmations(coin: Coin, requested: number | undefined): number {
   const wanted = requested ?? DEFAULT_CONFIRMATIONS;

@@ -1,6 +1,7 @@
 import { silentLogger } from "@chaingate/testing";
 import { describe, expect, test } from "vitest";
 import { followChain } from "./follow-chain.ts";
+import { ReorgTooDeepError } from "./scanner-errors.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock, type BitcoinBlock } from "./match-bitcoin-block.ts";
 import type { BlockProcessedEvent, ChainFollowerSpec, EventSink } from "./ports.ts";
 import type { TransferEvent } from "./transfer-event.ts";
@@ -189,5 +190,31 @@ describe("following a chain", () => {
     await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: second, sink }, () => blocks.length === 3);
     expect(published).toHaveLength(2);
     expect(published[0]!.event_id).toBe(published[1]!.event_id);
+  });
+
+  test("the kept window (reorgWindow) bounds the fork it can undo: within it the follower rewinds, deeper it stops with ReorgTooDeepError", async () => {
+    for (const [window, deepEnough] of [[8, true], [3, false]] as const) {
+      const { chain, mine, spec } = fakeChain();
+      for (let i = 0; i < 10; i++) mine();
+      const index = new WatchIndex();
+      const store = createMemoryFollowerStore();
+      const { sink, blocks } = recordingSink();
+      const watchFeed = { refresh: async () => {} };
+      await runUntil({ chain: spec, index, watchFeed, store, sink, startHeight: 0, reorgWindow: window }, () => blocks.length === 10);
+      // A competing branch from height 4: the six blocks above it leave the best chain.
+      chain.length = 4;
+      for (let i = 0; i < 8; i++) mine([], "b");
+      const controller = new AbortController();
+      const following = followChain({ chain: spec, index, watchFeed, store, sink, signal: controller.signal, logger: silentLogger, pollIntervalMs: 5, reorgWindow: window });
+      if (deepEnough) {
+        const deadline = Date.now() + 5_000;
+        while (!blocks.some((b) => b.hash === "b11") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.abort();
+        await following;
+        expect(blocks.some((b) => b.hash === "b11")).toBe(true);
+      } else {
+        await expect(following).rejects.toBeInstanceOf(ReorgTooDeepError);
+      }
+    }
   });
 });

@@ -121,6 +121,15 @@ export interface PublishResult {
   sequence: number;
 }
 
+export interface ConsumerProgress {
+  /** Messages not yet acknowledged: waiting plus handed out (0 = caught up right now). */
+  pending: number;
+  /** Every message up to this stream sequence is acknowledged. */
+  ackedThrough: number;
+  /** The stream's newest sequence. */
+  streamLastSequence: number;
+}
+
 export interface ConditionalPublishResult {
   /** False when the subject already held a message at least as new (nothing was published). */
   published: boolean;
@@ -155,8 +164,8 @@ export interface Bus {
    * (no added latency) and a busy one pays one store per batch instead of one per event.
    */
   consumeBatches<Contract extends EventContract>(contract: Contract, options: ConsumeBatchesOptions<Contract>): Promise<Consumption>;
-  /** Messages of the durable consumer not yet acknowledged: waiting plus handed out (0 = caught up). */
-  pending(contract: EventContract, durable: string): Promise<number>;
+  /** Where a durable consumer stands in its stream (see ConsumerProgress). */
+  consumerProgress(contract: EventContract, durable: string): Promise<ConsumerProgress>;
   /** Throws unless the connection is up; used by `/readyz`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -471,9 +480,9 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     removeSubjects,
     consume,
     consumeBatches,
-    async pending(contract, durable) {
-      const info = await manager.consumers.info(streamName(contract), durable);
-      return info.num_pending + info.num_ack_pending;
+    async consumerProgress(contract, durable) {
+      const [consumer, stream] = await Promise.all([manager.consumers.info(streamName(contract), durable), manager.streams.info(streamName(contract))]);
+      return { pending: consumer.num_pending + consumer.num_ack_pending, ackedThrough: consumer.ack_floor.stream_seq, streamLastSequence: stream.state.last_seq };
     },
     async ping() {
       if (connection.isClosed()) throw new Error("NATS connection closed");

@@ -12,6 +12,7 @@ export {
   type ConsumeBatchesOptions,
   type ConditionalPublishResult,
   type ConsumeOptions,
+  type ConsumerProgress,
   type Consumption,
   type MessageInfo,
   type PublishResult,

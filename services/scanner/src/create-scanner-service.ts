@@ -107,7 +107,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const startHeights: Record<Coin, number | undefined> = { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
   const reorgWindows: Record<Coin, number> = { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW };
   // Blocks are matched only once the projection holds what the feed held at start-up.
-  const running = waitForWatchFeed(() => bus.pending(webhookFeed, watchFeedConsumer), stop.signal, logger).then(() => {
+  const running = waitForWatchFeed(() => bus.consumerProgress(webhookFeed, watchFeedConsumer), stop.signal, logger).then(() => {
     feedLoaded = true;
     logger.info({ chains: specs.map((spec) => spec.coin) }, "watch projection loaded; following chains (one replica each, by lease)");
     return Promise.all(specs.map((spec) => runChain(spec, startHeights[spec.coin])));

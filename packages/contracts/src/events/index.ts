@@ -5,7 +5,7 @@ export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
 export { webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
 export { webhookAddresses, webhookAddressesSchema } from "./webhook-addresses.ts";
 export { webhookFeed, webhookFeedSchema, isAddressBucket, type WebhookFeedMessage } from "./webhook-feed.ts";
-export { ADDRESSES_PER_BUCKET, BUCKET_HASH_BITS, MAX_BUCKET_BITS, bucketBitsFor, bucketHash, bucketOf } from "./webhook-buckets.ts";
+export { ADDRESSES_PER_BUCKET, BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, MAX_BUCKET_BITS, bucketBitsFor, bucketHash, bucketOf } from "./webhook-buckets.ts";
 export { addressIssued, addressIssuedSchema } from "./address-issued.ts";
 
 import { blockProcessed } from "./block-processed.ts";

@@ -18,6 +18,14 @@ export const MAX_BUCKET_BITS = BUCKET_HASH_BITS;
 /** Average addresses per bucket message at most (about 45 KB of JSON for 42-character addresses). */
 export const ADDRESSES_PER_BUCKET = 1_024;
 
+/**
+ * Most addresses one bucket may hold. 8,000 of the longest valid addresses (90-character bech32,
+ * 93 bytes of JSON each) are 744 KB, under NATS's 1 MB payload limit. Addresses spread by the hash
+ * never come near it (a bucket averages at most ADDRESSES_PER_BUCKET, the fullest of 1,024 about
+ * 1,150); only addresses chosen to collide can, and the registry refuses them with a 422.
+ */
+export const MAX_ADDRESSES_PER_BUCKET = 8_000;
+
 /** The smallest level at which `addressCount` addresses average at most ADDRESSES_PER_BUCKET per bucket. */
 export function bucketBitsFor(addressCount: number): number {
   let bits = 0;

@@ -4,7 +4,8 @@
  * process dies before publishing; the buckets an address write touches are queued by triggers on
  * webhook_addresses (migration 0003), in that same transaction.
  */
-import type { Coin } from "@chaingate/contracts";
+import { BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, bucketBitsFor, bucketHash, bucketOf, type Coin } from "@chaingate/contracts";
+import { ValidationError } from "@chaingate/errors";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
 
@@ -85,6 +86,30 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
 
   const touch = markWebhookChanged;
 
+  /**
+   * Refuses (422, rolling the write back) when a bucket the written addresses fall in would hold
+   * more than MAX_ADDRESSES_PER_BUCKET at the level the webhook is about to be published at: its
+   * feed message would not fit in NATS. Only addresses chosen to collide get there.
+   */
+  async function checkBucketSizes(trx: Transaction<DeliveryDatabase>, webhookId: number, written: readonly string[]): Promise<void> {
+    if (!written.length) return;
+    // address_count is kept by the address table's statement triggers, so it already counts this write.
+    const { bucket_bits: stored, address_count: count } = await trx.selectFrom("webhooks").select(["bucket_bits", "address_count"]).where("id", "=", webhookId).executeTakeFirstOrThrow();
+    if (count <= MAX_ADDRESSES_PER_BUCKET) return;
+    const bits = Math.max(stored, bucketBitsFor(count));
+    const shift = BUCKET_HASH_BITS - bits;
+    const touched = [...new Set(written.map((address) => bucketOf(bucketHash(address), bits)))];
+    const { rows } = await sql<{ bucket: number }>`
+      select bucket_hash >> ${shift}::int as bucket from webhook_addresses
+       where webhook_id = ${webhookId} and bucket_hash >> ${shift}::int = any(${touched}::int[])
+       group by 1 having count(*) > ${MAX_ADDRESSES_PER_BUCKET} limit 1`.execute(trx);
+    if (rows.length) {
+      throw new ValidationError({
+        addresses: [`More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's addresses fall into one bucket of the watch feed; spread these addresses over several webhooks.`],
+      });
+    }
+  }
+
   /** The account's live webhook, locked for the transaction; undefined when missing, deleted or another account's. */
   async function lockOwned(trx: Transaction<DeliveryDatabase>, accountId: number, webhookId: number) {
     return trx.selectFrom("webhooks").select("id").where("id", "=", webhookId).where("account_id", "=", accountId).where("deleted_at", "is", null).forUpdate().executeTakeFirst();
@@ -122,6 +147,7 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
           .returning("id")
           .executeTakeFirstOrThrow();
         await insertAddresses(trx, id, webhook.addresses);
+        await checkBucketSizes(trx, id, webhook.addresses);
         await trx.insertInto("webhook_changes").values({ webhook_id: id }).execute();
         return id;
       });
@@ -154,6 +180,7 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
         if (update.addresses !== undefined) {
           await trx.deleteFrom("webhook_addresses").where("webhook_id", "=", webhookId).execute();
           await insertAddresses(trx, webhookId, update.addresses);
+          await checkBucketSizes(trx, webhookId, update.addresses);
         }
         await touch(trx, webhookId);
         return true;
@@ -174,8 +201,10 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
       return committed(async (trx) => {
         if (!(await lockOwned(trx, accountId, webhookId))) return undefined;
         let changed: number;
-        if (add) changed = await insertAddresses(trx, webhookId, addresses);
-        else {
+        if (add) {
+          changed = await insertAddresses(trx, webhookId, addresses);
+          await checkBucketSizes(trx, webhookId, addresses);
+        } else {
           const result = await trx.deleteFrom("webhook_addresses").where("webhook_id", "=", webhookId).where("address", "in", addresses).executeTakeFirst();
           changed = Number(result.numDeletedRows);
         }

@@ -21,7 +21,7 @@ import { scannerConfigSchema } from "../../services/scanner/src/config.ts";
 import { createScannerService } from "../../services/scanner/src/create-scanner-service.ts";
 import { WatchIndex } from "../../services/scanner/src/domain/watch-index.ts";
 import { openScannerProjection } from "../../services/scanner/src/testing/open-scanner-state.ts";
-import { WEBHOOK_WATCHED_SQL } from "../../services/scanner/src/testing/scanner-harness.ts";
+import { WEBHOOK_WATCHED_SQL } from "../../services/scanner/src/testing/webhook-watched-sql.ts";
 import { heapUsed } from "../support/heap-used.ts";
 
 const ADDRESSES = Number(process.env.BENCH_WATCH_ADDRESSES ?? 1_000_000);

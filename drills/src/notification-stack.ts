@@ -108,7 +108,7 @@ export async function startNotificationStack(options: NotificationStackOptions):
         });
         if (created.status !== 201) throw new Error(`creating a ${coin} webhook answered ${created.status}: ${await created.text()}`);
         const webhook = ((await created.json()) as { data: CreatedWebhook }).data;
-        await waitUntilWatched(options.databaseUrl, webhook.id, webhook.addresses);
+        await waitUntilWatched(options.databaseUrl, webhook.id);
         return webhook;
       },
       notifications(webhook) {

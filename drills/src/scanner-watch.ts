@@ -1,10 +1,12 @@
 /**
  * What a drill (or bench) must know about the scanner before it pays: that a webhook has reached
  * its watch projection (watching starts at the next block processed after that), and how many
- * blocks of a chain it has processed. The projection's layout belongs to the scanner; this file is
- * the one place outside it that reads the projection.
+ * blocks of a chain it has processed. The projection's layout belongs to the scanner: the condition
+ * is the scanner's own (`WEBHOOK_WATCHED_SQL`), and this file is the one drill module that uses it.
  */
 import pg from "pg";
+// By path: the scanner's test condition for "watched" (a plain SQL string, no dependencies).
+import { WEBHOOK_WATCHED_SQL } from "../../services/scanner/src/testing/webhook-watched-sql.ts";
 
 export type ScannedCoin = "BTC" | "ETH" | "TRX";
 
@@ -20,25 +22,14 @@ async function pollUntil(description: string, done: () => Promise<boolean>, time
 }
 
 /**
- * Resolves once the scanner's projection (schema `scanner` of its database) holds the webhook,
- * active, with every one of `addresses` in the form the registry stored them (its answer's
- * `addresses`); the next block the scanner processes then watches them.
+ * Resolves once the scanner's projection (schema `scanner` of its database) holds the webhook with
+ * all its addresses; the next block the scanner processes then watches them.
  */
-export async function waitUntilWatched(connectionString: string, webhookId: number, addresses: readonly string[], timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
+export async function waitUntilWatched(connectionString: string, webhookId: number, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    // The meta row, and each address in a bucket of the webhook's current level (the compacted feed's layout).
-    const query = `
-      select 1 from scanner.webhooks w
-       where w.webhook_id = $1 and w.is_active and not w.deleted
-         and (select count(*) from scanner.webhook_buckets b, jsonb_array_elements_text(b.addresses) a
-               where b.webhook_id = w.webhook_id and b.bucket_bits = w.bucket_bits and a = any($2::text[])) = cardinality($2::text[])`;
-    await pollUntil(
-      `webhook ${webhookId} is in the scanner's watch projection`,
-      async () => (await client.query(query, [webhookId, [...new Set(addresses)]])).rowCount === 1,
-      timeoutMs,
-    );
+    await pollUntil(`webhook ${webhookId} is in the scanner's watch projection`, async () => (await client.query(WEBHOOK_WATCHED_SQL, [webhookId, 0])).rowCount === 1, timeoutMs);
   } finally {
     await client.end();
   }

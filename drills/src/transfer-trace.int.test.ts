@@ -10,8 +10,8 @@ import { randomBytes } from "node:crypto";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, startLitecoindRegtest, startOtlpCollector, type CollectedSpan, type LitecoindRegtest, type OtlpCollector, type TestDatabase } from "@chaingate/testing";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitUntilWatched } from "./scanner-watch.ts";
 import { createServiceStack } from "./service-stack.ts";
 
 /** SpanKind in OTLP JSON: 1 internal, 3 client, 5 consumer. */
@@ -48,20 +48,6 @@ afterAll(async () => {
   await Promise.all([node?.stop(), database?.drop(), collector?.close()]);
 });
 
-/**
- * Resolves once the scanner's watch projection holds the webhook (outbox → webhook.changed → the
- * scanner's table): from its next block on, the scanner matches the webhook's addresses.
- */
-async function waitUntilScannerWatches(webhookId: number): Promise<void> {
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  try {
-    await expect.poll(async () => (await client.query("select 1 from scanner.webhooks where webhook_id = $1", [webhookId])).rowCount, { timeout: 20_000, interval: 100 }).toBe(1);
-  } finally {
-    await client.end();
-  }
-}
-
 /** `span`'s parent in `spans`, or undefined. */
 const parentOf = (spans: CollectedSpan[], span: CollectedSpan | undefined) => spans.find((candidate) => span?.parentSpanId && candidate.spanId === span.parentSpanId);
 
@@ -75,7 +61,7 @@ describe("a deposit, traced", () => {
     });
     expect(created.status).toBe(201);
     const webhookId = ((await created.json()) as { data: { id: number } }).data.id;
-    await waitUntilScannerWatches(webhookId);
+    await waitUntilWatched(database.connectionString, webhookId);
     await node.mine(1);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await node.fundAddress(address, "0.5");

@@ -5,7 +5,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
-import { addressIssued, COINS, deliveryFailed, transferMatched, webhookAddresses, webhookChanged } from "@chaingate/contracts";
+import { addressIssued, deliveryFailed, transferMatched, webhookAddresses, webhookChanged } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -97,11 +97,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
                   items.map((item) => ({ event: item.payload, traceparent: traceparentOf(item.context) })),
                 );
                 if (stored.length) worker.wake();
-                for (const coin of COINS) {
-                  const consumed = items.filter((item) => item.payload.coin === coin).length;
-                  const kept = stored.filter((storedCoin) => storedCoin === coin).length;
-                  if (consumed) observer.eventsConsumed(coin, kept, consumed - kept);
-                }
+                observer.eventsConsumed(items.map((item) => item.payload.coin), stored);
               },
             }),
           );

@@ -19,7 +19,7 @@ import { createScannerService, type ScannerService } from "./create-scanner-serv
 import { WatchIndex } from "./domain/watch-index.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts";
 import { createPostgresWatchFeed } from "./infra/postgres-watch-projection.ts";
-import { WEBHOOK_WATCHED_SQL } from "./testing/scanner-harness.ts";
+import { WEBHOOK_WATCHED_SQL } from "./testing/webhook-watched-sql.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const NAMESPACE = `wf${randomBytes(4).toString("hex")}`;

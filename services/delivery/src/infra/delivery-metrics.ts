@@ -3,7 +3,7 @@
  * label (btc, eth, trx), registered on the service's /metrics registry. The queue depth is read
  * from Postgres when scraped (one grouped count over the pending jobs' partial index).
  */
-import type { Coin } from "@chaingate/contracts";
+import { COINS, type Coin } from "@chaingate/contracts";
 import type { ServiceMetrics } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import { sql, type Kysely } from "kysely";
@@ -24,8 +24,8 @@ export interface DeliveryObserver {
   jobFailed(coin: Coin): void;
   /** A webhook set inactive after AUTO_DISABLE_FAILURES consecutive failed jobs. */
   webhookDisabled(coin: Coin): void;
-  /** `transfer.matched` events acked: `stored` became jobs, the rest were duplicates or for unknown webhooks. */
-  eventsConsumed(coin: Coin, stored: number, ignored: number): void;
+  /** A batch of `transfer.matched` events acked (their coins): `stored` became jobs, the rest were duplicates or for unknown webhooks. */
+  eventsConsumed(consumed: readonly Coin[], stored: readonly Coin[]): void;
 }
 
 export const noObserver: DeliveryObserver = { attempt() {}, jobFailed() {}, webhookDisabled() {}, eventsConsumed() {} };
@@ -50,7 +50,7 @@ export function createDeliveryMetrics(metrics: ServiceMetrics, db: Kysely<Delive
         const { rows } = await sql<{ coin: Coin; due: string; scheduled: string }>`
           select coin, count(*) filter (where next_attempt_at <= now()) as due, count(*) filter (where next_attempt_at > now()) as scheduled
             from delivery_jobs where status = 'pending' group by coin`.execute(db);
-        for (const coin of ["BTC", "ETH", "TRX"] as const) {
+        for (const coin of COINS) {
           const row = rows.find((r) => r.coin === coin);
           this.set({ chain: chainOf(coin), state: "due" }, Number(row?.due ?? 0));
           this.set({ chain: chainOf(coin), state: "scheduled" }, Number(row?.scheduled ?? 0));
@@ -68,9 +68,13 @@ export function createDeliveryMetrics(metrics: ServiceMetrics, db: Kysely<Delive
     },
     jobFailed: (coin) => jobsFailed.inc({ chain: chainOf(coin) }),
     webhookDisabled: (coin) => disabled.inc({ chain: chainOf(coin) }),
-    eventsConsumed(coin, stored, ignored) {
-      if (stored) consumed.inc({ chain: chainOf(coin), result: "stored" }, stored);
-      if (ignored) consumed.inc({ chain: chainOf(coin), result: "ignored" }, ignored);
+    eventsConsumed(consumedCoins, storedCoins) {
+      for (const coin of COINS) {
+        const all = consumedCoins.filter((c) => c === coin).length;
+        const stored = storedCoins.filter((c) => c === coin).length;
+        if (stored) consumed.inc({ chain: chainOf(coin), result: "stored" }, stored);
+        if (all > stored) consumed.inc({ chain: chainOf(coin), result: "ignored" }, all - stored);
+      }
     },
   };
 }

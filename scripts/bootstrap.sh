@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh machine (Node and npm present) for chaingate: pnpm, Debian packages for the dev
-# node peers, workspace dependencies, and running Postgres and NATS (JetStream). Idempotent.
+# node peers, workspace dependencies, and running Postgres and NATS (JetStream): what the running
+# stack uses (dev.sh) and the tests too (test.sh, which adds Docker). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -65,4 +66,3 @@ if ! listening "$NATS_URL"; then
   fi
   wait_for "$NATS_URL" || { log "NATS is not reachable at $NATS_URL"; exit 1; }
 fi
-bash scripts/ensure-docker.sh || log "no Docker engine here: the image, compose and testcontainers tests (deploy/tests) will be skipped"

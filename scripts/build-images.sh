@@ -32,6 +32,7 @@ CACHE=.tmp/deploy
 export DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-0}
 
 log() { printf '[build-images] %s\n' "$*" >&2; }
+bash scripts/ensure-docker.sh || { log "no Docker engine (bash scripts/ensure-docker.sh, as root, installs and starts one)"; exit 1; }
 # One build at a time (tests in parallel share the cache and the debootstrap folder).
 mkdir -p "$CACHE"
 exec 9>"$CACHE/build-images.lock"

@@ -2,6 +2,14 @@
  * The local dev stack: JetStream streams, node peers, and every service as its own process
  * (launched with its package's `start` script), wired together on loopback. Environment variables
  * set on the command pass through to every service. Ctrl-C stops everything.
+ *
+ * A second stack beside a developer's (a test) moves every port by DEV_PORT_OFFSET, keeps its
+ * chain data in DEV_DATA_DIR (default .tmp/dev) and its database and streams apart with its own
+ * DATABASE_URL and NATS_NAMESPACE.
+ *
+ * Across restarts: litecoind keeps its chain in the data dir; Hardhat and the Tron simulator start
+ * a fresh chain each time, so the scanner runs with SCANNER_RESET_STALE_CHAINS and follows a new
+ * dev chain from its tip (logged) instead of stopping on it; webhooks registered before keep working.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -17,11 +25,16 @@ const env = {
   ...process.env,
 } as Record<string, string>;
 
+/** Added to every port of the stack (default 0). */
+const PORT_OFFSET = Number(env.DEV_PORT_OFFSET ?? 0);
 /** Internal ports: loopback only; the gateway is the one public edge. */
-const PORTS = { gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, scanner: 8105, "eth-proxy": 8106 } as const;
+const PORTS = Object.fromEntries(
+  Object.entries({ gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, scanner: 8105, "eth-proxy": 8106 }).map(([name, port]) => [name, port + PORT_OFFSET]),
+) as Record<"gateway" | "btc-proxy" | "xpub" | "delivery" | "trx-proxy" | "scanner" | "eth-proxy", number>;
 /** Hardhat Network's usual port, so wallets and scripts find it where they expect it. */
-const HARDHAT_PORT = Number(env.HARDHAT_PORT ?? 8545);
-const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090);
+const HARDHAT_PORT = Number(env.HARDHAT_PORT ?? 8545 + PORT_OFFSET);
+const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090 + PORT_OFFSET);
+const LITECOIND = { ...DEV_LITECOIND_OPTIONS, rpcPort: DEV_LITECOIND_OPTIONS.rpcPort + PORT_OFFSET };
 
 interface ServiceSpec {
   name: string;
@@ -31,7 +44,7 @@ interface ServiceSpec {
 
 /** Coinbase outputs mature after 100 blocks: past this height the dev wallet can spend. */
 const MATURE_HEIGHT = 101;
-const DEV_DATA = `${ROOT}.tmp/dev`;
+const DEV_DATA = env.DEV_DATA_DIR ?? `${ROOT}.tmp/dev`;
 
 const services: ServiceSpec[] = [
   {
@@ -39,9 +52,9 @@ const services: ServiceSpec[] = [
     dir: "services/btc-proxy",
     env: {
       PORT: String(PORTS["btc-proxy"]),
-      BTC_RPC_URL: `http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}`,
-      BTC_RPC_USER: DEV_LITECOIND_OPTIONS.rpcUser,
-      BTC_RPC_PASSWORD: DEV_LITECOIND_OPTIONS.rpcPassword,
+      BTC_RPC_URL: `http://127.0.0.1:${LITECOIND.rpcPort}`,
+      BTC_RPC_USER: LITECOIND.rpcUser,
+      BTC_RPC_PASSWORD: LITECOIND.rpcPassword,
     },
   },
   {
@@ -55,7 +68,8 @@ const services: ServiceSpec[] = [
     dir: "services/delivery",
     // Webhook addresses in the dev chain's regtest forms (rltc1…); WEBHOOK_ALLOW_CIDRS passes through
     // from the command (e.g. 127.0.0.1/32 for a local receiver), empty by default.
-    env: { PORT: String(PORTS.delivery), BITCOIN_NETWORK: "litecoin-regtest", WEBHOOK_ALLOW_CIDRS: env.WEBHOOK_ALLOW_CIDRS ?? "" },
+    // XPUB_URL: addresses a key issued before a webhook named it are read from the xpub service once.
+    env: { PORT: String(PORTS.delivery), BITCOIN_NETWORK: "litecoin-regtest", WEBHOOK_ALLOW_CIDRS: env.WEBHOOK_ALLOW_CIDRS ?? "", XPUB_URL: `http://127.0.0.1:${PORTS.xpub}` },
   },
   {
     name: "trx-proxy",
@@ -73,11 +87,13 @@ const services: ServiceSpec[] = [
     // Follows the three dev chains from their tips: webhooks on regtest, Hardhat and the simulator notify.
     env: {
       PORT: String(PORTS.scanner),
-      BTC_RPC_URL: `http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}`,
-      BTC_RPC_USER: DEV_LITECOIND_OPTIONS.rpcUser,
-      BTC_RPC_PASSWORD: DEV_LITECOIND_OPTIONS.rpcPassword,
+      BTC_RPC_URL: `http://127.0.0.1:${LITECOIND.rpcPort}`,
+      BTC_RPC_USER: LITECOIND.rpcUser,
+      BTC_RPC_PASSWORD: LITECOIND.rpcPassword,
       ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}`,
       TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}`,
+      // Dev only: a fresh Hardhat or simulator chain is followed from its tip (logged), not refused.
+      SCANNER_RESET_STALE_CHAINS: "true",
     },
   },
   {
@@ -120,13 +136,13 @@ async function stopAll(exitCode: number): Promise<void> {
   process.exit(exitCode);
 }
 
-const bus = await connectBus({ url: env.NATS_URL!, name: "dev-stack", logger: { info: () => {}, warn: console.error, error: console.error } });
+const bus = await connectBus({ url: env.NATS_URL!, name: "dev-stack", logger: { info: () => {}, warn: console.error, error: console.error }, ...(env.NATS_NAMESPACE ? { namespace: env.NATS_NAMESPACE } : {}) });
 await bus.ensureStreams(ALL_EVENTS);
 await bus.close();
 console.log(`JetStream streams ready at ${env.NATS_URL}`);
 
 // Bitcoin: litecoind -regtest (Bitcoin Core 0.21's JSON-RPC), chain and wallet kept across runs.
-const litecoind = await startLitecoindRegtest({ ...DEV_LITECOIND_OPTIONS, datadir: `${DEV_DATA}/litecoind` });
+const litecoind = await startLitecoindRegtest({ ...LITECOIND, datadir: `${DEV_DATA}/litecoind` });
 cleanups.push(() => litecoind.stop());
 const height = await litecoind.rpc<number>("getblockcount");
 if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);
@@ -148,10 +164,10 @@ for (const spec of services) startService(spec);
 console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
-  Bitcoin regtest RPC  http://127.0.0.1:${DEV_LITECOIND_OPTIONS.rpcPort}  user ${DEV_LITECOIND_OPTIONS.rpcUser} password ${DEV_LITECOIND_OPTIONS.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
-  Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start, 20 funded dev accounts (mnemonic "test test … junk"; README)
+  Bitcoin regtest RPC  http://127.0.0.1:${LITECOIND.rpcPort}  user ${LITECOIND.rpcUser} password ${LITECOIND.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
+  Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; README)
                        USDT-like ERC-20 ${usdt.address} (6 decimals, supply held by account 0; the scanner's ETH_TOKENS)
-  Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; dev accounts in README)
+  Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; fresh chain each start; dev accounts in README)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}
 Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>

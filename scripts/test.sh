@@ -4,6 +4,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
+# Docker only for the image and compose tests; the dev start (dev.sh) does without it.
+bash scripts/ensure-docker.sh || log "no Docker engine here: the image, compose and testcontainers tests (deploy/tests) will be skipped"
 # bootstrap runs with -e; from here on every step runs and the summary line is always printed.
 set +e
 

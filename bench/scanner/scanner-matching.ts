@@ -13,6 +13,7 @@ import { matchBitcoinBlock } from "../../services/scanner/src/domain/match-bitco
 import { matchTronBlock, tronBlockHeader, type TronBlockData } from "../../services/scanner/src/domain/match-tron-block.ts";
 import { WatchIndex } from "../../services/scanner/src/domain/watch-index.ts";
 import { openScannerState } from "../../services/scanner/src/testing/open-scanner-state.ts";
+import { fixedWatchFeed } from "../../services/scanner/src/testing/fake-chain.ts";
 import { heapUsed } from "../support/heap-used.ts";
 import { bitcoinAddress, bitcoinBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
 
@@ -112,7 +113,7 @@ async function tronFollowerThroughput(index: WatchIndex): Promise<number> {
         match: (block, watch) => matchTronBlock(block, watch, TRON_TOKENS),
       },
       index,
-      watchFeed: { refresh: async () => {} },
+      watchFeed: fixedWatchFeed(),
       store: state.store,
       sink: state.sink,
       logger: silentLogger,

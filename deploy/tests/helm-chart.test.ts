@@ -3,7 +3,8 @@
  * production-like values (deploy/helm/production-values.yaml) and a service switched off; every
  * rendered object validated against the Kubernetes schemas (kubernetes-models), then what an
  * operator relies on: probes, selectors that match their pods, one HPA per stateless service, PDBs,
- * the gateway as the only reachable service, secrets from an existing Secret.
+ * the gateway as the only reachable service, each internal service reachable only by the services
+ * that call it (the gateway; delivery → xpub), secrets from an existing Secret.
  */
 import path from "node:path";
 import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount";
@@ -34,6 +35,13 @@ const UPSTREAM_ENV: Record<string, string> = {
   xpub: "XPUB_URL",
   delivery: "DELIVERY_URL",
 };
+/** The internal services each service calls, by the URL in UPSTREAM_ENV; no other pod may reach them. */
+const CALLS: Record<string, string[]> = {
+  gateway: INTERNAL,
+  // The registry reads the addresses a key issued before a webhook named it.
+  delivery: ["xpub"],
+};
+const calls = (caller: string, callee: string) => (CALLS[caller] ?? []).includes(callee);
 
 /** The API versions and kinds the chart may emit: GA APIs only, each validated by its model. */
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -166,20 +174,22 @@ function checkRendering(objects: K8sObject[], expectedServices: string[], { with
     }
   }
 
-  // The gateway finds every enabled internal service at its Service's name and port, and no other.
-  const gatewayConfig = find(objects, "ConfigMap", "gateway").data;
-  for (const [name, variable] of Object.entries(UPSTREAM_ENV)) {
-    if (!expectedServices.includes(name)) {
-      expect(gatewayConfig[variable], `${variable} unset when ${name} is off`).toBeUndefined();
-      continue;
+  // Each caller (the gateway, delivery) finds every enabled internal service it calls at its
+  // Service's name and port; no service is given a URL it does not call or one that is off.
+  for (const caller of expectedServices) {
+    const config = find(objects, "ConfigMap", caller).data;
+    for (const [name, variable] of Object.entries(UPSTREAM_ENV)) {
+      if (!calls(caller, name) || !expectedServices.includes(name)) {
+        expect(config[variable], `${caller}: ${variable} unset`).toBeUndefined();
+        continue;
+      }
+      const service = find(objects, "Service", name);
+      expect(config[variable], `${caller}: ${variable}`).toBe(`http://${service.metadata.name}:${service.spec.ports[0].port}`);
     }
-    const service = find(objects, "Service", name);
-    expect(gatewayConfig[variable]).toBe(`http://${service.metadata.name}:${service.spec.ports[0].port}`);
   }
 
   // NetworkPolicy: every pod selected for ingress and egress; only the gateway reachable from outside.
   const policies = policiesOf(objects);
-  const gateway = podOf(find(objects, "Deployment", "gateway"));
   const strangerPod: Endpoint = { podLabels: { app: "something-else" }, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE } };
   for (const deployment of deployments) {
     const name = component(deployment)!;
@@ -191,10 +201,12 @@ function checkRendering(objects: K8sObject[], expectedServices: string[], { with
     if (name === "gateway") continue;
     expect(allowed(policies, strangerPod, pod, port), `a stranger pod reaches ${name}`).toBe(false);
     expect(allowed(policies, { ip: "203.0.113.7" }, pod, port), `the internet reaches ${name}`).toBe(false);
-    for (const other of deployments.filter((d) => d !== deployment && component(d) !== "gateway")) {
-      expect(allowed(policies, podOf(other), pod, port), `${component(other)} reaches ${name}`).toBe(false);
+    for (const other of deployments.filter((d) => d !== deployment)) {
+      const caller = component(other)!;
+      expect(allowed(policies, podOf(other), pod, port), `${caller} → ${name}`).toBe(calls(caller, name));
+      // A caller reaches the service port only, never the metrics port.
+      if (pod.namedPorts!.metrics) expect(allowed(policies, podOf(other), pod, pod.namedPorts!.metrics), `${caller} → ${name} metrics`).toBe(false);
     }
-    expect(allowed(policies, gateway, pod, port), `the gateway reaches ${name}`).toBe(INTERNAL.includes(name));
   }
   // Egress: the proxies and the scanner reach nodes, delivery reaches public webhook URLs but not
   // private ranges; the gateway and xpub reach no node.
@@ -236,6 +248,34 @@ describe("helm chart deploy/helm/chaingate", () => {
     expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 9464), "the internet reaches the gateway's metrics").toBe(false);
     expect(find(objects, "ConfigMap", "gateway").data).toMatchObject({ METRICS_HOST: "0.0.0.0", METRICS_PORT: "9464" });
     expect(find(objects, "Deployment", "scanner").spec.replicas).toBe(1);
+  });
+
+  it("lets delivery read xpub's key histories: XPUB_URL to the xpub Service, delivery → xpub open, nothing else", () => {
+    const objects = render([]);
+    const xpubService = find(objects, "Service", "xpub");
+    expect(find(objects, "ConfigMap", "delivery").data.XPUB_URL).toBe(`http://${xpubService.metadata.name}:8080`);
+    expect(xpubService.metadata.name).toBe("chaingate-xpub");
+    // Delivery sends INTERNAL_TOKEN with its reads, as the gateway does.
+    expect(find(objects, "Deployment", "delivery").spec.template.spec.containers[0].env.map((e: { name: string }) => e.name)).toContain("INTERNAL_TOKEN");
+    const policies = policiesOf(objects);
+    const pod = (name: string) => podOf(find(objects, "Deployment", name));
+    expect(allowed(policies, pod("delivery"), pod("xpub"), 8080), "delivery → xpub").toBe(true);
+    expect(allowed(policies, pod("delivery"), pod("xpub"), 9464), "delivery → xpub metrics").toBe(false);
+    expect(allowed(policies, pod("delivery"), pod("btc-proxy"), 8080), "delivery → btc-proxy").toBe(false);
+    expect(allowed(policies, pod("scanner"), pod("xpub"), 8080), "scanner → xpub").toBe(false);
+    expect(allowed(policies, pod("xpub"), pod("delivery"), 8080), "xpub → delivery").toBe(false);
+    expect(allowed(policies, pod("gateway"), pod("xpub"), 8080), "gateway → xpub").toBe(true);
+  });
+
+  it("gives delivery no XPUB_URL and no route to xpub's pods when xpub is off", () => {
+    const objects = render(["--set", "services.xpub.enabled=false"]);
+    checkRendering(objects, SERVICES.filter((s) => s !== "xpub"));
+    expect(find(objects, "ConfigMap", "delivery").data.XPUB_URL).toBeUndefined();
+    // A pod carrying xpub's labels (say, deployed by hand) is not reachable from delivery.
+    const policies = policiesOf(objects);
+    const delivery = podOf(find(objects, "Deployment", "delivery"));
+    const lookalike: Endpoint = { podLabels: { "app.kubernetes.io/name": "chaingate", "app.kubernetes.io/instance": "chaingate", "app.kubernetes.io/component": "xpub" }, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE } };
+    expect(allowed(policies, delivery, lookalike, 8080)).toBe(false);
   });
 
   it("renders valid objects with production-like values: existing Secret, ingress only from the ingress controller", () => {

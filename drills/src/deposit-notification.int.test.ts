@@ -4,7 +4,10 @@
  * simulator, the scanner matches them, and the delivery service POSTs notifications that the
  * client's receiver verifies with its secret — exact amounts, currencies, transactions, output
  * indexes and execution results, each once; nothing for a block mined before the webhook existed.
+ * The delivery log is read with the typed client generated from the OpenAPI document
+ * (@chaingate/api-client), as an integrator would.
  */
+import { createApiClient, type ApiClient } from "@chaingate/api-client";
 import { createTestDatabase, deployUsdtLikeToken, startHardhat, startLitecoindRegtest, type DeployedToken, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // By path, as the scanner's own Tron test does: the simulator's test helper (TronWeb signing as a dev account).
@@ -25,6 +28,7 @@ let database: TestDatabase;
 let node: LitecoindRegtest;
 let hardhat: HardhatNode;
 let product: NotificationStack;
+let api: ApiClient;
 /** The dev stack's USDT-like ERC-20, whitelisted in the scanner's ETH_TOKENS as the dev stack does. */
 let token: DeployedToken;
 
@@ -39,6 +43,7 @@ beforeAll(async () => {
     tronUrl: tron.devnode.url,
     scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200", ETH_TOKENS: `USDT:${token.address}:${token.decimals}` },
   });
+  api = createApiClient({ baseUrl: product.gatewayUrl, apiKey: product.apiKey });
 }, 180_000);
 afterAll(async () => {
   await product?.stop();
@@ -65,6 +70,13 @@ describe("a deposit to a watched address", () => {
     const position = (await paidOutputs(node, txid)).get(address);
     const [blockHash] = await node.mine(1);
     const [notification] = await exactly(webhook, 1);
+    // The delivery log agrees, read through the generated client.
+    const delivered = async () => {
+      const { data, error } = await api.GET("/api/v1/webhooks/{webhook}/deliveries", { params: { path: { webhook: webhook.id }, query: { status: "delivered" } } });
+      expect(error).toBeUndefined();
+      return data?.data.map((delivery) => ({ event_id: delivery.event_id, status: delivery.status, attempts: delivery.attempts }));
+    };
+    await expect.poll(delivered, { timeout: 10_000 }).toEqual([{ event_id: notification!.event_id, status: "delivered", attempts: 1 }]);
     expect(notification).toMatchObject({
       type: "transfer",
       webhook_id: webhook.id,

@@ -26,6 +26,10 @@ export interface NotificationStackOptions {
   tronUrl?: string;
   /** Delivery processes sharing the work (named `delivery-1`, `delivery-2`, …); default 1. */
   deliveryReplicas?: number;
+  /** Scanner processes competing for each chain's lease (`scanner`, then `scanner-2`, …); default 1. */
+  scannerReplicas?: number;
+  /** Starts the xpub service (addresses of this network) behind the gateway's `/api/v1/btc/xpub`. */
+  xpubNetwork?: "mainnet" | "litecoin-regtest";
   /** Extra settings (tunables under test) for the scanner and for every delivery replica. */
   scannerEnv?: Record<string, string>;
   deliveryEnv?: Record<string, string>;
@@ -58,6 +62,8 @@ export interface NotificationStack {
    * are), then waits until the scanner watches it: a payment mined afterwards is notified.
    */
   createWebhook(coin: ScannedCoin, addresses: string[], extra?: Record<string, unknown>): Promise<CreatedWebhook>;
+  /** One JSON call to the gateway with the stack's API key: its status and parsed body (null when empty). */
+  api(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   /** Everything the receiver got for `webhook`, in arrival order, each checked against its secret. */
   notifications(webhook: CreatedWebhook): ReceivedNotification[];
   stop(): Promise<void>;
@@ -84,14 +90,22 @@ export async function startNotificationStack(options: NotificationStackOptions):
         }),
       );
     }
-    const scannerUrl = await stack.start("scanner", "scanner", {
+    const scannerEnv = {
       ...shared,
       ...(bitcoin && { BTC_RPC_URL: bitcoin.rpcUrl, BTC_RPC_USER: bitcoin.rpcUser, BTC_RPC_PASSWORD: bitcoin.rpcPassword }),
       ...(options.ethereumUrl && { ETH_RPC_URL: options.ethereumUrl }),
       ...(options.tronUrl && { TRON_NODE_URL: options.tronUrl }),
       ...options.scannerEnv,
+    };
+    const scannerUrl = await stack.start("scanner", "scanner", scannerEnv);
+    for (let replica = 2; replica <= (options.scannerReplicas ?? 1); replica++) await stack.start(`scanner-${replica}`, "scanner", scannerEnv);
+    const xpubUrl = options.xpubNetwork && (await stack.start("xpub", "xpub", { ...shared, BITCOIN_NETWORK: options.xpubNetwork }));
+    const gatewayUrl = await stack.start("gateway", "gateway", {
+      DATABASE_URL: options.databaseUrl,
+      DELIVERY_URL: deliveryUrls[0]!,
+      ACCESS_LOG: "false",
+      ...(xpubUrl && { XPUB_URL: xpubUrl }),
     });
-    const gatewayUrl = await stack.start("gateway", "gateway", { DATABASE_URL: options.databaseUrl, DELIVERY_URL: deliveryUrls[0]!, ACCESS_LOG: "false" });
     const { key: apiKey } = await createAccountWithKey(options.databaseUrl, `drill-${shared.NATS_NAMESPACE}`);
 
     return {
@@ -110,6 +124,15 @@ export async function startNotificationStack(options: NotificationStackOptions):
         const webhook = ((await created.json()) as { data: CreatedWebhook }).data;
         await waitUntilWatched(options.databaseUrl, webhook.id);
         return webhook;
+      },
+      async api(method, path, body) {
+        const answer = await fetch(`${gatewayUrl}${path}`, {
+          method,
+          headers: { "x-api-key": apiKey, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        const text = await answer.text();
+        return { status: answer.status, body: text ? (JSON.parse(text) as unknown) : null };
       },
       notifications(webhook) {
         return receiver.received.flatMap((request) => {

@@ -18,6 +18,8 @@ export interface ServiceStack {
    */
   restart(name: string, signal?: NodeJS.Signals): Promise<void>;
   processes: Record<string, SpawnedService>;
+  /** The URL `name` listens on (kept across restarts). */
+  url(name: string): string;
   /** Names of the processes that have exited. */
   exited(): string[];
   /** Each exited process with its exit code or signal and the end of its output: what a failed drill must show. */
@@ -46,6 +48,7 @@ export function createServiceStack(): ServiceStack {
       await stopChild(processes[name]!.process, { signal });
       await launch(name);
     },
+    url: (name) => `http://127.0.0.1:${launches[name]!.env.PORT}`,
     exited: () => exitedEntries().map(([name]) => name),
     exitReport: () =>
       exitedEntries()

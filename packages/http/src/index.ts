@@ -1,7 +1,7 @@
 export { acceptedRequestId, createHttpApp, send, DEFAULT_JSON_BODY_LIMIT, READINESS_CHECK_TIMEOUT_MS, type HttpApp, type HttpAppOptions, type HttpMethod } from "./create-http-app.ts";
 export { listenOptions, serveHttpApp, startHttpServer, DEFAULT_DRAIN_TIMEOUT_MS, type RunningHttpServer, type ServedApp, type StartHttpServerOptions } from "./start-http-server.ts";
 export { onShutdownSignal } from "./on-shutdown-signal.ts";
-export { parseRequest } from "./parse-request.ts";
+export { checkRequest, parseRequest, type CheckedRequest } from "./parse-request.ts";
 export {
   errorResponseFor,
   INTERNAL_ERROR,
@@ -19,3 +19,4 @@ export { createServiceMetrics, DURATION_BUCKETS_SECONDS, metricPrefix, nodeCallM
 export { QueryParameterError, strictQuery } from "./strict-query.ts";
 export { abortOnClose } from "./abort-on-close.ts";
 export { pipeNodeBody, type PipeNodeBodyOptions } from "./pipe-node-body.ts";
+export { sendJsonRpcOutcome, type JsonRpcOutcome, type SendJsonRpcOutcomeOptions } from "./send-jsonrpc-outcome.ts";

@@ -15,10 +15,15 @@ export interface PipeNodeBodyOptions {
   garbageBound?: BufferGarbageBound | undefined;
   /** Fields for the log line of a failure, e.g. the node method. */
   context?: Record<string, unknown>;
+  /** Sent exactly as given (the node's own, for a JSON-RPC proxy); default `application/json; charset=utf-8`. */
+  contentType?: string;
 }
 
-export function pipeNodeBody(body: Readable, res: Response, { signal, logger, garbageBound, context = {} }: PipeNodeBodyOptions): void {
-  res.status(200).type("application/json");
+export function pipeNodeBody(body: Readable, res: Response, { signal, logger, garbageBound, context = {}, contentType }: PipeNodeBodyOptions): void {
+  res.status(200);
+  // res.type() would add "; charset=utf-8" to whatever it is given.
+  if (contentType) res.setHeader("content-type", contentType);
+  else res.type("application/json");
   garbageBound?.watch(res, undefined);
   const logFailure = (error: unknown) => {
     if (!signal.aborted) logger.error({ err: error, ...context }, "the node's streamed answer failed; connection cut");

@@ -7,6 +7,10 @@
  * skipped for a cool-down and the next URL is tried. Once an answer of the node's own arrives,
  * it is the answer and is never retried elsewhere. A call its caller cancels (AbortSignal) never
  * marks a URL down: a client that disconnects is no node failure.
+ *
+ * With `verifyEndpoint`, a URL is checked before it first answers and again whenever it comes back
+ * from a cool-down (failover, recovery, a restarted node): a URL it refuses (a node of another
+ * chain) is skipped like an unhealthy one, with the reason in `upstreams()`.
  */
 import type { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
@@ -54,6 +58,20 @@ export interface NodeClientOptions {
   now?: () => number;
   /** Told about every call (method, duration, outcome): metrics. */
   onCall?: NodeCallObserver;
+  /**
+   * Checks a URL before it first answers and after each cool-down (e.g. the node's chain identity):
+   * resolves with a refusal reason to skip the URL for a cool-down like an unhealthy one, or
+   * undefined to use it. A throw counts as the URL being down.
+   */
+  verifyEndpoint?: (endpoint: NodeEndpoint) => Promise<string | undefined>;
+}
+
+/** One URL's own calls, no failover and no verification: what `verifyEndpoint` reads the node through. */
+export interface NodeEndpoint {
+  /** The URL as upstreams() shows it. */
+  url: string;
+  call<T = unknown>(method: string, params?: readonly unknown[]): Promise<T>;
+  request<T = unknown>(path: string, options?: Omit<RequestOptions, "signal" | "lossless">): Promise<T>;
 }
 
 export interface CallOptions {
@@ -89,6 +107,8 @@ export interface UpstreamState {
   /** Epoch ms until which the URL is skipped; 0 when healthy. */
   unhealthyUntil: number;
   lastError?: string;
+  /** Why `verifyEndpoint` refused the URL, while it is skipped for that. */
+  refused?: string;
 }
 
 export interface NodeClient {
@@ -109,6 +129,11 @@ export interface NodeClient {
   requestRaw(path: string, options?: Omit<RequestOptions, "lossless">): Promise<RawNodeResponse>;
   /** Health of each configured URL, credentials stripped. */
   upstreams(): UpstreamState[];
+  /**
+   * Skips the URL that answered the most recent call for a cool-down, as if it had failed (a node
+   * that stays behind its peers): returns that URL as upstreams() shows it, undefined before any answer.
+   */
+  demoteCurrent(reason: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -121,9 +146,14 @@ interface Upstream {
   refreshable: boolean;
   unhealthyUntil: number;
   lastError?: string;
+  /** `verifyEndpoint` accepted it since it last failed. */
+  verified: boolean;
+  /** The check under way: concurrent calls share it. */
+  verifying?: Promise<Attempt<undefined>>;
+  refused?: string;
 }
 
-type Attempt<T> = { kind: "ok"; value: T } | { kind: "down"; reason: string } | { kind: "auth"; status: number };
+type Attempt<T> = { kind: "ok"; value: T } | { kind: "down"; reason: string } | { kind: "auth"; status: number } | { kind: "refused"; reason: string };
 
 interface Exchange {
   path: string;
@@ -143,6 +173,8 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   const upstreams = options.urls.map((url) => toUpstream(url, options.auth ?? "none", chain.requiresAuth));
   const dispatcher = new Agent({ connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
   let nextId = 0;
+  /** The URL that answered the most recent call: what demoteCurrent demotes. */
+  let answered: Upstream | undefined;
 
   async function send(upstream: Upstream, exchange: Exchange, refresh = false): Promise<Dispatcher.ResponseData> {
     if (!upstream.authorize) throw new NodeNotConfiguredError(chain, `no credentials for ${upstream.displayUrl}`);
@@ -167,6 +199,75 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     return response;
   }
 
+  /** Skipped for a cool-down; checked again by `verifyEndpoint` before it answers next. */
+  function markDown(upstream: Upstream, reason: string): void {
+    upstream.unhealthyUntil = now() + coolDownMs;
+    upstream.lastError = reason;
+    upstream.verified = false;
+    delete upstream.refused;
+  }
+
+  /** `verifyEndpoint`'s verdict on a URL not checked since it last failed. */
+  async function verify(upstream: Upstream): Promise<Attempt<undefined>> {
+    const verifyEndpoint = options.verifyEndpoint;
+    if (!verifyEndpoint || upstream.verified) return { kind: "ok", value: undefined };
+    upstream.verifying ??= (async (): Promise<Attempt<undefined>> => {
+      try {
+        const refusal = await verifyEndpoint(endpointOf(upstream));
+        if (refusal !== undefined) return { kind: "refused", reason: refusal };
+        upstream.verified = true;
+        delete upstream.refused;
+        return { kind: "ok", value: undefined };
+      } catch (error) {
+        return { kind: "down", reason: `endpoint check failed: ${error instanceof Error ? error.message : String(error)}` };
+      } finally {
+        delete upstream.verifying;
+      }
+    })();
+    return upstream.verifying;
+  }
+
+  /** A URL's own calls, failures thrown (verifyEndpoint's view of one node). */
+  function endpointOf(upstream: Upstream): NodeEndpoint {
+    const settle = <T>(outcome: Attempt<T>): T => {
+      if (outcome.kind === "ok") return outcome.value;
+      throw new NodeUnreachableError(chain, [{ url: upstream.displayUrl, reason: outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.reason }]);
+    };
+    return {
+      url: upstream.displayUrl,
+      call: async <T>(method: string, params: readonly unknown[] = []) => settle(await callAttempt<T>(upstream, method, params, {})),
+      request: async <T>(path: string, requestOptions: Omit<RequestOptions, "signal" | "lossless"> = {}) => settle(await requestAttempt<T>(upstream, path, requestOptions)),
+    };
+  }
+
+  /** One JSON-RPC call to one URL. */
+  async function callAttempt<T>(upstream: Upstream, method: string, params: readonly unknown[], callOptions: BufferedCallOptions): Promise<Attempt<T>> {
+    const body = chain.envelope.encode(method, params, ++nextId);
+    const exchange: Exchange = { path: chain.jsonRpcPath, method: "POST", body, streamed: false, signal: callOptions.signal };
+    const answer = await exchangeJson(upstream, exchange, callOptions.lossless === true);
+    if (answer.kind !== "ok") return answer;
+    const { status, value } = answer.value;
+    if (!isRecord(value)) return { kind: "down", reason: `HTTP ${status} with an unexpected JSON body` };
+    // JSON-RPC 1.0 (bitcoind ≤ 27): error object with HTTP 500/404/400. JSON-RPC 2.0: HTTP 200, error without result.
+    const error = rpcErrorIn(value, method);
+    if (error) throw error;
+    if (status !== 200 || !Object.hasOwn(value, "result")) return { kind: "down", reason: `HTTP ${status} without a JSON-RPC result` };
+    return { kind: "ok", value: value.result as T };
+  }
+
+  /** One plain HTTP JSON request to one URL. */
+  async function requestAttempt<T>(upstream: Upstream, path: string, requestOptions: RequestOptions): Promise<Attempt<T>> {
+    const body = requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body);
+    const exchange: Exchange = { path, method: requestOptions.method ?? (body === undefined ? "GET" : "POST"), body, streamed: false, signal: requestOptions.signal };
+    const answer = await exchangeJson(upstream, exchange, requestOptions.lossless === true);
+    if (answer.kind !== "ok") return answer;
+    const { status, value } = answer.value;
+    if (!chain.answerStatuses.has(status)) return { kind: "down", reason: `HTTP ${status}` };
+    const error = chain.restErrorIn?.(value);
+    if (error) throw new NodeRpcError(chain, path, error.code, error.message, chain.reasonFor(error.code, error.message));
+    return { kind: "ok", value: value as T };
+  }
+
   /** Tries healthy URLs in order (all of them, in order, when none is healthy). */
   async function withFailover<T>(signal: AbortSignal | undefined, attempt: (upstream: Upstream) => Promise<Attempt<T>>): Promise<T> {
     if (upstreams.length === 0) throw new NodeNotConfiguredError(chain, "no node URL");
@@ -179,7 +280,8 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       if (signal?.aborted) throw new NodeCallAbortedError(chain, { cause: signal.reason });
       let outcome: Attempt<T>;
       try {
-        outcome = await attempt(upstream);
+        const check = await verify(upstream);
+        outcome = check.kind === "ok" ? await attempt(upstream) : check;
       } catch (error) {
         // The node's own answer or a configuration gap: not the URL's fault.
         if (error instanceof NodeRpcError || error instanceof NodeNotConfiguredError || error instanceof NodeAnswerError) throw error;
@@ -189,14 +291,15 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       if (outcome.kind === "ok") {
         upstream.unhealthyUntil = 0;
         delete upstream.lastError;
+        answered = upstream;
         return outcome.value;
       }
       // Whatever failed after our caller gave up failed because of it, not because of the node.
       if (signal?.aborted) throw new NodeCallAbortedError(chain, { cause: signal.reason });
-      const reason = outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.reason;
+      const reason = outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.kind === "refused" ? `refused: ${outcome.reason}` : outcome.reason;
       if (outcome.kind === "auth") authFailure ??= { url: upstream.displayUrl, status: outcome.status };
-      upstream.unhealthyUntil = now() + coolDownMs;
-      upstream.lastError = reason;
+      markDown(upstream, reason);
+      if (outcome.kind === "refused") upstream.refused = outcome.reason;
       failures.push({ url: upstream.displayUrl, reason });
     }
     if (authFailure) throw new NodeAuthError(chain, authFailure.url, authFailure.status);
@@ -254,19 +357,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     chain,
 
     async call<T = unknown>(method: string, params: readonly unknown[] = [], callOptions: BufferedCallOptions = {}): Promise<T> {
-      const body = chain.envelope.encode(method, params, ++nextId);
-      const exchange: Exchange = { path: chain.jsonRpcPath, method: "POST", body, streamed: false, signal: callOptions.signal };
-      return withFailover<T>(callOptions.signal, async (upstream) => {
-        const answer = await exchangeJson(upstream, exchange, callOptions.lossless === true);
-        if (answer.kind !== "ok") return answer;
-        const { status, value } = answer.value;
-        if (!isRecord(value)) return { kind: "down", reason: `HTTP ${status} with an unexpected JSON body` };
-        // JSON-RPC 1.0 (bitcoind ≤ 27): error object with HTTP 500/404/400. JSON-RPC 2.0: HTTP 200, error without result.
-        const error = rpcErrorIn(value, method);
-        if (error) throw error;
-        if (status !== 200 || !Object.hasOwn(value, "result")) return { kind: "down", reason: `HTTP ${status} without a JSON-RPC result` };
-        return { kind: "ok", value: value.result as T };
-      });
+      return withFailover<T>(callOptions.signal, (upstream) => callAttempt<T>(upstream, method, params, callOptions));
     },
 
     async callStreamed(method: string, params: readonly unknown[] = [], callOptions: CallOptions = {}): Promise<Readable> {
@@ -296,17 +387,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     },
 
     async request<T = unknown>(path: string, requestOptions: RequestOptions = {}): Promise<T> {
-      const body = requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body);
-      const exchange: Exchange = { path, method: requestOptions.method ?? (body === undefined ? "GET" : "POST"), body, streamed: false, signal: requestOptions.signal };
-      return withFailover<T>(requestOptions.signal, async (upstream) => {
-        const answer = await exchangeJson(upstream, exchange, requestOptions.lossless === true);
-        if (answer.kind !== "ok") return answer;
-        const { status, value } = answer.value;
-        if (!chain.answerStatuses.has(status)) return { kind: "down", reason: `HTTP ${status}` };
-        const error = chain.restErrorIn?.(value);
-        if (error) throw new NodeRpcError(chain, path, error.code, error.message, chain.reasonFor(error.code, error.message));
-        return { kind: "ok", value: value as T };
-      });
+      return withFailover<T>(requestOptions.signal, (upstream) => requestAttempt<T>(upstream, path, requestOptions));
     },
 
     requestRaw(path: string, requestOptions: Omit<RequestOptions, "lossless"> = {}): Promise<RawNodeResponse> {
@@ -318,8 +399,15 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       return upstreams.map((upstream) => {
         const state: UpstreamState = { url: upstream.displayUrl, healthy: upstream.unhealthyUntil <= now(), unhealthyUntil: upstream.unhealthyUntil };
         if (upstream.lastError !== undefined) state.lastError = upstream.lastError;
+        if (upstream.refused !== undefined) state.refused = upstream.refused;
         return state;
       });
+    },
+
+    demoteCurrent(reason: string) {
+      if (!answered) return undefined;
+      markDown(answered, reason);
+      return answered.displayUrl;
     },
 
     async close() {
@@ -345,6 +433,7 @@ function toUpstream(rawUrl: string, auth: NodeAuth, requiresAuth: boolean): Upst
     authorize: missing ? undefined : createAuthorizer(upstreamAuth),
     refreshable: canRefresh(upstreamAuth),
     unhealthyUntil: 0,
+    verified: false,
   };
 }
 

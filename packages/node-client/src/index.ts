@@ -8,6 +8,7 @@ export {
   type CallOptions,
   type NodeClient,
   type NodeClientOptions,
+  type NodeEndpoint,
   type RawNodeResponse,
   type RequestOptions,
   type UpstreamState,
@@ -47,6 +48,6 @@ export {
   type JsonRpcProxyPolicyOptions,
   type JsonValue,
 } from "./jsonrpc-proxy-policy.ts";
-export { forwardJsonRpc, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
+export { DEFAULT_NODE_BATCH_CALLS, forwardJsonRpc, JSONRPC_CONTENT_TYPE, NODE_CHUNKS_IN_FLIGHT, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
 export { observeNodeCalls, type NodeCallObservation, type NodeCallObserver } from "./observe-node-calls.ts";
 export { genericNodeError, nodeErrorResponses, nodeFailureResponse, type NodeErrorResponse } from "./node-error-responses.ts";

@@ -9,3 +9,4 @@ export { seededRandom, type SeededRandom } from "./seeded-random.ts";
 export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "./otlp-collector.ts";
 export { startHardhat, HardhatRpcError, HARDHAT_ACCOUNT_COUNT, HARDHAT_CHAIN_ID, HARDHAT_MNEMONIC, type HardhatAccount, type HardhatNode, type StartHardhatOptions } from "./hardhat-node.ts";
 export { deployUsdtLikeToken, usdtLikeTokenBytecode, USDT_LIKE_DECIMALS, USDT_LIKE_SUPPLY, type DeployedToken } from "./usdt-like-token.ts";
+export { startNodeFaultProxy, NO_FAULTS, type NodeFaultCounters, type NodeFaultProxy, type NodeFaultProxyChain, type NodeFaultProxyOptions, type NodeFaults, type AlternateBackend } from "./node-fault-proxy.ts";

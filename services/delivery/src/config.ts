@@ -27,6 +27,19 @@ export const deliveryConfigSchema = z.object({
       }
     }, "must be comma-separated CIDRs such as 127.0.0.1/32"),
 
+  /**
+   * The xpub service's internal URL (as the gateway's XPUB_URL): the registry reads, once per key a
+   * webhook names, the addresses it issued before the registry recorded `address.issued`. Unset:
+   * those earlier addresses are not watched (the ones recorded since migration 0005 are).
+   */
+  XPUB_URL: z.url().optional(),
+  /**
+   * How often the registry publishes its watch-feed watermark (`webhook.watermark`, also right after
+   * relaying changes). The scanner waits for a watermark newer than a block before matching it, so
+   * this bounds the idle part of its notification latency.
+   */
+  WATCH_WATERMARK_INTERVAL_MS: env.positiveInt(1_000),
+
   // Delivery
   /** Multiplies every retry delay (1 = the documented schedule; 0.001 in tests turns 5 min into 300 ms). */
   DELIVERY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),

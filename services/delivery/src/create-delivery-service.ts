@@ -1,11 +1,12 @@
 /**
  * Wires the delivery service from its config: database and migrations, the registry and its
- * watch-feed outbox relay (`webhook.changed` / `webhook.addresses`), the `address.issued` consumer (auto-watch), the HTTP app.
+ * watch-feed outbox relay (`webhook.changed` / `webhook.addresses`) and its watermark, the `address.issued` consumer (auto-watch) and the
+ * backfill of keys' earlier addresses from the xpub service, the HTTP app.
  * `main.ts` calls it; tests call it with their own config.
  */
 import { lookup } from "node:dns/promises";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
-import { addressIssued, deliveryFailed, transferMatched, webhookAddresses, webhookChanged } from "@chaingate/contracts";
+import { addressIssued, deliveryFailed, transferMatched, webhookAddresses, webhookChanged, webhookWatermark } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -16,6 +17,9 @@ import { createWebhookApp } from "./http/create-webhook-app.ts";
 import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.ts";
 import { deliveryMigrations } from "./infra/migrations/index.ts";
 import { startWebhookChangedRelay } from "./infra/webhook-changed-relay.ts";
+import { startWebhookWatermarkPublisher } from "./infra/webhook-watermark-publisher.ts";
+import { startKeyHistoryBackfill } from "./infra/key-history-backfill.ts";
+import { createKeyHistoryReader } from "./infra/read-key-history.ts";
 import { createWebhookRepository } from "./infra/webhook-repository.ts";
 import { startDeliveryWorker } from "./infra/delivery-worker.ts";
 import { enqueueDeliveries } from "./infra/enqueue-deliveries.ts";
@@ -37,10 +41,14 @@ export const TRANSFER_MATCHED_CONSUMER = "delivery";
 const TRANSFER_MATCHED_ACK_WAIT_MS = 5_000;
 
 const BUS_RETRY_MS = 2_000;
+/** One page of a key's history from the xpub service. */
+const KEY_HISTORY_TIMEOUT_MS = 10_000;
 
 export interface DeliveryService extends ServedApp {
   /** Publishes every queued registry change now (tests; the relay does it on its own). */
   drainWebhookChanges(): Promise<number>;
+  /** Reads every queued key history now (tests; 0 without XPUB_URL). */
+  drainKeyHistories(): Promise<number>;
 }
 
 /** Resolves every address of a host name (A and AAAA), as the connection would. */
@@ -67,7 +75,11 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   }
 
   let relayWake = () => {};
-  const repository = createWebhookRepository(database.db, () => relayWake());
+  let backfillWake = () => {};
+  const repository = createWebhookRepository(database.db, () => {
+    relayWake();
+    backfillWake();
+  });
 
   // The bus connects in the background: the registry never waits for NATS (the outbox catches up).
   let bus: Bus | undefined;
@@ -77,14 +89,14 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const connectOnce = (): Promise<Bus> =>
     (connecting ??= connectBus({ url: config.NATS_URL, name: "delivery", logger, namespace: config.NATS_NAMESPACE, streamReplicas: config.NATS_STREAM_REPLICAS })
       .then(async (connected) => {
-        await connected.ensureStreams([webhookChanged, webhookAddresses, addressIssued, transferMatched, deliveryFailed]);
+        await connected.ensureStreams([webhookChanged, webhookAddresses, webhookWatermark, addressIssued, transferMatched, deliveryFailed]);
         bus = connected;
         if (!closed) {
           consumptions.push(
             await connected.consume(addressIssued, {
               durable: ADDRESS_ISSUED_CONSUMER,
               handle: async (issued) => {
-                await repository.watchIssuedAddress(issued.account_id, issued.coin, issued.xpub_id, issued.address);
+                await repository.watchIssuedAddress(issued);
               },
             }),
             // Events in batches: one insert per batch, acked after it (each job keeps its message's trace).
@@ -119,8 +131,18 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     }
   };
   void connectLoop();
-  const relay = startWebhookChangedRelay(database.db, connectOnce, logger);
+  const watermark = startWebhookWatermarkPublisher(database.db, connectOnce, logger, config.WATCH_WATERMARK_INTERVAL_MS);
+  const relay = startWebhookChangedRelay(database.db, connectOnce, logger, () => watermark.wake());
   relayWake = relay.wake;
+  const backfill = config.XPUB_URL
+    ? startKeyHistoryBackfill({
+        db: database.db,
+        readHistory: createKeyHistoryReader({ xpubUrl: config.XPUB_URL, internalToken: config.INTERNAL_TOKEN, timeoutMs: KEY_HISTORY_TIMEOUT_MS }),
+        logger,
+        onChange: () => relay.wake(),
+      })
+    : undefined;
+  if (backfill) backfillWake = backfill.wake;
   const deliveries = createDeliveryLog(database.db, () => worker.wake());
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
   const http = createWebhookApp({
@@ -153,9 +175,11 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     closed = true;
     await Promise.all(consumptions.map((consumption) => consumption.stop()));
     await worker.stop();
+    await backfill?.stop();
     await relay.stop();
+    await watermark.stop();
     await bus?.close();
     await database.close();
   });
-  return { ...served, drainWebhookChanges: () => relay.drain() };
+  return { ...served, drainWebhookChanges: () => relay.drain(), drainKeyHistories: async () => (backfill ? backfill.drain() : 0) };
 }

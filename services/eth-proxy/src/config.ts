@@ -1,5 +1,7 @@
 /** The eth-proxy's settings, from the environment. */
 import { env, serviceSettings } from "@chaingate/config";
+import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
+import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
 import { z } from "zod";
 
 export const ethProxyConfigSchema = z.object({
@@ -15,6 +17,10 @@ export const ethProxyConfigSchema = z.object({
 
   /** Largest POST /jsonrpc body: `5mb`, `512kb` or a number of bytes (parsed to bytes). */
   JSONRPC_BODY_LIMIT: env.byteSize("5mb"),
+  /** Calls per POST /jsonrpc batch accepted from a client. */
+  JSONRPC_MAX_BATCH: env.positiveInt(ETH_JSONRPC_MAX_BATCH_CALLS),
+  /** The node's own batch limit: a larger client batch is sent to it in chunks of this many calls. */
+  ETH_RPC_MAX_BATCH: env.positiveInt(DEFAULT_NODE_BATCH_CALLS),
   /** Streamed bytes between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
   GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
 });

@@ -28,7 +28,7 @@ export async function createEthProxy(config: EthProxyConfig, logger: Logger): Pr
 }
 
 /** The route table of `/api/v1/eth` (except xpub). */
-export function createEthProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined }, logger: Logger): HttpApp {
+export function createEthProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined; JSONRPC_MAX_BATCH?: number; ETH_RPC_MAX_BATCH?: number }, logger: Logger): HttpApp {
   const http = createHttpApp({ service: "eth-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
   // Blocks with full transactions are megabytes: keep their dead read buffers bounded.
   const route = { node, logger, garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES) };
@@ -46,7 +46,7 @@ export function createEthProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT
   http.route("get", `${base}/block/:block`, getBlockByNumber(route));
   http.route("get", `${base}/gas-price`, getGasPrice(route));
   http.route("get", `${base}/fee-history`, getFeeHistory(route));
-  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route));
+  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route, { maxBatchCalls: config.JSONRPC_MAX_BATCH, nodeBatchCalls: config.ETH_RPC_MAX_BATCH }));
   http.finish();
   return http;
 }

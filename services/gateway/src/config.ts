@@ -25,6 +25,8 @@ export const gatewayConfigSchema = z.object({
   UPSTREAM_BODY_TIMEOUT_MS: env.positiveInt(60_000),
   /** Largest request body the gateway forwards (read whole first; every service's own limit is lower). */
   MAX_REQUEST_BODY_BYTES: env.positiveInt(16 * 1024 * 1024),
+  /** Request-body bytes held at once over all requests; a request past it gets 503 + Retry-After before its body is read. */
+  MAX_BUFFERED_BODY_BYTES: env.positiveInt(256 * 1024 * 1024),
 
   // Keys and usage
   API_KEY_CACHE_SIZE: env.positiveInt(10_000),

@@ -33,8 +33,8 @@ let account: { accountId: number; key: string };
 
 beforeAll(async () => {
   echo = await startEchoService();
-  gateway = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url });
-  replica = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url }, gateway.databaseUrl);
+  gateway = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url }, undefined, { checkAnswers: false });
+  replica = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url }, gateway.databaseUrl, { checkAnswers: false });
   account = await createAccountWithKey(gateway.databaseUrl);
 });
 afterAll(async () => {

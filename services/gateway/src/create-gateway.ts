@@ -66,6 +66,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     headersTimeoutMs: config.UPSTREAM_HEADERS_TIMEOUT_MS,
     bodyTimeoutMs: config.UPSTREAM_BODY_TIMEOUT_MS,
     maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
+    maxBufferedBodyBytes: config.MAX_BUFFERED_BODY_BYTES,
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
     garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES),
   });

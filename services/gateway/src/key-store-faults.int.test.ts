@@ -43,6 +43,7 @@ beforeAll(async () => {
       DATABASE_QUERY_TIMEOUT_MS: "1000",
     },
     postgres.url,
+    { checkAnswers: false },
   );
 });
 afterAll(async () => {

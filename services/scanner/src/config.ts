@@ -1,8 +1,9 @@
 /** The scanner's settings, from the environment. */
 import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
-import { DEFAULT_FETCH_CONCURRENCY, DEFAULT_POLL_INTERVAL_MS } from "./domain/follow-chain.ts";
+import { DEFAULT_FETCH_CONCURRENCY, DEFAULT_NODE_BEHIND_FAILOVER_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WATCH_GRACE_MS } from "./domain/follow-chain.ts";
 import { DEFAULT_LEASE_POLL_MS } from "./infra/advisory-lease.ts";
+import { DEFAULT_RESET_POLL_MS } from "./domain/chain-guard.ts";
 import type { Coin } from "@chaingate/contracts";
 import { CHAIN_SETTINGS, MAX_REORG_WINDOW } from "./domain/chain-settings.ts";
 
@@ -58,8 +59,28 @@ export const scannerConfigSchema = z.object({
   SCANNER_FETCH_CONCURRENCY: env.positiveInt(DEFAULT_FETCH_CONCURRENCY),
   /** How often the tip is polled when the follower is caught up. */
   SCANNER_POLL_INTERVAL_MS: env.positiveInt(DEFAULT_POLL_INTERVAL_MS),
+  /**
+   * A node behind the newest processed block (a lagging URL, a load-balanced backend) is waited
+   * for, never taken for a reorg; after this long it is failed over to the chain's next URL.
+   */
+  SCANNER_NODE_BEHIND_FAILOVER_MS: env.positiveInt(DEFAULT_NODE_BEHIND_FAILOVER_MS),
+  /**
+   * A block is matched only once the projection holds a registry watermark (`webhook.watermark`)
+   * at most this much older than the block's time; otherwise the follower waits for the feed
+   * (metric scanner_watch_feed_behind_seconds, /readyz degraded). Addresses that reach the scanner
+   * later anyway are rescanned against the kept blocks.
+   */
+  SCANNER_WATCH_GRACE_MS: env.positiveInt(DEFAULT_WATCH_GRACE_MS),
   /** How often a standby replica tries the lease, and the holder checks its lease connection. */
   SCANNER_LEASE_POLL_MS: env.positiveInt(DEFAULT_LEASE_POLL_MS),
+  /** How often a chain's follower looks for an operator's reset (`scanner-admin reset`), stopped or running. */
+  SCANNER_RESET_POLL_MS: env.positiveInt(DEFAULT_RESET_POLL_MS),
+  /**
+   * Dev only: a chain whose node serves another chain or has none of the kept blocks (a dev chain
+   * started fresh) is reset to the node's tip instead of stopping. Never in production: a wrong
+   * node would silently skip blocks.
+   */
+  SCANNER_RESET_STALE_CHAINS: env.flag(false),
   /** Where a chain without a cursor starts (tests, a deliberate backfill); default the node's tip. */
   BTC_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),
   ETH_START_HEIGHT: z.coerce.number().int().nonnegative().optional(),

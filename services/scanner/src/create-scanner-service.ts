@@ -13,13 +13,14 @@ import type { Kysely } from "kysely";
 import type { ScannerConfig } from "./config.ts";
 import { followChain } from "./domain/follow-chain.ts";
 import type { ChainFollowerSpec } from "./domain/ports.ts";
-import { ReorgTooDeepError } from "./domain/scanner-errors.ts";
 import { WatchIndex } from "./domain/watch-index.ts";
 import { acquireAdvisoryLease } from "./infra/advisory-lease.ts";
-import { createChainSpecs } from "./infra/create-chain-specs.ts";
+import { createChainGuards } from "./infra/chain-guards.ts";
+import { chainsConfigured, createChainSpecs } from "./infra/create-chain-specs.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts";
 import { createJetStreamEventSink } from "./infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "./infra/migrations/index.ts";
+import { createPostgresChainStateStore } from "./infra/follower-state.ts";
 import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts";
 import { createPostgresWatchFeed, storeFeedMessages } from "./infra/postgres-watch-projection.ts";
 import { waitForWatchFeed } from "./infra/wait-for-watch-feed.ts";
@@ -29,10 +30,6 @@ export interface ScannerService extends ServedApp {
   /** Coins whose lease this process holds right now. */
   following(): Coin[];
 }
-
-
-/** After a follower stopped on an error it cannot retry (a reorg below the window), wait before trying again. */
-const FATAL_RESTART_DELAY_MS = 30_000;
 
 export async function createScannerService(config: ScannerConfig, logger: Logger): Promise<ScannerService> {
   const database = createDatabase<ScannerDatabase>({
@@ -54,7 +51,8 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   // compacted stream, a batch per transaction. Order does not matter for the result: a stored meta
   // or bucket is only ever replaced by a newer version.
   const { name: watchFeedConsumer } = await database.db.selectFrom("watch_feed_consumer").select("name").executeTakeFirstOrThrow();
-  const watchConsumer = await bus.consumeBatches(webhookFeed, { durable: watchFeedConsumer, handleBatch: (items) => storeFeedMessages(database.db, items.map((item) => item.payload)) });
+  const followedCoins = new Set(chainsConfigured(config));
+  const watchConsumer = await bus.consumeBatches(webhookFeed, { durable: watchFeedConsumer, handleBatch: (items) => storeFeedMessages(database.db, items.map((item) => item.payload), { rescanCoins: followedCoins }) });
   let feedLoaded = false;
 
   const index = new WatchIndex();
@@ -63,7 +61,8 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const sink = createJetStreamEventSink(bus);
   const metrics = createServiceMetrics("scanner");
   const scannerMetrics = createScannerMetrics(metrics);
-  const { specs, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls);
+  const { specs, nodes, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls);
+  const guards = createChainGuards({ specs, nodes, store: createPostgresChainStateStore(database.db), logger, metrics, resetPollMs: config.SCANNER_RESET_POLL_MS, resetStaleChains: config.SCANNER_RESET_STALE_CHAINS });
   const stop = new AbortController();
   const held = new Set<Coin>();
 
@@ -79,29 +78,46 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
       held.add(spec.coin);
       scannerMetrics.leading(spec.coin, true);
       try {
-        await followChain({
-          chain: spec,
-          index,
-          watchFeed,
-          store,
-          sink,
-          logger: log,
-          signal: AbortSignal.any([stop.signal, lease.signal]),
-          fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
-          pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
-          reorgWindow: reorgWindows[spec.coin],
-          ...(startHeight === undefined ? {} : { startHeight }),
-          ...scannerMetrics.follower(spec.coin),
-        });
-      } catch (error) {
-        log.error({ err: error }, error instanceof ReorgTooDeepError ? "reorg below the kept window: an operator must look" : "follower stopped");
-        await new Promise((resolve) => setTimeout(resolve, FATAL_RESTART_DELAY_MS).unref());
+        // The guard checks the node's chain and stops loudly on a wrong chain or a reorg below the window.
+        await guards.guard(spec.coin).run(AbortSignal.any([stop.signal, lease.signal]), (resetStart, signal) =>
+          followChain({
+            chain: spec,
+            index,
+            watchFeed,
+            store,
+            sink,
+            logger: log,
+            signal,
+            fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
+            pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
+            nodeBehindFailoverMs: config.SCANNER_NODE_BEHIND_FAILOVER_MS,
+            watchGraceMs: config.SCANNER_WATCH_GRACE_MS,
+            reorgWindow: reorgWindows[spec.coin],
+            ...((resetStart ?? startHeight) === undefined ? {} : { startHeight: resetStart ?? startHeight }),
+            ...followerHooks(spec.coin),
+          }),
+        );
       } finally {
         held.delete(spec.coin);
+        guards.guard(spec.coin).standby();
         scannerMetrics.leading(spec.coin, false);
         await lease.release();
       }
     }
+  }
+
+  /** Chains whose blocks wait for the watch feed, with how far it is behind (readiness). */
+  const waitingForFeed = new Map<Coin, number>();
+  function followerHooks(coin: Coin) {
+    const hooks = scannerMetrics.follower(coin);
+    return {
+      ...hooks,
+      onWatchFeedBehind(behindMs: number | null) {
+        hooks.onWatchFeedBehind?.(behindMs);
+        if (behindMs === null) waitingForFeed.delete(coin);
+        else waitingForFeed.set(coin, behindMs);
+      },
+    };
   }
 
   const startHeights: Record<Coin, number | undefined> = { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
@@ -122,6 +138,16 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
       nats: () => bus.ping(),
       watchFeed: async () => {
         if (!feedLoaded) throw new Error("loading the watch projection from the feed");
+      },
+      ...guards.readinessChecks,
+    },
+    degradedChecks: {
+      ...guards.degradedChecks,
+      // Blocks wait (nothing is missed), but notifications are late: say so without failing readiness.
+      watchFeedCurrent: async () => {
+        if (waitingForFeed.size === 0) return;
+        const behind = [...waitingForFeed].map(([coin, ms]) => `${coin} ${Number.isFinite(ms) ? `${Math.ceil(ms / 1000)} s behind` : "no registry watermark yet"}`);
+        throw new Error(`blocks wait for the registry's watch feed: ${behind.join(", ")}`);
       },
     },
     ...(config.INTERNAL_TOKEN ? { internalToken: config.INTERNAL_TOKEN } : {}),

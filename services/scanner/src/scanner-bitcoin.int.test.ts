@@ -31,6 +31,7 @@ beforeAll(async () => {
     BTC_RPC_PASSWORD: node.rpcPassword,
     SCANNER_POLL_INTERVAL_MS: "100",
     SCANNER_LEASE_POLL_MS: "200",
+    SCANNER_WATCH_GRACE_MS: "1000",
   });
   scanner = await createScannerService(config, silentLogger);
   await recorder.waitFor("the first processed block", processed(101));
@@ -126,5 +127,82 @@ describe("Bitcoin on litecoind regtest", () => {
     expect(scrape).toMatch(/scanner_reorgs_total\{chain="btc"\} 1\n/);
     expect(scrape).toMatch(/scanner_reorg_depth_blocks_bucket\{le="1",chain="btc"\} 1\n/);
     expect(scrape).toMatch(/scanner_transfers_reverted_total\{chain="btc"\} 1\n/);
+  });
+
+  test("invalidateblock H then reconsiderblock H (the node briefly behind): the transfer stands, no revert is published", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    await recorder.publishWebhook({ webhook_id: 4, coin: "BTC", addresses: [address] });
+    await webhookStored(4);
+    await node.fundAddress(address, "0.4");
+    const [hash] = await node.mine(1);
+    await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 4));
+    await node.rpc("invalidateblock", [hash]);
+    // The scanner sees a node without the processed block: it waits, and says so.
+    await expect.poll(async () => (await fetch(`${scanner.url}/metrics`)).text(), { timeout: 15_000 }).toMatch(/scanner_node_behind_blocks\{chain="btc"\} [1-9]/);
+    await node.rpc("reconsiderblock", [hash]);
+    await node.mine(1);
+    await recorder.waitFor("the next block", processed(await tip()));
+    expect(recorder.transfers.filter((t) => t.webhook_id === 4).map((t) => [t.type, t.block.hash])).toEqual([["transfer", hash]]);
+    expect(await (await fetch(`${scanner.url}/metrics`)).text()).toMatch(/scanner_node_behind_blocks\{chain="btc"\} 0\n/);
+  });
+
+  test("a block that leaves the best chain and comes back (A→B→A) is notified again under a new generation: the highest generation's event is the transfer", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    await recorder.publishWebhook({ webhook_id: 5, coin: "BTC", addresses: [address] });
+    await webhookStored(5);
+    const txid = await node.fundAddress(address, "0.5");
+    const [a] = await node.mine(1);
+    await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 5));
+    // B: a longer branch without block a (the transaction is mined again in it).
+    await node.rpc("invalidateblock", [a]);
+    const [b] = await node.mine(2, await node.walletRpc<string>("getnewaddress"));
+    await recorder.waitFor("B processed", () => recorder.transfers.filter((t) => t.webhook_id === 5).length >= 3);
+    // A again: block a is back and its branch becomes the longest.
+    await node.rpc("invalidateblock", [b]);
+    await node.rpc("reconsiderblock", [a]);
+    await node.mine(2, await node.walletRpc<string>("getnewaddress"));
+    await recorder.waitFor("A processed again", () => recorder.transfers.filter((t) => t.webhook_id === 5).length >= 5);
+    const events = recorder.transfers.filter((t) => t.webhook_id === 5);
+    expect(events.map((t) => [t.type, t.block.hash, t.txid, t.generation])).toEqual([
+      ["transfer", a, txid, 0],
+      ["reverted", a, txid, 0],
+      ["transfer", b, txid, 1],
+      ["reverted", b, txid, 1],
+      ["transfer", a, txid, 2],
+    ]);
+    expect(new Set(events.map((t) => t.event_id)).size).toBe(5);
+  });
+
+  test("blocks wait while the registry's watch feed is stalled (readiness degraded, metric), then are matched with what it held", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    recorder.pauseWatermarks(true);
+    // Past the grace (1 s here): the next block is newer than anything the feed vouches for.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await node.fundAddress(address, "0.6");
+    const [hash] = await node.mine(1);
+    const height = await tip();
+    await expect.poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 15_000 }).toMatchObject({ status: "ready", degraded: { watchFeedCurrent: expect.stringMatching(/^blocks wait for the registry's watch feed: BTC \d+ s behind/) } });
+    expect(await (await fetch(`${scanner.url}/metrics`)).text()).toMatch(/scanner_watch_feed_behind_seconds\{chain="btc"\} [0-9.]*[1-9]/);
+    expect(recorder.blocks.some((b) => b.hash === hash)).toBe(false);
+    // The registry had watched the address from before the block; its change and watermarks arrive now.
+    await recorder.publishWebhook({ webhook_id: 6, coin: "BTC", addresses: [address] });
+    recorder.pauseWatermarks(false);
+    await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 6));
+    expect(recorder.transfers.filter((t) => t.webhook_id === 6).map((t) => [t.type, t.block.hash, t.block.height])).toEqual([["transfer", hash, height]]);
+    await expect.poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 5_000 }).toEqual({ status: "ready" });
+  });
+
+  test("an address that reaches the scanner after the block paying it was matched is notified by a rescan, once", async () => {
+    const address = await node.walletRpc<string>("getnewaddress");
+    const watchedSince = new Date().toISOString();
+    await node.fundAddress(address, "0.7");
+    const [hash] = await node.mine(1);
+    await recorder.waitFor("the block", processed(await tip()));
+    // The registry watched it before the block, but the change reaches the scanner only now.
+    await recorder.publishWebhook({ webhook_id: 7, coin: "BTC", addresses: [address], since: watchedSince });
+    await recorder.waitFor("the rescan's notification", () => recorder.transfers.some((t) => t.webhook_id === 7));
+    await node.mine(2);
+    await recorder.waitFor("two more blocks", processed(await tip()));
+    expect(recorder.transfers.filter((t) => t.webhook_id === 7).map((t) => [t.type, t.block.hash, t.amount])).toEqual([["transfer", hash, "0.7"]]);
   });
 });

@@ -4,13 +4,12 @@
  * execution result; then the simulator replaces its newest block and every notified transfer of
  * the dropped block is reported reverted.
  */
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import type { TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 // By path: the simulator's test helper (the package is not a dependency of the scanner).
 import { useDevnode } from "../../../packages/tron-devnode/src/test-devnode.ts";
-import { scannerConfigSchema } from "./config.ts";
-import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import type { ScannerService } from "./create-scanner-service.ts";
+import { startScannerUnderTest, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const TRC10_ID = "1000001";
@@ -21,16 +20,7 @@ let recorder: EventRecorder;
 let scanner: ScannerService;
 
 beforeAll(async () => {
-  [database, recorder] = await Promise.all([createTestDatabase(), startEventRecorder()]);
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL,
-    NATS_NAMESPACE: recorder.namespace,
-    TRON_NODE_URL: node.devnode.url,
-    SCANNER_POLL_INTERVAL_MS: "100",
-  });
-  scanner = await createScannerService(config, silentLogger);
+  ({ database, recorder, scanner } = await startScannerUnderTest({ TRON_NODE_URL: node.devnode.url }));
   const { number } = await node.devnode.produceBlock();
   await recorder.waitFor("the first processed block", () => recorder.blocks.some((block) => block.height === number));
 });

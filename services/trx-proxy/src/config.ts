@@ -1,5 +1,7 @@
 /** The trx-proxy's settings, from the environment. */
 import { env, serviceSettings } from "@chaingate/config";
+import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
+import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
 import { z } from "zod";
 import { trc20WhitelistSchema } from "./domain/trc20-whitelist.ts";
 
@@ -40,6 +42,10 @@ export const trxProxyConfigSchema = z.object({
   BLOCK_LATEST_MAX: env.positiveInt(50),
   /** Largest POST /jsonrpc body, in bytes. */
   JSONRPC_BODY_LIMIT_BYTES: env.positiveInt(1024 * 1024),
+  /** Calls per POST /jsonrpc batch accepted from a client. */
+  JSONRPC_MAX_BATCH: env.positiveInt(ETH_JSONRPC_MAX_BATCH_CALLS),
+  /** java-tron's own batch limit: a larger client batch is sent to it in chunks of this many calls. */
+  TRON_NODE_MAX_BATCH: env.positiveInt(DEFAULT_NODE_BATCH_CALLS),
 
   /** From this instant the deprecated endpoints answer 410. */
   TRX_DEPRECATED_SUNSET: instant(DEFAULT_SUNSET),

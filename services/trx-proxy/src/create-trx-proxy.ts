@@ -25,7 +25,7 @@ export type TrxProxy = ServedApp;
 /** The settings the route table reads (tests build them directly). */
 export type TrxProxyAppConfig = Pick<
   TrxProxyConfig,
-  "TRC20_WHITELIST" | "TRC10_METADATA_CACHE_SIZE" | "BLOCK_LATEST_MAX" | "JSONRPC_BODY_LIMIT_BYTES" | "TRX_DEPRECATED_SUNSET" | "INTERNAL_TOKEN"
+  "TRC20_WHITELIST" | "TRC10_METADATA_CACHE_SIZE" | "BLOCK_LATEST_MAX" | "JSONRPC_BODY_LIMIT_BYTES" | "JSONRPC_MAX_BATCH" | "TRON_NODE_MAX_BATCH" | "TRX_DEPRECATED_SUNSET" | "INTERNAL_TOKEN"
 >;
 
 export interface TrxProxyDependencies {
@@ -69,7 +69,7 @@ export function createTrxProxyApp(node: NodeClient, config: TrxProxyAppConfig, l
   http.route("post", `${base}/transactions/create`, losslessJsonBody, createTransaction(route));
   http.route("post", `${base}/transactions/broadcast`, losslessJsonBody, broadcastTransaction(route));
   http.route("get", `${base}/transactions/:hash`, getTransaction(route));
-  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT_BYTES), postJsonRpc(route));
+  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT_BYTES), postJsonRpc(route, { maxBatchCalls: config.JSONRPC_MAX_BATCH, nodeBatchCalls: config.TRON_NODE_MAX_BATCH }));
   const deprecated = deprecatedEndpoints(route, { sunset: config.TRX_DEPRECATED_SUNSET, now: dependencies.now ?? (() => new Date()) });
   http.route("post", `${base}/account/create`, deprecated.gate(KEY_REPLACEMENT), deprecated.createAddress);
   http.route("post", `${base}/account/private-key`, deprecated.gate(KEY_REPLACEMENT), losslessJsonBody, deprecated.privateKeyFromMnemonic);

@@ -12,6 +12,7 @@ import type { XpubConfig } from "./config.ts";
 import { bitcoinScheme, ethereumScheme } from "./domain/key-scheme.ts";
 import { createXpubApp, ETH_XPUB_BASE_PATH, XPUB_BASE_PATH, type XpubChainRoutes } from "./http/create-xpub-app.ts";
 import { XPUB_SCHEMA, type XpubDatabase } from "./infra/database-schema.ts";
+import { findDuplicateKeyRecords } from "./infra/find-duplicate-key-records.ts";
 import { xpubMigrations } from "./infra/migrations/index.ts";
 import { startAddressIssuedRelay } from "./infra/address-issued-relay.ts";
 import { createXpubRepository, type XpubRepository } from "./infra/xpub-repository.ts";
@@ -35,6 +36,11 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   try {
     const applied = await migrateToLatest(database.db as Kysely<unknown>, XPUB_SCHEMA, xpubMigrations, logger);
     if (applied.length) logger.info({ migrations: applied }, "migrated");
+    // Said at every start until the operator resolves them (see README, "Watch-only addresses").
+    const duplicates = await findDuplicateKeyRecords(database.db);
+    if (duplicates.length) {
+      logger.warn({ records: duplicates }, "xpub records share their key with an older record of another account; they answer 409 instead of issuing addresses");
+    }
   } catch (error) {
     await database.close();
     throw error;

@@ -1,8 +1,9 @@
 {{/*
 What each service is, which the values cannot change: whether it is the public edge, the env var the
-gateway finds it by, whether it has a database or uses NATS, whether it calls nodes or subscribers'
-webhooks, whether it may scale out, and the Secret keys it reads besides DATABASE_URL/NATS_URL (each as the
-variable of the same name).
+gateway finds it by, which internal services it calls besides the gateway's (`calls`: it is given
+their URLs, and only they accept its pods), whether it has a database or uses NATS, whether it calls
+nodes or subscribers' webhooks, whether it may scale out, and the Secret keys it reads besides
+DATABASE_URL/NATS_URL (each as the variable of the same name).
 */}}
 {{- define "chaingate.catalog" -}}
 gateway: { public: true, database: true, stateless: true, internalToken: true }
@@ -10,7 +11,7 @@ btc-proxy: { upstreamEnv: BTC_PROXY_URL, nodes: true, stateless: true, internalT
 eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL] }
 trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRON_NODE_URL, TRON_NODE_API_KEY] }
 xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true }
-delivery: { upstreamEnv: DELIVERY_URL, database: true, nats: true, webhooks: true, stateless: true, internalToken: true }
+delivery: { upstreamEnv: DELIVERY_URL, calls: [xpub], database: true, nats: true, webhooks: true, stateless: true, internalToken: true }
 scanner: { database: true, nats: true, nodes: true, leader: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, ETH_RPC_URL, TRON_NODE_URL, TRON_NODE_API_KEY] }
 {{- end }}
 
@@ -84,7 +85,25 @@ sprig's merge treats false as unset.
 {{- printf "%s/%s:%s" ($image.repository | default $root.Values.image.repository) $name (($image.tag | default $root.Values.image.tag) | default $root.Chart.AppVersion) }}
 {{- end }}
 
-{{/* The ConfigMap's data: listen address, log level, the gateway's upstreams, then services.<name>.config. */}}
+{{/*
+(list $ $role) → the enabled internal services the role calls, name → { env, port }: every one for the
+public edge, those in its `calls` for the others.
+*/}}
+{{- define "chaingate.upstreams" -}}
+{{- $root := index . 0 }}{{- $role := index . 1 }}
+{{- $upstreams := dict }}
+{{- range $other, $otherRole := include "chaingate.catalog" $root | fromYaml }}
+{{- if and $otherRole.upstreamEnv (or $role.public (has $other ($role.calls | default list))) }}
+{{- $otherSvc := include "chaingate.serviceValues" (list $root $other) | fromYaml }}
+{{- if $otherSvc.enabled }}
+{{- $_ := set $upstreams $other (dict "env" $otherRole.upstreamEnv "port" $otherSvc.port) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- toYaml $upstreams }}
+{{- end }}
+
+{{/* The ConfigMap's data: listen address, log level, the upstreams it calls, then services.<name>.config. */}}
 {{- define "chaingate.configData" -}}
 {{- $root := index . 0 }}{{- $name := index . 1 }}{{- $role := index . 2 }}{{- $svc := index . 3 }}
 {{- $data := dict "HOST" "0.0.0.0" "PORT" (toString $svc.port) "LOG_LEVEL" $svc.logLevel "OTEL_SERVICE_NAME" $name }}
@@ -95,14 +114,8 @@ sprig's merge treats false as unset.
 {{- if $role.nats }}
 {{- $_ := set $data "NATS_STREAM_REPLICAS" (toString $root.Values.nats.streamReplicas) }}
 {{- end }}
-{{- if $role.public }}
-{{- $catalog := include "chaingate.catalog" $root | fromYaml }}
-{{- range $other, $otherRole := $catalog }}
-{{- $otherSvc := include "chaingate.serviceValues" (list $root $other) | fromYaml }}
-{{- if and $otherRole.upstreamEnv $otherSvc.enabled }}
-{{- $_ := set $data $otherRole.upstreamEnv (printf "http://%s:%v" (include "chaingate.componentName" (list $root $other)) $otherSvc.port) }}
-{{- end }}
-{{- end }}
+{{- range $other, $upstream := include "chaingate.upstreams" (list $root $role) | fromYaml }}
+{{- $_ := set $data $upstream.env (printf "http://%s:%v" (include "chaingate.componentName" (list $root $other)) $upstream.port) }}
 {{- end }}
 {{- range $key, $value := $svc.config }}{{ $_ := set $data $key (toString $value) }}{{ end }}
 {{- toYaml $data }}

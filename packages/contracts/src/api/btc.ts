@@ -2,7 +2,7 @@
  * `/api/v1/btc` (except xpub): request schemas the btc-proxy validates with, and the OpenAPI
  * description of every Bitcoin endpoint.
  */
-import { jsonRpcErrorSchema, nodeErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+import { jsonRpcErrorSchema, messageErrorSchema, nodeErrorSchema, validationErrorSchema } from "./error-bodies.ts";
 import { GATEWAY_RESPONSES, json, SECURITY, type OpenAPIRegistry } from "../openapi/openapi-registry.ts";
 import { z } from "../zod.ts";
 
@@ -56,7 +56,7 @@ const feeEstimateSchema = z
   })
   .openapi("BtcFeeEstimate");
 const jsonRpcRequestSchema = z
-  .object({ jsonrpc: z.string().optional(), method: z.string(), params: z.array(z.unknown()), id: z.union([z.string(), z.number(), z.null()]).optional() })
+  .object({ jsonrpc: z.string().optional(), method: z.string(), params: z.array(z.unknown()), id: z.union([z.string(), z.number()]).nullable().optional() })
   .openapi("BtcJsonRpcRequest");
 
 const nodeFailure = json(
@@ -84,7 +84,7 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: json("The block (getblock verbosity 2).", blockSchema),
       400: json("Negative height.", z.object({ error: z.string() })),
-      404: { description: "Not an integer: a routing miss, `{message}`." },
+      404: json("Not an integer: a routing miss.", messageErrorSchema),
       500: nodeFailure,
       ...GATEWAY_RESPONSES,
     },
@@ -174,7 +174,13 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/btc/fee-estimate",
     summary: "Fee estimate in BTC/kvB and sat/vB (chaingate addition)",
     request: { query: btcFeeEstimateQuerySchema },
-    responses: { 200: json("estimatesmartfee; nulls and errors when the node has too little data.", feeEstimateSchema), 422: json("Bad blocks or mode.", validationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("estimatesmartfee; nulls and errors when the node has too little data.", feeEstimateSchema),
+      400: json("A query parameter given more than once or in array form.", z.object({ error: z.string() })),
+      422: json("Bad blocks or mode.", validationErrorSchema),
+      500: nodeFailure,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
     ...common,

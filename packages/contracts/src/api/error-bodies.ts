@@ -3,7 +3,10 @@ import { z } from "../zod.ts";
 
 export const messageErrorSchema = z
   .object({ message: z.string() })
-  .openapi("MessageError", { description: "Gateway-level errors: authentication (401), routing (404), method (405), service unavailable (503)." });
+  .openapi("MessageError", {
+    description:
+      "Gateway-level errors: authentication (401), routing (404), method (405), body too large for its route (413), service unavailable or the gateway holding too many request bodies at once (503, with `Retry-After`).",
+  });
 
 export const nodeErrorSchema = z
   .object({
@@ -26,9 +29,18 @@ export const validationErrorSchema = z
   })
   .openapi("ValidationError");
 
+/** The eth-proxy's 422: the spec's `{error}` naming the field, with every other 422's `message` and `errors`. */
+export const ethValidationErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: "The transaction field is required." }),
+    message: z.string().openapi({ example: "The transaction field is required." }),
+    errors: z.record(z.string(), z.array(z.string())).openapi({ example: { transaction: ["The transaction field is required."] } }),
+  })
+  .openapi("EthValidationError");
+
 export const jsonRpcErrorSchema = z
   .object({
     error: z.object({ code: z.number().int(), message: z.string() }),
-    id: z.union([z.string(), z.number(), z.null()]).optional(),
+    id: z.union([z.string(), z.number()]).nullable().optional(),
   })
   .openapi("JsonRpcError");

@@ -3,7 +3,7 @@
  * description of every Ethereum endpoint. Records (blocks, transactions, receipts, fee history)
  * are the node's own JSON-RPC objects, passed through unchanged.
  */
-import { jsonRpcErrorSchema, nodeErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+import { ethValidationErrorSchema, jsonRpcErrorSchema, nodeErrorSchema } from "./error-bodies.ts";
 import { GATEWAY_RESPONSES, json, SECURITY, type OpenAPIRegistry } from "../openapi/openapi-registry.ts";
 import { z } from "../zod.ts";
 
@@ -75,7 +75,7 @@ const addressParam = z.object({ address: z.string().openapi({ example: "0xf39Fd6
 const blockQuery = z.object({ block: z.string().optional().openapi({ description: `Hex QUANTITY or ${ETH_BLOCK_TAGS.join(", ")}; default latest.` }) });
 const fullTransactionsQuery = z.object({ fullTransactions: z.enum(["true", "false"]).optional().openapi({ description: "Full transaction objects instead of hashes; default false." }) });
 const jsonRpcRequestSchema = z
-  .object({ jsonrpc: z.string().optional(), method: z.string(), params: z.array(z.unknown()).optional(), id: z.union([z.string(), z.number(), z.null()]).optional() })
+  .object({ jsonrpc: z.string().optional(), method: z.string(), params: z.array(z.unknown()).optional(), id: z.union([z.string(), z.number()]).nullable().optional() })
   .openapi("EthJsonRpcRequest");
 
 /** What POST /api/v1/eth/jsonrpc forwards; the description of the route lists them. */
@@ -117,8 +117,8 @@ export const ETH_JSONRPC_ALLOWED_METHODS = [
   "eth_getLogs",
   "eth_sendRawTransaction",
 ] as const;
-/** Calls per JSON-RPC batch. */
-export const ETH_JSONRPC_MAX_BATCH_CALLS = 20;
+/** Calls per JSON-RPC batch by default (`JSONRPC_MAX_BATCH` of the eth- and trx-proxy): viem's default batch size, and what hosted providers accept. */
+export const ETH_JSONRPC_MAX_BATCH_CALLS = 1_000;
 
 export function registerEthPaths(registry: OpenAPIRegistry): void {
   const common = { tags: ["Ethereum"], security: SECURITY };
@@ -155,7 +155,7 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     request: { body: { content: { "application/json": { schema: ethEstimateGasRequestSchema } } } },
     responses: {
       200: json("The node's estimate.", z.object({ gas: z.string() })),
-      422: json("transaction missing or not an object, or a member of the wrong form.", validationErrorSchema),
+      422: json("transaction missing or not an object, or a member of the wrong form.", ethValidationErrorSchema),
       500: nodeFailure,
       ...GATEWAY_RESPONSES,
     },
@@ -166,7 +166,7 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/eth/account/send",
     summary: "Send from an account the node holds unlocked (eth_sendTransaction; refused by production nodes: use send-raw)",
     request: { body: { content: { "application/json": { schema: ethSendTransactionRequestSchema } } } },
-    responses: { 200: json("The transaction hash.", z.object({ transactionHash: z.string() })), 422: json("Bad transaction.", validationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
+    responses: { 200: json("The transaction hash.", z.object({ transactionHash: z.string() })), 422: json("Bad transaction.", ethValidationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
     ...common,
@@ -174,7 +174,7 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/eth/transactions/send-raw",
     summary: "Broadcast a signed transaction (eth_sendRawTransaction)",
     request: { body: { content: { "application/json": { schema: ethSendRawRequestSchema } } } },
-    responses: { 200: json("The transaction hash.", z.object({ transactionHash: z.string() })), 422: json("hex missing or not hexadecimal.", validationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
+    responses: { 200: json("The transaction hash.", z.object({ transactionHash: z.string() })), 422: json("hex missing or not hexadecimal.", ethValidationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
   });
   get(
     "/api/v1/eth/transactions/{transactionHash}",
@@ -217,12 +217,12 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     ...common,
     method: "post",
     path: "/api/v1/eth/jsonrpc",
-    summary: `Allow-listed JSON-RPC 2.0 proxy (single call or a batch of at most ${ETH_JSONRPC_MAX_BATCH_CALLS})`,
-    description: `Allowed: ${ETH_JSONRPC_ALLOWED_METHODS.join(", ")}. Anything else (eth_sendTransaction, eth_sign*, eth_accounts, personal_*, admin_*, debug_*, miner_*, txpool_*, hardhat_*, evm_*, filters, subscriptions, unknown names) is refused with 403 and -32601 before the node is contacted; one refused call refuses the whole batch. Forwarded as JSON-RPC 2.0, re-encoded from the parsed request; \`params\` may be omitted.`,
+    summary: `Allow-listed JSON-RPC 2.0 proxy (single call or a batch of at most JSONRPC_MAX_BATCH calls, default ${ETH_JSONRPC_MAX_BATCH_CALLS})`,
+    description: `Allowed: ${ETH_JSONRPC_ALLOWED_METHODS.join(", ")}. Anything else (eth_sendTransaction, eth_sign*, eth_accounts, personal_*, admin_*, debug_*, miner_*, txpool_*, hardhat_*, evm_*, filters, subscriptions, unknown names) is refused with 403 and -32601 before the node is contacted; one refused call refuses the whole batch. Forwarded as JSON-RPC 2.0, re-encoded from the parsed request; \`params\` may be omitted. A batch is checked as a whole, sent to the node in chunks of its own batch limit (ETH_RPC_MAX_BATCH) and answered as one array in request order. Answers carry the node's own Content-Type.`,
     request: { body: { content: { "application/json": { schema: z.union([jsonRpcRequestSchema, z.array(jsonRpcRequestSchema)]) } } } },
     responses: {
-      200: json("The node answered: its envelope, or an array of envelopes in the node's order (ids echoed; per-call errors inside).", z.unknown()),
-      400: json(`-32700 unparseable body; -32600 missing method, empty batch or a batch over ${ETH_JSONRPC_MAX_BATCH_CALLS}.`, jsonRpcErrorSchema),
+      200: json("The node answered: its envelope, or an array of envelopes in request order (ids echoed; per-call errors inside).", z.unknown()),
+      400: json(`-32700 unparseable body; -32600 missing method, empty batch or a batch over JSONRPC_MAX_BATCH (default ${ETH_JSONRPC_MAX_BATCH_CALLS}).`, jsonRpcErrorSchema),
       403: json("-32601: a method outside the allow-list.", jsonRpcErrorSchema),
       500: json("The node is not configured: -32603.", jsonRpcErrorSchema),
       502: json("The node is unreachable: -32603.", jsonRpcErrorSchema),

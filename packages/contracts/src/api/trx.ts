@@ -2,7 +2,7 @@
  * `/api/v1/trx`: request schemas the trx-proxy validates with, and the OpenAPI description of every
  * Tron endpoint.
  */
-import { jsonRpcErrorSchema, nodeErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+import { jsonRpcErrorSchema, messageErrorSchema, nodeErrorSchema, validationErrorSchema } from "./error-bodies.ts";
 import { GATEWAY_RESPONSES, json, SECURITY, type OpenAPIRegistry } from "../openapi/openapi-registry.ts";
 import { z } from "../zod.ts";
 
@@ -62,10 +62,10 @@ const transactionStatusSchema = z
     contractRet: z.string().nullable().openapi({ description: "Execution result: SUCCESS, REVERT, OUT_OF_ENERGY…" }),
     fee: z.number().int().openapi({ description: "SUN burned (0 while pending)." }),
     receipt: z.record(z.string(), z.unknown()).nullable(),
-    result: z.string().nullable().openapi({ description: "FAILED when execution failed." }),
-    res_message: z.string().nullable().openapi({ description: "The node's failure message, decoded from hex." }),
+    result: z.string().nullable().optional().openapi({ description: "FAILED when execution failed; absent while pending." }),
+    res_message: z.string().nullable().optional().openapi({ description: "The node's failure message, decoded from hex; absent while pending." }),
     transaction: z.record(z.string(), z.unknown()),
-    info: z.record(z.string(), z.unknown()).nullable().openapi({ description: "gettransactioninfobyid, as the node prints it." }),
+    info: z.record(z.string(), z.unknown()).nullable().optional().openapi({ description: "gettransactioninfobyid, as the node prints it; null until in a block, absent while pending." }),
   })
   .openapi("TrxTransactionStatus");
 
@@ -132,7 +132,7 @@ export function registerTrxPaths(registry: OpenAPIRegistry): void {
     responses: {
       200: json("`{block: [...]}` as java-tron prints blocks.", z.object({ block: z.array(z.record(z.string(), z.unknown())) })),
       400: json("num is 0 or above the cap.", errorSchema),
-      404: { description: "Not an integer: a routing miss, `{message}`." },
+      404: json("Not an integer: a routing miss.", messageErrorSchema),
       500: nodeFailure,
       ...GATEWAY_RESPONSES,
     },
@@ -183,12 +183,14 @@ export function registerTrxPaths(registry: OpenAPIRegistry): void {
     ...common,
     method: "post",
     path: "/api/v1/trx/jsonrpc",
-    summary: "java-tron's eth-compatible JSON-RPC 2.0, read methods only (batches up to 20)",
-    request: { body: { content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } } },
+    summary: "java-tron's eth-compatible JSON-RPC 2.0, read methods only (a single call or a batch of at most JSONRPC_MAX_BATCH calls, default 1,000)",
+    description: "A batch is checked as a whole, sent to the node in chunks of its own batch limit (TRON_NODE_MAX_BATCH) and answered as one array in request order. Answers carry the node's own Content-Type.",
+    request: { body: { content: { "application/json": { schema: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))]) } } } },
     responses: {
-      200: json("The node's answer, unchanged (method errors in `error`).", z.record(z.string(), z.unknown())),
-      400: json("-32700 unparseable, -32600 invalid request.", jsonRpcErrorSchema),
+      200: json("The node's answer (an envelope, or an array of them in request order; method errors in `error`).", z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))])),
+      400: json("-32700 unparseable, -32600 invalid request, an empty batch or one over JSONRPC_MAX_BATCH.", jsonRpcErrorSchema),
       403: json("-32601: a method this proxy does not forward; the node was not contacted.", jsonRpcErrorSchema),
+      500: json("-32603: the node is not configured.", jsonRpcErrorSchema),
       502: json("-32603: the node is unreachable.", jsonRpcErrorSchema),
       ...GATEWAY_RESPONSES,
     },

@@ -56,7 +56,10 @@ const xpubIdsField = z
     error: "The xpub ids field must be an array.",
   })
   .max(WEBHOOK_MAX_XPUB_IDS, { error: `The xpub ids field must not have more than ${WEBHOOK_MAX_XPUB_IDS} items.` })
-  .openapi({ description: "Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): every address issued from them afterwards is watched from the moment it is issued." });
+  .openapi({
+    description:
+      "Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): the addresses issued from them are watched besides the webhook's own list — those issued before the key is named from then on (the answer lists those the registry has recorded; the rest of the key's history follows within moments), later ones from the moment they are issued. Removing a key stops watching its addresses, except those in the webhook's own list.",
+  });
 
 export const createWebhookRequestSchema = z
   .object({
@@ -72,8 +75,8 @@ export const createWebhookRequestSchema = z
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
 
 /**
- * PUT is a partial update: each field sent replaces the stored one (addresses: the whole list), a
- * field left out is kept. `coin` cannot change (the addresses belong to it).
+ * PUT is a partial update: each field sent replaces the stored one (addresses: the webhook's whole
+ * own list; the addresses its `xpub_ids` issued stay watched), a field left out is kept. `coin` cannot change (the addresses belong to it).
  */
 export const updateWebhookRequestSchema = z
   .object({
@@ -98,7 +101,7 @@ export const webhookSchema = z
     user_id: z.number().int().openapi({ description: "The owning account." }),
     coin: z.enum(COINS),
     webhook_url: z.string(),
-    addresses: z.array(z.string()),
+    addresses: z.array(z.string()).openapi({ description: "Every watched address: the webhook's own list plus the addresses issued by its `xpub_ids`." }),
     secret: z.string().openapi({ description: "`whsec_` + 64 hex characters; the whole string is the HMAC key.", example: "whsec_3f0c…" }),
     is_active: z.union([z.boolean(), z.literal(0), z.literal(1)]).openapi({ description: "The boolean sent in the create answer; 0 or 1 in every other answer (v1 compatibility)." }),
     xpub_ids: z.array(z.number().int()).openapi({ description: "Extended-key records auto-watched (a chaingate addition)." }),
@@ -119,7 +122,7 @@ export const webhookPageSchema = z
   })
   .openapi("WebhookPage");
 
-const webhookIdParam = z.object({ webhook: z.string().regex(/^[0-9]+$/).openapi({ description: "Webhook id.", type: "integer", example: "1" }) });
+const webhookIdParam = z.object({ webhook: z.number().int().nonnegative().openapi({ description: "Webhook id (digits; anything else is a routing miss).", example: 1 }) });
 const NOT_FOUND = json("No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
 const VALIDATION = json("`{message, errors}`: the field-by-field reasons.", validationErrorSchema);
 const TAG = ["Webhooks"];
@@ -145,7 +148,8 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   });
   registry.registerPath({
     method: "put", path: `${base}/{webhook}`, tags: TAG, summary: "Update a webhook", security: SECURITY, request: { params: webhookIdParam, ...body(updateWebhookRequestSchema) },
-    description: "Partial: each field sent replaces the stored value (addresses: the whole list), others are kept; `is_active: true` re-enables a disabled webhook and resets its failure count.",
+    description:
+      "Partial: each field sent replaces the stored value (addresses: the webhook's whole own list; the addresses issued by its `xpub_ids` stay watched), others are kept; `is_active: true` re-enables a disabled webhook and resets its failure count.",
     responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
@@ -164,7 +168,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   });
   registry.registerPath({
     method: "delete", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Remove addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
-    description: `Removes up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses; ones not watched are ignored. A webhook may end with no address.`,
+    description: `Removes up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses from the webhook's own list; ones not watched are ignored, and one issued by a key in its \`xpub_ids\` stays watched (not counted as removed). A webhook may end with no address.`,
     responses: { 200: json("`{data: {removed, total}}`", dataOf(z.object({ removed: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
 }
@@ -217,7 +221,7 @@ export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
   });
   registry.registerPath({
     method: "post", path: `${base}/deliveries/{delivery}/retry`, tags: TAG, summary: "Send a delivery again", security: SECURITY,
-    request: { params: webhookIdParam.extend({ delivery: z.string().regex(/^[0-9]+$/).openapi({ type: "integer" }) }) },
+    request: { params: webhookIdParam.extend({ delivery: z.number().int().nonnegative().openapi({ description: "Delivery id.", example: 1 }) }) },
     description: "Queues the same notification (same event id) for a fresh retry schedule, whatever its status.",
     responses: { 202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)), 404: json("No such delivery of this webhook.", messageErrorSchema), ...GATEWAY_RESPONSES },
   });

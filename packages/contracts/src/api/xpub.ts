@@ -63,7 +63,7 @@ export type AddressHistoryQuery = z.infer<typeof addressHistoryQuerySchema>;
 
 /** Path parameter `{id}`: digits only; anything else is a routing miss (404), never a 422. */
 export const xpubIdPathSchema = z.object({
-  id: z.string().regex(/^[0-9]+$/).openapi({ description: "Record id from the registration response.", example: "1", type: "integer" }),
+  id: z.number().int().nonnegative().openapi({ description: "Record id from the registration response.", example: 1 }),
 });
 
 // ── Responses ───────────────────────────────────────────────────────────────────────────────────
@@ -141,6 +141,9 @@ export const ethAddressHistoryPageSchema = addressHistoryPageSchema.extend({ dat
 
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────────
 
+const HELD_BY_ANOTHER_ACCOUNT =
+  "A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts.";
+
 const NOT_FOUND = json("No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
 
 /** What differs between the Bitcoin and the Ethereum xpub paths in the document. */
@@ -183,12 +186,13 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
     path: base,
     tags: [tag],
     summary: `Register ${keyName}`,
-    description: `${keyDescription} Registering the same key again from the same account answers 200 with the existing record (its original label is kept); each account has its own record.`,
+    description: `${keyDescription} Registering the same key again from the same account answers 200 with the existing record (its original label is kept). ${HELD_BY_ANOTHER_ACCOUNT}`,
     security: SECURITY,
     request: { body: { required: true, content: { "application/json": { schema: registerXpubRequestSchema } } } },
     responses: {
       200: json("The key was already registered by this account: the existing record.", xpubRecordSchema),
       201: json("The key was registered.", xpubRecordSchema),
+      409: json("Another account already registered this key (`errors.xpub`); the message does not say which.", validationErrorSchema),
       422: json("`errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level); or `label` is too long.", validationErrorSchema),
       ...GATEWAY_RESPONSES,
     },
@@ -206,6 +210,10 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
     responses: {
       201: json("The issued address.", issued),
       404: NOT_FOUND,
+      409: json(
+        "The record's key is held by an older record of another account (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`).",
+        validationErrorSchema,
+      ),
       422: json("The per-key address limit is reached (`errors.id`).", validationErrorSchema),
       ...GATEWAY_RESPONSES,
     },

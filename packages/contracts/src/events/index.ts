@@ -4,7 +4,8 @@ export { transferMatched, transferMatchedSchema, TRANSFER_EVENT_TYPES } from "./
 export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
 export { webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
 export { webhookAddresses, webhookAddressesSchema } from "./webhook-addresses.ts";
-export { webhookFeed, webhookFeedSchema, isAddressBucket, type WebhookFeedMessage } from "./webhook-feed.ts";
+export { webhookWatermark, webhookWatermarkSchema } from "./webhook-watermark.ts";
+export { webhookFeed, webhookFeedSchema, isAddressBucket, isWatermark, isWebhookMeta, type WebhookFeedMessage } from "./webhook-feed.ts";
 export { ADDRESSES_PER_BUCKET, BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, MAX_BUCKET_BITS, bucketBitsFor, bucketHash, bucketOf } from "./webhook-buckets.ts";
 export { addressIssued, addressIssuedSchema } from "./address-issued.ts";
 
@@ -14,6 +15,7 @@ import { transferMatched } from "./transfer-matched.ts";
 import { webhookChanged } from "./webhook-changed.ts";
 import { webhookAddresses } from "./webhook-addresses.ts";
 import { addressIssued } from "./address-issued.ts";
+import { webhookWatermark } from "./webhook-watermark.ts";
 
 /** Every publishable event contract (not the consume-only `webhookFeed`); stream set-up creates one stream per distinct `stream`. */
-export const ALL_EVENTS = [blockProcessed, transferMatched, deliveryFailed, webhookChanged, webhookAddresses, addressIssued] as const;
+export const ALL_EVENTS = [blockProcessed, transferMatched, deliveryFailed, webhookChanged, webhookAddresses, webhookWatermark, addressIssued] as const;

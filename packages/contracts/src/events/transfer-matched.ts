@@ -8,7 +8,7 @@ import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
 export const TRANSFER_EVENT_TYPES = ["transfer", "reverted"] as const;
 
 export const transferMatchedSchema = z.object({
-  /** Deterministic per (type, transfer, webhook, block hash): a re-scan yields the same id. */
+  /** Deterministic per (type, transfer, webhook, block hash, generation): a re-scan yields the same id. */
   event_id: z.string().min(1),
   /**
    * "transfer": the transfer is in a block N deep. "reverted": a transfer notified earlier left the
@@ -37,6 +37,15 @@ export const transferMatchedSchema = z.object({
   execution_status: z.string(),
   /** Depth of the block when published (1 = the block itself is the tip the scanner processed). */
   confirmations: z.number().int().positive(),
+  /**
+   * How many times this transfer (webhook, txid, position, currency) was reverted before this
+   * event, in any block: a transfer notified again after a revert (its block back, A→B→A, or the
+   * transaction in another block) comes under the next generation, with a new event id. The last
+   * word on a transfer is its event with the highest generation, and within one generation
+   * "reverted" comes after "transfer". The scanner
+   * always sets it; absent only in events published before generations existed (read it as 0).
+   */
+  generation: z.number().int().nonnegative().optional(),
 });
 
 export const transferMatched = {

@@ -1,7 +1,7 @@
 import { z } from "../zod.ts";
 import { COINS, type EventContract } from "./event-contract.ts";
 import { MAX_BUCKET_BITS } from "./webhook-buckets.ts";
-import { WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
+import { feedSince, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
 
 /**
  * `webhook.addresses.<webhook_id>.<bucket_bits>.<bucket>`: the WHOLE current address list of one
@@ -19,6 +19,8 @@ export const webhookAddressesSchema = z
     bucket: z.number().int().nonnegative(),
     version: z.number().int().nonnegative(),
     addresses: z.array(z.string().min(1)),
+    /** See `feedSince`: addresses new in this version are watched since then. */
+    since: feedSince,
   })
   .refine((p) => p.bucket < 2 ** p.bucket_bits, { message: "bucket must be below 2^bucket_bits", path: ["bucket"] });
 

@@ -8,7 +8,17 @@ import { MAX_BUCKET_BITS } from "./webhook-buckets.ts";
  * starts empty rebuilds its whole projection from it (see `webhook.addresses`).
  */
 export const WEBHOOK_FEED_STREAM = "WEBHOOK_FEED";
-export const WEBHOOK_FEED_STREAM_OPTIONS: StreamOptions = { subjects: ["webhook.changed.*", "webhook.addresses.*.*.*"], maxMsgsPerSubject: 1, maxAgeMs: 0 };
+export const WEBHOOK_FEED_STREAM_OPTIONS: StreamOptions = { subjects: ["webhook.changed.*", "webhook.addresses.*.*.*", "webhook.watermark"], maxMsgsPerSubject: 1, maxAgeMs: 0 };
+
+/**
+ * When the changes a feed message carries first took effect in the registry (ISO 8601, ms): the
+ * earliest registry time of the changes in this message that the previous version of its subject
+ * did not have; for an address watched through an extended key, its issuance time when earlier.
+ * A consumer matches addresses new in this message against blocks it processed since then without
+ * them (a bounded rescan), so an address that reaches it late is still notified. Absent: no earlier
+ * time is known (consumers use the time they receive it).
+ */
+export const feedSince = z.iso.datetime({ offset: true }).optional();
 
 /**
  * `webhook.changed.<webhook_id>`: a webhook's settings as the registry holds them at `version`,
@@ -32,6 +42,8 @@ export const webhookChangedSchema = z.object({
   address_count: z.number().int().nonnegative(),
   /** The bucket level its addresses are published at (2^bucket_bits buckets); it only grows. */
   bucket_bits: z.number().int().min(0).max(MAX_BUCKET_BITS),
+  /** See `feedSince`: for a webhook that starts being watched (created, activated), since when. */
+  since: feedSince,
 });
 
 export const webhookChanged = {

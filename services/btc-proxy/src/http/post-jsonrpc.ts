@@ -4,7 +4,7 @@
  * contacted; a successful node answer streams through unchanged, a node error becomes 500 with the
  * node's envelope, an unreachable node 502 with -32603.
  */
-import { abortOnClose, pipeNodeBody } from "@chaingate/http";
+import { abortOnClose, sendJsonRpcOutcome } from "@chaingate/http";
 import { forwardJsonRpc } from "@chaingate/node-client";
 import express, { type RequestHandler } from "express";
 import { btcJsonRpcPolicy } from "../domain/jsonrpc-policy.ts";
@@ -26,13 +26,7 @@ export function postJsonRpc({ node, logger, garbageBound }: NodeRoute): RequestH
       // Rule 6 answers 500.
       notConfiguredMessage: "The BTC node is not configured or refused the proxy's credentials.",
     });
-    if (outcome.kind === "client-gone") return;
-    if (outcome.kind === "stream") {
-      // Rule 4: the node's own envelope (or array of envelopes) passes through untouched.
-      pipeNodeBody(outcome.body, res, { signal, logger, garbageBound, context: { route: "jsonrpc" } });
-      return;
-    }
-    if (outcome.problem) logger.error({ err: outcome.problem.cause }, outcome.problem.message);
-    res.status(outcome.status).json(outcome.body);
+    // Rule 4: the node's own envelope (or array of envelopes) passes through untouched, with its content type.
+    sendJsonRpcOutcome(res, outcome, { signal, logger, garbageBound });
   };
 }

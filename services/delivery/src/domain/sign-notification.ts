@@ -1,25 +1,35 @@
 /**
- * Both signatures of a notification, with the same key: the whole secret string (`whsec_…`,
- * UTF-8 bytes), as the spec says.
+ * The signatures of a notification.
  * - The spec's scheme (Events 3): `X-Service-Timestamp` = unix seconds, `X-Service-Signature` =
- *   lower-case hex of HMAC-SHA256(secret, timestamp + "." + raw body).
+ *   lower-case hex of HMAC-SHA256(secret, timestamp + "." + raw body), the key being the whole
+ *   secret string (`whsec_…`, UTF-8 bytes), as the spec says.
  * - Standard Webhooks: `webhook-id` = the event id (stable across retries), `webhook-timestamp`,
- *   `webhook-signature` = `v1,` + base64 of HMAC-SHA256(secret, id + "." + timestamp + "." + body);
- *   the `standardwebhooks` library verifies it with `new Webhook(secret, { format: "raw" })`.
+ *   `webhook-signature` = `v1,` + base64 of HMAC-SHA256(key, id + "." + timestamp + "." + body),
+ *   twice, space separated (the scheme allows several): once with the whole secret string as key
+ *   (what `new Webhook(secret, { format: "raw" })` checks, the form integrators already use), once
+ *   with the base64 decoding of what follows `whsec_` (how every stock library reads a secret given
+ *   without options; our 64 hex characters are valid base64). A verifier accepts when any matches.
  */
 import { createHmac } from "node:crypto";
+import { SECRET_PREFIX } from "./generate-secret.ts";
 
 export const TIMESTAMP_HEADER = "x-service-timestamp";
 export const SIGNATURE_HEADER = "x-service-signature";
 
 export function signNotification(secret: string, eventId: string, body: string, nowSeconds: number): Record<string, string> {
   const timestamp = String(nowSeconds);
-  const hmac = (message: string) => createHmac("sha256", secret).update(message);
+  const hmac = (key: string | Buffer, message: string) => createHmac("sha256", key).update(message);
+  const standardMessage = `${eventId}.${timestamp}.${body}`;
   return {
     [TIMESTAMP_HEADER]: timestamp,
-    [SIGNATURE_HEADER]: hmac(`${timestamp}.${body}`).digest("hex"),
+    [SIGNATURE_HEADER]: hmac(secret, `${timestamp}.${body}`).digest("hex"),
     "webhook-id": eventId,
     "webhook-timestamp": timestamp,
-    "webhook-signature": `v1,${hmac(`${eventId}.${timestamp}.${body}`).digest("base64")}`,
+    "webhook-signature": `v1,${hmac(secret, standardMessage).digest("base64")} v1,${hmac(standardLibraryKey(secret), standardMessage).digest("base64")}`,
   };
+}
+
+/** The key a Standard Webhooks library derives from a secret given without options. */
+function standardLibraryKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
 }

@@ -1,12 +1,16 @@
 /**
  * The README's verification snippets (these files, quoted verbatim there) verify a real delivery
- * and refuse a tampered one.
+ * and refuse a tampered one: the spec's scheme, and Standard Webhooks with stock libraries
+ * (`standardwebhooks`, `svix`) given the secret as issued and no options, and the raw-key form
+ * integrators already use.
  */
 import { transferMatched } from "@chaingate/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startDeliveryHarness, type DeliveryHarness } from "../testing/index.ts";
 import { verifyChaingateSignature } from "./verify-spec-signature.ts";
 import { verifyStandardWebhook } from "./verify-standard-webhooks.ts";
+import { verifyStandardWebhookRawKey } from "./verify-standard-webhooks-raw.ts";
+import { verifySvixWebhook } from "./verify-svix.ts";
 
 let harness: DeliveryHarness;
 
@@ -17,7 +21,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-it("both README snippets accept a real delivery and refuse a tampered body or a wrong secret", async () => {
+it("the README snippets accept a real delivery and refuse a tampered body or a wrong secret", async () => {
   const { bus, receiver } = harness;
   const data = await harness.createWebhook({ path: "/hook", coin: "TRX" });
   await bus.publish(transferMatched, {
@@ -29,9 +33,18 @@ it("both README snippets accept a real delivery and refuse a tampered body or a 
   await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
   const { headers, body } = receiver.received[0]!;
   expect(verifyChaingateSignature(data.secret, headers, body)).toBe(true);
-  expect(verifyStandardWebhook(data.secret, headers as Record<string, string>, body)).toMatchObject({ event_id: "evt_snippet", amount: "12.5" });
+  const standardHeaders = headers as Record<string, string>;
+  expect(verifyStandardWebhook(data.secret, standardHeaders, body)).toMatchObject({ event_id: "evt_snippet", amount: "12.5" });
+  expect(() => verifySvixWebhook(data.secret, standardHeaders, body)).not.toThrow();
+  expect(verifyStandardWebhookRawKey(data.secret, standardHeaders, body)).toMatchObject({ event_id: "evt_snippet", amount: "12.5" });
+  // Two signatures, one per key reading: the secret's bytes, and the base64 after `whsec_`.
+  expect(standardHeaders["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}= v1,[A-Za-z0-9+/]{43}=$/);
   const tampered = body.replace("12.5", "99.5");
+  const otherSecret = `whsec_${"0".repeat(64)}`;
   expect(verifyChaingateSignature(data.secret, headers, tampered)).toBe(false);
   expect(verifyChaingateSignature(`${data.secret}0`, headers, body)).toBe(false);
-  expect(() => verifyStandardWebhook(data.secret, headers as Record<string, string>, tampered)).toThrow();
+  for (const verify of [verifyStandardWebhook, verifySvixWebhook, verifyStandardWebhookRawKey]) {
+    expect(() => verify(data.secret, standardHeaders, tampered)).toThrow();
+    expect(() => verify(otherSecret, standardHeaders, body)).toThrow();
+  }
 });

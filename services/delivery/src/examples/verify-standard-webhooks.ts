@@ -1,6 +1,6 @@
 import { Webhook } from "standardwebhooks";
 
-/** The verified payload, or a thrown WebhookVerificationError. The key is the whole `whsec_…` string, raw. */
+/** The verified payload, or a thrown WebhookVerificationError. The secret is passed as it was issued (`whsec_…`), no options. */
 export function verifyStandardWebhook(secret: string, headers: Record<string, string>, rawBody: string): unknown {
-  return new Webhook(secret, { format: "raw" }).verify(rawBody, headers);
+  return new Webhook(secret).verify(rawBody, headers);
 }

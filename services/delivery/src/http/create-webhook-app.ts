@@ -3,9 +3,10 @@
  * account id header; every query is scoped to that account.
  */
 import { ValidationError, type FieldErrors } from "@chaingate/errors";
-import { createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
+import { checkRequest, createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Request } from "express";
+import type { z } from "zod";
 import {
   createWebhookRequestSchema,
   updateWebhookRequestSchema,
@@ -95,6 +96,19 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     if (reason) errors.webhook_url = [reason];
   }
 
+  /**
+   * The schema's verdict and the URL's own checks, which need no other field: they run even when
+   * the schema refused other fields, so one 422 names every invalid field. `body` is undefined when
+   * the schema refused the request.
+   */
+  async function checkBody<Schema extends z.ZodType<{ webhook_url?: string | undefined }>>(schema: Schema, input: unknown): Promise<{ body: z.infer<Schema> | undefined; errors: FieldErrors }> {
+    const checked = checkRequest(schema, input);
+    const errors: FieldErrors = checked.ok ? {} : checked.fieldErrors;
+    const url = checked.ok ? checked.data.webhook_url : (input as { webhook_url?: unknown } | null)?.webhook_url;
+    if (typeof url === "string" && !errors.webhook_url) await checkUrl(url, errors);
+    return { body: checked.ok ? checked.data : undefined, errors };
+  }
+
   async function owned(req: Request): Promise<{ accountId: number; webhookId: number; record: WebhookRecord }> {
     const accountId = readAccountId(req);
     const id = String(req.params.webhook);
@@ -108,9 +122,8 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
 
   http.route("post", WEBHOOKS_PATH, http.jsonBody, async (req, res) => {
     const accountId = readAccountId(req);
-    const body = parseRequest(createWebhookRequestSchema, req.body);
-    const errors: FieldErrors = {};
-    await checkUrl(body.webhook_url, errors);
+    const { body, errors } = await checkBody(createWebhookRequestSchema, req.body);
+    if (!body) throw new ValidationError(errors);
     const addresses = normalizeAll(body.coin, body.addresses, errors);
     checkWebhookSettings(body.coin, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);
@@ -142,9 +155,8 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
 
   http.route("put", one, http.jsonBody, async (req, res) => {
     const { accountId, webhookId, record } = await owned(req);
-    const body = parseRequest(updateWebhookRequestSchema, req.body);
-    const errors: FieldErrors = {};
-    if (body.webhook_url !== undefined) await checkUrl(body.webhook_url, errors);
+    const { body, errors } = await checkBody(updateWebhookRequestSchema, req.body);
+    if (!body) throw new ValidationError(errors);
     const addresses = body.addresses === undefined ? undefined : normalizeAll(record.coin, body.addresses, errors);
     checkWebhookSettings(record.coin, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);

@@ -4,7 +4,7 @@
  * `webhook.addresses` buckets) the scanner builds its watch projection from.
  */
 import { randomBytes } from "node:crypto";
-import { addressIssued, bucketHash, bucketOf, isAddressBucket } from "@chaingate/contracts";
+import { addressIssued, bucketHash, bucketOf, isAddressBucket, isWatermark } from "@chaingate/contracts";
 import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
@@ -128,6 +128,31 @@ describe("POST /api/v1/webhooks", () => {
     expect((await create(alice, "{not json")).status).toBe(400);
     expect((await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: Array.from({ length: 10_001 }, () => BTC) })).status).toBe(422);
     expect(await countRows("webhooks")).toBe(before);
+  });
+
+  it("answers 404 {message} for the test event of a webhook that is not the caller's", async () => {
+    const created = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    expect(await call("POST", `/api/v1/webhooks/${created.body.data!.id}/test`, bob)).toMatchObject({ status: 404, body: { message: expect.any(String) } });
+  });
+
+  it("names every invalid field at once: the URL's checks run even when other fields already failed", async () => {
+    const before = await countRows("webhooks");
+    const { status, body } = await create(alice, { coin: "DOGE", webhook_url: "not a url", addresses: [] });
+    expect(status).toBe(422);
+    expect(body.message).toBe("The selected coin is invalid. (and 2 more errors)");
+    expect(body.errors).toEqual({
+      coin: ["The selected coin is invalid."],
+      webhook_url: ["The webhook url must be a valid http or https URL."],
+      addresses: ["The addresses field must have at least 1 items."],
+    });
+    // The address check of the URL too, on create and on update.
+    const internal = await create(alice, { coin: "BTC", webhook_url: "http://127.0.0.1/hook", addresses: [], confirmations: "six" });
+    expect(Object.keys(internal.body.errors as object).sort()).toEqual(["addresses", "confirmations", "webhook_url"]);
+    const created = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const update = await call("PUT", `/api/v1/webhooks/${created.body.data!.id}`, alice, { webhook_url: "ftp://example.com/", is_active: "maybe" });
+    expect(update.status).toBe(422);
+    expect(Object.keys(update.body.errors as object).sort()).toEqual(["is_active", "webhook_url"]);
+    expect(await countRows("webhooks")).toBe(before + 1);
   });
 
   it.each([
@@ -287,11 +312,11 @@ describe("the watch feed", () => {
     const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
     const id = body.data!.id as number;
     await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({
-      webhook_id: id, coin: "ETH", is_active: true, deleted: false, version: expect.any(Number), confirmations: 1, include_tokens: false, address_count: 1, bucket_bits: 0,
+      webhook_id: id, coin: "ETH", is_active: true, deleted: false, version: expect.any(Number), confirmations: 1, include_tokens: false, address_count: 1, bucket_bits: 0, since: expect.stringMatching(ISO),
     });
     expect(observer.stateOf(id).addresses).toEqual([ETH.toLowerCase()]);
     const first = latestChange(id)!.version;
-    const ofWebhook = () => observer.messages.filter((m) => m.payload.webhook_id === id);
+    const ofWebhook = () => observer.messages.filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id);
     expect(ofWebhook().map((m) => m.subject.slice(NAMESPACE.length + 1))).toEqual([`webhook.addresses.${id}.0.0`, `webhook.changed.${id}`]);
     expect(ofWebhook().map((m) => m.messageId)).toEqual([`webhook-addresses:${id}:0:0:${first}`, `webhook:${id}:${first}`]);
     await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: false });
@@ -328,7 +353,7 @@ describe("the watch feed", () => {
     const added = "0x" + "b".repeat(40);
     expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [added] })).body.data).toEqual({ added: 1, total: 5_001 });
     await expect.poll(() => latestChange(id)?.address_count, { timeout: 10_000 }).toBe(5_001);
-    const after = observer.messages.slice(seen).filter((m) => m.payload.webhook_id === id).map((m) => m.payload);
+    const after = observer.messages.slice(seen).filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id).map((m) => m.payload);
     const bucket = bucketOf(bucketHash(added), bits);
     expect(after.map((p) => (isAddressBucket(p) ? `bucket ${p.bucket}` : "meta"))).toEqual([`bucket ${bucket}`, "meta"]);
     const published = after[0]!;

@@ -27,6 +27,8 @@ export interface WebhooksTable {
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
   deleted_at: ColumnType<Date | null, never, Date | null>;
+  /** When the webhook last started being watched (created, or activated again): its meta's `since`. */
+  active_since: ColumnType<Date, never, Date>;
 }
 
 export interface WebhookAddressesTable {
@@ -34,6 +36,19 @@ export interface WebhookAddressesTable {
   address: string;
   /** Generated: the first 16 bits of md5(address), the watch feed's bucket hash (see @chaingate/contracts). */
   bucket_hash: ColumnType<number, never, never>;
+  /** The client named it (create, PUT, batch add); false: watched only because a key in `xpub_ids` issued it. */
+  listed: ColumnType<boolean, boolean | undefined, boolean>;
+  /** An address watched through a key: its issuance time, when earlier than the insert (the trigger dates its outbox row with it). */
+  watched_since: ColumnType<Date | null, Date | null | undefined, never>;
+}
+
+/** Every `address.issued` the registry consumed, per key, whether or not a webhook named the key then. */
+export interface IssuedAddressesTable {
+  xpub_id: number;
+  address: string;
+  account_id: number;
+  coin: Coin;
+  issued_at: Date;
 }
 
 /**
@@ -45,6 +60,11 @@ export interface WebhookChangesTable {
   id: Generated<number>;
   webhook_id: number;
   slot: ColumnType<number | null, number | null | undefined, never>;
+  /**
+   * The writer's transaction start (never later than its commit), or an issued address's issuance
+   * time: the relay's `since`, and what holds the watermark back while the row is queued.
+   */
+  created_at: ColumnType<Date, Date | undefined, never>;
 }
 
 export type JobStatus = "pending" | "delivered" | "failed" | "skipped";
@@ -79,12 +99,24 @@ export interface DeliveryAttemptsTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** Keys whose history (addresses issued before the registry recorded issuances) is read once from the xpub service. */
+export interface KeyBackfillsTable {
+  xpub_id: number;
+  account_id: number;
+  coin: Coin;
+  /** When a webhook first named the key: the addresses the backfill adds are watched since then. */
+  requested_at: ColumnType<Date, Date | undefined, never>;
+  done_at: ColumnType<Date | null, never, Date | null>;
+}
+
 export interface DeliveryDatabase {
   delivery_jobs: DeliveryJobsTable;
   delivery_attempts: DeliveryAttemptsTable;
   webhooks: WebhooksTable;
   webhook_addresses: WebhookAddressesTable;
   webhook_changes: WebhookChangesTable;
+  issued_addresses: IssuedAddressesTable;
+  key_backfills: KeyBackfillsTable;
 }
 
 export const DELIVERY_SCHEMA = "delivery";

@@ -24,6 +24,7 @@ import { bucketBitsFor, webhookAddresses, webhookChanged, type EventPayload } fr
 import type { Logger } from "@chaingate/logger";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
+import { retryDelayMs } from "./retry-delay.ts";
 import { createWakeableSleep } from "./wakeable-sleep.ts";
 
 /** Webhooks looked at per round. */
@@ -33,8 +34,18 @@ const BUCKETS_PER_READ = 64;
 const IDLE_POLL_MS = 1_000;
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 10_000;
+/**
+ * How long an address watched from before its insert (issued while its event travelled, or brought
+ * by a key's history) keeps its time as the `since` of its bucket's later versions. The stream keeps
+ * only a bucket's newest message, so a scanner whose feed lagged may never read the version that
+ * added the address; the next version still tells it how far back to rescan. Longer than a scanner's
+ * feed plausibly lags while its followers match blocks (a scanner that is down matches nothing); the
+ * cost is that addresses added next to it in that hour are rescanned from that earlier time, so it
+ * is kept short: the spec promises no replay of blocks from before an address was watched.
+ */
+const LATE_SINCE_CARRIED_MS = 60 * 60 * 1000;
 /** Advisory lock namespace (the first key) of "this webhook is being relayed". */
-const RELAY_LOCK_NAMESPACE = 0x5ca7f33d;
+export const RELAY_LOCK_NAMESPACE = 0x5ca7f33d;
 /** Outbox `slot` that means every bucket of the webhook (a level raise, the 0003 migration). */
 export const ALL_BUCKETS = -1;
 /** Outbox slots are the top SLOT_BITS bits of the 16-bit bucket hash. */
@@ -56,6 +67,11 @@ class LevelChangedError extends Error {
 
 type Meta = EventPayload<typeof webhookChanged>;
 
+/** The earliest of the times given. */
+function earliest(first: Date, ...others: Array<Date | undefined>): Date {
+  return others.reduce<Date>((min, time) => (time && time < min ? time : min), first);
+}
+
 /** The buckets at level `bits` that contain the addresses of outbox slot `slot`. */
 export function bucketsOfSlot(slot: number, bits: number): number[] {
   if (bits <= SLOT_BITS) return [slot >>> (SLOT_BITS - bits)];
@@ -63,7 +79,8 @@ export function bucketsOfSlot(slot: number, bits: number): number[] {
   return Array.from({ length: width }, (_, i) => slot * width + i);
 }
 
-export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher: () => Promise<WatchFeedPublisher>, logger: Logger): WebhookChangedRelay {
+/** `onRelayed`: called after a round that published something (the watermark follows it at once). */
+export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher: () => Promise<WatchFeedPublisher>, logger: Logger, onRelayed: () => void = () => {}): WebhookChangedRelay {
   let stopped = false;
   const pause = createWakeableSleep();
   /** Webhooks whose last attempt failed, and when they may be tried again. */
@@ -115,15 +132,22 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
     return rows.map((row) => row.bucket);
   }
 
-  /** The buckets' whole lists with the version and level they were read at (one statement: one snapshot). */
+  /**
+   * The buckets' whole lists with the version and level they were read at (one statement: one
+   * snapshot), and per bucket the earliest `watched_since` of its addresses watched from before
+   * their insert within LATE_SINCE_CARRIED_MS.
+   */
   async function readBuckets(trx: Transaction<DeliveryDatabase>, webhookId: number, buckets: readonly number[]) {
-    const { rows } = await sql<{ version: string; bucket_bits: number; bucket: number; addresses: string[] }>`
-      select w.version, w.bucket_bits, b.bucket,
-             coalesce((select array_agg(a.address order by a.address) from webhook_addresses a
-                        where a.webhook_id = w.id
-                          and a.bucket_hash >= b.bucket << (16 - w.bucket_bits)
-                          and a.bucket_hash < (b.bucket + 1) << (16 - w.bucket_bits)), '{}') as addresses
+    const { rows } = await sql<{ version: string; bucket_bits: number; bucket: number; addresses: string[]; late_since: Date | null }>`
+      select w.version, w.bucket_bits, b.bucket, coalesce(listed.addresses, '{}') as addresses, listed.late_since
         from webhooks w cross join unnest(${buckets}::int[]) as b(bucket)
+        cross join lateral (
+          select array_agg(a.address order by a.address) as addresses,
+                 min(a.watched_since) filter (where a.watched_since > now() - make_interval(secs => ${LATE_SINCE_CARRIED_MS / 1000})) as late_since
+            from webhook_addresses a
+           where a.webhook_id = w.id
+             and a.bucket_hash >= b.bucket << (16 - w.bucket_bits)
+             and a.bucket_hash < (b.bucket + 1) << (16 - w.bucket_bits)) as listed
        where w.id = ${webhookId}`.execute(trx);
     return rows;
   }
@@ -134,8 +158,13 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
     return db.transaction().execute(async (trx) => {
       const { rows: locked } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${RELAY_LOCK_NAMESPACE}, (${webhookId}::bigint % 2147483647)::int) as locked`.execute(trx);
       if (!locked[0]!.locked) return false;
-      const { rows: claimed } = await sql<{ slot: number | null }>`
-        with claimed as (delete from webhook_changes where webhook_id = ${webhookId} returning slot) select distinct slot from claimed`.execute(trx);
+      // Per slot, its earliest change; `activated_at`: set when the change that started the webhook
+      // being watched (created or activated again: its meta row and active_since share one now()) is among them.
+      const { rows: claimed } = await sql<{ slot: number | null; since: Date; activated_at: Date | null }>`
+        with claimed as (delete from webhook_changes where webhook_id = ${webhookId} returning slot, created_at)
+        select slot, min(created_at) as since,
+               max(created_at) filter (where slot is null and created_at = (select active_since from webhooks where id = ${webhookId})) as activated_at
+          from claimed group by slot`.execute(trx);
       if (claimed.length === 0) return true;
       const meta = await readMeta(trx, webhookId);
       if (!meta) return true;
@@ -145,25 +174,33 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
         return true;
       }
       const bits = meta.bucket_bits;
-      const slots = claimed.map((row) => row.slot).filter((slot): slot is number => slot !== null);
-      const everyBucket = slots.includes(ALL_BUCKETS);
-      const buckets = new Set(everyBucket ? await nonEmptyBuckets(trx, webhookId, bits) : []);
-      for (const slot of slots) if (slot !== ALL_BUCKETS) for (const bucket of bucketsOfSlot(slot, bits)) buckets.add(bucket);
-      const ordered = [...buckets].sort((a, b) => a - b);
+      const slots = claimed.filter((row): row is typeof row & { slot: number } => row.slot !== null);
+      const everyBucketSince = slots.find((row) => row.slot === ALL_BUCKETS)?.since;
+      const sinceOf = new Map<number, Date>((everyBucketSince ? await nonEmptyBuckets(trx, webhookId, bits) : []).map((bucket) => [bucket, everyBucketSince!]));
+      for (const { slot, since } of slots) {
+        if (slot === ALL_BUCKETS) continue;
+        for (const bucket of bucketsOfSlot(slot, bits)) sinceOf.set(bucket, earliest(since, sinceOf.get(bucket), everyBucketSince));
+      }
+      const ordered = [...sinceOf.keys()].sort((a, b) => a - b);
       for (let start = 0; start < ordered.length; start += BUCKETS_PER_READ) {
         const read = await readBuckets(trx, webhookId, ordered.slice(start, start + BUCKETS_PER_READ));
         if (read.some((row) => row.bucket_bits !== bits)) throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
         await Promise.all(
           read.map((row) =>
-            bus.publishIfNewer(webhookAddresses, { webhook_id: webhookId, coin: meta.coin, bucket_bits: bits, bucket: row.bucket, version: Number(row.version), addresses: row.addresses }, (p) => p.version),
+            bus.publishIfNewer(
+              webhookAddresses,
+              { webhook_id: webhookId, coin: meta.coin, bucket_bits: bits, bucket: row.bucket, version: Number(row.version), addresses: row.addresses, since: earliest(sinceOf.get(row.bucket)!, row.late_since ?? undefined).toISOString() },
+              (p) => p.version,
+            ),
           ),
         );
       }
       // Read after the buckets, so the meta is at least as new as every bucket just published.
       const current = (await readMeta(trx, webhookId))!;
       if (current.bucket_bits !== bits) throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
-      await bus.publishIfNewer(webhookChanged, current, (m) => m.version);
-      if (everyBucket) for (let lower = 0; lower < bits; lower++) await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.${lower}.>`);
+      const activatedAt = claimed.find((row) => row.slot === null)?.activated_at;
+      await bus.publishIfNewer(webhookChanged, current.is_active && activatedAt ? { ...current, since: activatedAt.toISOString() } : current, (m) => m.version);
+      if (everyBucketSince) for (let lower = 0; lower < bits; lower++) await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.${lower}.>`);
       return true;
     });
   }
@@ -192,12 +229,13 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
         } catch (error) {
           if (error instanceof LevelChangedError) continue;
           const failures = (backoff.get(webhookId)?.failures ?? 0) + 1;
-          backoff.set(webhookId, { failures, until: Date.now() + Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RETRY_DELAY_MS) });
+          backoff.set(webhookId, { failures, until: Date.now() + retryDelayMs(failures, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS) });
           logger.warn({ err: error, webhookId, failures }, "watch feed relay failed for a webhook; retrying it later");
           firstError ??= error;
         }
       }
       total += relayed;
+      if (relayed > 0) onRelayed();
       if (firstError !== undefined) throw firstError;
       if (webhookIds.length < RELAY_WEBHOOKS_PER_ROUND || relayed === 0) return total;
     }
@@ -214,7 +252,7 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
         if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures }, "watch feed relay incomplete; retrying");
       }
       if (stopped) break;
-      await pause.sleep(failures ? Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 6), MAX_RETRY_DELAY_MS) : IDLE_POLL_MS);
+      await pause.sleep(failures ? retryDelayMs(failures, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS) : IDLE_POLL_MS);
     }
   })();
 

@@ -3,12 +3,20 @@
  * transaction (the outbox), so a committed change always reaches the watch feed, even when the
  * process dies before publishing; the buckets an address write touches are queued by triggers on
  * webhook_addresses (migration 0003), in that same transaction.
+ *
+ * A webhook watches the union of the client's own list (`listed` rows) and the addresses issued by
+ * the keys in its `xpub_ids` (`issued_addresses`, recorded from every `address.issued` consumed):
+ * `webhook_addresses` holds that union, so the feed, the counts and the bucket cap see exactly what
+ * is watched. A PUT of `addresses` replaces the client's list only; changing `xpub_ids` adds the
+ * addresses the new keys issued before and drops those of removed keys (unless listed).
  */
-import { BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, bucketBitsFor, bucketHash, bucketOf, type Coin } from "@chaingate/contracts";
+import { BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, bucketBitsFor, bucketHash, bucketOf, type addressIssued, type Coin, type EventPayload } from "@chaingate/contracts";
 import { ValidationError } from "@chaingate/errors";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
 
+/** Advisory lock namespace (the first key) of "this key's issued addresses are being read or recorded". */
+const KEY_LOCK_NAMESPACE = 0x6b657973;
 /** Rows per insert statement when adding addresses (stays far below Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 5_000;
 
@@ -40,6 +48,9 @@ export interface NewWebhook {
   addresses: string[];
 }
 
+/** What the registry needs of an `address.issued` event. */
+export type IssuedAddress = Pick<EventPayload<typeof addressIssued>, "account_id" | "xpub_id" | "coin" | "address" | "issued_at">;
+
 export interface WebhookUpdate {
   webhook_url?: string | undefined;
   is_active?: boolean | undefined;
@@ -60,6 +71,50 @@ export async function markWebhookChanged(trx: Transaction<DeliveryDatabase>, web
   await trx.insertInto("webhook_changes").values({ webhook_id: webhookId }).execute();
 }
 
+/**
+ * Locks the keys for the transaction, in id order. Whoever records an issued address (the
+ * `address.issued` consumer, the history backfill) and whoever names a key (create, PUT) take it
+ * before reading the other side, so one always sees the other's commit: without it a PUT naming a
+ * key and an address of that key recorded at the same moment could each miss the other. Always
+ * before any webhook row lock (the consumer finds its webhooks only after), so no deadlock.
+ */
+export async function lockKeys(trx: Transaction<DeliveryDatabase>, xpubIds: readonly number[]): Promise<void> {
+  if (!xpubIds.length) return;
+  const sorted = [...new Set(xpubIds)].sort((a, b) => a - b);
+  // Volatile functions in the select list run after the sort (Postgres 9.6+): locks taken in order.
+  await sql`select pg_advisory_xact_lock(${KEY_LOCK_NAMESPACE}, (k % 2147483647)::int) from unnest(${sorted}::bigint[]) as k order by k`.execute(trx);
+}
+
+/**
+ * Watches on the webhook every recorded address its current keys issued that it does not watch yet
+ * (`watchedSince`: when they count as watched, for the feed's `since`; now when omitted). Returns them.
+ */
+export async function watchKeyAddresses(trx: Transaction<DeliveryDatabase>, webhookId: number, watchedSince?: Date): Promise<string[]> {
+  const { rows } = await sql<{ address: string }>`
+    insert into webhook_addresses (webhook_id, address, listed, watched_since)
+    select w.id, i.address, false, ${watchedSince ?? null}::timestamptz from webhooks w
+      join issued_addresses i on i.xpub_id = any(w.xpub_ids) and i.account_id = w.account_id and i.coin = w.coin
+     where w.id = ${webhookId}
+    on conflict do nothing
+    returning address`.execute(trx);
+  return rows.map((row) => row.address);
+}
+
+/** The live webhooks of the key's account and coin that name it, locked for the transaction (in id order). */
+export async function lockWebhooksNamingKey(trx: Transaction<DeliveryDatabase>, key: { xpub_id: number; account_id: number; coin: Coin }): Promise<number[]> {
+  const rows = await trx
+    .selectFrom("webhooks")
+    .select("id")
+    .where("account_id", "=", key.account_id)
+    .where("coin", "=", key.coin)
+    .where("deleted_at", "is", null)
+    .where(sql<boolean>`xpub_ids @> array[${key.xpub_id}]::bigint[]`)
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
 export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: () => void = () => {}) {
@@ -70,10 +125,12 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     return rows.map((row) => row.address);
   }
 
+  /** Adds the client's addresses (and marks as listed the ones already watched through a key); how many are new. */
   async function insertAddresses(trx: Transaction<DeliveryDatabase>, webhookId: number, addresses: readonly string[]): Promise<number> {
     let added = 0;
     for (let start = 0; start < addresses.length; start += INSERT_CHUNK) {
       const chunk = addresses.slice(start, start + INSERT_CHUNK);
+      await trx.updateTable("webhook_addresses").set({ listed: true }).where("webhook_id", "=", webhookId).where("listed", "=", false).where("address", "in", chunk).execute();
       const result = await trx
         .insertInto("webhook_addresses")
         .values(chunk.map((address) => ({ webhook_id: webhookId, address })))
@@ -85,6 +142,44 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
   }
 
   const touch = markWebhookChanged;
+
+  /** Whether address row `a` was issued by one of the current keys of webhook row `w`. */
+  const issuedByCurrentKey = sql<boolean>`exists (select 1 from issued_addresses i
+     where i.xpub_id = any(w.xpub_ids) and i.address = a.address and i.account_id = w.account_id and i.coin = w.coin)`;
+
+  /**
+   * Takes addresses off the client's list: those of `addresses` (`only`) or all but them (`except`).
+   * One a current key issued stays watched; the others are deleted. Returns how many were deleted.
+   * Anti-joins, so a PUT over a large webhook costs its size, not its size times the list's.
+   */
+  async function unlist(trx: Transaction<DeliveryDatabase>, webhookId: number, scope: "only" | "except", addresses: readonly string[]): Promise<number> {
+    const named = sql<boolean>`exists (select 1 from unnest(${addresses}::text[]) as named(address) where named.address = a.address)`;
+    const inScope = scope === "only" ? named : sql<boolean>`not ${named}`;
+    const deleted = await sql`
+      delete from webhook_addresses a using webhooks w
+       where w.id = ${webhookId} and a.webhook_id = w.id and a.listed and ${inScope} and not ${issuedByCurrentKey}`.execute(trx);
+    await sql`
+      update webhook_addresses a set listed = false from webhooks w
+       where w.id = ${webhookId} and a.webhook_id = w.id and a.listed and ${inScope}`.execute(trx);
+    return Number(deleted.numAffectedRows ?? 0);
+  }
+
+  /**
+   * After `xpub_ids` changed (the caller holds the new keys' locks, see lockKeys): drops the
+   * unlisted addresses no current key issued, watches what the current keys issued as far as
+   * recorded (earlier issuances included, from now), and queues the keys' histories
+   * (key-history-backfill.ts brings what was issued before recording began). Returns the added addresses.
+   */
+  async function followKeys(trx: Transaction<DeliveryDatabase>, webhookId: number): Promise<string[]> {
+    await sql`
+      delete from webhook_addresses a using webhooks w
+       where w.id = ${webhookId} and a.webhook_id = w.id and not a.listed and not ${issuedByCurrentKey}`.execute(trx);
+    await sql`
+      insert into key_backfills (xpub_id, account_id, coin)
+      select unnest(xpub_ids), account_id, coin from webhooks where id = ${webhookId}
+      on conflict do nothing`.execute(trx);
+    return watchKeyAddresses(trx, webhookId);
+  }
 
   /**
    * Refuses (422, rolling the write back) when a bucket the written addresses fall in would hold
@@ -132,6 +227,7 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
 
     async create(accountId: number, webhook: NewWebhook): Promise<WebhookRecord> {
       const id = await committed(async (trx) => {
+        await lockKeys(trx, webhook.xpub_ids);
         const { id } = await trx
           .insertInto("webhooks")
           .values({
@@ -147,7 +243,8 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
           .returning("id")
           .executeTakeFirstOrThrow();
         await insertAddresses(trx, id, webhook.addresses);
-        await checkBucketSizes(trx, id, webhook.addresses);
+        const added = webhook.xpub_ids.length ? await followKeys(trx, id) : [];
+        await checkBucketSizes(trx, id, [...webhook.addresses, ...added]);
         await trx.insertInto("webhook_changes").values({ webhook_id: id }).execute();
         return id;
       });
@@ -165,6 +262,7 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     /** Applies a partial update; re-enabling resets the failure count. False when not found. */
     async update(accountId: number, webhookId: number, update: WebhookUpdate): Promise<boolean> {
       return committed(async (trx) => {
+        if (update.xpub_ids !== undefined) await lockKeys(trx, update.xpub_ids);
         if (!(await lockOwned(trx, accountId, webhookId))) return false;
         const set: Record<string, unknown> = {};
         if (update.webhook_url !== undefined) set.webhook_url = update.webhook_url;
@@ -174,14 +272,22 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
         if (update.include_tokens !== undefined) set.include_tokens = update.include_tokens;
         if (update.is_active !== undefined) {
           set.is_active = update.is_active ? 1 : 0;
-          if (update.is_active) set.failure_count = 0;
+          if (update.is_active) {
+            set.failure_count = 0;
+            // Watched again from now (the feed's `since`); an active webhook keeps its time.
+            set.active_since = sql`case when is_active = 0 then now() else active_since end`;
+          }
         }
         if (Object.keys(set).length) await trx.updateTable("webhooks").set(set).where("id", "=", webhookId).execute();
+        // The new keys first: the list's replacement keeps what they issued.
+        const written = update.xpub_ids !== undefined ? await followKeys(trx, webhookId) : [];
         if (update.addresses !== undefined) {
-          await trx.deleteFrom("webhook_addresses").where("webhook_id", "=", webhookId).execute();
+          // Replaces the client's list only; addresses of the webhook's keys stay.
+          await unlist(trx, webhookId, "except", update.addresses);
           await insertAddresses(trx, webhookId, update.addresses);
-          await checkBucketSizes(trx, webhookId, update.addresses);
+          written.push(...update.addresses);
         }
+        await checkBucketSizes(trx, webhookId, written);
         await touch(trx, webhookId);
         return true;
       });
@@ -205,8 +311,8 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
           changed = await insertAddresses(trx, webhookId, addresses);
           await checkBucketSizes(trx, webhookId, addresses);
         } else {
-          const result = await trx.deleteFrom("webhook_addresses").where("webhook_id", "=", webhookId).where("address", "in", addresses).executeTakeFirst();
-          changed = Number(result.numDeletedRows);
+          // Leaves the client's list; an address a current key issued stays watched.
+          changed = await unlist(trx, webhookId, "only", addresses);
         }
         if (changed > 0) await touch(trx, webhookId);
         // Kept by the address table's triggers: no count over a million rows per batch.
@@ -215,21 +321,28 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
       });
     },
 
-    /** `address.issued`: watches the address on every live webhook of the account that names the key. */
-    async watchIssuedAddress(accountId: number, coin: Coin, xpubId: number, address: string): Promise<number> {
+    /**
+     * `address.issued`: records it for its key (setting `xpub_ids` later includes it) and watches it
+     * on every live webhook of the account that names the key, since its issuance (the outbox row
+     * takes that time, so the feed's `since` covers blocks paid while it travelled).
+     */
+    async watchIssuedAddress(issued: IssuedAddress): Promise<number> {
       return committed(async (trx) => {
-        const hooks = await trx
-          .selectFrom("webhooks")
-          .select("id")
-          .where("account_id", "=", accountId)
-          .where("coin", "=", coin)
-          .where("deleted_at", "is", null)
-          .where(sql<boolean>`xpub_ids @> array[${xpubId}]::bigint[]`)
-          .forUpdate()
+        const issuedAt = new Date(issued.issued_at);
+        await lockKeys(trx, [issued.xpub_id]);
+        await trx
+          .insertInto("issued_addresses")
+          .values({ xpub_id: issued.xpub_id, address: issued.address, account_id: issued.account_id, coin: issued.coin, issued_at: issuedAt })
+          .onConflict((c) => c.doNothing())
           .execute();
         let watched = 0;
-        for (const { id } of hooks) {
-          if ((await insertAddresses(trx, id, [address])) > 0) {
+        for (const id of await lockWebhooksNamingKey(trx, issued)) {
+          const result = await trx
+            .insertInto("webhook_addresses")
+            .values({ webhook_id: id, address: issued.address, listed: false, watched_since: issuedAt })
+            .onConflict((c) => c.doNothing())
+            .executeTakeFirst();
+          if (Number(result.numInsertedOrUpdatedRows ?? 0) > 0) {
             await touch(trx, id);
             watched++;
           }

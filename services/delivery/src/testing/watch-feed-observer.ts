@@ -3,7 +3,7 @@
  * message with its subject, message id and size, and the watch state it adds up to per webhook.
  */
 import { connectBus, type Bus } from "@chaingate/bus";
-import { isAddressBucket, webhookAddresses, webhookChanged, webhookFeed, type EventPayload, type WebhookFeedMessage } from "@chaingate/contracts";
+import { isAddressBucket, isWebhookMeta, webhookAddresses, webhookChanged, webhookFeed, type EventPayload, type WebhookFeedMessage } from "@chaingate/contracts";
 
 export type FeedMeta = EventPayload<typeof webhookChanged>;
 export type FeedBucket = EventPayload<typeof webhookAddresses>;
@@ -38,7 +38,7 @@ export async function observeWatchFeed(natsUrl: string, namespace: string, durab
     maxAckPending: 1,
     handle: async (payload, info) => void messages.push({ payload, subject: info.subject, messageId: info.messageId, bytes: Buffer.byteLength(JSON.stringify(payload)) }),
   });
-  const metas = (webhookId: number) => messages.map((m) => m.payload).filter((p): p is FeedMeta => !isAddressBucket(p) && p.webhook_id === webhookId);
+  const metas = (webhookId: number) => messages.map((m) => m.payload).filter((p): p is FeedMeta => isWebhookMeta(p) && p.webhook_id === webhookId);
   const buckets = (webhookId: number) => messages.map((m) => m.payload).filter((p): p is FeedBucket => isAddressBucket(p) && p.webhook_id === webhookId);
   return {
     bus,

@@ -6,13 +6,16 @@
  * breaks under failover, and any unknown name) is refused with -32601 before the node is contacted.
  */
 import { ETH_JSONRPC_ALLOWED_METHODS, ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
-import { createJsonRpcProxyPolicy } from "@chaingate/node-client";
+import { createJsonRpcProxyPolicy, type JsonRpcProxyPolicy } from "@chaingate/node-client";
 
-export const ethJsonRpcPolicy = createJsonRpcProxyPolicy({
-  allowedMethods: ETH_JSONRPC_ALLOWED_METHODS,
-  forwardedVersion: "2.0",
-  maxBatchCalls: ETH_JSONRPC_MAX_BATCH_CALLS,
-  // JSON-RPC 2.0 lets a call without parameters omit them.
-  paramsRequired: false,
-  allowedDescription: "the read and broadcast methods this proxy forwards",
-});
+/** The policy with at most `maxBatchCalls` calls per batch (JSONRPC_MAX_BATCH). */
+export function createEthJsonRpcPolicy(maxBatchCalls: number = ETH_JSONRPC_MAX_BATCH_CALLS): JsonRpcProxyPolicy {
+  return createJsonRpcProxyPolicy({
+    allowedMethods: ETH_JSONRPC_ALLOWED_METHODS,
+    forwardedVersion: "2.0",
+    maxBatchCalls,
+    // JSON-RPC 2.0 lets a call without parameters omit them.
+    paramsRequired: false,
+    allowedDescription: "the read and broadcast methods this proxy forwards",
+  });
+}

@@ -87,13 +87,20 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
     expect(BigInt(direct)).toBeGreaterThanOrEqual(BigInt(TRANSFER_GAS));
     expect(await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to, value: "0x1" } })).toEqual({ status: 200, body: { gas: direct } });
     expect(await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to }, block: "pending" })).toEqual({ status: 200, body: { gas: direct } });
-    const missing = await post("/api/v1/eth/account/estimate-gas", {});
-    expect(missing.status).toBe(422);
-    expect(missing.body.errors).toEqual({ transaction: ["The transaction field is required."] });
-    for (const transaction of ["0x", [], 5]) {
-      const wrong = await post("/api/v1/eth/account/estimate-gas", { transaction });
-      expect(wrong.status).toBe(422);
-      expect(Object.keys(wrong.body.errors as object)).toEqual(["transaction"]);
+    // The spec's 422 {error} naming transaction, with the {message, errors} of every other 422.
+    for (const path of ["/api/v1/eth/account/estimate-gas", "/api/v1/eth/account/send"]) {
+      const missing = await post(path, {});
+      expect(missing).toEqual({
+        status: 422,
+        body: { error: "The transaction field is required.", message: "The transaction field is required.", errors: { transaction: ["The transaction field is required."] } },
+      });
+      for (const transaction of ["0x", [], 5, null]) {
+        const wrong = await post(path, { transaction });
+        expect(wrong).toEqual({
+          status: 422,
+          body: { error: "The transaction field must be an object.", message: "The transaction field must be an object.", errors: { transaction: ["The transaction field must be an object."] } },
+        });
+      }
     }
     for (const [member, value] of [["value", "12"], ["value", "0x01"], ["to", "0x12"], ["data", "0xabc"], ["gas", 21000]] as const) {
       const bad = await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to, [member]: value } });

@@ -24,7 +24,8 @@ export interface EthStack {
   stop(): Promise<void>;
 }
 
-export async function startEthStack(): Promise<EthStack> {
+/** `proxyEnv`: more settings of the stack's eth-proxy (e.g. ETH_RPC_MAX_BATCH). */
+export async function startEthStack({ proxyEnv = {} }: { proxyEnv?: Record<string, string> } = {}): Promise<EthStack> {
   const node = await startHardhat();
   const relay = await startRecordingRelay(node.url);
   const extraProxies: EthProxy[] = [];
@@ -33,7 +34,7 @@ export async function startEthStack(): Promise<EthStack> {
     extraProxies.push(proxy);
     return proxy;
   };
-  const proxy = await createEthProxy(loadConfig("eth-proxy", ethProxyConfigSchema, { PORT: "0", ETH_RPC_URL: relay.url }), silentLogger);
+  const proxy = await createEthProxy(loadConfig("eth-proxy", ethProxyConfigSchema, { PORT: "0", ...proxyEnv, ETH_RPC_URL: relay.url }), silentLogger);
   const gateway = await startTestGateway({ ETH_PROXY_URL: proxy.url });
   const { key, accountId } = await createAccountWithKey(gateway.databaseUrl);
   return {

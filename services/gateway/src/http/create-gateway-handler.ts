@@ -106,7 +106,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     logged.traceId = ensureTraceparent(headers);
     const remote = req.socket.remoteAddress;
     if (remote) headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${req.headers["x-forwarded-for"]}, ${remote}` : remote;
-    await proxy.forward(route.upstream, req, res, headers);
+    await proxy.forward(route.upstream, req, res, headers, route.bodyLimitBytes);
   }
 
   return (req, res) => {

@@ -4,7 +4,9 @@
  * or silent past the timeouts yields 503 `{message}`, never a hang.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { Pool } from "undici";
+import { createBodyBudget } from "../domain/body-budget.ts";
 import type { UpstreamName } from "../domain/route-table.ts";
 import { sendJson } from "../http/send-json.ts";
 import type { BufferGarbageBound } from "@chaingate/http";
@@ -21,12 +23,15 @@ export interface UpstreamProxyOptions {
   onUpstreamError?(upstream: UpstreamName, error: unknown): void;
   /** Bounds dead read buffers of large bodies (see @chaingate/http's bound-buffer-garbage.ts). */
   garbageBound?: BufferGarbageBound;
-  /** Largest request body forwarded (read whole first); larger ones are answered 413. */
+  /** Largest request body forwarded on any route (read whole first); larger ones are answered 413. */
   maxRequestBodyBytes: number;
+  /** Request-body bytes held at once, over all requests; past it a request is answered 503 before its body is read. */
+  maxBufferedBodyBytes: number;
 }
 
 export interface UpstreamProxy {
-  forward(upstream: UpstreamName, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>): Promise<void>;
+  /** `bodyLimitBytes`: the route's own body limit (route-table.ts), capped by `maxRequestBodyBytes`. */
+  forward(upstream: UpstreamName, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>, bodyLimitBytes: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,92 +65,137 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     );
   }
 
+  const budget = createBodyBudget(options.maxBufferedBodyBytes);
+
   return {
-    async forward(upstream, req, res, headers) {
+    async forward(upstream, req, res, headers, bodyLimitBytes) {
       const pool = pools.get(upstream);
       if (!pool) {
         sendJson(res, 503, { message: `The ${upstream} service is not configured on this gateway.` });
         return;
       }
-      const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-      // Request bodies are read whole (bounded) before they are forwarded. Streamed, a body the
-      // service answers before reading (a 404 for an unknown id) kept flowing into the keep-alive
-      // connection after undici had taken the exchange as done, and the next request on it was read
-      // as the rest of that body: it hung until the headers timeout (found by the malformed-input drill).
-      let body: Buffer | null = null;
-      if (hasBody) {
-        const read = await readBody(req, options.maxRequestBodyBytes);
-        if (read === "too large") {
-          sendJson(res, 413, { message: `The request body is larger than ${options.maxRequestBodyBytes} bytes.` });
-          return;
-        }
-        if (read === "aborted") return;
-        body = read;
+      const chunked = req.headers["transfer-encoding"] !== undefined;
+      const declared = Number(req.headers["content-length"] ?? 0);
+      if (!chunked && declared === 0) return send(pool, upstream, req, res, headers, null);
+      const limit = Math.min(bodyLimitBytes, options.maxRequestBodyBytes);
+      if (declared > limit) return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) });
+      // A chunked body may grow to the limit: it holds that much of the budget.
+      const reserved = chunked ? limit : declared;
+      if (!budget.tryReserve(reserved)) {
+        res.setHeader("retry-after", "1");
+        return refuseUnreadBody(res, 503, { message: BUSY_MESSAGE });
+      }
+      try {
+        // Request bodies are read whole (bounded) before they are forwarded. Streamed, a body the
+        // service answers before reading (a 404 for an unknown id) kept flowing into the keep-alive
+        // connection after undici had taken the exchange as done, and the next request on it was read
+        // as the rest of that body: it hung until the headers timeout (found by the malformed-input drill).
+        const body = await readBody(req, limit);
+        if (body === "too large") return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) });
+        if (body === "aborted") return;
         headers["content-length"] = String(body.length);
         delete headers["transfer-encoding"];
-      }
-      // A client that leaves before the service answered cancels the call (and the node call the
-      // service started for it); after the headers, undici aborts on `res` closing by itself.
-      // undici takes any EventEmitter as the signal: `res` itself, told "abort", costs no per-request
-      // AbortController on this path.
-      let cancelled = false;
-      const onClientGone = () => {
-        if (res.headersSent) return;
-        cancelled = true;
-        res.emit("abort");
-      };
-      res.once("close", onClientGone);
-      try {
-        // stream() writes each chunk straight into the client's response and pauses the upstream
-        // socket while that response is full: no intermediate stream holds chunks.
-        await pool.stream(
-          { path: req.url ?? "/", method: req.method as "GET", headers, body, signal: res },
-          ({ statusCode, headers: answerHeaders }) => {
-            res.writeHead(statusCode, forwardableHeaders(answerHeaders, NOTHING_MORE));
-            options.garbageBound?.watch(res, answerHeaders["content-length"]);
-            return res;
-          },
-        );
-      } catch (error) {
-        if (res.destroyed || cancelled) return;
-        options.onUpstreamError?.(upstream, error);
-        if (!res.headersSent) {
-          res.setHeader("retry-after", "1");
-          sendJson(res, 503, { message: `The ${upstream} service is unavailable; try again later.` });
-        } else {
-          // The service broke off mid-body: the response cannot be mended.
-          res.destroy();
-        }
+        await send(pool, upstream, req, res, headers, body);
       } finally {
-        res.off("close", onClientGone);
+        budget.release(reserved);
       }
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
     },
   };
+
+  async function send(pool: Pool, upstream: UpstreamName, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>, body: Buffer | null): Promise<void> {
+    // A client that leaves before the service answered cancels the call (and the node call the
+    // service started for it); after the headers, undici aborts on `res` closing by itself.
+    // undici takes any EventEmitter as the signal: `res` itself, told "abort", costs no per-request
+    // AbortController on this path.
+    let cancelled = false;
+    const onClientGone = () => {
+      if (res.headersSent) return;
+      cancelled = true;
+      res.emit("abort");
+    };
+    res.once("close", onClientGone);
+    try {
+      // stream() writes each chunk straight into the client's response and pauses the upstream
+      // socket while that response is full: no intermediate stream holds chunks.
+      await pool.stream(
+        { path: req.url ?? "/", method: req.method as "GET", headers, body, signal: res },
+        ({ statusCode, headers: answerHeaders }) => {
+          res.writeHead(statusCode, forwardableHeaders(answerHeaders, NOTHING_MORE));
+          options.garbageBound?.watch(res, answerHeaders["content-length"]);
+          return res;
+        },
+      );
+    } catch (error) {
+      if (res.destroyed || cancelled) return;
+      options.onUpstreamError?.(upstream, error);
+      if (!res.headersSent) {
+        res.setHeader("retry-after", "1");
+        sendJson(res, 503, { message: `The ${upstream} service is unavailable; try again later.` });
+      } else {
+        // The service broke off mid-body: the response cannot be mended.
+        res.destroy();
+      }
+    } finally {
+      res.off("close", onClientGone);
+    }
+  }
 }
 
 const NOTHING_MORE: ReadonlySet<string> = new Set();
+const BUSY_MESSAGE = "The gateway is holding too many request bodies at once; try again later.";
+const tooLargeMessage = (limit: number) => `The request body is larger than ${limit} bytes.`;
+
+/** How long a refused request's client may go on sending before its connection is dropped. */
+const LINGER_MS = 5_000;
 
 /**
- * The whole request body; "too large" past `limit` (the rest is read and dropped, so the client can
- * finish sending and read the 413; node's requestTimeout bounds how long); "aborted" when the
- * client left.
+ * Answers a request whose body was not (wholly) read, and closes the connection after the answer:
+ * the unread rest can then never be taken for the next request on it, and need not be drained.
+ * The close lingers (as nginx's lingering_close): node would destroy the socket right after the
+ * answer, and bytes the client was still sending would then draw a reset that wipes the unread
+ * answer from the client's buffer ("fetch failed" instead of the 413, seen in the malformed-input
+ * drill). So the gateway half-closes, drops what still arrives, and destroys the socket once the
+ * client closes its side or after LINGER_MS.
  */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "aborted"> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+function refuseUnreadBody(res: ServerResponse, status: number, body: unknown): void {
+  const socket = res.socket;
+  if (socket) socket.destroySoon = () => lingerThenClose(socket);
+  res.setHeader("connection", "close");
+  sendJson(res, status, body);
+}
+
+function lingerThenClose(socket: Socket): void {
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once("close", () => clearTimeout(timer));
+  // The HTTP parser still reads the socket; the unread request body is dumped as it arrives.
+  socket.once("end", () => socket.destroy());
+}
+
+/**
+ * The whole request body; "too large" as soon as it passes `limit` (having held at most `limit`
+ * bytes; the rest is left unread); "aborted" when the client left.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "aborted"> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Buffer | "too large" | "aborted") => {
+      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    }
-  } catch {
-    return "aborted";
-  }
-  if (size > limit) return "too large";
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      if (size > limit) return finish("too large");
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const onGone = () => finish("aborted");
+    req.on("data", onData).once("end", onEnd).once("error", onGone).once("close", onGone);
+  });
 }
 
 /** Headers for the next hop, either way: no hop-by-hop headers, nor the names in `strip`. */

@@ -1,54 +1,13 @@
 import { silentLogger } from "@chaingate/testing";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { followChain } from "./follow-chain.ts";
 import { ReorgTooDeepError } from "./scanner-errors.ts";
-import { bitcoinBlockHeader, matchBitcoinBlock, type BitcoinBlock } from "./match-bitcoin-block.ts";
-import type { BlockProcessedEvent, ChainFollowerSpec, EventSink } from "./ports.ts";
-import type { TransferEvent } from "./transfer-event.ts";
+import type { BitcoinBlock } from "./match-bitcoin-block.ts";
+import type { RescanJob } from "./ports.ts";
+import { transferEventId } from "./transfer-event.ts";
 import { WatchIndex, type WatchedWebhook } from "./watch-index.ts";
 import { createMemoryFollowerStore } from "../testing/memory-follower-store.ts";
-
-/** A node whose best chain the test rewrites. */
-function fakeChain() {
-  const chain: BitcoinBlock[] = [];
-  const mine = (payments: Array<[string, string]> = [], tag = "a") => {
-    const height = chain.length;
-    chain.push({
-      hash: `${tag}${height}`,
-      height,
-      ...(height > 0 ? { previousblockhash: chain[height - 1]!.hash } : {}),
-      time: 1_700_000_000 + height,
-      tx: [{ txid: `tx-${tag}${height}`, vout: payments.map(([address, value], n) => ({ value, n, scriptPubKey: { address } })) }],
-    });
-  };
-  const spec: ChainFollowerSpec<BitcoinBlock> = {
-    coin: "BTC",
-    source: {
-      tipHeight: async () => chain.length - 1,
-      blockAt: async (height) => chain[height] ?? null,
-      hashAt: async (height) => chain[height]?.hash ?? null,
-    },
-    header: bitcoinBlockHeader,
-    match: matchBitcoinBlock,
-  };
-  return { chain, mine, spec };
-}
-
-function recordingSink() {
-  const transfers = new Map<string, TransferEvent>();
-  const published: TransferEvent[] = [];
-  const blocks: BlockProcessedEvent[] = [];
-  const sink: EventSink = {
-    async publishTransfer(event) {
-      published.push(event);
-      transfers.set(event.event_id, event);
-    },
-    async publishBlock(event) {
-      blocks.push(event);
-    },
-  };
-  return { sink, transfers, published, blocks };
-}
+import { fakeChain, fixedWatchFeed, recordingSink } from "../testing/fake-chain.ts";
 
 async function runUntil(options: Parameters<typeof followChain<BitcoinBlock>>[0] extends infer O ? Omit<O, "signal" | "logger"> : never, done: () => boolean) {
   const controller = new AbortController();
@@ -57,6 +16,34 @@ async function runUntil(options: Parameters<typeof followChain<BitcoinBlock>>[0]
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   controller.abort();
   await running;
+}
+
+/** A follower running until stop(), polling every 5 ms. */
+function follow(options: Omit<Parameters<typeof followChain<BitcoinBlock>>[0], "signal" | "logger">) {
+  const controller = new AbortController();
+  const running = followChain({ pollIntervalMs: 5, ...options, signal: controller.signal, logger: silentLogger });
+  return {
+    async stop() {
+      controller.abort();
+      await running;
+    },
+  };
+}
+
+/** A process that dies after publishing a batch's transfers and before storing its blocks. */
+async function publishThenDie(options: Omit<Parameters<typeof followChain<BitcoinBlock>>[0], "signal" | "logger">, published: () => boolean) {
+  const store = { ...options.store, commitBlocks: () => Promise.reject(new Error("killed before the commit")) };
+  const following = follow({ ...options, store });
+  await vi.waitFor(() => expect(published()).toBe(true));
+  await following.stop();
+}
+
+/** After the genesis block: an index where webhook 1 watches alice, a store and a recording sink. */
+function aliceWatched(mine: () => void) {
+  mine();
+  const index = new WatchIndex();
+  index.apply(watching(["alice"]));
+  return { index, store: createMemoryFollowerStore(), ...recordingSink() };
 }
 
 const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({ webhookId: 1, coin: "BTC", addresses, isActive: true, deleted: false, version: 1, ...extra });
@@ -70,7 +57,7 @@ describe("following a chain", () => {
     const store = createMemoryFollowerStore();
     const { sink, published, blocks } = recordingSink();
     const registry: { webhook?: WatchedWebhook } = {};
-    const watchFeed = { refresh: async (i: WatchIndex) => void (registry.webhook && i.apply(registry.webhook)) };
+    const watchFeed = fixedWatchFeed((i) => void (registry.webhook && i.apply(registry.webhook)));
     await runUntil({ chain: spec, index, watchFeed, store, sink }, () => blocks.length === 1);
     expect(blocks.map((b) => b.height)).toEqual([1]);
     registry.webhook = watching(["alice"]);
@@ -91,7 +78,7 @@ describe("following a chain", () => {
     index.apply(watching(["alice"], { confirmations: 3 }));
     const store = createMemoryFollowerStore();
     const { sink, published, blocks } = recordingSink();
-    const options = { chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink };
+    const options = { chain: spec, index, watchFeed: fixedWatchFeed(), store, sink };
     await runUntil(options, () => blocks.length === 1);
     mine([["alice", "1"]]);
     mine();
@@ -112,7 +99,7 @@ describe("following a chain", () => {
     index.apply(watching(["alice"], { confirmations: 2 }));
     const store = createMemoryFollowerStore();
     const { sink, published, blocks } = recordingSink();
-    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink, startHeight: 0, fetchConcurrency: 3 }, () => blocks.length === 8);
+    await runUntil({ chain: spec, index, watchFeed: fixedWatchFeed(), store, sink, startHeight: 0, fetchConcurrency: 3 }, () => blocks.length === 8);
     expect(published.map((e) => [e.block.height, e.confirmations, e.amount])).toEqual([
       [1, 2, "1"],
       [2, 2, "2"],
@@ -127,7 +114,7 @@ describe("following a chain", () => {
     index.apply(watching(["alice"]));
     const store = createMemoryFollowerStore();
     const { sink, published, blocks } = recordingSink();
-    const options = { chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink };
+    const options = { chain: spec, index, watchFeed: fixedWatchFeed(), store, sink };
     await runUntil(options, () => blocks.length === 1);
     mine([["alice", "1"]]);
     mine([["alice", "2"]]);
@@ -161,7 +148,7 @@ describe("following a chain", () => {
     index.apply(watching(["alice"], { confirmations: 3 }));
     const store = createMemoryFollowerStore();
     const { sink, published, blocks } = recordingSink();
-    const options = { chain: spec, index, watchFeed: { refresh: async () => {} }, store, sink };
+    const options = { chain: spec, index, watchFeed: fixedWatchFeed(), store, sink };
     await runUntil(options, () => blocks.length === 1);
     mine([["alice", "1"]]);
     await runUntil(options, () => blocks.length === 2);
@@ -181,13 +168,13 @@ describe("following a chain", () => {
     index.apply(watching(["alice"]));
     const { sink, published, blocks } = recordingSink();
     const first = createMemoryFollowerStore();
-    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: first, sink }, () => blocks.length === 1);
+    await runUntil({ chain: spec, index, watchFeed: fixedWatchFeed(), store: first, sink }, () => blocks.length === 1);
     mine([["alice", "1"]]);
-    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: first, sink }, () => blocks.length === 2);
+    await runUntil({ chain: spec, index, watchFeed: fixedWatchFeed(), store: first, sink }, () => blocks.length === 2);
     // A second store that never saw block 1 committed, as after a crash right after publishing.
     const second = createMemoryFollowerStore();
-    await second.commitBlocks("BTC", [{ height: 0, hash: "a0", parentHash: null, timeMs: 0, txCount: 1 }], [], [], 0);
-    await runUntil({ chain: spec, index, watchFeed: { refresh: async () => {} }, store: second, sink }, () => blocks.length === 3);
+    await second.commitBlocks("BTC", [{ height: 0, hash: "a0", parentHash: null, timeMs: 0, txCount: 1, matchedAtMs: 0 }], [], [], 0);
+    await runUntil({ chain: spec, index, watchFeed: fixedWatchFeed(), store: second, sink }, () => blocks.length === 3);
     expect(published).toHaveLength(2);
     expect(published[0]!.event_id).toBe(published[1]!.event_id);
   });
@@ -199,7 +186,7 @@ describe("following a chain", () => {
       const index = new WatchIndex();
       const store = createMemoryFollowerStore();
       const { sink, blocks } = recordingSink();
-      const watchFeed = { refresh: async () => {} };
+      const watchFeed = fixedWatchFeed();
       await runUntil({ chain: spec, index, watchFeed, store, sink, startHeight: 0, reorgWindow: window }, () => blocks.length === 10);
       // A competing branch from height 4: the six blocks above it leave the best chain.
       chain.length = 4;
@@ -216,5 +203,247 @@ describe("following a chain", () => {
         await expect(following).rejects.toBeInstanceOf(ReorgTooDeepError);
       }
     }
+  });
+});
+
+describe("following a chain through a lagging node and blocks that come back (issue 16)", () => {
+  const noFeed = fixedWatchFeed();
+
+  test("a node whose tip falls below the cursor is waited for: nothing is reverted, and the blocks are processed once it is back", async () => {
+    const { mine, spec, view } = fakeChain();
+    const { index, sink, published, blocks } = aliceWatched(mine);
+    const onNodeBehind = vi.fn();
+    const following = follow({ chain: spec, index, watchFeed: noFeed, store: createMemoryFollowerStore(), sink, onNodeBehind });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    mine([["alice", "1"]]);
+    mine([["alice", "2"]]);
+    await vi.waitFor(() => expect(blocks).toHaveLength(3));
+    // Failover to a URL two blocks behind: its tip is 0, it has no block 1 or 2.
+    view.lag = 2;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(published.map((e) => e.type)).toEqual(["transfer", "transfer"]);
+    expect(onNodeBehind).toHaveBeenCalledWith(2);
+    view.lag = 0;
+    mine([["alice", "3"]]);
+    await vi.waitFor(() => expect(blocks).toHaveLength(4));
+    await following.stop();
+    expect(published.map((e) => [e.type, e.block.height, e.amount])).toEqual([
+      ["transfer", 1, "1"],
+      ["transfer", 2, "2"],
+      ["transfer", 3, "3"],
+    ]);
+    expect(onNodeBehind).toHaveBeenLastCalledWith(null);
+  });
+
+  test("a provider whose tip runs ahead of its blocks (backends a block apart) never causes a revert or a busy loop", async () => {
+    const { mine, spec, view } = fakeChain();
+    const { index, sink, published, blocks } = aliceWatched(mine);
+    let tipCalls = 0;
+    const tipHeight = spec.source.tipHeight;
+    spec.source.tipHeight = () => (tipCalls++, tipHeight());
+    const following = follow({ chain: spec, index, watchFeed: noFeed, store: createMemoryFollowerStore(), sink });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    view.blocksLag = 1;
+    mine([["alice", "1"]]);
+    const before = tipCalls;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Polling every 5 ms: about 60 passes in 300 ms; a busy loop makes thousands.
+    expect(tipCalls - before).toBeLessThan(200);
+    expect(blocks).toHaveLength(1);
+    view.blocksLag = 0;
+    await vi.waitFor(() => expect(blocks).toHaveLength(2));
+    await following.stop();
+    expect(published.map((e) => [e.type, e.amount])).toEqual([["transfer", "1"]]);
+  });
+
+  test("a missing block met while walking back to the fork is waited for, so only what really left the chain is reverted", async () => {
+    const { chain, mine, spec, view } = fakeChain();
+    const { index, store, sink, published, blocks } = aliceWatched(mine);
+    const options = { chain: spec, index, watchFeed: noFeed, store, sink };
+    await runUntil(options, () => blocks.length === 1);
+    mine();
+    mine([["alice", "2"]]);
+    mine([["alice", "3"]]);
+    await runUntil(options, () => blocks.length === 4);
+    // Block 3 is replaced; block 2 stays, but the provider answers "no block 2" once during the walk.
+    chain.length = 3;
+    mine([], "b");
+    mine([], "b");
+    view.missing.add(2);
+    await runUntil(options, () => blocks.some((b) => b.hash === "b4"));
+    expect(published.map((e) => [e.type, e.block.hash])).toEqual([
+      ["transfer", "a2"],
+      ["transfer", "a3"],
+      ["reverted", "a3"],
+    ]);
+  });
+
+  test("a node that stays behind longer than the setting is failed over", async () => {
+    const { mine, spec, view } = fakeChain();
+    mine();
+    mine();
+    const store = createMemoryFollowerStore();
+    const { sink, blocks } = recordingSink();
+    const demoteNode = vi.fn((_reason: string) => "http://lagging.example:8332");
+    const options = { chain: { ...spec, demoteNode }, index: new WatchIndex(), watchFeed: noFeed, store, sink, nodeBehindFailoverMs: 30 };
+    await runUntil(options, () => blocks.length === 1);
+    view.lag = 1;
+    await runUntil(options, () => demoteNode.mock.calls.length > 0);
+    expect(demoteNode.mock.calls[0]![0]).toMatch(/behind the processed block 1/);
+  });
+
+  test("a block that leaves the best chain and comes back (A→B→A) is notified again, under a new generation and event id", async () => {
+    const { chain, mine, spec } = fakeChain();
+    const { index, store, sink, published, blocks } = aliceWatched(mine);
+    const options = { chain: spec, index, watchFeed: noFeed, store, sink };
+    await runUntil(options, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    await runUntil(options, () => blocks.length === 2);
+    const a = chain.slice(0, 2);
+    // invalidateblock a1: a longer branch without the payment.
+    chain.length = 1;
+    mine([], "b");
+    mine([], "b");
+    await runUntil(options, () => blocks.some((b) => b.hash === "b2"));
+    // reconsiderblock a1: the same block a1 back, on a branch that is longer again.
+    chain.length = 0;
+    chain.push(...a);
+    mine();
+    mine();
+    await runUntil(options, () => blocks.some((b) => b.hash === "a3"));
+    expect(published.map((e) => [e.type, e.block.hash, e.generation])).toEqual([
+      ["transfer", "a1", 0],
+      ["reverted", "a1", 0],
+      ["transfer", "a1", 1],
+    ]);
+    expect(new Set(published.map((e) => e.event_id)).size).toBe(3);
+    // Generation 0 keeps the id it always had.
+    expect(published[0]!.event_id).toBe(transferEventId("transfer", { transfer: { coin: "BTC", currency: "BTC", from: null, to: "alice", amount: "1", rawAmount: "100000000", decimals: 8, tokenContract: null, txid: "tx-a1", position: 0, executionStatus: "SUCCESS" }, webhookId: 1, watchedAddress: "alice", confirmations: 1 }, "a1"));
+  });
+
+  test("a transaction reverted and mined again in another block comes under the next generation, so the highest generation is the last word", async () => {
+    const { chain, mine, spec } = fakeChain();
+    const { index, sink, published, blocks } = aliceWatched(mine);
+    const following = follow({ chain: spec, index, watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    mine([["alice", "1"]]);
+    await vi.waitFor(() => expect(blocks).toHaveLength(2));
+    // A longer branch in which the same transaction is mined a block later.
+    chain.length = 1;
+    mine([], "b");
+    mine([["alice", "1"]], "b");
+    chain[2]!.tx[0]!.txid = "tx-a1";
+    mine([], "b");
+    await vi.waitFor(() => expect(blocks.some((b) => b.hash === "b3")).toBe(true));
+    await following.stop();
+    expect(published.map((e) => [e.type, e.txid, e.block.hash, e.generation])).toEqual([
+      ["transfer", "tx-a1", "a1", 0],
+      ["reverted", "tx-a1", "a1", 0],
+      ["transfer", "tx-a1", "b2", 1],
+    ]);
+  });
+
+  test("a transfer published just before a crash, for a block then reorged away before it was stored, is reverted by the next follower", async () => {
+    const { chain, mine, spec } = fakeChain();
+    const { index, store, sink, published, blocks } = aliceWatched(mine);
+    await runUntil({ chain: spec, index, watchFeed: noFeed, store, sink }, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    await publishThenDie({ chain: spec, index, watchFeed: noFeed, store, sink }, () => published.length === 1);
+    // Meanwhile block 1 leaves the chain.
+    chain.length = 1;
+    mine([], "b");
+    mine([], "b");
+    await runUntil({ chain: spec, index, watchFeed: noFeed, store, sink }, () => blocks.some((b) => b.hash === "b2"));
+    expect(published.map((e) => [e.type, e.block.hash])).toEqual([
+      ["transfer", "a1"],
+      ["reverted", "a1"],
+    ]);
+  });
+
+  test("a transfer published before a crash whose block stays is not reverted, and processing it again publishes the same id", async () => {
+    const { mine, spec } = fakeChain();
+    const { index, store, sink, published, blocks } = aliceWatched(mine);
+    await runUntil({ chain: spec, index, watchFeed: noFeed, store, sink }, () => blocks.length === 1);
+    mine([["alice", "1"]]);
+    await publishThenDie({ chain: spec, index, watchFeed: noFeed, store, sink }, () => published.length === 1);
+    await runUntil({ chain: spec, index, watchFeed: noFeed, store, sink }, () => blocks.length === 2);
+    expect(published.map((e) => e.type)).toEqual(["transfer", "transfer"]);
+    expect(published[0]!.event_id).toBe(published[1]!.event_id);
+  });
+});
+
+describe("the watch list is never older than the block (issue 16 item 7)", () => {
+  const BLOCK_TIME_MS = (height: number) => (1_700_000_000 + height) * 1000;
+
+  test("a block newer than the registry's watermark waits for the feed, then is matched with the address added meanwhile", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    const registry = { watermarkMs: BLOCK_TIME_MS(0), webhook: undefined as WatchedWebhook | undefined };
+    const watchFeed = fixedWatchFeed(
+      (i) => void (registry.webhook && i.apply(registry.webhook)),
+      () => ({ watermarkMs: registry.watermarkMs, rescans: [] }),
+    );
+    const { sink, published, blocks } = recordingSink();
+    const onWatchFeedBehind = vi.fn();
+    const following = follow({ chain: spec, index, watchFeed, store: createMemoryFollowerStore(), sink, watchGraceMs: 0, onWatchFeedBehind });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    // Block 1 pays alice, whom the registry watches from before block 1, but its feed is stalled.
+    mine([["alice", "1"]]);
+    await vi.waitFor(() => expect(onWatchFeedBehind).toHaveBeenCalledWith(1_000));
+    expect(blocks).toHaveLength(1);
+    registry.webhook = watching(["alice"]);
+    registry.watermarkMs = BLOCK_TIME_MS(1);
+    await vi.waitFor(() => expect(blocks).toHaveLength(2));
+    await following.stop();
+    expect(published.map((e) => [e.type, e.block.height, e.amount])).toEqual([["transfer", 1, "1"]]);
+    expect(onWatchFeedBehind).toHaveBeenLastCalledWith(null);
+  });
+
+  test("before any watermark nothing is matched", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    const { sink, blocks } = recordingSink();
+    const onWatchFeedBehind = vi.fn();
+    const watchFeed = fixedWatchFeed(undefined, () => ({ watermarkMs: undefined, rescans: [] }));
+    const following = follow({ chain: spec, index: new WatchIndex(), watchFeed, store: createMemoryFollowerStore(), sink, onWatchFeedBehind });
+    await vi.waitFor(() => expect(onWatchFeedBehind).toHaveBeenCalledWith(Number.POSITIVE_INFINITY));
+    await following.stop();
+    expect(blocks).toEqual([]);
+  });
+
+  test("an address that reaches the index after blocks were matched without it is rescanned once: kept blocks matched since it became watched, at their depth", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    const registry = { webhook: undefined as WatchedWebhook | undefined, rescans: [] as RescanJob[] };
+    const watchFeed = fixedWatchFeed(
+      (i) => void (registry.webhook && i.apply(registry.webhook)),
+      () => ({ watermarkMs: Number.POSITIVE_INFINITY, rescans: registry.rescans.filter((job) => !watchFeed.finished.includes(job.id)) }),
+    );
+    const { sink, published, blocks } = recordingSink();
+    const following = follow({ chain: spec, index, watchFeed, store: createMemoryFollowerStore(), sink });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    const watchedSince = Date.now();
+    mine([["alice", "1"]]);
+    mine([["alice", "2"]]);
+    await vi.waitFor(() => expect(blocks).toHaveLength(3));
+    expect(published).toEqual([]);
+    // Alice was watched from before blocks 1 and 2 were matched, but reaches the scanner only now;
+    // an address whose since is later than every match has nothing to rescan.
+    registry.webhook = watching(["alice", "bob"]);
+    registry.rescans = [
+      { id: 7, coin: "BTC", webhookId: 1, addresses: ["alice"], sinceMs: watchedSince },
+      { id: 8, coin: "BTC", webhookId: 1, addresses: ["bob"], sinceMs: Date.now() + 60_000 },
+    ];
+    await vi.waitFor(() => expect(watchFeed.finished).toEqual([7, 8]));
+    mine([["alice", "3"]]);
+    await vi.waitFor(() => expect(blocks).toHaveLength(4));
+    await following.stop();
+    expect(published.map((e) => [e.type, e.block.height, e.amount, e.confirmations])).toEqual([
+      ["transfer", 1, "1", 2],
+      ["transfer", 2, "2", 1],
+      ["transfer", 3, "3", 1],
+    ]);
   });
 });

@@ -259,6 +259,21 @@ export class WatchIndex {
     return webhook.listed?.get(key) ?? key;
   }
 
+  /** Every address webhook `webhookId` watches now, as it lists them ([] when it is not watched). */
+  listedAddresses(webhookId: number): string[] {
+    const webhook = this.webhooks.get(webhookId);
+    return webhook ? webhook.keys.map((key) => this.listedAddress(webhookId, key)!) : [];
+  }
+
+  /** Whether webhook `webhookId` watches `address` now. */
+  watches(webhookId: number, address: string): boolean {
+    const webhook = this.webhooks.get(webhookId);
+    const key = webhook && watchKey(webhook.coin, address);
+    if (key === undefined) return false;
+    const watchers = this.watchers(webhook!.coin, key);
+    return watchers === webhookId || (Array.isArray(watchers) && watchers.includes(webhookId));
+  }
+
   /** Distinct watched addresses of a chain. */
   size(coin: Coin): number {
     return this.byCoin[coin].size;

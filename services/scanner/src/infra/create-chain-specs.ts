@@ -12,24 +12,44 @@ import { createTronBlockSource } from "./tron-block-source.ts";
 import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "../domain/match-ethereum-block.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import { ConfigError } from "@chaingate/config";
+import type { ChainNode } from "../domain/chain-guard.ts";
+import { createChainIdentityCheck, readBitcoinIdentity, readEthereumIdentity, readTronIdentity } from "./chain-identity.ts";
 
-/** `onCall` observes every node call of a chain (metrics). */
-export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) => NodeCallObserver): { specs: Array<ChainFollowerSpec<unknown>>; close(): Promise<void> } {
+/** The chains the config gives a node for (the ones this scanner follows). */
+export function chainsConfigured(config: ScannerConfig): Coin[] {
+  return [config.BTC_RPC_URL?.length && "BTC", config.ETH_RPC_URL?.length && "ETH", config.TRON_NODE_URL?.length && "TRX"].filter((coin): coin is Coin => typeof coin === "string");
+}
+
+export type ChainNodes = Partial<Record<Coin, ChainNode & { answering(): boolean }>>;
+
+/**
+ * `onCall` observes every node call of a chain (metrics). Each client checks a URL's chain identity
+ * before it answers (after failovers and cool-downs too); `nodes` are the guards' view of them.
+ */
+export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) => NodeCallObserver): { specs: Array<ChainFollowerSpec<unknown>>; nodes: ChainNodes; close(): Promise<void> } {
   const specs: Array<ChainFollowerSpec<unknown>> = [];
   const clients: NodeClient[] = [];
+  const nodes: ChainNodes = {};
+  const checks = { BTC: createChainIdentityCheck(readBitcoinIdentity), ETH: createChainIdentityCheck(readEthereumIdentity), TRX: createChainIdentityCheck(readTronIdentity) };
+  /** A chain's client options beyond its URLs: metrics and the identity check. */
+  const watched = (coin: Coin) => ({ verifyEndpoint: checks[coin].verifyEndpoint, ...(onCall ? { onCall: onCall(coin) } : {}) });
+  const keep = (coin: Coin, node: NodeClient) => {
+    clients.push(node);
+    nodes[coin] = checks[coin].node(node);
+  };
   if (config.BTC_RPC_URL?.length) {
     const auth: NodeAuth = config.BTC_RPC_COOKIE_FILE
       ? { cookieFile: config.BTC_RPC_COOKIE_FILE }
       : config.BTC_RPC_USER !== undefined
         ? { user: config.BTC_RPC_USER, password: config.BTC_RPC_PASSWORD ?? "" }
         : "none";
-    const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...(onCall ? { onCall: onCall("BTC") } : {}) });
-    clients.push(node);
-    specs.push({ coin: "BTC", source: createBitcoinBlockSource(node), header: bitcoinBlockHeader, match: matchBitcoinBlock } as ChainFollowerSpec<unknown>);
+    const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("BTC") });
+    keep("BTC", node);
+    specs.push({ coin: "BTC", source: createBitcoinBlockSource(node), header: bitcoinBlockHeader, match: matchBitcoinBlock, demoteNode: (reason: string) => node.demoteCurrent(reason) } as ChainFollowerSpec<unknown>);
   }
   if (config.ETH_RPC_URL?.length) {
-    const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS, ...(onCall ? { onCall: onCall("ETH") } : {}) });
-    clients.push(node);
+    const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("ETH") });
+    keep("ETH", node);
     const tokens: EthereumTokens = new Map(
       config.ETH_TOKENS.map((token) => {
         const contract = token.contract.toLowerCase();
@@ -37,12 +57,12 @@ export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) =>
         return [contract, { contract, displayContract: contract, symbol: token.symbol, decimals: token.decimals }];
       }),
     );
-    specs.push({ coin: "ETH", source: createEthereumBlockSource(node), header: ethereumBlockHeader, match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens) } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
+    specs.push({ coin: "ETH", source: createEthereumBlockSource(node), header: ethereumBlockHeader, match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens), demoteNode: (reason: string) => node.demoteCurrent(reason) } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
   }
   if (config.TRON_NODE_URL?.length) {
     const auth: NodeAuth = config.TRON_NODE_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRON_NODE_API_KEY } : "none";
-    const node = createNodeClient({ chain: tron, urls: config.TRON_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...(onCall ? { onCall: onCall("TRX") } : {}) });
-    clients.push(node);
+    const node = createNodeClient({ chain: tron, urls: config.TRON_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("TRX") });
+    keep("TRX", node);
     const tokens: TronTokens = new Map(
       config.TRX_TOKENS.map((token) => {
         const body = tronAddressBody(token.contract);
@@ -50,7 +70,7 @@ export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) =>
         return [body, { contract: body, displayContract: token.contract, symbol: token.symbol, decimals: token.decimals }];
       }),
     );
-    specs.push({ coin: "TRX", source: createTronBlockSource(node), header: tronBlockHeader, match: (block: TronBlockData, index: WatchIndex) => matchTronBlock(block, index, tokens) } as ChainFollowerSpec<TronBlockData> as ChainFollowerSpec<unknown>);
+    specs.push({ coin: "TRX", source: createTronBlockSource(node), header: tronBlockHeader, match: (block: TronBlockData, index: WatchIndex) => matchTronBlock(block, index, tokens), demoteNode: (reason: string) => node.demoteCurrent(reason) } as ChainFollowerSpec<TronBlockData> as ChainFollowerSpec<unknown>);
   }
-  return { specs, close: async () => void (await Promise.all(clients.map((client) => client.close()))) };
+  return { specs, nodes, close: async () => void (await Promise.all(clients.map((client) => client.close()))) };
 }

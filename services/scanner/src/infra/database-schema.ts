@@ -10,6 +10,8 @@ export interface BlocksTable {
   hash: string;
   parent_hash: string | null;
   time_ms: ColumnType<number, number, number>;
+  /** When the follower refreshed its watch index before matching it (scanner clock); null before migration 0005. */
+  matched_at_ms: ColumnType<number | null, number | undefined, number>;
 }
 
 /** Matches of the kept window: pending ones wait for depth, published ones may still be reverted. */
@@ -25,6 +27,16 @@ export interface MatchesTable {
   /** Height at which it is due: height + confirmations - 1. */
   due_height: number;
   published_confirmations: number | null;
+  /** How many times this transfer was reverted before it was matched (see transferKey). */
+  generation: ColumnType<number, number | undefined, number>;
+}
+
+/** Revert counts of transfers, by transfer key (see transferKey), kept 30 days after the last revert. */
+export interface RevertedTransfersTable {
+  coin: string;
+  transfer_key: string;
+  reverts: number;
+  reverted_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** The scanner's projection of the registry: the newest `webhook.changed` (meta) per webhook. */
@@ -55,6 +67,22 @@ export interface WebhookBucketsTable {
   change_seq: Generated<number>;
 }
 
+/** One row: the newest registry watermark the projection holds (`webhook.watermark`). */
+export interface WatchWatermarkTable {
+  id: number;
+  registry_time_ms: number;
+}
+
+/** Addresses that became watched, to be matched against the kept blocks matched without them. */
+export interface PendingRescansTable {
+  id: Generated<number>;
+  coin: string;
+  webhook_id: number;
+  /** null: every address the webhook watches. */
+  addresses: ColumnType<string[] | null, string | null, string | null>;
+  since_ms: number;
+}
+
 /** One row: the durable consumer of the watch feed that fills this database's projection. */
 export interface WatchFeedConsumerTable {
   name: string;
@@ -62,8 +90,11 @@ export interface WatchFeedConsumerTable {
 
 export interface ScannerDatabase {
   watch_feed_consumer: WatchFeedConsumerTable;
+  watch_watermark: WatchWatermarkTable;
+  pending_rescans: PendingRescansTable;
   blocks: BlocksTable;
   matches: MatchesTable;
+  reverted_transfers: RevertedTransfersTable;
   webhooks: WebhooksTable;
   webhook_buckets: WebhookBucketsTable;
 }

@@ -157,4 +157,45 @@ describe("the projection migration (0002)", () => {
       await legacy.drop();
     }
   });
+
+  it("keeps the newest watermark, and queues a rescan for the addresses a message makes watched (with its since), not for those already held", async () => {
+    const feed = createPostgresWatchFeed(db);
+    const index = new WatchIndex();
+    // What the earlier tests queued is done.
+    await feed.finishRescans((await feed.refresh(index)).rescans.map((job) => job.id));
+    await store({ registry_time: "2026-11-25T07:00:02.000Z" }, { registry_time: "2026-11-25T07:00:01.000Z" });
+    const id = 300;
+    const since = "2026-11-25T06:59:00.000Z";
+    // A new webhook: its bucket then its meta (it starts being watched).
+    await store({ ...bucket(id, 1, 0, ["r1", "r2"], 0), since }, { ...meta(id, 1, { bucket_bits: 0 }), since });
+    let state = await feed.refresh(index);
+    expect(state.watermarkMs).toBe(Date.parse("2026-11-25T07:00:02.000Z"));
+    expect(state.rescans.map((job) => [job.webhookId, job.addresses, job.sinceMs])).toEqual([
+      [id, ["r1", "r2"], Date.parse(since)],
+      [id, null, Date.parse(since)],
+    ]);
+    await feed.finishRescans(state.rescans.map((job) => job.id));
+    // One address added (and one stale copy of the old version): only the new address is queued.
+    await store({ ...bucket(id, 2, 0, ["r1", "r2", "r3"], 0), since: "2026-11-25T07:01:00.000Z" }, bucket(id, 1, 0, ["r1", "r2"], 0));
+    state = await feed.refresh(index);
+    expect(state.rescans.map((job) => [job.addresses, new Date(job.sinceMs).toISOString()])).toEqual([[["r3"], "2026-11-25T07:01:00.000Z"]]);
+    await feed.finishRescans(state.rescans.map((job) => job.id));
+    // A level raise re-publishes every address at the new level: only the one new address is queued.
+    await store(bucket(id, 3, 0, ["r1", "r3"], 1), { ...bucket(id, 3, 1, ["r2", "r4"], 1), since: "2026-11-25T07:02:00.000Z" }, meta(id, 3, { bucket_bits: 1 }));
+    state = await feed.refresh(index);
+    expect(state.rescans.map((job) => job.addresses)).toEqual([["r4"]]);
+    await feed.finishRescans(state.rescans.map((job) => job.id));
+    // Deactivated, then active again: the whole webhook is queued from the activation's since.
+    await store(meta(id, 4, { bucket_bits: 1, is_active: false }), { ...meta(id, 5, { bucket_bits: 1 }), since: "2026-11-25T07:03:00.000Z" });
+    state = await feed.refresh(index);
+    expect(state.rescans.map((job) => [job.addresses, new Date(job.sinceMs).toISOString()])).toEqual([[null, "2026-11-25T07:03:00.000Z"]]);
+    await feed.finishRescans(state.rescans.map((job) => job.id));
+    expect((await feed.refresh(index)).rescans).toEqual([]);
+  });
+
+  it("queues no rescan for a chain this scanner does not follow", async () => {
+    const feed = createPostgresWatchFeed(db);
+    await storeFeedMessage(db, { ...bucket(301, 1, 0, ["e1"], 0), coin: "ETH" }, { rescanCoins: new Set(["BTC"]) });
+    expect((await feed.refresh(new WatchIndex())).rescans.filter((job) => job.webhookId === 301)).toEqual([]);
+  });
 });

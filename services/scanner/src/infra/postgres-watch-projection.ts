@@ -7,10 +7,17 @@
  * Invariants: a row is only ever replaced by a newer version, so redelivered, duplicated and
  * reordered messages cannot take it back; a deleted webhook keeps its meta (a tombstone) and no
  * bucket of it is stored again; buckets of a level below the webhook's stored level are dropped.
+ *
+ * Late addresses (issue 16): the newest registry watermark is kept (`watch_watermark`), and a
+ * message that makes addresses watched (a bucket that gains addresses, a meta that starts the
+ * webhook being watched) queues a rescan in the same transaction (`pending_rescans`, with the
+ * message's `since`), so the follower matches them against the kept blocks it matched without
+ * them, even if a process dies in between.
  */
-import { isAddressBucket, type EventPayload, type WebhookFeedMessage, type webhookAddresses, type webhookChanged } from "@chaingate/contracts";
+import { COINS, isAddressBucket, isWatermark, type EventPayload, type webhookWatermark, type WebhookFeedMessage, type webhookAddresses, type webhookChanged } from "@chaingate/contracts";
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import type { WatchFeed } from "../domain/ports.ts";
+import type { Coin } from "@chaingate/contracts";
+import type { RescanJob, WatchFeed, WatchFeedState } from "../domain/ports.ts";
 import type { AddressBucket, WatchedWebhookMeta, WatchIndex } from "../domain/watch-index.ts";
 import type { ScannerDatabase, WebhooksTable } from "./database-schema.ts";
 
@@ -19,6 +26,27 @@ const WEBHOOK_WRITE_LOCK = 0x5ca77e01;
 
 export type WebhookMetaMessage = EventPayload<typeof webhookChanged>;
 export type WebhookBucketMessage = EventPayload<typeof webhookAddresses>;
+export type WatermarkMessage = EventPayload<typeof webhookWatermark>;
+
+export interface FeedStoreOptions {
+  /** The chains this scanner follows: rescans are queued for them only (default all). */
+  rescanCoins?: ReadonlySet<Coin>;
+}
+
+const ALL_COINS: ReadonlySet<Coin> = new Set(COINS);
+
+/** A message's `since` in ms, or the time it is stored when it has none (an older registry). */
+const sinceMs = (since: string | undefined): number => (since ? Date.parse(since) : Date.now());
+
+/** Keeps the newest watermark. */
+async function applyWatermark(trx: Transaction<ScannerDatabase>, watermark: WatermarkMessage): Promise<void> {
+  const registryTimeMs = Date.parse(watermark.registry_time);
+  await trx
+    .insertInto("watch_watermark")
+    .values({ id: 1, registry_time_ms: registryTimeMs })
+    .onConflict((c) => c.column("id").doUpdateSet({ registry_time_ms: sql<number>`greatest(watch_watermark.registry_time_ms, excluded.registry_time_ms)` }))
+    .execute();
+}
 
 /**
  * Writers take turns, so change_seq values commit in order and a reader that saw seq n can never
@@ -32,7 +60,7 @@ async function serialized(db: Kysely<ScannerDatabase>, work: (trx: Transaction<S
 }
 
 /** Stores a webhook's meta unless a newer version is stored; drops the buckets it makes obsolete. */
-async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMessage): Promise<void> {
+async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMessage, rescans: ReadonlySet<Coin>): Promise<void> {
   const values = {
     webhook_id: meta.webhook_id,
     coin: meta.coin,
@@ -44,6 +72,7 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
     address_count: meta.address_count,
     bucket_bits: meta.bucket_bits,
   };
+  const before = await trx.selectFrom("webhooks").select(["is_active", "deleted"]).where("webhook_id", "=", meta.webhook_id).executeTakeFirst();
   const stored = await trx
     .insertInto("webhooks")
     .values(values)
@@ -51,16 +80,31 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
     .returning("webhook_id")
     .executeTakeFirst();
   if (!stored) return;
+  const startsWatching = meta.is_active && !meta.deleted && !(before?.is_active && !before.deleted);
+  if (startsWatching && rescans.has(meta.coin)) await trx.insertInto("pending_rescans").values({ coin: meta.coin, webhook_id: meta.webhook_id, addresses: null, since_ms: sinceMs(meta.since) }).execute();
   let obsolete = trx.deleteFrom("webhook_buckets").where("webhook_id", "=", meta.webhook_id);
   if (!meta.deleted) obsolete = obsolete.where("bucket_bits", "<", meta.bucket_bits);
   await obsolete.execute();
 }
 
 /** Stores a bucket's list unless a newer one is stored, its webhook is deleted, or its level is obsolete. */
-async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBucketMessage): Promise<void> {
+async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBucketMessage, rescans: ReadonlySet<Coin>): Promise<void> {
   const meta = await trx.selectFrom("webhooks").select(["deleted", "bucket_bits"]).where("webhook_id", "=", bucket.webhook_id).executeTakeFirst();
   if (meta && (meta.deleted || bucket.bucket_bits < meta.bucket_bits)) return;
   const values = { webhook_id: bucket.webhook_id, bucket_bits: bucket.bucket_bits, bucket: bucket.bucket, coin: bucket.coin, version: bucket.version, addresses: JSON.stringify(bucket.addresses) };
+  // What it held before: this bucket's row, or (first message of a new level) the lower levels' rows that cover it.
+  const previous = await trx
+    .selectFrom("webhook_buckets")
+    .select(["bucket_bits", "version", "addresses"])
+    .where("webhook_id", "=", bucket.webhook_id)
+    .where("bucket_bits", "<=", bucket.bucket_bits)
+    .where(sql<boolean>`bucket = (${bucket.bucket}::int >> (${bucket.bucket_bits}::int - bucket_bits))`)
+    .execute();
+  const same = previous.find((row) => row.bucket_bits === bucket.bucket_bits);
+  if (same && same.version >= bucket.version) return;
+  const held = new Set((same ? [same] : previous).flatMap((row) => row.addresses));
+  const added = bucket.addresses.filter((address) => !held.has(address));
+  if (added.length && rescans.has(bucket.coin)) await trx.insertInto("pending_rescans").values({ coin: bucket.coin, webhook_id: bucket.webhook_id, addresses: JSON.stringify(added), since_ms: sinceMs(bucket.since) }).execute();
   await trx
     .insertInto("webhook_buckets")
     .values(values)
@@ -74,15 +118,16 @@ async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBuc
  * Stores messages of the feed, whichever kind, in the order given and in one transaction (a
  * scanner rebuilding from the stream pays one commit per batch, not per message).
  */
-export function storeFeedMessages(db: Kysely<ScannerDatabase>, messages: readonly WebhookFeedMessage[]): Promise<void> {
+export function storeFeedMessages(db: Kysely<ScannerDatabase>, messages: readonly WebhookFeedMessage[], options: FeedStoreOptions = {}): Promise<void> {
+  const rescans = options.rescanCoins ?? ALL_COINS;
   return serialized(db, async (trx) => {
-    for (const message of messages) await (isAddressBucket(message) ? applyBucket(trx, message) : applyMeta(trx, message));
+    for (const message of messages) await (isWatermark(message) ? applyWatermark(trx, message) : isAddressBucket(message) ? applyBucket(trx, message, rescans) : applyMeta(trx, message, rescans));
   });
 }
 
 /** Stores one message of the feed, whichever kind. */
-export function storeFeedMessage(db: Kysely<ScannerDatabase>, message: WebhookFeedMessage): Promise<void> {
-  return storeFeedMessages(db, [message]);
+export function storeFeedMessage(db: Kysely<ScannerDatabase>, message: WebhookFeedMessage, options: FeedStoreOptions = {}): Promise<void> {
+  return storeFeedMessages(db, [message], options);
 }
 
 function toMeta(row: Selectable<WebhooksTable>): WatchedWebhookMeta {
@@ -127,9 +172,9 @@ function byWebhook(rows: readonly BucketRow[]): Map<number, { bits: number; buck
 export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed {
   let metaSeq = 0;
   let bucketSeq = 0;
-  let turn: Promise<void> = Promise.resolve();
+  let turn: Promise<unknown> = Promise.resolve();
 
-  async function refresh(index: WatchIndex): Promise<void> {
+  async function refresh(index: WatchIndex): Promise<WatchFeedState> {
     const first = metaSeq === 0 && bucketSeq === 0;
     const read = await db
       .transaction()
@@ -154,7 +199,21 @@ export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed 
         const lastBucketSeq = first
           ? ((await trx.selectFrom("webhook_buckets").select((eb) => eb.fn.max("change_seq").as("seq")).executeTakeFirst())?.seq ?? 0)
           : (changed.at(-1)?.change_seq ?? bucketSeq);
-        return { metas: [...newest.values()], reload: new Set(reload), reloaded, changed, lastMetaSeq: metas.at(-1)?.change_seq ?? metaSeq, lastBucketSeq: Number(lastBucketSeq) };
+        // The watermark and the rescans of the same snapshot: the index applied below is the registry at that watermark.
+        const watermark = await trx.selectFrom("watch_watermark").select("registry_time_ms").executeTakeFirst();
+        const rescans = await trx.selectFrom("pending_rescans").selectAll().orderBy("id").execute();
+        return {
+          metas: [...newest.values()],
+          reload: new Set(reload),
+          reloaded,
+          changed,
+          lastMetaSeq: metas.at(-1)?.change_seq ?? metaSeq,
+          lastBucketSeq: Number(lastBucketSeq),
+          state: {
+            watermarkMs: watermark?.registry_time_ms,
+            rescans: rescans.map((row): RescanJob => ({ id: row.id, coin: row.coin as Coin, webhookId: row.webhook_id, addresses: row.addresses, sinceMs: row.since_ms })),
+          },
+        };
       });
 
     // Applied in one synchronous pass.
@@ -168,6 +227,7 @@ export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed 
     }
     metaSeq = read.lastMetaSeq;
     bucketSeq = read.lastBucketSeq;
+    return read.state;
   }
 
   return {
@@ -175,6 +235,9 @@ export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed 
       const run = turn.then(() => refresh(index));
       turn = run.catch(() => {});
       return run;
+    },
+    async finishRescans(ids) {
+      if (ids.length) await db.deleteFrom("pending_rescans").where("id", "in", [...ids]).execute();
     },
   };
 }

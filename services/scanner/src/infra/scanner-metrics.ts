@@ -1,7 +1,9 @@
 /**
  * The scanner's Prometheus metrics, `scanner_<thing>_<unit|total>{chain}`: progress (blocks,
  * published transfers), position (processed height, the node's tip, lag in blocks and seconds),
- * reorgs and the transfers they reverted, which chains this replica leads, and node calls.
+ * reorgs and the transfers they reverted, a node behind the processed blocks, blocks waiting for
+ * the watch feed, which chains this
+ * replica leads, and node calls.
  */
 import type { Coin } from "@chaingate/contracts";
 import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/http";
@@ -10,7 +12,7 @@ import type { FollowChainOptions } from "../domain/follow-chain.ts";
 
 export interface ScannerMetrics {
   /** The follower hooks of one chain. */
-  follower(coin: Coin): Pick<FollowChainOptions<unknown>, "onBlock" | "onReorg">;
+  follower(coin: Coin): Pick<FollowChainOptions<unknown>, "onBlock" | "onReorg" | "onNodeBehind" | "onWatchFeedBehind">;
   /** 1 while this replica holds the chain's lease. */
   leading(coin: Coin, held: boolean): void;
   nodeCalls(coin: Coin): NodeCallObserver;
@@ -28,6 +30,8 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
   const reorgs = metrics.counter({ name: `${p}reorgs_total`, help: "Reorgs rewound (the stored branch left the node's best chain).", labelNames });
   const reorgDepth = metrics.histogram({ name: `${p}reorg_depth_blocks`, help: "Processed blocks that left the best chain per reorg.", labelNames, buckets: [1, 2, 3, 5, 10, 20, 50, 100] });
   const reverted = metrics.counter({ name: `${p}transfers_reverted_total`, help: "Notified transfers published again as reverted.", labelNames });
+  const nodeBehind = metrics.gauge({ name: `${p}node_behind_blocks`, help: "How far the node is behind the newest processed block while the follower waits for it (0: not behind).", labelNames });
+  const watchFeedBehind = metrics.gauge({ name: `${p}watch_feed_behind_seconds`, help: "While blocks wait for the registry's watch feed: how far its newest watermark is behind what the next block needs (0: current; +Inf: no watermark yet).", labelNames });
   const leader = metrics.gauge({ name: `${p}leader`, help: "1 while this replica follows the chain (holds its lease), else 0.", labelNames });
 
   return {
@@ -46,6 +50,12 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
           reorgs.inc({ chain });
           reorgDepth.observe({ chain }, depth);
           if (count) reverted.inc({ chain }, count);
+        },
+        onNodeBehind(blocks) {
+          nodeBehind.set({ chain }, blocks ?? 0);
+        },
+        onWatchFeedBehind(behindMs) {
+          watchFeedBehind.set({ chain }, behindMs === null ? 0 : behindMs / 1000);
         },
       };
     },

@@ -3,11 +3,17 @@
  * `getblockbynum` and `gettransactioninfobyblocknum` per block (addresses in hex, visible=false),
  * `getblock` without details for a hash, `getassetissuebyid` once per TRC-10 id for its precision.
  * Integers of 16 digits or more are quoted before parsing, so amounts beyond 2^53 stay exact.
+ *
+ * The block and its transaction infos are two reads: a block is only returned with exactly one info
+ * per transaction of that block (java-tron answers them together from one block's record), each of
+ * the height asked for. A lagging backend's `[]`, or infos of another fork, throw BlockNotReadyError
+ * and the follower retries later instead of missing TRC-20 deposits.
  */
 import { text } from "node:stream/consumers";
 import type { NodeClient } from "@chaingate/node-client";
 import type { TronBlock, TronBlockData, TronTransactionInfo } from "../domain/match-tron-block.ts";
 import type { BlockSource } from "../domain/ports.ts";
+import { BlockNotReadyError } from "../domain/scanner-errors.ts";
 
 /** A JSON integer a double may not hold exactly, in value position. */
 const LONG_INTEGER = /([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g;
@@ -15,6 +21,29 @@ const LONG_INTEGER = /([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g;
 /** JSON.parse with long integers kept as their text (they reach the matcher as strings). */
 export function parseTronJson(body: string): unknown {
   return JSON.parse(body.replace(LONG_INTEGER, '$1"$2"'));
+}
+
+/** An info as the node answers it: its block number is checked against the height asked for. */
+interface TransactionInfoAnswer extends TronTransactionInfo {
+  blockNumber?: number | string;
+}
+
+/** The infos when they are exactly those of `block` at `height`; throws BlockNotReadyError otherwise. */
+export function infosOfBlock(block: TronBlock, height: number, answer: TransactionInfoAnswer[] | Record<string, never>): TronTransactionInfo[] {
+  const notReady = (reason: string) => new BlockNotReadyError("TRX", height, reason);
+  const number = block.block_header.raw_data.number ?? 0;
+  if (number !== height) throw notReady(`getblockbynum answered block ${number}`);
+  const txids = (block.transactions ?? []).map((tx) => tx.txID.toLowerCase());
+  // java-tron answers {} instead of [] for heights <= 0.
+  const infos = Array.isArray(answer) ? answer : [];
+  if (infos.length !== txids.length) throw notReady(`${infos.length} transaction infos for ${txids.length} transactions`);
+  const ids = infos.map((info) => String(info.id).toLowerCase());
+  const expected = new Set(txids);
+  const stray = ids.find((id) => !expected.has(id));
+  if (stray !== undefined || new Set(ids).size !== ids.length) throw notReady(`the transaction infos are not of the block's transactions${stray === undefined ? "" : ` (${stray})`}`);
+  const elsewhere = infos.find((info) => Number(info.blockNumber) !== height);
+  if (elsewhere) throw notReady(`the info of ${elsewhere.id} is of block ${elsewhere.blockNumber}`);
+  return infos;
 }
 
 export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockData> {
@@ -55,11 +84,11 @@ export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockDa
     async blockAt(height) {
       const [block, infos] = await Promise.all([
         post<Partial<TronBlock>>("/wallet/getblockbynum", { num: height }),
-        post<TronTransactionInfo[] | Record<string, never>>("/wallet/gettransactioninfobyblocknum", { num: height }),
+        post<TransactionInfoAnswer[] | Record<string, never>>("/wallet/gettransactioninfobyblocknum", { num: height }),
       ]);
       if (!block.blockID || !block.block_header) return null;
       const full = block as TronBlock;
-      return { block: full, infos: Array.isArray(infos) ? infos : [], trc10Decimals: await trc10Decimals(full) };
+      return { block: full, infos: infosOfBlock(full, height, infos), trc10Decimals: await trc10Decimals(full) };
     },
   };
 }

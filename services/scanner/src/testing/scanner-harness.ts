@@ -1,7 +1,9 @@
 /**
  * A scanner under test with its own database and NATS namespace, and a recorder of what it
  * publishes (transfer.matched, block.processed) read back through durable consumers. It also
- * stands in for the registry, publishing the watch feed as the delivery's relay does.
+ * stands in for the registry, publishing the watch feed as the delivery's relay does, with a
+ * watermark heartbeat (every WATERMARK_EVERY_MS, after any change in flight) so the scanner's
+ * followers do not wait for the feed.
  */
 import { randomBytes } from "node:crypto";
 import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
@@ -15,10 +17,13 @@ import {
   transferMatched,
   webhookAddresses,
   webhookChanged,
+  webhookWatermark,
   type EventPayload,
 } from "@chaingate/contracts";
-import { silentLogger } from "@chaingate/testing";
+import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
+import { scannerConfigSchema } from "../config.ts";
+import { createScannerService, type ScannerService } from "../create-scanner-service.ts";
 import { WEBHOOK_WATCHED_SQL } from "./webhook-watched-sql.ts";
 
 export type TransferMatched = EventPayload<typeof transferMatched>;
@@ -39,8 +44,12 @@ export interface EventRecorder {
    */
   publishWebhook(change: FakeRegistryChange): Promise<void>;
   waitFor(description: string, condition: () => boolean, timeoutMs?: number): Promise<void>;
+  /** Stops (or resumes) the watermark heartbeat: a registry whose feed stalled. */
+  pauseWatermarks(paused: boolean): void;
   close(): Promise<void>;
 }
+
+const WATERMARK_EVERY_MS = 200;
 
 export async function startEventRecorder(natsUrl = process.env.NATS_URL!): Promise<EventRecorder> {
   const namespace = `scan${randomBytes(4).toString("hex")}`;
@@ -55,30 +64,27 @@ export async function startEventRecorder(natsUrl = process.env.NATS_URL!): Promi
   let version = 0;
   /** Levels only grow, as in the registry. */
   const levels = new Map<number, number>();
+  /** Changes and watermarks take turns: a watermark never overtakes a change made before it. */
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work);
+    turn = run.catch(() => {});
+    return run;
+  };
+  let watermarksPaused = false;
+  const heartbeat = setInterval(() => {
+    if (watermarksPaused) return;
+    // A NATS outage in a test: the next beat tries again.
+    void inTurn(() => bus.publish(webhookWatermark, { registry_time: new Date().toISOString() })).catch(() => {});
+  }, WATERMARK_EVERY_MS);
   return {
     bus,
     namespace,
     transfers,
     blocks,
-    async publishWebhook({ addresses, ...change }) {
-      const current = ++version;
-      const bits = Math.max(levels.get(change.webhook_id) ?? 0, bucketBitsFor(addresses.length));
-      levels.set(change.webhook_id, bits);
-      const buckets = Array.from({ length: 2 ** bits }, () => [] as string[]);
-      for (const address of addresses) buckets[bucketOf(bucketHash(address), bits)]!.push(address);
-      for (const [bucket, list] of buckets.entries()) {
-        await bus.publish(webhookAddresses, { webhook_id: change.webhook_id, coin: change.coin, bucket_bits: bits, bucket, version: current, addresses: list });
-      }
-      await bus.publish(webhookChanged, {
-        is_active: true,
-        deleted: false,
-        confirmations: DEFAULT_CONFIRMATIONS,
-        include_tokens: defaultIncludeTokens(change.coin),
-        ...change,
-        version: current,
-        address_count: addresses.length,
-        bucket_bits: bits,
-      });
+    publishWebhook: (change) => inTurn(() => publishChange(change)),
+    pauseWatermarks(paused) {
+      watermarksPaused = paused;
     },
     async waitFor(description, condition, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
@@ -88,10 +94,33 @@ export async function startEventRecorder(natsUrl = process.env.NATS_URL!): Promi
       }
     },
     async close() {
+      clearInterval(heartbeat);
+      await turn;
       for (const consumption of consumptions) await consumption.stop();
       await bus.close();
     },
   };
+
+  async function publishChange({ addresses, ...change }: FakeRegistryChange): Promise<void> {
+    const current = ++version;
+    const bits = Math.max(levels.get(change.webhook_id) ?? 0, bucketBitsFor(addresses.length));
+    levels.set(change.webhook_id, bits);
+    const buckets = Array.from({ length: 2 ** bits }, () => [] as string[]);
+    for (const address of addresses) buckets[bucketOf(bucketHash(address), bits)]!.push(address);
+    for (const [bucket, list] of buckets.entries()) {
+      await bus.publish(webhookAddresses, { webhook_id: change.webhook_id, coin: change.coin, bucket_bits: bits, bucket, version: current, addresses: list, ...(change.since ? { since: change.since } : {}) });
+    }
+    await bus.publish(webhookChanged, {
+      is_active: true,
+      deleted: false,
+      confirmations: DEFAULT_CONFIRMATIONS,
+      include_tokens: defaultIncludeTokens(change.coin),
+      ...change,
+      version: current,
+      address_count: addresses.length,
+      bucket_bits: bits,
+    });
+  }
 }
 
 /** Resolves once the scanner's projection holds the webhook and all its addresses (see WEBHOOK_WATCHED_SQL). */
@@ -109,4 +138,14 @@ export async function waitForWebhookStored(connectionString: string, webhookId: 
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A scanner service in this process with a database and a recorder (NATS namespace) of its own,
+ * polling every 100 ms, following the chains `env` gives a node for (e.g. `{ TRON_NODE_URL }`).
+ */
+export async function startScannerUnderTest(env: Record<string, string>): Promise<{ database: TestDatabase; recorder: EventRecorder; scanner: ScannerService }> {
+  const [database, recorder] = await Promise.all([createTestDatabase(), startEventRecorder()]);
+  const config = scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: database.connectionString, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: recorder.namespace, SCANNER_POLL_INTERVAL_MS: "100", ...env });
+  return { database, recorder, scanner: await createScannerService(config, silentLogger) };
 }

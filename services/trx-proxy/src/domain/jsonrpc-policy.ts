@@ -5,7 +5,8 @@
  * state lives in one node and breaks under failover) is refused with -32601 before the node is
  * contacted.
  */
-import { createJsonRpcProxyPolicy, type JsonRpcPolicyDecision } from "@chaingate/node-client";
+import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
+import { createJsonRpcProxyPolicy, type JsonRpcProxyPolicy } from "@chaingate/node-client";
 
 /** java-tron's read methods (research §12). */
 export const ALLOWED_TRON_JSONRPC_METHODS = [
@@ -37,16 +38,16 @@ export const ALLOWED_TRON_JSONRPC_METHODS = [
 ] as const;
 
 /** Calls per batch, as the Bitcoin proxy. */
-export const MAX_BATCH_CALLS = 20;
+/** Calls per batch by default (JSONRPC_MAX_BATCH), as for Ethereum. */
+export const MAX_BATCH_CALLS = ETH_JSONRPC_MAX_BATCH_CALLS;
 
-const policy = createJsonRpcProxyPolicy({
-  allowedMethods: ALLOWED_TRON_JSONRPC_METHODS,
-  forwardedVersion: "2.0",
-  maxBatchCalls: MAX_BATCH_CALLS,
-  paramsRequired: false,
-  allowedDescription: "the read methods this proxy forwards",
-});
-
-export function evaluateJsonRpcRequest(rawBody: string | Uint8Array): JsonRpcPolicyDecision {
-  return policy.evaluate(rawBody);
+/** The policy with at most `maxBatchCalls` calls per batch. */
+export function createTrxJsonRpcPolicy(maxBatchCalls: number = MAX_BATCH_CALLS): JsonRpcProxyPolicy {
+  return createJsonRpcProxyPolicy({
+    allowedMethods: ALLOWED_TRON_JSONRPC_METHODS,
+    forwardedVersion: "2.0",
+    maxBatchCalls,
+    paramsRequired: false,
+    allowedDescription: "the read methods this proxy forwards",
+  });
 }

@@ -1,16 +1,16 @@
 /**
- * POST /api/v1/trx/jsonrpc: java-tron's eth-compatible JSON-RPC 2.0, read methods only. The policy
- * decides before the node is contacted (403 -32601 for any other method, 400 -32700/-32600 for a
- * malformed body); the node's answer (HTTP 200, results and errors alike) streams through unchanged;
- * an unreachable node is 502 -32603, one not configured 500 -32603.
+ * POST /api/v1/trx/jsonrpc: java-tron's eth-compatible JSON-RPC 2.0, read methods only, the shared
+ * exchange of @chaingate/node-client with Tron's policy. The policy decides before the node is
+ * contacted (403 -32601 for any other method, 400 -32700/-32600 for a malformed body); the node's
+ * answer (HTTP 200, results and errors alike) streams through unchanged with its content type; an
+ * unreachable node is 502 -32603, one not configured 500 -32603. A batch of up to `maxBatchCalls` is
+ * checked whole, then sent in chunks of the node's own `nodeBatchCalls`.
  */
-import { pipeline } from "node:stream";
-import { abortOnClose } from "@chaingate/http";
-import { hasErrorCode } from "@chaingate/errors";
-import { JSONRPC_NODE_UNREACHABLE, jsonRpcProxyErrorBody, type JsonValue } from "@chaingate/node-client";
+import { abortOnClose, sendJsonRpcOutcome } from "@chaingate/http";
+import { DEFAULT_NODE_BATCH_CALLS, forwardJsonRpc } from "@chaingate/node-client";
 import express, { type RequestHandler } from "express";
-import { evaluateJsonRpcRequest } from "../domain/jsonrpc-policy.ts";
-import { GENERIC_NODE_ERROR, TRX_CODES } from "./node-error-response.ts";
+import { createTrxJsonRpcPolicy } from "../domain/jsonrpc-policy.ts";
+import { GENERIC_NODE_ERROR } from "./node-error-response.ts";
 import type { TrxRoute } from "./trx-route.ts";
 
 /** The raw body as bytes: the policy parses it itself (a parse error is -32700, not a generic 400). */
@@ -18,33 +18,23 @@ export function rawJsonRpcBody(limitBytes: number): RequestHandler {
   return express.raw({ type: () => true, limit: limitBytes });
 }
 
-export function postJsonRpc({ node, logger }: TrxRoute): RequestHandler {
+export interface JsonRpcBatchSettings {
+  /** Calls per batch accepted from a client (JSONRPC_MAX_BATCH). */
+  maxBatchCalls?: number | undefined;
+  /** Calls per request to the node (TRON_NODE_MAX_BATCH). */
+  nodeBatchCalls?: number | undefined;
+}
+
+export function postJsonRpc({ node, logger }: TrxRoute, { maxBatchCalls, nodeBatchCalls = DEFAULT_NODE_BATCH_CALLS }: JsonRpcBatchSettings = {}): RequestHandler {
+  const policy = createTrxJsonRpcPolicy(maxBatchCalls);
   return async (req, res) => {
-    const decision = evaluateJsonRpcRequest(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-    if (!decision.ok) {
-      res.status(decision.status).json(decision.body);
-      return;
-    }
-    const id: JsonValue = decision.isBatch ? null : (decision.forward[0]?.id ?? null);
     const signal = abortOnClose(res);
-    let answer;
-    try {
-      answer = await node.callRaw(decision.forwardBody, { signal });
-    } catch (error) {
-      if (hasErrorCode(error, TRX_CODES.aborted)) return;
-      if (hasErrorCode(error, TRX_CODES.unreachable)) {
-        res.status(502).json(jsonRpcProxyErrorBody(JSONRPC_NODE_UNREACHABLE, GENERIC_NODE_ERROR, id));
-      } else if (hasErrorCode(error, TRX_CODES.notConfigured, TRX_CODES.authFailed)) {
-        res.status(500).json(jsonRpcProxyErrorBody(JSONRPC_NODE_UNREACHABLE, "The TRX node is not configured.", id));
-      } else {
-        logger.error({ err: error }, "POST /jsonrpc failed unexpectedly");
-        res.status(500).json(jsonRpcProxyErrorBody(JSONRPC_NODE_UNREACHABLE, "Internal error in the proxy.", id));
-      }
-      return;
-    }
-    res.status(200).type("application/json");
-    pipeline(answer.body, res, (error) => {
-      if (error && !signal.aborted) logger.error({ err: error }, "the node's JSON-RPC answer failed; connection cut");
+    const outcome = await forwardJsonRpc(node, policy, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), {
+      signal,
+      nodeBatchCalls,
+      unreachableMessage: GENERIC_NODE_ERROR,
+      notConfiguredMessage: "The TRX node is not configured.",
     });
+    sendJsonRpcOutcome(res, outcome, { signal, logger });
   };
 }

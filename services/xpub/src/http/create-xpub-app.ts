@@ -20,6 +20,7 @@ import {
   type EthIssuedAddress,
   type IssuedAddress,
 } from "@chaingate/contracts";
+import { XpubKeyHeldError } from "./xpub-key-held-error.ts";
 import { XpubRecordNotFoundError } from "./xpub-record-not-found-error.ts";
 
 export const XPUB_BASE_PATH = "/api/v1/btc/xpub";
@@ -57,6 +58,10 @@ export function createXpubApp({ chains, logger, readinessChecks, degradedChecks,
     errorResponses: {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       xpub_record_not_found: (error) => ({ status: 404, body: { message: error.message } }),
+      xpub_key_held_by_another_account: (error) => ({
+        status: 409,
+        body: { message: error.message, errors: { [(error as XpubKeyHeldError).field]: [error.message] } },
+      }),
     },
   });
   for (const chain of chains) registerChainRoutes(http, chain);
@@ -75,9 +80,10 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
       if (error instanceof XpubRejectedError) throw new ValidationError({ xpub: [error.message] });
       throw error;
     }
-    const { record, created } = await repository.register(accountId, key, body.label ?? null);
+    const registered = await repository.register(accountId, key, body.label ?? null);
+    if (registered.outcome === "held_by_another_account") throw new XpubKeyHeldError("xpub");
     // 201 only when this call created the record (Laravel's JsonResource convention).
-    res.status(created ? 201 : 200).json(toXpubRecord(record));
+    res.status(registered.created ? 201 : 200).json(toXpubRecord(registered.record));
   });
 
   http.route("post", `${basePath}/:id(\\d+)/address`, async (req, res) => {
@@ -85,6 +91,7 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     const accountId = readAccountId(req);
     const result = await repository.issueAddress(accountId, keyId);
     if (result.outcome === "not_found") throw new XpubRecordNotFoundError(String(req.params.id));
+    if (result.outcome === "held_by_another_account") throw new XpubKeyHeldError("id");
     if (result.outcome === "limit_reached") {
       throw new ValidationError({ id: [`This key has issued its limit of ${result.limit} addresses; register another account key to issue more.`] });
     }

@@ -13,6 +13,8 @@ import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" 
 import rejections from "../domain/fixtures/eth-xpub-rejections.json" with { type: "json" };
 import type { XpubService } from "../create-xpub-service.ts";
 import { startTestXpub } from "../testing/index.ts";
+import { sameNodeOtherText, withVersion } from "../testing/same-node-other-text.ts";
+import { XPUB_VERSION } from "../domain/eth/parse-eth-account-xpub.ts";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 const seed = mnemonicToSeedSync(MNEMONIC);
@@ -95,9 +97,19 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     expect(await call("GET", `/api/v1/eth/xpub/${String(btc.body.id)}/addresses`, alice)).toEqual(notFound(btc.body.id));
     expect(await call("POST", `/api/v1/btc/xpub/${String(eth.body.id)}/address`, alice)).toEqual(notFound(eth.body.id));
     expect(await call("POST", `/api/v1/eth/xpub/${String(eth.body.id)}/address`, bob)).toEqual(notFound(eth.body.id));
-    // Bob registering the same xpub gets his own record, issuing from index 0.
-    const bobs = await call("POST", "/api/v1/eth/xpub", bob, { xpub: ACCOUNT_XPUB });
-    expect(bobs.status).toBe(201);
-    expect((await call("POST", `/api/v1/eth/xpub/${String(bobs.body.id)}/address`, bob)).body.address).toBe(walletAddress(0));
+  });
+
+  it("one key, one account: another account's registration of the xpub, as the same text or re-serialized, is a 409", async () => {
+    expect((await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB })).status).toBe(200);
+    const held = "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+    for (const text of [ACCOUNT_XPUB, sameNodeOtherText(ACCOUNT_XPUB)]) {
+      expect(await call("POST", "/api/v1/eth/xpub", bob, { xpub: text })).toEqual({ status: 409, body: { message: held, errors: { xpub: [held] } } });
+    }
+  });
+
+  it("the rule is per chain: a node alice registered as a Bitcoin zpub may be bob's Ethereum xpub (other addresses, other chain)", async () => {
+    const zpub = vectors.accounts[0]!.zpub;
+    expect((await call("POST", "/api/v1/btc/xpub", alice, { xpub: zpub })).status).toBe(200);
+    expect((await call("POST", "/api/v1/eth/xpub", bob, { xpub: withVersion(zpub, XPUB_VERSION) })).status).toBe(201);
   });
 });

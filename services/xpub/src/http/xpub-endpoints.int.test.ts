@@ -9,6 +9,7 @@ import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" 
 import rejections from "../domain/fixtures/zpub-rejections.json" with { type: "json" };
 import type { XpubService } from "../create-xpub-service.ts";
 import { startTestXpub } from "../testing/index.ts";
+import { freshAccountKey, sameNodeOtherText } from "../testing/same-node-other-text.ts";
 
 const [ACCOUNT_0, ACCOUNT_1] = vectors.accounts;
 const BIP84_RECEIVE = ACCOUNT_0!.addresses.filter((a) => a.chain === 0 && a.index < 2);
@@ -57,6 +58,7 @@ const register = (as: { key: string }, body: unknown) => call("POST", "/api/v1/b
 const issue = (as: { key: string }, id: unknown, base?: string) => call("POST", `/api/v1/btc/xpub/${id}/address`, as, undefined, base);
 const history = (as: { key: string }, id: unknown, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as);
 const notFound = (id: unknown) => ({ message: `No xpub record with id ${id} was found.` });
+const HELD = "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
 
 describe("POST /api/v1/btc/xpub", () => {
   it("registers an account zpub: 201 with the record, never the full key", async () => {
@@ -83,12 +85,32 @@ describe("POST /api/v1/btc/xpub", () => {
     expect(again.body.label).toBe("hot wallet");
   });
 
-  it("the same key from another account is that account's own record", async () => {
-    const alices = await register(alice, { xpub: ACCOUNT_0!.zpub });
-    const bobs = await register(bob, { xpub: ACCOUNT_0!.zpub });
-    expect(bobs.status).toBe(201);
-    expect(bobs.body.id).not.toBe(alices.body.id);
-    expect(bobs.body.label).toBeNull();
+  it("the same key from another account: 409 naming the xpub field, not the account holding it", async () => {
+    expect((await register(alice, { xpub: ACCOUNT_0!.zpub })).status).toBe(200);
+    expect(await register(bob, { xpub: ACCOUNT_0!.zpub, label: "mine" })).toEqual({ status: 409, body: { message: HELD, errors: { xpub: [HELD] } } });
+  });
+
+  it("the same node under another text (parent fingerprint changed, same addresses) is the same key: 201 for its holder's first text only", async () => {
+    const key = freshAccountKey();
+    const other = sameNodeOtherText(key);
+    expect(other).not.toBe(key);
+    const held = await register(alice, { xpub: key });
+    expect(held.status).toBe(201);
+    expect(await register(bob, { xpub: other })).toEqual({ status: 409, body: { message: HELD, errors: { xpub: [HELD] } } });
+    // The holder's other text finds the holder's record, as the same text does.
+    expect(await register(alice, { xpub: other })).toEqual({ status: 200, body: held.body });
+  });
+
+  it("two accounts registering one key at the same time, through two replicas: exactly one wins", async () => {
+    const ROUNDS = 10;
+    for (let round = 0; round < ROUNDS; round++) {
+      const key = freshAccountKey();
+      const answers = await Promise.all([
+        call("POST", "/api/v1/btc/xpub", alice, { xpub: key }, gateway.url),
+        call("POST", "/api/v1/btc/xpub", bob, { xpub: sameNodeOtherText(key) }, limitedGateway.url),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    }
   });
 
   it("label is optional and may be null", async () => {
@@ -147,9 +169,9 @@ describe("POST /api/v1/btc/xpub/{id}/address", () => {
   });
 
   it("the path carries the key's own account number", async () => {
-    const { body: record } = await register(bob, { xpub: ACCOUNT_1!.zpub });
+    const { body: record } = await register(bob, { xpub: freshAccountKey("m/84'/0'/7'") });
     const { body } = await issue(bob, record.id);
-    expect(body).toEqual({ address: ACCOUNT_1!.addresses[0]!.mainnet, index: 0, path: "m/84'/0'/1'/0/0" });
+    expect(body).toEqual({ address: expect.stringMatching(/^bc1q/), index: 0, path: "m/84'/0'/7'/0/0" });
   });
 
   it("404 with one body for an unknown id and for another account's id", async () => {
@@ -163,12 +185,13 @@ describe("POST /api/v1/btc/xpub/{id}/address", () => {
   });
 
   it(`422 once the per-key limit (${LIMIT} on this replica) is reached, and nothing is issued`, async () => {
-    const { body: record } = await register(bob, { xpub: ACCOUNT_0!.zpub });
+    const bobsKey = freshAccountKey();
+    const { body: record } = await register(bob, { xpub: bobsKey });
     const issued = [await issue(bob, record.id, limitedGateway.url), await issue(bob, record.id, limitedGateway.url)];
     expect(issued.map((r) => r.status)).toEqual([201, 201]);
     const message = `This key has issued its limit of ${LIMIT} addresses; register another account key to issue more.`;
     expect(await issue(bob, record.id, limitedGateway.url)).toEqual({ status: 422, body: { message, errors: { id: [message] } } });
-    expect((await register(bob, { xpub: ACCOUNT_0!.zpub })).body).toMatchObject({ next_index: LIMIT, issued_count: LIMIT });
+    expect((await register(bob, { xpub: bobsKey })).body).toMatchObject({ next_index: LIMIT, issued_count: LIMIT });
   });
 });
 
@@ -205,7 +228,7 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
 
   it("a key with nothing issued has total 0 and last_page 1", async () => {
     const carol = await createAccountWithKey(database.connectionString, "carol");
-    const { body: fresh } = await register(carol, { xpub: ACCOUNT_0!.zpub });
+    const { body: fresh } = await register(carol, { xpub: freshAccountKey() });
     expect(await history(carol, fresh.id)).toEqual({ status: 200, body: { data: [], meta: { current_page: 1, per_page: 50, total: 0, last_page: 1 } } });
   });
 

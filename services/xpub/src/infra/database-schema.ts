@@ -23,6 +23,12 @@ export interface ExtendedKeysTable {
   /** Next index to issue; indexes 0 .. next_index-1 are all in issued_addresses. */
   next_index: ColumnType<number, never, number>;
   created_at: ColumnType<Date, never, never>;
+  /**
+   * Set only by migration 0004 on a record whose key an older record of another account already
+   * held: the holder's id. Such a record answers 409 instead of issuing. Null on every record the
+   * service creates (a unique index allows one null per chain + key_material).
+   */
+  duplicate_of: ColumnType<number | null, never, never>;
 }
 
 export interface IssuedAddressesTable {

@@ -10,12 +10,16 @@ import type { ExtendedKeysTable, XpubDatabase } from "./database-schema.ts";
 import { createKeyedBatcher } from "./keyed-batcher.ts";
 
 /** A stored key record (the row without the full key). */
-export type ExtendedKeyRow = Omit<Selectable<ExtendedKeysTable>, "zpub" | "key_material">;
+export type ExtendedKeyRow = Omit<Selectable<ExtendedKeysTable>, "zpub" | "key_material" | "duplicate_of">;
+
+/** `held_by_another_account`: the key (per chain) belongs to the account that registered it first. */
+export type RegisterResult = { outcome: "registered"; record: ExtendedKeyRow; created: boolean } | { outcome: "held_by_another_account" };
 
 export type IssueResult<Issued extends IssuedAddressOf = IssuedAddressOf> =
   | { outcome: "issued"; address: Issued }
   | { outcome: "not_found" }
-  | { outcome: "limit_reached"; limit: number };
+  | { outcome: "limit_reached"; limit: number }
+  | { outcome: "held_by_another_account" };
 
 export interface AddressHistoryRows {
   total: number;
@@ -24,8 +28,11 @@ export interface AddressHistoryRows {
 
 /** One chain's records: every query is scoped to the scheme's chain. */
 export interface XpubRepository<Key extends ParsedAccountKey = ParsedAccountKey, Issued extends IssuedAddressOf = IssuedAddressOf> {
-  /** Stores the key for the account, or finds the account's existing record of the same key. */
-  register(accountId: number, key: Key, label: string | null): Promise<{ record: ExtendedKeyRow; created: boolean }>;
+  /**
+   * Stores the key for the account, or finds the account's existing record of the same key; a key
+   * another account holds (same public key and chain code, whatever the encoding) is refused.
+   */
+  register(accountId: number, key: Key, label: string | null): Promise<RegisterResult>;
   /** Issues the key's next index: lock, derive, store, increment, commit (batched with concurrent calls for the key). */
   issueAddress(accountId: number, keyId: number): Promise<IssueResult<Issued>>;
   /** Addresses with index in [firstIndex, firstIndex + count), or undefined if the account has no such key. */
@@ -79,13 +86,15 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
       // The row lock serializes issuers of this key on every replica until we commit.
       const key = await trx
         .selectFrom("extended_keys")
-        .select(["zpub", "next_index"])
+        .select(["zpub", "next_index", "duplicate_of"])
         .where("id", "=", keyId)
         .where("account_id", "=", accountId)
         .where("chain", "=", chain)
         .forUpdate()
         .executeTakeFirst();
       if (!key) return Array<IssueResult<Issued>>(count).fill({ outcome: "not_found" });
+      // A record flagged by migration 0004 would hand out the holder's addresses.
+      if (key.duplicate_of !== null) return Array<IssueResult<Issued>>(count).fill({ outcome: "held_by_another_account" });
       const issuable = Math.max(0, Math.min(count, maxAddressesPerKey - key.next_index));
       const account = parsedKey(keyId, key.zpub);
       const addresses = Array.from({ length: issuable }, (_, i) => scheme.derive(account, key.next_index + i));
@@ -122,19 +131,23 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
           xpub_preview: key.xpubPreview,
           label,
         })
-        // A concurrent registration of the same key waits for ours and then does nothing.
-        .onConflict((conflict) => conflict.columns(["account_id", "chain", "key_material"]).doNothing())
+        // Either unique index may refuse the row: the account's own record of the key (per account)
+        // or another account's (per chain). A concurrent registration of the same key waits for
+        // the first one's commit and then does nothing, so exactly one account gets the key.
+        .onConflict((conflict) => conflict.doNothing())
         .returning(RECORD_COLUMNS)
         .executeTakeFirst();
-      if (inserted) return { record: inserted, created: true };
+      if (inserted) return { outcome: "registered", record: inserted, created: true };
       const existing = await db
         .selectFrom("extended_keys")
-        .select(RECORD_COLUMNS)
+        .select([...RECORD_COLUMNS, "duplicate_of"])
         .where("account_id", "=", accountId)
         .where("chain", "=", chain)
         .where("key_material", "=", keyMaterial)
-        .executeTakeFirstOrThrow();
-      return { record: existing, created: false };
+        .executeTakeFirst();
+      if (!existing || existing.duplicate_of !== null) return { outcome: "held_by_another_account" };
+      const { duplicate_of: _holder, ...record } = existing;
+      return { outcome: "registered", record, created: false };
     },
 
     issueAddress(accountId, keyId) {
@@ -170,6 +183,7 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
   };
 }
 
-function keyMaterialOf(key: ParsedAccountKey): string {
+/** What a key is compared by (per chain): public key + chain code, hex; the text's metadata does not count. */
+export function keyMaterialOf(key: ParsedAccountKey): string {
   return Buffer.concat([key.publicKey, key.chainCode]).toString("hex");
 }

@@ -3,6 +3,7 @@ import * as registry from "./0001-registry.ts";
 import * as deliveryJobs from "./0002-delivery-jobs.ts";
 import * as webhookSettingsAndWatchFeed from "./0003-webhook-settings-and-watch-feed.ts";
 import * as jobTraceContext from "./0004-job-trace-context.ts";
+import * as watchFeedTimesAndKeyAddresses from "./0005-watch-feed-times-and-key-addresses.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -10,4 +11,5 @@ export const deliveryMigrations: MigrationList = {
   "0002-delivery-jobs": deliveryJobs,
   "0003-webhook-settings-and-watch-feed": webhookSettingsAndWatchFeed,
   "0004-job-trace-context": jobTraceContext,
+  "0005-watch-feed-times-and-key-addresses": watchFeedTimesAndKeyAddresses,
 };

@@ -1,9 +1,15 @@
 import type { MigrationList } from "@chaingate/db";
 import * as followerState from "./0001-follower-state.ts";
 import * as watchBuckets from "./0002-watch-buckets.ts";
+import * as chainIdentity from "./0003-chain-identity.ts";
+import * as generationsAndPublishing from "./0004-generations-and-publishing.ts";
+import * as watermarkAndRescans from "./0005-watermark-and-rescans.ts";
 
 /** The scanner schema's migrations, applied in name order at start-up. */
 export const scannerMigrations: MigrationList = {
   "0001-follower-state": followerState,
   "0002-watch-buckets": watchBuckets,
+  "0003-chain-identity": chainIdentity,
+  "0004-generations-and-publishing": generationsAndPublishing,
+  "0005-watermark-and-rescans": watermarkAndRescans,
 };

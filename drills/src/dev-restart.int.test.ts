@@ -1,0 +1,187 @@
+/**
+ * Start, stop, start again, as a new user does: the dev stack (scripts/dev.ts, every service a
+ * process, its own chains) runs as a process group beside anything else on the machine (its own
+ * ports, data dir, database and NATS namespace); webhooks are registered on all three chains
+ * through the gateway; the group gets SIGINT (Ctrl-C); the stack starts again on the same data;
+ * each watched address is paid: all three notifications reach the receiver. Hardhat and the
+ * simulator start fresh chains, so the second start depends on the scanner following them anew.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, DEV_LITECOIND_OPTIONS, waitForExit, type TestDatabase } from "@chaingate/testing";
+import { createGenesis, type DevAccount } from "@chaingate/tron-devnode";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+// By path: the delivery's test receiver and the simulator's transaction signing.
+import { startLocalReceiver, type LocalReceiver } from "../../services/delivery/src/testing/local-receiver.ts";
+import { signJson } from "../../packages/tron-devnode/src/test-devnode.ts";
+import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The stack's default ports, each moved by the offset. */
+const BASE_PORTS = { gateway: 8080, scanner: 8105, hardhat: 8545, tron: 8090, litecoind: DEV_LITECOIND_OPTIONS.rpcPort, others: [8101, 8102, 8103, 8104, 8106] };
+const START_TIMEOUT_MS = 120_000;
+const STOP_TIMEOUT_MS = 60_000;
+const ARRIVAL_TIMEOUT_MS = 60_000;
+
+let database: TestDatabase;
+let receiver: LocalReceiver;
+let dataDir: string;
+let offset: number;
+const namespace = `dev${randomBytes(4).toString("hex")}`;
+let stack: { child: ChildProcess; output: () => string } | undefined;
+
+const port = (base: number) => base + offset;
+const url = (base: number) => `http://127.0.0.1:${port(base)}`;
+
+function isFree(candidate: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer().once("error", () => resolve(false));
+    server.listen(candidate, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** An offset under which every port of the stack is free now. */
+async function freeOffset(): Promise<number> {
+  const bases = [BASE_PORTS.gateway, BASE_PORTS.scanner, BASE_PORTS.hardhat, BASE_PORTS.tron, BASE_PORTS.litecoind, ...BASE_PORTS.others];
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 400) * 50;
+    if ((await Promise.all(bases.map((base) => isFree(base + candidate)))).every(Boolean)) return candidate;
+  }
+}
+
+async function poll<T>(description: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined && accept(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}\n${stack?.output().slice(-4_000) ?? ""}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The scanner's follower state per chain, from its metrics. */
+async function followerStates(): Promise<Record<string, string>> {
+  const text = await (await fetch(`${url(BASE_PORTS.scanner)}/metrics`)).text();
+  return Object.fromEntries([...text.matchAll(/^scanner_follower_state\{chain="(\w+)",state="(\w+)"\} 1$/gm)].map((match) => [match[1]!, match[2]!]));
+}
+
+/** `scripts/dev.ts` in a process group of its own, as `bash scripts/dev.sh` runs it after the bootstrap. */
+async function startStack(): Promise<void> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/dev.ts"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, DATABASE_URL: database.connectionString, NATS_NAMESPACE: namespace, DEV_PORT_OFFSET: String(offset), DEV_DATA_DIR: dataDir, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", LOG_LEVEL: "info" },
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  stack = { child, output: () => output };
+  await poll("the gateway", () => fetch(`${url(BASE_PORTS.gateway)}/readyz`).then((response) => response.status), (status) => status === 200, START_TIMEOUT_MS);
+  await poll("the scanner following all three chains", followerStates, (states) => ["btc", "eth", "trx"].every((chain) => states[chain] === "following"), START_TIMEOUT_MS);
+}
+
+/** Ctrl-C: SIGINT to the whole group, then every process of it gone. */
+async function interruptStack(): Promise<void> {
+  const { child } = stack!;
+  process.kill(-child.pid!, "SIGINT");
+  expect(await waitForExit(child, STOP_TIMEOUT_MS)).toBe(true);
+  await poll("the group's processes to end", async () => groupAlive(child.pid!), (alive) => !alive, STOP_TIMEOUT_MS);
+  stack = undefined;
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(`${url(BASE_PORTS.litecoind)}/wallet/chaingate-regtest`, {
+    method: "POST",
+    headers: { authorization: `Basic ${Buffer.from(`${DEV_LITECOIND_OPTIONS.rpcUser}:${DEV_LITECOIND_OPTIONS.rpcPassword}`).toString("base64")}`, "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "1.0", id: 1, method, params }),
+  });
+  const { result, error } = (await response.json()) as { result: T; error: unknown };
+  if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
+  return result;
+}
+
+async function ethereumRpc<T>(method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(url(BASE_PORTS.hardhat), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const { result, error } = (await response.json()) as { result: T; error: unknown };
+  if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
+  return result;
+}
+
+async function tronPost<T>(pathname: string, body: unknown): Promise<T> {
+  const response = await fetch(`${url(BASE_PORTS.tron)}${pathname}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return (await response.json()) as T;
+}
+
+beforeAll(async () => {
+  [database, receiver, dataDir, offset] = await Promise.all([createTestDatabase(), startLocalReceiver(), mkdtemp(path.join(os.tmpdir(), "chaingate-dev-")), freeOffset()]);
+}, 60_000);
+
+afterAll(async () => {
+  if (stack && groupAlive(stack.child.pid!)) process.kill(-stack.child.pid!, "SIGKILL");
+  await receiver?.close();
+  await database?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("the dev stack started, stopped with Ctrl-C and started again", () => {
+  test("webhooks registered before the restart are notified on all three chains after it", async () => {
+    await startStack();
+    const { key } = await createAccountWithKey(database.connectionString, "dev restart");
+    const [payer, payee] = createGenesis().accounts as [DevAccount, DevAccount];
+    const addresses: Record<ScannedCoin, string> = {
+      BTC: await bitcoinRpc<string>("getnewaddress"),
+      ETH: `0x${randomBytes(20).toString("hex")}`,
+      TRX: payee.base58,
+    };
+    const webhooks = new Map<ScannedCoin, number>();
+    for (const coin of ["BTC", "ETH", "TRX"] as const) {
+      const created = await fetch(`${url(BASE_PORTS.gateway)}/api/v1/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({ coin, webhook_url: `${receiver.url}/deposits`, addresses: [addresses[coin]] }),
+      });
+      expect(created.status).toBe(201);
+      const id = ((await created.json()) as { data: { id: number } }).data.id;
+      await waitUntilWatched(database.connectionString, id);
+      webhooks.set(coin, id);
+    }
+
+    await interruptStack();
+    await startStack();
+    // The scanner followed the fresh dev chains anew, and said so.
+    expect(stack!.output()).toMatch(/ETH: .*resetting to the node's tip \(SCANNER_RESET_STALE_CHAINS, dev only\)/);
+    expect(stack!.output()).toMatch(/TRX: .*resetting to the node's tip \(SCANNER_RESET_STALE_CHAINS, dev only\)/);
+
+    const miner = await bitcoinRpc<string>("getnewaddress");
+    const btcTx = await bitcoinRpc<string>("sendtoaddress", [addresses.BTC, "0.5"]);
+    await bitcoinRpc("generatetoaddress", [1, miner]);
+    const [sender] = await ethereumRpc<string[]>("eth_accounts");
+    const ethTx = await ethereumRpc<string>("eth_sendTransaction", [{ from: sender, to: addresses.ETH, value: "0xde0b6b3a7640000" }]);
+    const unsigned = await tronPost<Record<string, unknown>>("/wallet/createtransaction", { owner_address: payer.base58, to_address: payee.base58, amount: 2_000_000, visible: true });
+    const trxTx = String(unsigned.txID);
+    expect(await tronPost<{ result?: boolean }>("/wallet/broadcasttransaction", signJson(unsigned as never, payer.privateKey))).toMatchObject({ result: true });
+
+    const notified = (coin: ScannedCoin) => receiver.received.map((request) => JSON.parse(request.body) as { webhook_id: number; txid: string; type: string }).filter((body) => body.webhook_id === webhooks.get(coin));
+    await poll("a notification on each chain", async () => (["BTC", "ETH", "TRX"] as const).map((coin) => notified(coin).length), (counts) => counts.every((count) => count >= 1), ARRIVAL_TIMEOUT_MS);
+    expect(notified("BTC")).toEqual([expect.objectContaining({ type: "transfer", txid: btcTx })]);
+    expect(notified("ETH")).toEqual([expect.objectContaining({ type: "transfer", txid: ethTx })]);
+    expect(notified("TRX")).toEqual([expect.objectContaining({ type: "transfer", txid: trxTx })]);
+    await interruptStack();
+  }, 420_000);
+});

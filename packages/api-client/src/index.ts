@@ -1,0 +1,2 @@
+export { createApiClient, type ApiClient, type ApiClientOptions } from "./create-api-client.ts";
+export type { components, operations, paths } from "./schema.ts";

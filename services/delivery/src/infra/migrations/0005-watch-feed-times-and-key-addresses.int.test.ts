@@ -1,0 +1,77 @@
+/**
+ * Migration 0005 over a registry written by the previous release (real Postgres): every watched
+ * address is kept as the client's own (none is lost, a later PUT of `xpub_ids` drops none), outbox
+ * rows queued before it take their webhook's creation time, so the watermark cannot pass them before
+ * they are relayed, and the keys live webhooks name are queued for their history.
+ */
+import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import type { Kysely } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../database-schema.ts";
+import { createWebhookRepository } from "../webhook-repository.ts";
+import { readRegistryTime } from "../webhook-watermark-publisher.ts";
+import { deliveryMigrations } from "./index.ts";
+
+const ADDRESSES = ["0x" + "1".repeat(40), "0x" + "2".repeat(40), "0x" + "3".repeat(40)];
+const CREATED_AT = new Date("2026-11-01T10:00:00.123Z");
+
+let database: TestDatabase;
+let client: pg.Client;
+let webhookId: number;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const previous = createDatabase({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
+  const before = Object.fromEntries(Object.entries(deliveryMigrations).filter(([name]) => name < "0005"));
+  await migrateToLatest(previous.db as Kysely<unknown>, DELIVERY_SCHEMA, before);
+  await previous.close();
+  client = new pg.Client({ connectionString: database.connectionString });
+  await client.connect();
+  // A webhook naming key 9 whose third address came from it (auto-watch): the previous release kept no difference.
+  webhookId = Number(
+    (
+      await client.query<{ id: string }>(
+        `insert into delivery.webhooks (account_id, coin, webhook_url, secret, is_active, xpub_ids, created_at) values (1, 'ETH', 'http://93.184.216.34/', 'whsec_00', 1, '{9}', $1) returning id`,
+        [CREATED_AT],
+      )
+    ).rows[0]!.id,
+  );
+  await client.query(`insert into delivery.webhook_addresses (webhook_id, address) select $1, unnest($2::text[])`, [webhookId, ADDRESSES]);
+});
+afterAll(async () => {
+  await client?.end();
+  await database?.drop();
+});
+
+describe("migration 0005", () => {
+  it("dates the queued outbox rows with their webhook's creation, keeps every address as the client's own, and a later PUT of xpub_ids drops none", async () => {
+    const queued = Number((await client.query(`select count(*) as n from delivery.webhook_changes`)).rows[0].n);
+    expect(queued).toBeGreaterThan(0);
+    const current = createDatabase<DeliveryDatabase>({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
+    try {
+      expect(await migrateToLatest(current.db as Kysely<unknown>, DELIVERY_SCHEMA, deliveryMigrations)).toEqual(["0005-watch-feed-times-and-key-addresses"]);
+      const times = (await client.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).rows.map((row) => row.created_at.getTime());
+      expect(times).toEqual(Array.from({ length: queued }, () => CREATED_AT.getTime()));
+      // The watermark stays at the oldest queued change until the relay has published it.
+      expect((await readRegistryTime(current.db)).getTime()).toBe(CREATED_AT.getTime());
+      const listed = (await client.query<{ address: string; listed: boolean }>(`select address, listed from delivery.webhook_addresses where webhook_id = $1 order by address`, [webhookId])).rows;
+      expect(listed).toEqual(ADDRESSES.map((address) => ({ address, listed: true })));
+      expect((await client.query(`select active_since from delivery.webhooks where id = $1`, [webhookId])).rows[0].active_since).toEqual(CREATED_AT);
+      // The key it names is queued for its history, as named since the webhook's creation.
+      expect((await client.query(`select xpub_id, account_id, coin, requested_at, done_at from delivery.key_backfills`)).rows).toEqual([
+        { xpub_id: "9", account_id: "1", coin: "ETH", requested_at: CREATED_AT, done_at: null },
+      ]);
+
+      const repository = createWebhookRepository(current.db);
+      expect(await repository.update(1, webhookId, { xpub_ids: [] })).toBe(true);
+      expect((await repository.find(1, webhookId))!.addresses).toEqual(ADDRESSES);
+      // New writes are dated by the database clock.
+      const { rows } = await client.query<{ newest: Date }>(`select max(created_at) as newest from delivery.webhook_changes`);
+      expect(rows[0]!.newest.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    } finally {
+      await current.close();
+    }
+  });
+});

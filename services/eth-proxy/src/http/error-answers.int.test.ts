@@ -1,0 +1,29 @@
+/**
+ * Error answers of the Ethereum routes the other tests only see succeed, through the gateway: each
+ * is also checked against the OpenAPI document (the test gateway checks every answer).
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startEthStack, type EthStack } from "../testing/index.ts";
+
+let stack: EthStack;
+
+beforeAll(async () => {
+  stack = await startEthStack();
+});
+afterAll(() => stack?.stop());
+
+const answer = async (path: string, init?: RequestInit) => {
+  const response = await stack.request(path, init);
+  return { status: response.status, body: (await response.json()) as unknown };
+};
+
+it("refuses a malformed address and a send-raw without hex before asking the node", async () => {
+  expect(await answer("/api/v1/eth/account/0x12/balance")).toMatchObject({ status: 400, body: { error: expect.any(String) } });
+  expect(await answer("/api/v1/eth/transactions/send-raw", { method: "POST", body: "{}" })).toMatchObject({ status: 422, body: { error: expect.any(String), errors: { hex: expect.any(Array) } } });
+});
+
+it("answers 401 without a key on the routes that take no input", async () => {
+  for (const path of ["/api/v1/eth/health", "/api/v1/eth/account", "/api/v1/eth/gas-price"]) {
+    expect(await answer(path, { headers: { "x-api-key": "" } })).toMatchObject({ status: 401, body: { message: expect.any(String) } });
+  }
+});

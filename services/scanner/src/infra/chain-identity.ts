@@ -1,0 +1,51 @@
+/**
+ * A node's chain identity, read per chain, and the node client's endpoint check built on it.
+ *
+ * Bitcoin: the genesis block hash (`getblockhash 0`): mainnet, testnet, signet and regtest differ.
+ * Ethereum: `eth_chainId` and block 0's hash: a fork or dev chain can share a chain id
+ * (Hardhat's 31337), and Hardhat's genesis carries its start time, so each start is a new chain.
+ * Tron: block 0's `blockID` (`/wallet/getblockbynum {num: 0}`; mainnet 00000000000000001ebf…).
+ */
+import type { NodeClient, NodeEndpoint } from "@chaingate/node-client";
+import type { ChainNode } from "../domain/chain-guard.ts";
+
+export type IdentityReader = (node: Pick<NodeEndpoint, "call" | "request">) => Promise<string>;
+
+export const readBitcoinIdentity: IdentityReader = async (node) => `genesis ${await node.call<string>("getblockhash", [0])}`;
+
+export const readEthereumIdentity: IdentityReader = async (node) => {
+  const [chainId, genesis] = await Promise.all([node.call<string>("eth_chainId"), node.call<{ hash?: string } | null>("eth_getBlockByNumber", ["0x0", false])]);
+  if (!genesis?.hash) throw new Error("the node answered no block 0");
+  return `chain id ${BigInt(chainId).toString()}, genesis ${genesis.hash}`;
+};
+
+export const readTronIdentity: IdentityReader = async (node) => {
+  const genesis = await node.request<{ blockID?: string }>("/wallet/getblockbynum", { body: { num: 0 } });
+  if (!genesis.blockID) throw new Error("the node answered no block 0");
+  return `genesis ${genesis.blockID}`;
+};
+
+export interface ChainIdentityCheck {
+  /** The node client's `verifyEndpoint`: refuses a URL whose node serves another chain than the expected one. */
+  verifyEndpoint(endpoint: NodeEndpoint): Promise<string | undefined>;
+  /** The guard's view of the client. */
+  node(client: NodeClient): ChainNode & { answering(): boolean };
+}
+
+export function createChainIdentityCheck(read: IdentityReader): ChainIdentityCheck {
+  let expected: string | undefined;
+  return {
+    async verifyEndpoint(endpoint) {
+      const actual = await read(endpoint);
+      return expected === undefined || actual === expected ? undefined : `serves ${actual}, not ${expected}`;
+    },
+    node(client) {
+      return {
+        identity: () => read(client),
+        expect: (identity) => void (expected = identity),
+        refusals: () => client.upstreams().flatMap((upstream) => (upstream.refused === undefined || upstream.healthy ? [] : [{ url: upstream.url, reason: upstream.refused }])),
+        answering: () => client.upstreams().some((upstream) => upstream.healthy),
+      };
+    },
+  };
+}

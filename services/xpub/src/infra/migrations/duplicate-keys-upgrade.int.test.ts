@@ -1,0 +1,111 @@
+/**
+ * Upgrading a database where several accounts already registered one key (before the
+ * one-account-per-key rule): the migration does not fail, the oldest registration keeps the key,
+ * the later ones are named in a start-up log line and answer 409 instead of issuing the holder's
+ * addresses. Through the real gateway and the service, over a real Postgres.
+ */
+import { Writable } from "node:stream";
+import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { createLogger } from "@chaingate/logger";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { sql } from "kysely";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import vectors from "../../domain/fixtures/bip84-vectors.json" with { type: "json" };
+import { bitcoinScheme } from "../../domain/key-scheme.ts";
+import type { XpubService } from "../../create-xpub-service.ts";
+import { startTestXpub } from "../../testing/index.ts";
+import { XPUB_SCHEMA } from "../database-schema.ts";
+import { keyMaterialOf } from "../xpub-repository.ts";
+import { xpubMigrations } from "./index.ts";
+
+const [ACCOUNT_0] = vectors.accounts;
+const KEY = bitcoinScheme("mainnet").parse(ACCOUNT_0!.zpub);
+const HELD = "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+
+let database: TestDatabase;
+let connection: Database<unknown>;
+let xpub: XpubService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+const log: Array<Record<string, unknown>> = [];
+const accounts: Record<"alice" | "bob" | "carol" | "dave", { accountId: number; key: string }> = {} as never;
+const ids: Record<"alice" | "bob" | "carol" | "daveEth", number> = {} as never;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  for (const name of ["alice", "bob", "carol", "dave"] as const) accounts[name] = await createAccountWithKey(database.connectionString, name);
+  connection = createDatabase<unknown>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
+  const { "0004-one-account-per-key": _rule, ...before } = xpubMigrations;
+  await migrateToLatest(connection.db, XPUB_SCHEMA, before);
+
+  // Bob's record has the lower id but alice registered first: age decides, not the id.
+  const insert = async (account: number, chain: string, age: string) => {
+    const { rows } = await sql<{ id: number }>`
+      insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview, created_at)
+      values (${account}, ${chain}, ${KEY.source}, ${keyMaterialOf(KEY)}, ${KEY.fingerprint}, ${KEY.xpubPreview}, now() - ${age}::interval)
+      returning id`.execute(connection.db);
+    return Number(rows[0]!.id);
+  };
+  ids.bob = await insert(accounts.bob.accountId, "BTC", "1 hour");
+  ids.alice = await insert(accounts.alice.accountId, "BTC", "1 day");
+  ids.carol = await insert(accounts.carol.accountId, "BTC", "1 minute");
+  // The same key material under the other chain derives other addresses: not a duplicate.
+  ids.daveEth = await insert(accounts.dave.accountId, "ETH", "1 minute");
+  await sql`insert into issued_addresses (key_id, account_id, index, address, published_at) values (${ids.bob}, ${accounts.bob.accountId}, 0, ${ACCOUNT_0!.addresses[0]!.mainnet}, now())`.execute(connection.db);
+  await sql`update extended_keys set next_index = 1 where id = ${ids.bob}`.execute(connection.db);
+
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) log.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  xpub = await startTestXpub(database.connectionString, {}, createLogger({ service: "xpub", destination, level: "info" }));
+  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await xpub?.close();
+  await connection?.close();
+  await database?.drop();
+});
+
+async function call(method: "GET" | "POST", path: string, as: { key: string }, body?: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method,
+    headers: { "x-api-key": as.key, accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+it("the migration keeps the oldest registration as the holder and flags the later ones of the same chain", async () => {
+  const rows = await sql<{ id: string; duplicate_of: string | null }>`select id, duplicate_of from extended_keys order by id`.execute(connection.db);
+  const flagged = Object.fromEntries(rows.rows.map((row) => [Number(row.id), row.duplicate_of === null ? null : Number(row.duplicate_of)]));
+  expect(flagged).toEqual({ [ids.bob]: ids.alice, [ids.alice]: null, [ids.carol]: ids.alice, [ids.daveEth]: null });
+});
+
+it("the service names the flagged records in a warning at start-up", () => {
+  const warning = log.find((line) => String(line.message).startsWith("xpub records share their key"));
+  expect(warning).toMatchObject({
+    records: [
+      { id: ids.bob, account_id: accounts.bob.accountId, chain: "BTC", duplicate_of: ids.alice },
+      { id: ids.carol, account_id: accounts.carol.accountId, chain: "BTC", duplicate_of: ids.alice },
+    ],
+  });
+});
+
+it("the holder issues as before; a flagged record answers 409 on issue and on registering again, and keeps its history readable", async () => {
+  expect(await call("POST", `/api/v1/btc/xpub/${ids.alice}/address`, accounts.alice)).toEqual({
+    status: 201,
+    body: { address: ACCOUNT_0!.addresses[0]!.mainnet, index: 0, path: "m/84'/0'/0'/0/0" },
+  });
+  expect((await call("POST", "/api/v1/btc/xpub", accounts.alice, { xpub: ACCOUNT_0!.zpub })).status).toBe(200);
+
+  for (const [name, id] of [["bob", ids.bob], ["carol", ids.carol]] as const) {
+    expect(await call("POST", `/api/v1/btc/xpub/${id}/address`, accounts[name])).toEqual({ status: 409, body: { message: HELD, errors: { id: [HELD] } } });
+    expect(await call("POST", "/api/v1/btc/xpub", accounts[name], { xpub: ACCOUNT_0!.zpub })).toEqual({ status: 409, body: { message: HELD, errors: { xpub: [HELD] } } });
+  }
+  const bobsHistory = await call("GET", `/api/v1/btc/xpub/${ids.bob}/addresses`, accounts.bob);
+  expect(bobsHistory).toMatchObject({ status: 200, body: { data: [{ address: ACCOUNT_0!.addresses[0]!.mainnet, index: 0 }], meta: { total: 1 } } });
+});

@@ -33,9 +33,12 @@ export function createServiceStack(): ServiceStack {
   const exitedEntries = () => Object.entries(processes).filter(([, p]) => p.process.exitCode !== null || p.process.signalCode !== null);
   async function launch(name: string): Promise<string> {
     const { service, env } = launches[name]!;
-    processes[name] = spawnService(`${SERVICES_DIR}${service}`, { LOG_LEVEL: "warn", ...env });
+    const spawned = spawnService(`${SERVICES_DIR}${service}`, { LOG_LEVEL: "warn", ...env });
+    processes[name] = spawned;
     const url = `http://127.0.0.1:${env.PORT}`;
-    await waitForHttp(`${url}/healthz`, START_TIMEOUT_MS);
+    // A child that died (its port taken, a bad setting) must fail the start, not leave whatever else answers there.
+    const exited = new Promise<never>((_, reject) => spawned.process.once("exit", (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before answering:\n${spawned.output().slice(-3_000)}`))));
+    await Promise.race([waitForHttp(`${url}/healthz`, START_TIMEOUT_MS), exited]);
     return url;
   }
   return {

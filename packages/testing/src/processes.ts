@@ -84,16 +84,44 @@ export async function stopChild(child: ChildProcess, options: { signal?: NodeJS.
   await waitForExit(child, STOP_TIMEOUT_MS);
 }
 
-/** A port the OS reports free on loopback (it can be taken again before the caller binds it). */
-export async function freePort(): Promise<number> {
+/** Ports this process has handed out: two callers here never get the same one. */
+const handedOut = new Set<number>();
+/** Where handed-out ports start; they end below the kernel's ephemeral range. */
+const FIRST_CHOSEN_PORT = 10_000;
+
+/** The lowest port the kernel hands to port-0 binds and outgoing connections (Linux; 32768 elsewhere). */
+function ephemeralPortFloor(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+async function canBind(port: number): Promise<boolean> {
   const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
   });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  if (bound) await new Promise((resolve) => server.close(resolve));
+  return bound;
+}
+
+/**
+ * A port free on loopback for a process the caller starts next. It is chosen below the ephemeral
+ * range: a port-0 server (a test's webhook receiver) or an outgoing connection could otherwise be
+ * given it between this check and the child's bind, and answer in the child's place.
+ */
+export async function freePort(): Promise<number> {
+  const span = ephemeralPortFloor() - FIRST_CHOSEN_PORT;
+  if (span < 1_000) throw new Error("the ephemeral port range starts too low to choose ports below it");
+  for (;;) {
+    const port = FIRST_CHOSEN_PORT + Math.floor(Math.random() * span);
+    if (handedOut.has(port) || !(await canBind(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /** Polls `url` until it answers at all (any status), or throws after `timeoutMs`. */

@@ -850,7 +850,7 @@ export interface paths {
         };
         /**
          * List the account's webhooks
-         * @description Ordered by id; deleted webhooks never appear.
+         * @description Ordered by id; deleted webhooks never appear. Each webhook carries at most its first 1000 addresses (see `address_count` and `GET /api/v1/webhooks/{webhook}/addresses`), so a page's size stays bounded whatever the webhooks watch.
          */
         get: operations["getWebhooks"];
         put?: never;
@@ -914,7 +914,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a webhook's addresses
+         * @description Every watched address, in address order, a page at a time (a chaingate addition): how a client reads a webhook larger than the list answer's cap.
+         */
+        get: operations["getWebhooksByWebhookAddresses"];
         put?: never;
         /**
          * Add addresses
@@ -1375,8 +1379,10 @@ export interface components {
             /** @enum {string} */
             coin: "BTC" | "ETH" | "TRX";
             webhook_url: string;
-            /** @description Every watched address: the webhook's own list plus the addresses issued by its `xpub_ids`. */
+            /** @description Every watched address (the webhook's own list plus the addresses issued by its `xpub_ids`), in address order. In the list answer (`GET /api/v1/webhooks`) at most the first 1000: compare with `address_count` and page the rest with `GET /api/v1/webhooks/{webhook}/addresses`. Every other answer carries them all (streamed by the service). */
             addresses: string[];
+            /** @description How many addresses the webhook watches (a chaingate addition). */
+            address_count: number;
             /**
              * @description `whsec_` + 64 hex characters; the whole string is the HMAC key.
              * @example whsec_3f0c…
@@ -1454,6 +1460,19 @@ export interface components {
         WebhookAddressBatch: {
             /** @description Watched addresses, 1 to 10000 per request, validated per coin; duplicates collapse; ETH is stored and matched lower case. */
             addresses: string[];
+        };
+        WebhookAddressPage: {
+            data: {
+                address: string;
+                /** @description true: in the webhook's own list; false: watched only because a key in its `xpub_ids` issued it. */
+                listed: boolean;
+            }[];
+            meta: {
+                current_page: number;
+                per_page: number;
+                total: number;
+                last_page: number;
+            };
         };
         DeliveryAttempt: {
             attempt: number;
@@ -1534,6 +1553,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node is unreachable or not configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -1603,6 +1633,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to BTC node.` (compatibility) with `details.reason` telling an unknown id (not_found), a bad argument (invalid_argument), a node refusal (node_error, with the node's code), an outage (node_unreachable) or a missing node configuration (not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -1647,6 +1688,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1705,6 +1757,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1771,6 +1834,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to BTC node.` (compatibility) with `details.reason` telling an unknown id (not_found), a bad argument (invalid_argument), a node refusal (node_error, with the node's code), an outage (node_unreachable) or a missing node configuration (not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -1825,6 +1899,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1887,6 +1972,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1982,6 +2078,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to BTC node.` (compatibility) with `details.reason` telling an unknown id (not_found), a bad argument (invalid_argument), a node refusal (node_error, with the node's code), an outage (node_unreachable) or a missing node configuration (not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -2036,6 +2143,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2100,6 +2218,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2177,6 +2306,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to BTC node.` (compatibility) with `details.reason` telling an unknown id (not_found), a bad argument (invalid_argument), a node refusal (node_error, with the node's code), an outage (node_unreachable) or a missing node configuration (not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -2220,6 +2360,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2307,6 +2458,17 @@ export interface operations {
             /** @description `{message}`: a content encoding or charset the service cannot read. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2418,13 +2580,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level); or `label` is too long. */
+            /** @description `errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level), or that the account holds its quota of records (QUOTA_XPUB_RECORDS_PER_ACCOUNT, default 1,000 over both chains; a key the account already registered still answers 200); or `label` is too long. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -2504,6 +2677,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -2575,6 +2759,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -2673,13 +2868,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level); or `label` is too long. */
+            /** @description `errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level), or that the account holds its quota of records (QUOTA_XPUB_RECORDS_PER_ACCOUNT, default 1,000 over both chains; a key the account already registered still answers 200); or `label` is too long. */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -2759,6 +2965,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -2832,6 +3049,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -2873,6 +3101,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,6 +3182,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: `Could not connect to TRX node.` with `details.reason` (not_found, invalid_argument, node_error with the node's message, node_unreachable, not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -3001,6 +3251,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: `Could not connect to TRX node.` with `details.reason` (not_found, invalid_argument, node_error with the node's message, node_unreachable, not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -3053,6 +3314,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,6 +3407,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: `Could not connect to TRX node.` with `details.reason` (not_found, invalid_argument, node_error with the node's message, node_unreachable, not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -3176,6 +3459,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3274,6 +3568,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: `Could not connect to TRX node.` with `details.reason` (not_found, invalid_argument, node_error with the node's message, node_unreachable, not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -3361,6 +3666,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: `Could not connect to TRX node.` with `details.reason` (not_found, invalid_argument, node_error with the node's message, node_unreachable, not_configured). Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -3413,6 +3729,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +3835,17 @@ export interface operations {
             /** @description `{message}`: a content encoding or charset the service cannot read. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3615,6 +3953,17 @@ export interface operations {
             /** @description `{message}`: a content encoding or charset the service cannot read. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3729,6 +4078,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -3834,6 +4194,17 @@ export interface operations {
             /** @description `{message}`: a content encoding or charset the service cannot read. */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3952,6 +4323,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4004,6 +4386,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node is unreachable or not configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4049,6 +4442,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4131,6 +4535,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4201,6 +4616,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,6 +4722,17 @@ export interface operations {
                     "application/json": components["schemas"]["EthValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4383,6 +4820,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EthValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -4474,6 +4922,17 @@ export interface operations {
                     "application/json": components["schemas"]["EthValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4543,6 +5002,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4606,6 +5076,17 @@ export interface operations {
             /** @description `{message}`: a path segment of the wrong form (a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4684,6 +5165,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4756,6 +5248,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -4799,6 +5302,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4864,6 +5378,17 @@ export interface operations {
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4957,6 +5482,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The node is not configured: -32603. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -5025,6 +5561,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -5107,13 +5654,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `{message, errors}`: the field-by-field reasons. */
+            /** @description `{message, errors}`: the field-by-field reasons. Also a quota, named with its value: `errors.webhooks` when the account has QUOTA_WEBHOOKS_PER_ACCOUNT live webhooks (default 1,000), `errors.addresses` when the write would leave the account watching more than QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT addresses over its webhooks (default 1,000,000; addresses issued by `xpub_ids` keys count but are never refused). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -5171,6 +5729,17 @@ export interface operations {
             /** @description No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5269,13 +5838,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `{message, errors}`: the field-by-field reasons. */
+            /** @description `{message, errors}`: the field-by-field reasons. Also a quota, named with its value: `errors.webhooks` when the account has QUOTA_WEBHOOKS_PER_ACCOUNT live webhooks (default 1,000), `errors.addresses` when the write would leave the account watching more than QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT addresses over its webhooks (default 1,000,000; addresses issued by `xpub_ids` keys count but are never refused). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -5329,6 +5909,17 @@ export interface operations {
             /** @description No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5390,6 +5981,101 @@ export interface operations {
             /** @description No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getWebhooksByWebhookAddresses: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Addresses per page, 1 to 10000 (default 1000). */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id (digits; anything else is a routing miss). */
+                webhook: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAddressPage"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, errors}`: the field-by-field reasons. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5491,13 +6177,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `{message, errors}`: the field-by-field reasons. */
+            /** @description `{message, errors}`: the field-by-field reasons. Also a quota, named with its value: `errors.webhooks` when the account has QUOTA_WEBHOOKS_PER_ACCOUNT live webhooks (default 1,000), `errors.addresses` when the write would leave the account watching more than QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT addresses over its webhooks (default 1,000,000; addresses issued by `xpub_ids` keys count but are never refused). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
@@ -5604,6 +6301,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -5678,6 +6386,17 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -5741,6 +6460,17 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
             500: {
                 headers: {
@@ -5796,6 +6526,17 @@ export interface operations {
             /** @description No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}` with `Retry-After`: the webhook queued QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE test events (default 10) in the last 60 seconds; or the gateway's opt-in per-key rate limit (off by default). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -9,3 +9,4 @@ export * from "./api/eth.ts";
 export { registerTrxPaths, trxCreateTransactionRequestSchema } from "./api/trx.ts";
 export { buildOpenApiDocument, documentedRoutes } from "./openapi/build-openapi-document.ts";
 export { GATEWAY_RESPONSES, SECURITY, json, OpenAPIRegistry } from "./openapi/openapi-registry.ts";
+export { QUOTA_USAGE_ROUTE, quotaUsagePath, quotaUsageSchema, type QuotaUsage } from "./internal/quota-usage.ts";

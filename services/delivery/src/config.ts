@@ -3,6 +3,7 @@ import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate
 import { z } from "zod";
 import { BITCOIN_NETWORKS } from "./domain/validate-address.ts";
 import { parseAllowCidrs } from "./domain/forbidden-address.ts";
+import { DEFAULT_REGISTRY_QUOTAS } from "./domain/registry-quotas.ts";
 
 export const deliveryConfigSchema = z.object({
   // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
@@ -39,6 +40,14 @@ export const deliveryConfigSchema = z.object({
    * this bounds the idle part of its notification latency.
    */
   WATCH_WATERMARK_INTERVAL_MS: env.positiveInt(1_000),
+
+  // Quotas (see domain/registry-quotas.ts): a write past one is a 422 naming it, a test event past its rate a 429
+  /** Live webhooks one account may have. */
+  QUOTA_WEBHOOKS_PER_ACCOUNT: env.positiveInt(DEFAULT_REGISTRY_QUOTAS.webhooksPerAccount),
+  /** Addresses watched over one account's webhooks (its own lists and the addresses its keys issued, which count but are never refused). */
+  QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT: env.positiveInt(DEFAULT_REGISTRY_QUOTAS.addressesPerAccount),
+  /** Test events (`POST /webhooks/{id}/test`) one webhook may queue in any 60 seconds. */
+  QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE: env.positiveInt(DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute),
 
   // Delivery
   /** Multiplies every retry delay (1 = the documented schedule; 0.001 in tests turns 5 min into 300 ms). */

@@ -76,10 +76,19 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
 
   let relayWake = () => {};
   let backfillWake = () => {};
-  const repository = createWebhookRepository(database.db, () => {
-    relayWake();
-    backfillWake();
-  });
+  const quotas = {
+    webhooksPerAccount: config.QUOTA_WEBHOOKS_PER_ACCOUNT,
+    addressesPerAccount: config.QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT,
+    testEventsPerWebhookPerMinute: config.QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE,
+  };
+  const repository = createWebhookRepository(
+    database.db,
+    () => {
+      relayWake();
+      backfillWake();
+    },
+    quotas,
+  );
 
   // The bus connects in the background: the registry never waits for NATS (the outbox catches up).
   let bus: Bus | undefined;
@@ -143,11 +152,12 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
       })
     : undefined;
   if (backfill) backfillWake = backfill.wake;
-  const deliveries = createDeliveryLog(database.db, () => worker.wake());
+  const deliveries = createDeliveryLog(database.db, () => worker.wake(), quotas.testEventsPerWebhookPerMinute);
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
   const http = createWebhookApp({
     repository,
     deliveries,
+    quotas,
     bitcoinNetwork: config.BITCOIN_NETWORK,
     allowCidrs,
     resolveHost,

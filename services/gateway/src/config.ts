@@ -35,6 +35,11 @@ export const gatewayConfigSchema = z.object({
   /** How often the key-change listener proves it still receives notifications (and its deadline). */
   API_KEY_LISTENER_PROBE_MS: env.positiveInt(5_000),
   USAGE_FLUSH_INTERVAL_MS: env.positiveInt(1_000),
+  /**
+   * Requests per API key per second, per gateway replica, past which the answer is 429 with
+   * Retry-After (domain/key-rate-limit.ts). 0, the default, turns it off: the spec's v1 has no rate limit.
+   */
+  RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: z.coerce.number().int().nonnegative().default(0),
 
   /** Forwarded bytes of large bodies between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
   GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),

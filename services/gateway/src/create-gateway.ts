@@ -10,6 +10,7 @@ import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
+import { createKeyRateLimit } from "./domain/key-rate-limit.ts";
 import { createGatewayMetrics } from "./infra/gateway-metrics.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
 import { gatewayMigrations } from "./infra/migrations/index.ts";
@@ -72,7 +73,18 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   });
   const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() }, metrics });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
-  const handler = createGatewayHandler({ keyStore, usage, proxy, fallback: publicApp.app, logger, accessLogger, metrics: gatewayMetrics, internalToken: config.INTERNAL_TOKEN });
+  const requestsPerSecond = config.RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND;
+  const handler = createGatewayHandler({
+    keyStore,
+    usage,
+    proxy,
+    fallback: publicApp.app,
+    logger,
+    accessLogger,
+    metrics: gatewayMetrics,
+    internalToken: config.INTERNAL_TOKEN,
+    rateLimit: requestsPerSecond > 0 ? { limit: createKeyRateLimit(requestsPerSecond), requestsPerSecond } : undefined,
+  });
   const metricsServer = config.METRICS_PORT === undefined ? undefined : await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   const served = await serveHttpApp(
     { app: handler, markDraining: () => publicApp.markDraining() },

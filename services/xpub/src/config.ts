@@ -13,6 +13,9 @@ import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
  */
 export const DEFAULT_MAX_ADDRESSES_PER_KEY = 100_000;
 
+/** Default record quota: enough for a key per customer wallet of a mid-sized merchant, small enough that one account cannot fill the table. */
+export const DEFAULT_XPUB_RECORDS_PER_ACCOUNT = 1_000;
+
 export const xpubConfigSchema = z.object({
   // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
   ...serviceSettings(8102),
@@ -25,6 +28,10 @@ export const xpubConfigSchema = z.object({
   BITCOIN_NETWORK: z.enum(BITCOIN_NETWORKS).default(DEFAULT_BITCOIN_NETWORK),
   /** Capped at 2^31: a public key can derive only the non-hardened indexes 0 .. 2^31-1. */
   XPUB_MAX_ADDRESSES_PER_KEY: env.positiveInt(DEFAULT_MAX_ADDRESSES_PER_KEY).pipe(z.number().max(MAX_ADDRESS_INDEX + 1)),
+
+  // Quotas
+  /** Extended-key records one account may hold (Bitcoin and Ethereum together); registering one more new key is a 422. */
+  QUOTA_XPUB_RECORDS_PER_ACCOUNT: env.positiveInt(DEFAULT_XPUB_RECORDS_PER_ACCOUNT),
 });
 
 export type XpubConfig = z.infer<typeof xpubConfigSchema>;

@@ -16,6 +16,7 @@ import { findDuplicateKeyRecords } from "./infra/find-duplicate-key-records.ts";
 import { xpubMigrations } from "./infra/migrations/index.ts";
 import { startAddressIssuedRelay } from "./infra/address-issued-relay.ts";
 import { createXpubRepository, type XpubRepository } from "./infra/xpub-repository.ts";
+import { readAccountQuotaUsage } from "./infra/account-quota-usage.ts";
 
 export interface XpubService extends ServedApp {
   /** Publishes every issued address not yet published (tests; the relay does it on its own). */
@@ -68,14 +69,14 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   const chains: XpubChainRoutes[] = [
     {
       basePath: XPUB_BASE_PATH,
-      repository: createXpubRepository({ db: database.db, scheme: bitcoin, maxAddressesPerKey: limit, onIssued: relay.wake }) as XpubRepository,
+      repository: createXpubRepository({ db: database.db, scheme: bitcoin, maxAddressesPerKey: limit, maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT, onIssued: relay.wake }) as XpubRepository,
       parseKey: bitcoin.parse,
       toIssued: ({ address, index, path }) => ({ address, index, path }),
       toHistoryEntry: ({ address, index, created_at }) => ({ address, index, created_at: created_at.toISOString() }),
     },
     {
       basePath: ETH_XPUB_BASE_PATH,
-      repository: createXpubRepository({ db: database.db, scheme: ethereumScheme, maxAddressesPerKey: limit, onIssued: relay.wake }) as XpubRepository,
+      repository: createXpubRepository({ db: database.db, scheme: ethereumScheme, maxAddressesPerKey: limit, maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT, onIssued: relay.wake }) as XpubRepository,
       parseKey: ethereumScheme.parse,
       toIssued: ({ address, index, path }) => ({ address, address_lowercase: address.toLowerCase(), index, path }),
       toHistoryEntry: ({ address, index, created_at }) => ({ address, address_lowercase: address.toLowerCase(), index, created_at: created_at.toISOString() }),
@@ -88,6 +89,7 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
     // Issuing works without NATS (the outbox waits): named, not failing readiness.
     degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
     internalToken: config.INTERNAL_TOKEN,
+    quotaUsage: (accountId) => readAccountQuotaUsage(database.db, accountId, { maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT, maxAddressesPerKey: limit }),
   });
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     await relay.stop();

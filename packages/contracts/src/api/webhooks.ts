@@ -4,11 +4,11 @@
  */
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "../zod.ts";
-import { GATEWAY_RESPONSES, SECURITY, json } from "../openapi/openapi-registry.ts";
+import { GATEWAY_RESPONSES, RETRY_AFTER_HEADER, SECURITY, json } from "../openapi/openapi-registry.ts";
 import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
 import { COINS } from "../events/event-contract.ts";
 import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../webhook-settings.ts";
-import { addressHistoryQuerySchema } from "./xpub.ts";
+import { addressHistoryQuerySchema, pageNumber } from "./xpub.ts";
 
 /** The spec's limit for one address entry. */
 export const WEBHOOK_ADDRESS_MAX_CHARS = 255;
@@ -18,6 +18,15 @@ export const WEBHOOK_ADDRESS_MAX_CHARS = 255;
  * endpoints, so a 1,000,000-address webhook never needs one huge body.
  */
 export const WEBHOOK_ADDRESSES_PER_REQUEST = 10_000;
+/**
+ * Most addresses of one webhook in a list answer (`GET /webhooks`), the first in address order;
+ * `address_count` says how many it watches and `GET /webhooks/{id}/addresses` pages the rest. The
+ * spec advises under about 1,000 per webhook, so a client within that still sees every address.
+ */
+export const WEBHOOK_LIST_ADDRESS_CAP = 1_000;
+/** Address pages: default and largest `per_page` of `GET /webhooks/{id}/addresses`. */
+export const WEBHOOK_ADDRESS_PAGE_DEFAULT = 1_000;
+export const WEBHOOK_ADDRESS_PAGE_MAX = 10_000;
 /** Most extended-key records one webhook auto-watches. */
 export const WEBHOOK_MAX_XPUB_IDS = 100;
 
@@ -101,7 +110,10 @@ export const webhookSchema = z
     user_id: z.number().int().openapi({ description: "The owning account." }),
     coin: z.enum(COINS),
     webhook_url: z.string(),
-    addresses: z.array(z.string()).openapi({ description: "Every watched address: the webhook's own list plus the addresses issued by its `xpub_ids`." }),
+    addresses: z.array(z.string()).openapi({
+      description: `Every watched address (the webhook's own list plus the addresses issued by its \`xpub_ids\`), in address order. In the list answer (\`GET /api/v1/webhooks\`) at most the first ${WEBHOOK_LIST_ADDRESS_CAP}: compare with \`address_count\` and page the rest with \`GET /api/v1/webhooks/{webhook}/addresses\`. Every other answer carries them all (streamed by the service).`,
+    }),
+    address_count: z.number().int().openapi({ description: "How many addresses the webhook watches (a chaingate addition)." }),
     secret: z.string().openapi({ description: "`whsec_` + 64 hex characters; the whole string is the HMAC key.", example: "whsec_3f0c…" }),
     is_active: z.union([z.boolean(), z.literal(0), z.literal(1)]).openapi({ description: "The boolean sent in the create answer; 0 or 1 in every other answer (v1 compatibility)." }),
     xpub_ids: z.array(z.number().int()).openapi({ description: "Extended-key records auto-watched (a chaingate addition)." }),
@@ -122,9 +134,31 @@ export const webhookPageSchema = z
   })
   .openapi("WebhookPage");
 
+export const webhookAddressPageQuerySchema = z.object({
+  page: pageNumber("page", 1).openapi({ description: "Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`." }),
+  per_page: pageNumber("per_page", WEBHOOK_ADDRESS_PAGE_DEFAULT, WEBHOOK_ADDRESS_PAGE_MAX).openapi({
+    description: `Addresses per page, 1 to ${WEBHOOK_ADDRESS_PAGE_MAX} (default ${WEBHOOK_ADDRESS_PAGE_DEFAULT}).`,
+  }),
+});
+
+export const webhookAddressPageSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        address: z.string(),
+        listed: z.boolean().openapi({ description: "true: in the webhook's own list; false: watched only because a key in its `xpub_ids` issued it." }),
+      }),
+    ),
+    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  })
+  .openapi("WebhookAddressPage");
+
 const webhookIdParam = z.object({ webhook: z.number().int().nonnegative().openapi({ description: "Webhook id (digits; anything else is a routing miss).", example: 1 }) });
 const NOT_FOUND = json("No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
 const VALIDATION = json("`{message, errors}`: the field-by-field reasons.", validationErrorSchema);
+const QUOTAS =
+  "Also a quota, named with its value: `errors.webhooks` when the account has QUOTA_WEBHOOKS_PER_ACCOUNT live webhooks (default 1,000), `errors.addresses` when the write would leave the account watching more than QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT addresses over its webhooks (default 1,000,000; addresses issued by `xpub_ids` keys count but are never refused).";
+const VALIDATION_OR_QUOTA = json(`\`{message, errors}\`: the field-by-field reasons. ${QUOTAS}`, validationErrorSchema);
 const TAG = ["Webhooks"];
 const dataOf = (schema: z.ZodType) => z.object({ data: schema });
 
@@ -135,11 +169,11 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post", path: base, tags: TAG, summary: "Create a webhook", security: SECURITY, request: body(createWebhookRequestSchema),
     description: "The secret is generated. Watching begins at the next block the scanner processes.",
-    responses: { 201: json("`{data: webhook}`; `is_active` echoes the boolean sent (true when omitted).", dataOf(webhookSchema)), 422: VALIDATION, ...GATEWAY_RESPONSES },
+    responses: { 201: json("`{data: webhook}`; `is_active` echoes the boolean sent (true when omitted).", dataOf(webhookSchema)), 422: VALIDATION_OR_QUOTA, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
     method: "get", path: base, tags: TAG, summary: "List the account's webhooks", security: SECURITY, request: { query: webhookListQuerySchema },
-    description: "Ordered by id; deleted webhooks never appear.",
+    description: `Ordered by id; deleted webhooks never appear. Each webhook carries at most its first ${WEBHOOK_LIST_ADDRESS_CAP} addresses (see \`address_count\` and \`GET /api/v1/webhooks/{webhook}/addresses\`), so a page's size stays bounded whatever the webhooks watch.`,
     responses: { 200: json("A page of webhooks.", webhookPageSchema), 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
@@ -150,7 +184,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     method: "put", path: `${base}/{webhook}`, tags: TAG, summary: "Update a webhook", security: SECURITY, request: { params: webhookIdParam, ...body(updateWebhookRequestSchema) },
     description:
       "Partial: each field sent replaces the stored value (addresses: the webhook's whole own list; the addresses issued by its `xpub_ids` stay watched), others are kept; `is_active: true` re-enables a disabled webhook and resets its failure count.",
-    responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+    responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, 422: VALIDATION_OR_QUOTA, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
     method: "delete", path: `${base}/{webhook}`, tags: TAG, summary: "Delete a webhook", security: SECURITY, request: { params: webhookIdParam },
@@ -164,7 +198,12 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Add addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
     description: `Adds up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses; ones already watched are ignored.`,
-    responses: { 200: json("`{data: {added, total}}`", dataOf(z.object({ added: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+    responses: { 200: json("`{data: {added, total}}`", dataOf(z.object({ added: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION_OR_QUOTA, ...GATEWAY_RESPONSES },
+  });
+  registry.registerPath({
+    method: "get", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "List a webhook's addresses", security: SECURITY, request: { params: webhookIdParam, query: webhookAddressPageQuerySchema },
+    description: "Every watched address, in address order, a page at a time (a chaingate addition): how a client reads a webhook larger than the list answer's cap.",
+    responses: { 200: json("A page of addresses.", webhookAddressPageSchema), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
     method: "delete", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Remove addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
@@ -228,6 +267,17 @@ export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: "post", path: `${base}/test`, tags: TAG, summary: "Send a signed test event", security: SECURITY, request: { params: webhookIdParam },
     description: "Queues `{event_id, type: \"test\", webhook_id, coin, created_at}`, signed and retried like any notification (also when the webhook is inactive).",
-    responses: { 202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)), 404: NOT_FOUND, ...GATEWAY_RESPONSES },
+    responses: {
+      202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)),
+      404: NOT_FOUND,
+      ...GATEWAY_RESPONSES,
+      429: {
+        ...json(
+          "`{message}` with `Retry-After`: the webhook queued QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE test events (default 10) in the last 60 seconds; or the gateway's opt-in per-key rate limit (off by default).",
+          messageErrorSchema,
+        ),
+        headers: RETRY_AFTER_HEADER,
+      },
+    },
   });
 }

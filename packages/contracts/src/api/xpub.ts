@@ -41,7 +41,7 @@ export type RegisterXpubRequest = z.infer<typeof registerXpubRequestSchema>;
  * A positive integer query parameter with Laravel-style messages naming the field. Digits are
  * checked as text first so "1.5", "abc" and "1e3" read "must be an integer", not a zod type error.
  */
-function pageNumber(field: string, fallback: number, max?: number) {
+export function pageNumber(field: string, fallback: number, max?: number) {
   const label = field.replaceAll("_", " ");
   let bounds = z.number().min(1, { error: `The ${label} field must be at least 1.` });
   if (max !== undefined) bounds = bounds.max(max, { error: `The ${label} field must not be greater than ${max}.` });
@@ -193,7 +193,10 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
       200: json("The key was already registered by this account: the existing record.", xpubRecordSchema),
       201: json("The key was registered.", xpubRecordSchema),
       409: json("Another account already registered this key (`errors.xpub`); the message does not say which.", validationErrorSchema),
-      422: json("`errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level); or `label` is too long.", validationErrorSchema),
+      422: json(
+        "`errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level), or that the account holds its quota of records (QUOTA_XPUB_RECORDS_PER_ACCOUNT, default 1,000 over both chains; a key the account already registered still answers 200); or `label` is too long.",
+        validationErrorSchema,
+      ),
       ...GATEWAY_RESPONSES,
     },
   });

@@ -12,11 +12,15 @@ import {
   updateWebhookRequestSchema,
   webhookAddressBatchSchema,
   webhookListQuerySchema,
+  webhookAddressPageQuerySchema,
   deliveryListQuerySchema,
+  WEBHOOK_LIST_ADDRESS_CAP,
   DEFAULT_CONFIRMATIONS,
   defaultIncludeTokens,
   type Coin,
+  type QuotaUsage,
   type Webhook,
+  QUOTA_USAGE_ROUTE,
 } from "@chaingate/contracts";
 import { normalizeAddress, type BitcoinNetwork } from "../domain/validate-address.ts";
 import type { ResolveHost } from "../domain/check-webhook-url.ts";
@@ -26,7 +30,9 @@ import { generateSecret } from "../domain/generate-secret.ts";
 import { checkWebhookSettings } from "../domain/check-webhook-settings.ts";
 import type { WebhookRecord, WebhookRepository } from "../infra/webhook-repository.ts";
 import type { DeliveryLog } from "../infra/delivery-log.ts";
+import type { RegistryQuotas, TestEventRateError } from "../domain/registry-quotas.ts";
 import { DeliveryNotFoundError, readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
+import { sendWebhook, type WebhookWithoutAddresses } from "./send-webhook.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/webhooks";
 const WEBHOOK_BODY_LIMIT = "3mb";
@@ -34,6 +40,8 @@ const WEBHOOK_BODY_LIMIT = "3mb";
 export interface WebhookAppOptions {
   repository: WebhookRepository;
   deliveries: DeliveryLog;
+  /** Shown with the usage on the internal quota route (the repository and the log enforce them). */
+  quotas: RegistryQuotas;
   bitcoinNetwork: BitcoinNetwork;
   allowCidrs: readonly Cidr[];
   resolveHost: ResolveHost;
@@ -43,14 +51,17 @@ export interface WebhookAppOptions {
   internalToken?: string | undefined;
 }
 
-/** The spec's webhook: is_active raw 0/1 except in the create answer, which echoes the boolean. */
-export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] = record.is_active as 0 | 1): Webhook {
+/**
+ * The spec's webhook without its addresses (the list adds its capped array, single answers stream
+ * them): is_active raw 0/1 except in the create answer, which echoes the boolean.
+ */
+export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] = record.is_active as 0 | 1): WebhookWithoutAddresses {
   return {
     id: record.id,
     user_id: record.account_id,
     coin: record.coin,
     webhook_url: record.webhook_url,
-    addresses: record.addresses,
+    address_count: record.address_count,
     secret: record.secret,
     is_active: isActive,
     xpub_ids: record.xpub_ids.map(Number),
@@ -77,6 +88,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       webhook_not_found: (error) => ({ status: 404, body: { message: error.message } }),
       delivery_not_found: (error) => ({ status: 404, body: { message: error.message } }),
+      test_event_rate_exceeded: (error) => ({ status: 429, headers: { "retry-after": String((error as TestEventRateError).retryAfterSeconds) }, body: { message: error.message } }),
     },
   });
 
@@ -138,19 +150,31 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
       include_tokens: body.include_tokens ?? defaultIncludeTokens(body.coin),
       addresses,
     });
-    res.status(201).json({ data: toWebhook(record, isActive) });
+    await sendWebhook(res, 201, toWebhook(record, isActive), repository.addressChunks(record.id));
   });
 
   http.route("get", WEBHOOKS_PATH, async (req, res) => {
     const accountId = readAccountId(req);
     const { page, per_page: perPage } = parseRequest(webhookListQuerySchema, req.query);
-    const { total, webhooks } = await repository.list(accountId, (page - 1) * perPage, perPage);
-    res.json({ data: webhooks.map((record) => toWebhook(record)), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+    const { total, webhooks } = await repository.list(accountId, (page - 1) * perPage, perPage, WEBHOOK_LIST_ADDRESS_CAP);
+    const data: Webhook[] = webhooks.map((record) => {
+      const { id, user_id, coin, webhook_url, ...rest } = toWebhook(record);
+      return { id, user_id, coin, webhook_url, addresses: record.addresses, ...rest };
+    });
+    res.json({ data, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
   });
 
   http.route("get", one, async (req, res) => {
     const { record } = await owned(req);
-    res.json({ data: toWebhook(record) });
+    await sendWebhook(res, 200, toWebhook(record), repository.addressChunks(record.id));
+  });
+
+  http.route("get", `${one}/addresses`, async (req, res) => {
+    const { webhookId, record } = await owned(req);
+    const { page, per_page: perPage } = parseRequest(webhookAddressPageQuerySchema, req.query);
+    const data = await repository.addressPage(webhookId, (page - 1) * perPage, perPage);
+    const total = record.address_count;
+    res.json({ data, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
   });
 
   http.route("put", one, http.jsonBody, async (req, res) => {
@@ -161,7 +185,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     checkWebhookSettings(record.coin, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);
     if (!(await repository.update(accountId, webhookId, { ...body, addresses }))) throw new WebhookNotFoundError(String(webhookId));
-    res.json({ data: toWebhook((await repository.find(accountId, webhookId))!) });
+    await sendWebhook(res, 200, toWebhook((await repository.find(accountId, webhookId))!), repository.addressChunks(webhookId));
   });
 
   http.route("delete", one, async (req, res) => {
@@ -173,7 +197,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
   http.route("post", `${one}/secret`, async (req, res) => {
     const { accountId, webhookId } = await owned(req);
     if (!(await repository.update(accountId, webhookId, { secret: generateSecret() }))) throw new WebhookNotFoundError(String(webhookId));
-    res.json({ data: toWebhook((await repository.find(accountId, webhookId))!) });
+    await sendWebhook(res, 200, toWebhook((await repository.find(accountId, webhookId))!), repository.addressChunks(webhookId));
   });
 
   for (const add of [true, false]) {
@@ -207,6 +231,22 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
   http.route("post", `${one}/test`, async (req, res) => {
     const { webhookId, record } = await owned(req);
     res.status(202).json({ data: await options.deliveries.sendTest(webhookId, record.coin) });
+  });
+
+  // Internal (the admin CLI's `quotas`; the gateway routes only /api/v1 here): what the account uses of its quotas.
+  http.route("get", QUOTA_USAGE_ROUTE, async (req, res) => {
+    const accountId = Number(req.params.account);
+    const usage = await repository.usage(accountId);
+    const { quotas } = options;
+    const answer: QuotaUsage = {
+      account_id: accountId,
+      quotas: [
+        { setting: "QUOTA_WEBHOOKS_PER_ACCOUNT", used: usage.webhooks, limit: quotas.webhooksPerAccount },
+        { setting: "QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT", used: usage.addresses, limit: quotas.addressesPerAccount },
+        { setting: "QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE", used: usage.testEventsLastMinute, limit: quotas.testEventsPerWebhookPerMinute },
+      ],
+    };
+    res.json(answer);
   });
 
   http.finish();

@@ -79,6 +79,7 @@ describe("POST /api/v1/webhooks", () => {
         coin: "BTC",
         webhook_url: URL_OK,
         addresses: [BTC],
+        address_count: 1,
         secret: expect.stringMatching(/^whsec_[0-9a-f]{64}$/),
         is_active: false,
         xpub_ids: [],

@@ -29,6 +29,8 @@ export interface WebhooksTable {
   deleted_at: ColumnType<Date | null, never, Date | null>;
   /** When the webhook last started being watched (created, or activated again): its meta's `since`. */
   active_since: ColumnType<Date, never, Date>;
+  /** Times of the recent test events (the rate window's, at most its quota of them). */
+  test_event_times: ColumnType<Date[], never, Date[]>;
 }
 
 export interface WebhookAddressesTable {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Coin } from "@chaingate/contracts";
 import { sql, type Kysely } from "kysely";
 import type { DeliveryDatabase, JobStatus } from "./database-schema.ts";
+import { admitTestEvent, DEFAULT_REGISTRY_QUOTAS, TestEventRateError } from "../domain/registry-quotas.ts";
 
 /** Prefix of test event ids: the worker sends them also to an inactive webhook. */
 export const TEST_EVENT_PREFIX = "test_";
@@ -22,7 +23,8 @@ export interface DeliveryView {
 
 export type DeliveryLog = ReturnType<typeof createDeliveryLog>;
 
-export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => void) {
+/** `testEventsPerMinute`: the per-webhook quota of test events (QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE). */
+export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => void, testEventsPerMinute = DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute) {
   async function view(jobIds: number[]): Promise<DeliveryView[]> {
     if (!jobIds.length) return [];
     const jobs = await db.selectFrom("delivery_jobs").selectAll().where("id", "in", jobIds).orderBy("id", "desc").execute();
@@ -66,10 +68,27 @@ export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => 
       return (await view([deliveryId]))[0];
     },
 
+    /**
+     * Queues a test event, within the webhook's per-minute quota: the webhook's row lock orders
+     * parallel calls, so no more than the quota pass in any 60 seconds.
+     * @throws TestEventRateError when the quota is used up (429 with Retry-After).
+     */
     async sendTest(webhookId: number, coin: Coin): Promise<DeliveryView> {
       const eventId = `${TEST_EVENT_PREFIX}${randomUUID()}`;
-      const body = JSON.stringify({ event_id: eventId, type: "test", webhook_id: webhookId, coin, created_at: new Date().toISOString() });
-      const { id } = await db.insertInto("delivery_jobs").values({ webhook_id: webhookId, event_id: eventId, coin, body }).returning("id").executeTakeFirstOrThrow();
+      const id = await db.transaction().execute(async (trx) => {
+        const { test_event_times: sentAt, now } = await trx
+          .selectFrom("webhooks")
+          .select(["test_event_times", sql<Date>`now()`.as("now")])
+          .where("id", "=", webhookId)
+          .forUpdate()
+          .executeTakeFirstOrThrow();
+        const admitted = admitTestEvent(sentAt, now, testEventsPerMinute);
+        if (!admitted.admitted) throw new TestEventRateError(testEventsPerMinute, admitted.retryAfterSeconds);
+        await trx.updateTable("webhooks").set({ test_event_times: admitted.keep }).where("id", "=", webhookId).execute();
+        const body = JSON.stringify({ event_id: eventId, type: "test", webhook_id: webhookId, coin, created_at: now.toISOString() });
+        const inserted = await trx.insertInto("delivery_jobs").values({ webhook_id: webhookId, event_id: eventId, coin, body }).returning("id").executeTakeFirstOrThrow();
+        return inserted.id;
+      });
       onQueued();
       return (await view([id]))[0]!;
     },

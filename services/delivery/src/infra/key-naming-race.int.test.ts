@@ -54,7 +54,8 @@ it("a PUT naming a key while the key's addresses are recorded misses none of the
   await Promise.all([record, ...name]);
   const missed = [];
   for (const { id } of webhooks) {
-    const { addresses } = (await repository.find(ACCOUNT, id))!;
+    const addresses: string[] = [];
+    for await (const chunk of repository.addressChunks(id)) addresses.push(...chunk);
     missed.push(...issued.filter((address) => !addresses.includes(address)).map((address) => `${id}:${address}`));
   }
   expect(missed).toEqual([]);

@@ -14,9 +14,18 @@ import { BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, bucketBitsFor, bucketHash, 
 import { ValidationError } from "@chaingate/errors";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
+import { addressQuotaError, DEFAULT_REGISTRY_QUOTAS, webhookQuotaError, type RegistryQuotas } from "../domain/registry-quotas.ts";
 
 /** Advisory lock namespace (the first key) of "this key's issued addresses are being read or recorded". */
 const KEY_LOCK_NAMESPACE = 0x6b657973;
+/**
+ * Advisory lock namespace of "this account's quota is being checked and used": a create or an
+ * address write holds it to its commit, so two parallel writes cannot both take the last free slot.
+ * Taken before any key or webhook row lock (the `address.issued` consumer never takes it).
+ */
+const ACCOUNT_LOCK_NAMESPACE = 0x71756f74;
+/** Addresses per read when a single webhook's whole list is streamed (about 0.5 MB of JSON). */
+const ADDRESS_STREAM_CHUNK = 10_000;
 /** Rows per insert statement when adding addresses (stays far below Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 5_000;
 
@@ -34,7 +43,14 @@ export interface WebhookRecord {
   version: number;
   created_at: Date;
   updated_at: Date;
-  addresses: string[];
+  /** Every watched address (kept by the address table's triggers). */
+  address_count: number;
+}
+
+/** A watched address as its page shows it: `listed` false when only a key in `xpub_ids` put it there. */
+export interface WatchedAddress {
+  address: string;
+  listed: boolean;
 }
 
 export interface NewWebhook {
@@ -115,15 +131,33 @@ export async function lockWebhooksNamingKey(trx: Transaction<DeliveryDatabase>, 
   return rows.map((row) => row.id);
 }
 
+/** What an account uses of its registry quotas. */
+export interface AccountRegistryUsage {
+  webhooks: number;
+  addresses: number;
+  /** Test events in the last minute of its busiest webhook. */
+  testEventsLastMinute: number;
+}
+
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
-export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: () => void = () => {}) {
-  const columns = ["id", "account_id", "coin", "webhook_url", "secret", "is_active", "xpub_ids", "confirmations", "include_tokens", "failure_count", "version", "created_at", "updated_at"] as const;
-
-  async function readAddresses(executor: Kysely<DeliveryDatabase>, webhookId: number): Promise<string[]> {
-    const rows = await executor.selectFrom("webhook_addresses").select("address").where("webhook_id", "=", webhookId).orderBy("address").execute();
-    return rows.map((row) => row.address);
-  }
+export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: () => void = () => {}, quotas: RegistryQuotas = DEFAULT_REGISTRY_QUOTAS) {
+  const columns = [
+    "id",
+    "account_id",
+    "coin",
+    "webhook_url",
+    "secret",
+    "is_active",
+    "xpub_ids",
+    "confirmations",
+    "include_tokens",
+    "failure_count",
+    "version",
+    "created_at",
+    "updated_at",
+    "address_count",
+  ] as const;
 
   /** Adds the client's addresses (and marks as listed the ones already watched through a key); how many are new. */
   async function insertAddresses(trx: Transaction<DeliveryDatabase>, webhookId: number, addresses: readonly string[]): Promise<number> {
@@ -205,6 +239,32 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     }
   }
 
+  async function lockAccount(trx: Transaction<DeliveryDatabase>, accountId: number): Promise<void> {
+    await sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_NAMESPACE}, (${accountId}::bigint % 2147483647)::int)`.execute(trx);
+  }
+
+  async function countWebhooks(executor: Kysely<DeliveryDatabase>, accountId: number): Promise<number> {
+    const { n } = await executor.selectFrom("webhooks").select((eb) => eb.fn.countAll<string>().as("n")).where("account_id", "=", accountId).where("deleted_at", "is", null).executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  /** Every address the account's live webhooks watch (address_count is kept by triggers: no scan of the address rows). */
+  async function countAddresses(executor: Kysely<DeliveryDatabase>, accountId: number): Promise<number> {
+    const { n } = await executor
+      .selectFrom("webhooks")
+      .select(sql<string>`coalesce(sum(address_count), 0)`.as("n"))
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  /** Refuses (422, rolling the write back) a write of the client's own addresses that leaves the account past its quota. */
+  async function checkAddressQuota(trx: Transaction<DeliveryDatabase>, accountId: number): Promise<void> {
+    const watched = await countAddresses(trx, accountId);
+    if (watched > quotas.addressesPerAccount) throw addressQuotaError(quotas.addressesPerAccount, watched);
+  }
+
   /** The account's live webhook, locked for the transaction; undefined when missing, deleted or another account's. */
   async function lockOwned(trx: Transaction<DeliveryDatabase>, accountId: number, webhookId: number) {
     return trx.selectFrom("webhooks").select("id").where("id", "=", webhookId).where("account_id", "=", accountId).where("deleted_at", "is", null).forUpdate().executeTakeFirst();
@@ -212,8 +272,7 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
 
   async function find(accountId: number, webhookId: number): Promise<WebhookRecord | undefined> {
     const row = await db.selectFrom("webhooks").select(columns).where("id", "=", webhookId).where("account_id", "=", accountId).where("deleted_at", "is", null).executeTakeFirst();
-    if (!row) return undefined;
-    return { ...row, version: Number(row.version), addresses: await readAddresses(db, webhookId) };
+    return row && { ...row, version: Number(row.version) };
   }
 
   async function committed<T>(work: (trx: Transaction<DeliveryDatabase>) => Promise<T>): Promise<T> {
@@ -227,6 +286,8 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
 
     async create(accountId: number, webhook: NewWebhook): Promise<WebhookRecord> {
       const id = await committed(async (trx) => {
+        await lockAccount(trx, accountId);
+        if ((await countWebhooks(trx, accountId)) >= quotas.webhooksPerAccount) throw webhookQuotaError(quotas.webhooksPerAccount);
         await lockKeys(trx, webhook.xpub_ids);
         const { id } = await trx
           .insertInto("webhooks")
@@ -242,26 +303,70 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
           })
           .returning("id")
           .executeTakeFirstOrThrow();
-        await insertAddresses(trx, id, webhook.addresses);
+        const listed = await insertAddresses(trx, id, webhook.addresses);
         const added = webhook.xpub_ids.length ? await followKeys(trx, id) : [];
         await checkBucketSizes(trx, id, [...webhook.addresses, ...added]);
+        if (listed > 0) await checkAddressQuota(trx, accountId);
         await trx.insertInto("webhook_changes").values({ webhook_id: id }).execute();
         return id;
       });
       return (await find(accountId, id))!;
     },
 
-    async list(accountId: number, offset: number, limit: number): Promise<{ total: number; webhooks: WebhookRecord[] }> {
+    /** What the account uses of its quotas (the admin CLI's `quotas`). */
+    async usage(accountId: number): Promise<AccountRegistryUsage> {
+      const { n } = await db
+        .selectFrom("webhooks")
+        .select(sql<number>`coalesce(max((select count(*) from unnest(test_event_times) t where t > now() - interval '1 minute')), 0)::int`.as("n"))
+        .where("account_id", "=", accountId)
+        .where("deleted_at", "is", null)
+        .executeTakeFirstOrThrow();
+      return { webhooks: await countWebhooks(db, accountId), addresses: await countAddresses(db, accountId), testEventsLastMinute: Number(n) };
+    },
+
+    /** A page of the account's webhooks, each with at most its first `addressCap` addresses (in address order). */
+    async list(accountId: number, offset: number, limit: number, addressCap: number): Promise<{ total: number; webhooks: Array<WebhookRecord & { addresses: string[] }> }> {
       const live = db.selectFrom("webhooks").where("account_id", "=", accountId).where("deleted_at", "is", null);
       const { total } = await live.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
       const rows = await live.select(columns).orderBy("id").offset(offset).limit(limit).execute();
-      const webhooks = await Promise.all(rows.map(async (row) => ({ ...row, version: Number(row.version), addresses: await readAddresses(db, row.id) })));
-      return { total: Number(total), webhooks };
+      const ids = rows.map((row) => row.id);
+      // One statement; each webhook's first addresses come from its primary-key range, never its whole list.
+      const { rows: capped } = ids.length
+        ? await sql<{ webhook_id: number; address: string }>`
+            select w.id as webhook_id, a.address from unnest(${ids}::bigint[]) as w(id)
+              cross join lateral (select address from webhook_addresses where webhook_id = w.id order by address limit ${addressCap}) a`.execute(db)
+        : { rows: [] };
+      const addresses = new Map<number, string[]>(ids.map((id) => [id, []]));
+      for (const row of capped) addresses.get(Number(row.webhook_id))!.push(row.address);
+      return { total: Number(total), webhooks: rows.map((row) => ({ ...row, version: Number(row.version), addresses: addresses.get(row.id)! })) };
+    },
+
+    /**
+     * The webhook's addresses in address order, a chunk at a time (keyset reads of the primary
+     * key), for answers that carry them all: memory stays one chunk whatever the webhook's size.
+     * Not one snapshot: a change committed while it runs may show in the later chunks only.
+     */
+    async *addressChunks(webhookId: number): AsyncGenerator<string[]> {
+      let after: string | undefined;
+      for (;;) {
+        let query = db.selectFrom("webhook_addresses").select("address").where("webhook_id", "=", webhookId);
+        if (after !== undefined) query = query.where("address", ">", after);
+        const rows = await query.orderBy("address").limit(ADDRESS_STREAM_CHUNK).execute();
+        if (rows.length) yield rows.map((row) => row.address);
+        if (rows.length < ADDRESS_STREAM_CHUNK) return;
+        after = rows.at(-1)!.address;
+      }
+    },
+
+    /** One page of the webhook's addresses in address order (`GET /webhooks/{id}/addresses`). */
+    async addressPage(webhookId: number, offset: number, limit: number): Promise<WatchedAddress[]> {
+      return db.selectFrom("webhook_addresses").select(["address", "listed"]).where("webhook_id", "=", webhookId).orderBy("address").offset(offset).limit(limit).execute();
     },
 
     /** Applies a partial update; re-enabling resets the failure count. False when not found. */
     async update(accountId: number, webhookId: number, update: WebhookUpdate): Promise<boolean> {
       return committed(async (trx) => {
+        if (update.addresses !== undefined) await lockAccount(trx, accountId);
         if (update.xpub_ids !== undefined) await lockKeys(trx, update.xpub_ids);
         if (!(await lockOwned(trx, accountId, webhookId))) return false;
         const set: Record<string, unknown> = {};
@@ -284,8 +389,9 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
         if (update.addresses !== undefined) {
           // Replaces the client's list only; addresses of the webhook's keys stay.
           await unlist(trx, webhookId, "except", update.addresses);
-          await insertAddresses(trx, webhookId, update.addresses);
+          const listed = await insertAddresses(trx, webhookId, update.addresses);
           written.push(...update.addresses);
+          if (listed > 0) await checkAddressQuota(trx, accountId);
         }
         await checkBucketSizes(trx, webhookId, written);
         await touch(trx, webhookId);
@@ -305,11 +411,13 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     /** Adds (`add`) or removes addresses; the counts, or undefined when not found. */
     async changeAddresses(accountId: number, webhookId: number, addresses: string[], add: boolean): Promise<{ changed: number; total: number } | undefined> {
       return committed(async (trx) => {
+        if (add) await lockAccount(trx, accountId);
         if (!(await lockOwned(trx, accountId, webhookId))) return undefined;
         let changed: number;
         if (add) {
           changed = await insertAddresses(trx, webhookId, addresses);
           await checkBucketSizes(trx, webhookId, addresses);
+          if (changed > 0) await checkAddressQuota(trx, accountId);
         } else {
           // Leaves the client's list; an address a current key issued stays watched.
           changed = await unlist(trx, webhookId, "only", addresses);

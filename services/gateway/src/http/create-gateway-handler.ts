@@ -8,6 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { acceptedRequestId, ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import { hasErrorCode } from "@chaingate/errors";
 import type { Logger } from "@chaingate/logger";
+import { rateLimitedMessage, type KeyRateLimit } from "../domain/key-rate-limit.ts";
 import { readCredential } from "../domain/read-credential.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
 import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
@@ -36,6 +37,8 @@ export interface GatewayHandlerOptions {
   metrics?: GatewayMetrics;
   /** Sent to every internal service as proof that the request passed the gateway. */
   internalToken?: string;
+  /** The opt-in per-key request rate limit; undefined: none (the spec's v1). */
+  rateLimit?: { limit: KeyRateLimit; requestsPerSecond: number };
 }
 
 /**
@@ -96,6 +99,11 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     }
     if (!key) return sendJson(res, 401, { message: INVALID_KEY_MESSAGE });
     logged.accountId = key.accountId;
+    const retryAfter = options.rateLimit?.limit.take(key.keyId) ?? 0;
+    if (retryAfter > 0) {
+      res.setHeader("retry-after", String(retryAfter));
+      return sendJson(res, 429, { message: rateLimitedMessage(options.rateLimit!.requestsPerSecond, retryAfter) });
+    }
     // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
     if (credential.via === "x-api-key") usage.record(key.keyId, route.group);
 

@@ -19,6 +19,8 @@ import {
   type EthAddressHistoryEntry,
   type EthIssuedAddress,
   type IssuedAddress,
+  type QuotaUsage,
+  QUOTA_USAGE_ROUTE,
 } from "@chaingate/contracts";
 import { XpubKeyHeldError } from "./xpub-key-held-error.ts";
 import { XpubRecordNotFoundError } from "./xpub-record-not-found-error.ts";
@@ -45,10 +47,12 @@ export interface XpubAppOptions {
   degradedChecks?: Record<string, () => Promise<unknown>>;
   /** When set, only requests carrying the gateway's internal token are answered. */
   internalToken?: string | undefined;
+  /** What an account uses of the service's quotas (the internal quota route of the admin CLI). */
+  quotaUsage(accountId: number): Promise<QuotaUsage>;
 }
 
 /** Builds the express app; `finish()` is already called. */
-export function createXpubApp({ chains, logger, readinessChecks, degradedChecks, internalToken }: XpubAppOptions): HttpApp {
+export function createXpubApp({ chains, logger, readinessChecks, degradedChecks, internalToken, quotaUsage }: XpubAppOptions): HttpApp {
   const http = createHttpApp({
     service: "xpub",
     logger,
@@ -65,6 +69,10 @@ export function createXpubApp({ chains, logger, readinessChecks, degradedChecks,
     },
   });
   for (const chain of chains) registerChainRoutes(http, chain);
+  // Internal (not under /api/v1, so the gateway never routes it).
+  http.route("get", QUOTA_USAGE_ROUTE, async (req, res) => {
+    res.json(await quotaUsage(Number(req.params.account)));
+  });
   http.finish();
   return http;
 }
@@ -82,6 +90,11 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     }
     const registered = await repository.register(accountId, key, body.label ?? null);
     if (registered.outcome === "held_by_another_account") throw new XpubKeyHeldError("xpub");
+    if (registered.outcome === "quota_reached") {
+      throw new ValidationError({
+        xpub: [`This account already holds ${registered.limit} extended-key records, its quota (QUOTA_XPUB_RECORDS_PER_ACCOUNT = ${registered.limit}); ask the operator to raise the quota.`],
+      });
+    }
     // 201 only when this call created the record (Laravel's JsonResource convention).
     res.status(registered.created ? 201 : 200).json(toXpubRecord(registered.record));
   });

@@ -3,7 +3,7 @@
  * index counter is safe across any number of service replicas; the table constraints make a
  * duplicate impossible even if this code were wrong.
  */
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import { MAX_ADDRESS_INDEX } from "../domain/derive-address.ts";
 import type { IssuedAddressOf, KeyScheme, ParsedAccountKey } from "../domain/key-scheme.ts";
 import type { ExtendedKeysTable, XpubDatabase } from "./database-schema.ts";
@@ -12,8 +12,14 @@ import { createKeyedBatcher } from "./keyed-batcher.ts";
 /** A stored key record (the row without the full key). */
 export type ExtendedKeyRow = Omit<Selectable<ExtendedKeysTable>, "zpub" | "key_material" | "duplicate_of">;
 
-/** `held_by_another_account`: the key (per chain) belongs to the account that registered it first. */
-export type RegisterResult = { outcome: "registered"; record: ExtendedKeyRow; created: boolean } | { outcome: "held_by_another_account" };
+/**
+ * `held_by_another_account`: the key (per chain) belongs to the account that registered it first.
+ * `quota_reached`: the account holds its quota of records (both chains together).
+ */
+export type RegisterResult =
+  | { outcome: "registered"; record: ExtendedKeyRow; created: boolean }
+  | { outcome: "held_by_another_account" }
+  | { outcome: "quota_reached"; limit: number };
 
 export type IssueResult<Issued extends IssuedAddressOf = IssuedAddressOf> =
   | { outcome: "issued"; address: Issued }
@@ -44,6 +50,8 @@ export interface XpubRepositoryOptions<Key extends ParsedAccountKey, Issued exte
   scheme: KeyScheme<Key, Issued>;
   /** Addresses one key may issue; the call after the last answers limit_reached. */
   maxAddressesPerKey: number;
+  /** Records one account may hold over both chains (QUOTA_XPUB_RECORDS_PER_ACCOUNT); a new key past it answers quota_reached. */
+  maxRecordsPerAccount: number;
   /** Told after a batch of addresses is committed (the outbox relay publishes them). */
   onIssued?(): void;
 }
@@ -57,6 +65,12 @@ const PARSED_KEY_CACHE_SIZE = 1_000;
  */
 const MAX_ISSUE_BATCH = 100;
 
+/**
+ * Advisory lock namespace of "this account's records are being counted and added": held to the
+ * commit, so two parallel registrations cannot both take the last free record.
+ */
+const ACCOUNT_LOCK_NAMESPACE = 0x78707562;
+
 const RECORD_COLUMNS = ["id", "account_id", "chain", "fingerprint", "xpub_preview", "label", "next_index", "created_at"] as const;
 
 /** The repository of one chain's records over the `xpub` schema. */
@@ -64,6 +78,7 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
   db,
   scheme,
   maxAddressesPerKey,
+  maxRecordsPerAccount,
   onIssued,
 }: XpubRepositoryOptions<Key, Issued>): XpubRepository<Key, Issued> {
   const { chain } = scheme;
@@ -118,37 +133,44 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
     });
 
   return {
-    async register(accountId, key, label) {
-      const keyMaterial = keyMaterialOf(key);
-      const inserted = await db
-        .insertInto("extended_keys")
-        .values({
-          account_id: accountId,
-          chain,
-          zpub: key.source,
-          key_material: keyMaterial,
-          fingerprint: key.fingerprint,
-          xpub_preview: key.xpubPreview,
-          label,
-        })
-        // Either unique index may refuse the row: the account's own record of the key (per account)
-        // or another account's (per chain). A concurrent registration of the same key waits for
-        // the first one's commit and then does nothing, so exactly one account gets the key.
-        .onConflict((conflict) => conflict.doNothing())
-        .returning(RECORD_COLUMNS)
-        .executeTakeFirst();
-      if (inserted) return { outcome: "registered", record: inserted, created: true };
-      const existing = await db
-        .selectFrom("extended_keys")
-        .select([...RECORD_COLUMNS, "duplicate_of"])
-        .where("account_id", "=", accountId)
-        .where("chain", "=", chain)
-        .where("key_material", "=", keyMaterial)
-        .executeTakeFirst();
-      if (!existing || existing.duplicate_of !== null) return { outcome: "held_by_another_account" };
-      const { duplicate_of: _holder, ...record } = existing;
-      return { outcome: "registered", record, created: false };
-    },
+    register: (accountId, key, label) =>
+      db.transaction().execute(async (trx): Promise<RegisterResult> => {
+        const keyMaterial = keyMaterialOf(key);
+        await sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_NAMESPACE}, (${accountId}::bigint % 2147483647)::int)`.execute(trx);
+        // The account's own record of the key answers as before, whatever the quota.
+        const existing = await trx
+          .selectFrom("extended_keys")
+          .select([...RECORD_COLUMNS, "duplicate_of"])
+          .where("account_id", "=", accountId)
+          .where("chain", "=", chain)
+          .where("key_material", "=", keyMaterial)
+          .executeTakeFirst();
+        if (existing) {
+          if (existing.duplicate_of !== null) return { outcome: "held_by_another_account" };
+          const { duplicate_of: _holder, ...record } = existing;
+          return { outcome: "registered", record, created: false };
+        }
+        const { n } = await trx.selectFrom("extended_keys").select((eb) => eb.fn.countAll<string>().as("n")).where("account_id", "=", accountId).executeTakeFirstOrThrow();
+        if (Number(n) >= maxRecordsPerAccount) return { outcome: "quota_reached", limit: maxRecordsPerAccount };
+        const inserted = await trx
+          .insertInto("extended_keys")
+          .values({
+            account_id: accountId,
+            chain,
+            zpub: key.source,
+            key_material: keyMaterial,
+            fingerprint: key.fingerprint,
+            xpub_preview: key.xpubPreview,
+            label,
+          })
+          // The other unique index may refuse the row: another account's record of the key (per
+          // chain). A concurrent registration of the same key by another account waits for the first
+          // one's commit and then does nothing, so exactly one account gets the key.
+          .onConflict((conflict) => conflict.doNothing())
+          .returning(RECORD_COLUMNS)
+          .executeTakeFirst();
+        return inserted ? { outcome: "registered", record: inserted, created: true } : { outcome: "held_by_another_account" };
+      }),
 
     issueAddress(accountId, keyId) {
       // Concurrent calls for one key in this process share a transaction: one lock, one commit

@@ -4,6 +4,7 @@ import * as deliveryJobs from "./0002-delivery-jobs.ts";
 import * as webhookSettingsAndWatchFeed from "./0003-webhook-settings-and-watch-feed.ts";
 import * as jobTraceContext from "./0004-job-trace-context.ts";
 import * as watchFeedTimesAndKeyAddresses from "./0005-watch-feed-times-and-key-addresses.ts";
+import * as testEventTimes from "./0006-test-event-times.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -12,4 +13,5 @@ export const deliveryMigrations: MigrationList = {
   "0003-webhook-settings-and-watch-feed": webhookSettingsAndWatchFeed,
   "0004-job-trace-context": jobTraceContext,
   "0005-watch-feed-times-and-key-addresses": watchFeedTimesAndKeyAddresses,
+  "0006-test-event-times": testEventTimes,
 };

@@ -1,0 +1,26 @@
+/**
+ * The internal quota route each data-owning service (delivery, xpub) answers for the operator CLI
+ * (`admin quotas --account N`): what the account uses of each quota the service enforces. Not under
+ * /api/v1, so the gateway never routes it; the internal token guards it like every internal call.
+ */
+import { z } from "../zod.ts";
+
+/** express form; `{account}` is the gateway's account id. */
+export const QUOTA_USAGE_ROUTE = "/internal/quotas/:account(\\d+)";
+
+export function quotaUsagePath(accountId: number): string {
+  return `/internal/quotas/${accountId}`;
+}
+
+export const quotaUsageSchema = z.object({
+  account_id: z.number().int(),
+  quotas: z.array(
+    z.object({
+      /** The setting that holds the quota (its name in the README's configuration tables). */
+      setting: z.string(),
+      used: z.number().int(),
+      limit: z.number().int(),
+    }),
+  ),
+});
+export type QuotaUsage = z.infer<typeof quotaUsageSchema>;

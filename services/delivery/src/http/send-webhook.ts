@@ -1,0 +1,34 @@
+/**
+ * Writes a `{data: webhook}` answer whose `addresses` come from a chunked source, so a webhook of a
+ * million addresses costs one chunk of memory, not its 45 MB answer (plus the array it is built
+ * from). Backpressure is the socket's: a slow client slows the reads, never grows a buffer.
+ */
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Webhook } from "@chaingate/contracts";
+import type { Response } from "express";
+
+/** Stands for the address array in the serialised webhook; JSON.stringify escapes the NUL characters. */
+const ADDRESSES_PLACEHOLDER = "\u0000addresses\u0000";
+
+/** A webhook answer without its addresses: they are streamed in their place. */
+export type WebhookWithoutAddresses = Omit<Webhook, "addresses">;
+
+export async function sendWebhook(res: Response, status: number, webhook: WebhookWithoutAddresses, addressChunks: AsyncIterable<readonly string[]>): Promise<void> {
+  // Field order as the spec's table: addresses right after webhook_url.
+  const { id, user_id, coin, webhook_url, ...rest } = webhook;
+  const text = JSON.stringify({ data: { id, user_id, coin, webhook_url, addresses: ADDRESSES_PLACEHOLDER, ...rest } });
+  const [head, tail] = text.split(JSON.stringify(ADDRESSES_PLACEHOLDER)) as [string, string];
+  async function* body(): AsyncGenerator<string> {
+    yield `${head}[`;
+    let first = true;
+    for await (const chunk of addressChunks) {
+      if (!chunk.length) continue;
+      yield `${first ? "" : ","}${chunk.map((address) => JSON.stringify(address)).join(",")}`;
+      first = false;
+    }
+    yield `]${tail}`;
+  }
+  res.status(status).type("application/json; charset=utf-8");
+  await pipeline(Readable.from(body()), res);
+}

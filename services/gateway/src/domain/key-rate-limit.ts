@@ -1,0 +1,43 @@
+/**
+ * The opt-in request rate limit per API key (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND; off by
+ * default, since the spec's v1 has none): a token bucket per key holding one second's worth of
+ * requests, refilled continuously. State is per gateway replica, so N replicas admit up to N times
+ * the rate; the operator divides by the replica count when an exact bound matters.
+ */
+import { LRUCache } from "lru-cache";
+
+/** Buckets kept; past it the least recently used is forgotten (it comes back full, as an idle key's would be). */
+const MAX_TRACKED_KEYS = 100_000;
+
+export interface KeyRateLimit {
+  /** Takes one request for the key at `nowMs`: 0 when admitted, else the whole seconds until one would be (Retry-After). */
+  take(keyId: number, nowMs?: number): number;
+}
+
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
+
+export function createKeyRateLimit(requestsPerSecond: number): KeyRateLimit {
+  const buckets = new LRUCache<number, Bucket>({ max: MAX_TRACKED_KEYS });
+  const capacity = Math.max(1, requestsPerSecond);
+  return {
+    take(keyId, nowMs = performance.now()) {
+      const bucket = buckets.get(keyId) ?? { tokens: capacity, atMs: nowMs };
+      bucket.tokens = Math.min(capacity, bucket.tokens + ((nowMs - bucket.atMs) / 1000) * requestsPerSecond);
+      bucket.atMs = nowMs;
+      buckets.set(keyId, bucket);
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return 0;
+      }
+      return Math.max(1, Math.ceil((1 - bucket.tokens) / requestsPerSecond));
+    },
+  };
+}
+
+/** The 429 body (`{message}`, as the gateway's other refusals). */
+export function rateLimitedMessage(requestsPerSecond: number, retryAfterSeconds: number): string {
+  return `Too many requests for this API key: the limit is ${requestsPerSecond} per second (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND); retry after ${retryAfterSeconds} seconds.`;
+}

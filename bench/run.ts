@@ -12,6 +12,7 @@ import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
 import { benchWatchFeed } from "./watch/watch-feed.ts";
+import { benchRssBounds } from "./memory/rss-bounds.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   delivery: benchDeliveryThroughput,
   "notification-latency": benchNotificationLatency,
   "watch-feed": benchWatchFeed,
+  rss: benchRssBounds,
 };
 
 const infrastructure = await provideTestInfrastructure();

@@ -43,7 +43,7 @@ export class TestEventRateError extends ChaingateError {
   constructor(quota: number, retryAfterSeconds: number) {
     super(
       "test_event_rate_exceeded",
-      `This webhook has queued ${quota} test events in the last minute, its quota (QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE = ${quota}); retry after ${retryAfterSeconds} seconds.`,
+      `This webhook has queued ${quota} test events in the last minute, its quota (QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE = ${quota}); retry after ${retryAfterSeconds} ${retryAfterSeconds === 1 ? "second" : "seconds"}.`,
     );
     this.retryAfterSeconds = retryAfterSeconds;
   }

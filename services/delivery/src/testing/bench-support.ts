@@ -22,3 +22,20 @@ export async function insertManyAddresses(databaseUrl: string, webhookId: number
     await client.end();
   }
 }
+
+/** Resolves once the registry's outbox is empty (every change relayed to the watch feed). */
+export async function waitForRegistryOutbox(databaseUrl: string, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { rows } = await client.query<{ n: string }>("select count(*) as n from delivery.webhook_changes");
+      if (rows[0]!.n === "0") return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    throw new Error(`the registry's outbox did not drain within ${timeoutMs} ms`);
+  } finally {
+    await client.end();
+  }
+}

@@ -5,7 +5,9 @@
  *   pnpm --silent admin keys list [--account ID]
  *   pnpm --silent admin keys deactivate (--id ID | --prefix P)
  *   pnpm --silent admin usage [--account ID] [--since YYYY-MM-DD]
- * Reads DATABASE_URL (default: the loopback Postgres); migrates the gateway schema first.
+ *   pnpm --silent admin quotas --account ID                → usage vs quota, from the delivery and xpub services
+ * Reads DATABASE_URL (default: the loopback Postgres); migrates the gateway schema first. `quotas`
+ * also reads DELIVERY_URL, XPUB_URL (defaults: the dev stack's loopback ports) and INTERNAL_TOKEN.
  */
 import { parseArgs } from "node:util";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
@@ -13,15 +15,20 @@ import type { Kysely } from "kysely";
 import { AccountAdminError, createAccountAdmin } from "../infra/account-admin.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "../infra/database-schema.ts";
 import { gatewayMigrations } from "../infra/migrations/index.ts";
+import { readQuotaUsage } from "./read-quota-usage.ts";
 
 const USAGE = `usage: admin <command>
   accounts create --name NAME
   keys create --account ID [--name NAME]
   keys list [--account ID]
   keys deactivate (--id ID | --prefix PREFIX)
-  usage [--account ID] [--since YYYY-MM-DD]`;
+  usage [--account ID] [--since YYYY-MM-DD]
+  quotas --account ID`;
 
 const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+/** The services' default ports (serviceSettings in their config.ts), on loopback as in the dev stack. */
+const DEFAULT_DELIVERY_URL = "http://127.0.0.1:8103";
+const DEFAULT_XPUB_URL = "http://127.0.0.1:8102";
 
 class UsageError extends Error {}
 
@@ -87,6 +94,21 @@ async function main(argv: string[]): Promise<void> {
         });
         console.log(["day", "key_id", "prefix", "group", "requests"].join("\t"));
         for (const r of rows) console.log([r.day, r.api_key_id, r.prefix, r.endpoint_group, r.request_count].join("\t"));
+        return;
+      }
+      case "quotas": {
+        const accountId = requireId(values.account, "--account");
+        if (!(await admin.accountExists(accountId))) throw new AccountAdminError(`No account with id ${accountId}.`);
+        const services = { delivery: process.env.DELIVERY_URL ?? DEFAULT_DELIVERY_URL, xpub: process.env.XPUB_URL ?? DEFAULT_XPUB_URL };
+        console.log(["service", "quota", "used", "limit"].join("\t"));
+        for (const answer of await readQuotaUsage(services, accountId, process.env.INTERNAL_TOKEN)) {
+          if ("error" in answer) {
+            console.error(`${answer.service}: ${answer.error}`);
+            process.exitCode = 1;
+            continue;
+          }
+          for (const quota of answer.usage.quotas) console.log([answer.service, quota.setting, quota.used, quota.limit].join("\t"));
+        }
         return;
       }
       default:

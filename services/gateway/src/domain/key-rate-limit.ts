@@ -39,5 +39,5 @@ export function createKeyRateLimit(requestsPerSecond: number): KeyRateLimit {
 
 /** The 429 body (`{message}`, as the gateway's other refusals). */
 export function rateLimitedMessage(requestsPerSecond: number, retryAfterSeconds: number): string {
-  return `Too many requests for this API key: the limit is ${requestsPerSecond} per second (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND); retry after ${retryAfterSeconds} seconds.`;
+  return `Too many requests for this API key: the limit is ${requestsPerSecond} per second (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND); retry after ${retryAfterSeconds} ${retryAfterSeconds === 1 ? "second" : "seconds"}.`;
 }

@@ -40,6 +40,10 @@ export class AccountAdminError extends Error {
 
 export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
   return {
+    async accountExists(accountId: number): Promise<boolean> {
+      return (await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst()) !== undefined;
+    },
+
     async createAccount(name: string): Promise<number> {
       const { id } = await db.insertInto("accounts").values({ name }).returning("id").executeTakeFirstOrThrow();
       return id;

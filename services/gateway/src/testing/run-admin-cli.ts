@@ -8,8 +8,9 @@ const CLI = fileURLToPath(new URL("../admin/cli.ts", import.meta.url));
 // tsx is a workspace-root tool.
 const TSX = fileURLToPath(new URL("../../../../node_modules/.bin/tsx", import.meta.url));
 
-export async function runAdminCli(databaseUrl: string, args: string[]): Promise<string> {
-  const { stdout } = await run(TSX, [CLI, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+/** `env` adds to the environment (the `quotas` command reads DELIVERY_URL, XPUB_URL, INTERNAL_TOKEN). */
+export async function runAdminCli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const { stdout } = await run(TSX, [CLI, ...args], { env: { ...process.env, ...env, DATABASE_URL: databaseUrl } });
   return stdout;
 }
 

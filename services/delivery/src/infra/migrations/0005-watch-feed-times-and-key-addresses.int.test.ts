@@ -51,7 +51,7 @@ describe("migration 0005", () => {
     expect(queued).toBeGreaterThan(0);
     const current = createDatabase<DeliveryDatabase>({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
     try {
-      expect(await migrateToLatest(current.db as Kysely<unknown>, DELIVERY_SCHEMA, deliveryMigrations)).toEqual(["0005-watch-feed-times-and-key-addresses"]);
+      expect(await migrateToLatest(current.db as Kysely<unknown>, DELIVERY_SCHEMA, deliveryMigrations)).toEqual(["0005-watch-feed-times-and-key-addresses", "0006-test-event-times"]);
       const times = (await client.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).rows.map((row) => row.created_at.getTime());
       expect(times).toEqual(Array.from({ length: queued }, () => CREATED_AT.getTime()));
       // The watermark stays at the oldest queued change until the relay has published it.

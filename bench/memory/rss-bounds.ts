@@ -1,0 +1,181 @@
+/**
+ * Bounded memory (issue 21), with real gateway and delivery processes (their start scripts) over
+ * real Postgres and NATS; RSS read from /proc (peak = VmHWM, reset before each step).
+ * - Gateway: 200 concurrent 16 MB POSTs to /api/v1/webhooks (route limit 3 MiB), with a declared
+ *   Content-Length (413 before any byte is read) and chunked (read up to the limit, at most
+ *   MAX_BUFFERED_BODY_BYTES at once, the rest 503 before reading). Baseline in the same run: 200
+ *   concurrent 1 KB POSTs the gateway forwards.
+ * - A 1,000,000-address webhook read through the gateway: the list (`per_page=500`), every address
+ *   page (`per_page=10000`), and the whole webhook (`GET /webhooks/{id}`, streamed); delivery's and
+ *   the gateway's peak RSS growth. Baseline in the same run: the same reads of a 1,000-address webhook.
+ *
+ * BENCH_RSS_ADDRESSES (1,000,000), BENCH_RSS_POSTS (200).
+ */
+import http from "node:http";
+import { randomBytes } from "node:crypto";
+import { createAccountWithKey } from "@chaingate/gateway/testing";
+import { createTestDatabase, freePort, spawnService, stopChild, waitForHttp, type SpawnedService } from "@chaingate/testing";
+// By path: bench/package.json does not list the delivery service or its dependencies.
+import { insertManyAddresses, waitForRegistryOutbox } from "../../services/delivery/src/testing/bench-support.ts";
+import { ROOT } from "../support/processes.ts";
+
+const MB = 1024 * 1024;
+const POSTS = Number(process.env.BENCH_RSS_POSTS ?? 200);
+const BIG_BODY_BYTES = 16 * MB;
+const SMALL_BODY_BYTES = 1024;
+const MAX_BUFFERED_BODY_BYTES = 256 * MB;
+const ADDRESSES = Number(process.env.BENCH_RSS_ADDRESSES ?? 1_000_000);
+const BASELINE_ADDRESSES = 1_000;
+const SMALL_WEBHOOKS = 9;
+const PAGE_SIZE = 10_000;
+/** Targets: refused bodies cost the gateway no more than this over the small-body baseline; reads of the big webhook no more than this over the small one. */
+const DECLARED_TARGET_MB = 32;
+const CHUNKED_TARGET_MB = MAX_BUFFERED_BODY_BYTES / MB + 64;
+const READ_TARGET_MB = 50;
+const RELAY_TIMEOUT_MS = 300_000;
+
+const mb = (bytes: number) => (bytes / MB).toFixed(1);
+
+/** Peak RSS growth of each process while `work` runs. */
+async function measure<T>(processes: Record<string, SpawnedService>, work: () => Promise<T>): Promise<{ result: T; growthMb: Record<string, number> }> {
+  const before: Record<string, number> = {};
+  for (const [name, process] of Object.entries(processes)) {
+    process.resetPeakMemory();
+    before[name] = process.memory().rss;
+  }
+  const result = await work();
+  const growthMb = Object.fromEntries(Object.entries(processes).map(([name, process]) => [name, (process.memory().peakRss - before[name]!) / MB]));
+  return { result, growthMb };
+}
+
+/** POSTs `body` (declared length, or chunked) and resolves with the status, or "reset" when the connection closed first. */
+function post(url: string, key: string, body: Buffer, chunked: boolean): Promise<number | "reset"> {
+  return new Promise((resolve) => {
+    const request = http.request(url, {
+      method: "POST",
+      agent: false,
+      headers: { "x-api-key": key, "content-type": "application/json", ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(body.length) }) },
+    });
+    let settled = false;
+    const settle = (outcome: number | "reset") => {
+      if (!settled) resolve(outcome);
+      settled = true;
+    };
+    request.on("response", (response) => {
+      response.resume();
+      settle(response.statusCode!);
+    });
+    request.on("error", () => settle("reset"));
+    request.end(body);
+  });
+}
+
+const tally = (outcomes: Array<number | "reset">) =>
+  Object.entries(outcomes.reduce<Record<string, number>>((counts, outcome) => ({ ...counts, [outcome]: (counts[outcome] ?? 0) + 1 }), {}))
+    .map(([outcome, count]) => `${count}× ${outcome}`)
+    .join(", ");
+
+/** Reads an answer without holding it: its size in bytes. */
+async function drain(url: string, key: string): Promise<{ status: number; bytes: number }> {
+  const response = await fetch(url, { headers: { "x-api-key": key, accept: "application/json" } });
+  let bytes = 0;
+  for await (const chunk of response.body!) bytes += (chunk as Uint8Array).length;
+  return { status: response.status, bytes };
+}
+
+export async function benchRssBounds(): Promise<boolean> {
+  const database = await createTestDatabase();
+  const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+  const [deliveryPort, gatewayPort] = [await freePort(), await freePort()];
+  const internalToken = randomBytes(24).toString("hex");
+  const delivery = spawnService(
+    `${ROOT}services/delivery`,
+    { PORT: String(deliveryPort), DATABASE_URL: database.connectionString, NATS_URL: natsUrl, NATS_NAMESPACE: `rss${randomBytes(3).toString("hex")}`, INTERNAL_TOKEN: internalToken, LOG_LEVEL: "warn" },
+    { captureOutput: false },
+  );
+  const gateway = spawnService(
+    `${ROOT}services/gateway`,
+    {
+      PORT: String(gatewayPort), DATABASE_URL: database.connectionString, DELIVERY_URL: `http://127.0.0.1:${deliveryPort}`, INTERNAL_TOKEN: internalToken,
+      MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES), ACCESS_LOG: "false", LOG_LEVEL: "warn",
+    },
+    { captureOutput: false },
+  );
+  const base = `http://127.0.0.1:${gatewayPort}`;
+  try {
+    await Promise.all([waitForHttp(`http://127.0.0.1:${deliveryPort}/healthz`, 30_000), waitForHttp(`${base}/healthz`, 30_000)]);
+    const { key } = await createAccountWithKey(database.connectionString, "bench");
+
+    // ── 200 concurrent 16 MB POSTs ──
+    const small = Buffer.from(JSON.stringify({ coin: "ETH", webhook_url: "http://93.184.216.34/hook", addresses: ["0x" + "1".repeat(40)], pad: "x".repeat(SMALL_BODY_BYTES - 100) }));
+    const big = Buffer.alloc(BIG_BODY_BYTES, 0x20);
+    const gatewayOnly = { gateway };
+    const burst = (body: Buffer, chunked: boolean) => measure(gatewayOnly, () => Promise.all(Array.from({ length: POSTS }, () => post(`${base}/api/v1/webhooks`, key, body, chunked))));
+    // Warm-up: the first requests size the heap.
+    await burst(small, false);
+    const baseline = await burst(small, false);
+    const declared = await burst(big, false);
+    const chunked = await burst(big, true);
+    const declaredOk = declared.growthMb.gateway! - baseline.growthMb.gateway! < DECLARED_TARGET_MB;
+    const chunkedOk = chunked.growthMb.gateway! < CHUNKED_TARGET_MB;
+    console.log(`gateway, ${POSTS} concurrent 1 KB POSTs (baseline, forwarded): ${tally(baseline.result)}; peak RSS growth ${baseline.growthMb.gateway!.toFixed(1)} MB`);
+    console.log(
+      `gateway, ${POSTS} concurrent 16 MB POSTs, Content-Length declared: ${tally(declared.result)}; peak RSS growth ${declared.growthMb.gateway!.toFixed(1)} MB (${(declared.growthMb.gateway! - baseline.growthMb.gateway!).toFixed(1)} MB over the baseline; ${(POSTS * BIG_BODY_BYTES) / MB} MB offered)   target < ${DECLARED_TARGET_MB} MB over the baseline   ${declaredOk ? "PASS" : "FAIL"}`,
+    );
+    console.log(
+      `gateway, ${POSTS} concurrent 16 MB POSTs, chunked: ${tally(chunked.result)}; peak RSS growth ${chunked.growthMb.gateway!.toFixed(1)} MB (MAX_BUFFERED_BODY_BYTES ${MAX_BUFFERED_BODY_BYTES / MB} MB)   target < ${CHUNKED_TARGET_MB} MB   ${chunkedOk ? "PASS" : "FAIL"}`,
+    );
+
+    // ── A 1,000,000-address webhook read, against a 1,000-address one ──
+    const processes = { delivery, gateway };
+    const create = async () => {
+      const response = await fetch(`${base}/api/v1/webhooks`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ coin: "ETH", webhook_url: "http://93.184.216.34/hook", addresses: [`0x${randomBytes(20).toString("hex")}`] }),
+      });
+      return ((await response.json()) as { data: { id: number } }).data.id;
+    };
+    for (let i = 0; i < SMALL_WEBHOOKS; i++) await create();
+    const reads = async (addresses: number) => {
+      const id = await create();
+      await insertManyAddresses(database.connectionString, id, addresses - 1);
+      // Measured once the registry has published the change (its relay is not part of the read).
+      await waitForRegistryOutbox(database.connectionString, RELAY_TIMEOUT_MS);
+      const list = await measure(processes, () => drain(`${base}/api/v1/webhooks?per_page=500`, key));
+      const pages = await measure(processes, async () => {
+        const started = performance.now();
+        let bytes = 0;
+        const lastPage = Math.ceil(addresses / PAGE_SIZE);
+        for (let page = 1; page <= lastPage; page++) bytes += (await drain(`${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}&page=${page}`, key)).bytes;
+        return { bytes, pages: lastPage, seconds: (performance.now() - started) / 1000 };
+      });
+      const whole = await measure(processes, async () => {
+        const started = performance.now();
+        return { ...(await drain(`${base}/api/v1/webhooks/${id}`, key)), seconds: (performance.now() - started) / 1000 };
+      });
+      // The webhook goes, so the next reads list only their own large webhook.
+      await fetch(`${base}/api/v1/webhooks/${id}`, { method: "DELETE", headers: { "x-api-key": key } });
+      return { list, pages, whole };
+    };
+    const describe = (label: string, growth: Record<string, number>) => `${label}: delivery +${growth.delivery!.toFixed(1)} MB, gateway +${growth.gateway!.toFixed(1)} MB`;
+    const small1k = await reads(BASELINE_ADDRESSES);
+    const large = await reads(ADDRESSES);
+    for (const [name, run] of [[`${BASELINE_ADDRESSES.toLocaleString("en")} addresses (baseline)`, small1k], [`${ADDRESSES.toLocaleString("en")} addresses`, large]] as const) {
+      console.log(
+        `webhook of ${name}: list per_page=500 ${mb(run.list.result.bytes)} MB; ${run.pages.result.pages} address pages ${mb(run.pages.result.bytes)} MB in ${run.pages.result.seconds.toFixed(1)} s; GET /webhooks/{id} ${mb(run.whole.result.bytes)} MB in ${run.whole.result.seconds.toFixed(1)} s`,
+      );
+      console.log(`  peak RSS growth — ${describe("list", run.list.growthMb)}; ${describe("pages", run.pages.growthMb)}; ${describe("whole webhook", run.whole.growthMb)}`);
+    }
+    const over = (step: "list" | "pages" | "whole") => Math.max(...(["delivery", "gateway"] as const).map((name) => large[step].growthMb[name]! - small1k[step].growthMb[name]!));
+    const readOk = Math.max(over("list"), over("pages"), over("whole")) < READ_TARGET_MB;
+    console.log(
+      `1,000,000 vs 1,000 addresses, most peak RSS growth above the baseline: list ${over("list").toFixed(1)} MB, pages ${over("pages").toFixed(1)} MB, whole webhook ${over("whole").toFixed(1)} MB   target < ${READ_TARGET_MB} MB   ${readOk ? "PASS" : "FAIL"}`,
+    );
+    return declaredOk && chunkedOk && readOk;
+  } finally {
+    await stopChild(gateway.process);
+    await stopChild(delivery.process);
+    await database.drop();
+  }
+}

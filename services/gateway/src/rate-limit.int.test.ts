@@ -1,0 +1,54 @@
+/**
+ * RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND through a real gateway (answers checked against the OpenAPI
+ * document): off by default (the spec's v1 has no rate limit); when set, a key past it gets 429
+ * `{message}` with `Retry-After`, other keys are unaffected, and the key passes again a second later.
+ * No upstream is configured: an admitted request answers 503 "not configured", which is enough to
+ * tell it from a refused one.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
+
+const LIMIT = 3;
+let limited: Awaited<ReturnType<typeof startTestGateway>>;
+let unlimited: Awaited<ReturnType<typeof startTestGateway>>;
+
+beforeAll(async () => {
+  limited = await startTestGateway({ RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) });
+  unlimited = await startTestGateway({}, limited.databaseUrl);
+});
+afterAll(async () => {
+  await unlimited?.close();
+  await limited?.close();
+  await limited?.dropDatabase();
+});
+
+const burst = async (gatewayUrl: string, key: string, count: number) =>
+  Promise.all(
+    Array.from({ length: count }, async () => {
+      const response = await fetch(`${gatewayUrl}/api/v1/webhooks`, { headers: { "x-api-key": key, accept: "application/json" } });
+      return { status: response.status, retryAfter: response.headers.get("retry-after"), body: (await response.json()) as unknown };
+    }),
+  );
+
+it("refuses a key's requests past the limit with 429 {message} and Retry-After; other keys and later seconds pass", async () => {
+  const alice = await createAccountWithKey(limited.databaseUrl, "alice");
+  const bob = await createAccountWithKey(limited.databaseUrl, "bob");
+  const answers = await burst(limited.url, alice.key, LIMIT + 3);
+  expect(answers.map((answer) => answer.status).sort()).toEqual([429, 429, 429, 503, 503, 503]);
+  for (const refused of answers.filter((answer) => answer.status === 429)) {
+    expect(refused).toEqual({
+      status: 429,
+      retryAfter: "1",
+      body: { message: `Too many requests for this API key: the limit is ${LIMIT} per second (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND); retry after 1 second.` },
+    });
+  }
+  expect((await burst(limited.url, bob.key, 1))[0]!.status).toBe(503);
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  expect((await burst(limited.url, alice.key, LIMIT)).map((answer) => answer.status)).toEqual([503, 503, 503]);
+});
+
+it("is off by default: a burst of one key is never refused", async () => {
+  const { key } = await createAccountWithKey(limited.databaseUrl, "carol");
+  const answers = await burst(unlimited.url, key, 30);
+  expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([503]));
+});

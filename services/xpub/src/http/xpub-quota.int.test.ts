@@ -1,0 +1,59 @@
+/**
+ * QUOTA_XPUB_RECORDS_PER_ACCOUNT through the real gateway over a real Postgres: the records of
+ * both chains count together, parallel registrations never pass the last free record, the
+ * refusal is the spec's 422 `{message, errors.xpub}` naming the quota, and a key the account
+ * already holds still answers 200 at the quota.
+ */
+import { mnemonicToSeedSync } from "@scure/bip39";
+import { HDKey } from "@scure/bip32";
+import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { XpubService } from "../create-xpub-service.ts";
+import { startTestXpub } from "../testing/index.ts";
+import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
+
+const QUOTA = 3;
+const seed = mnemonicToSeedSync("test test test test test test test test test test test junk");
+/** Distinct Ethereum account xpubs: account indexes of one wallet. */
+const ethAccountXpub = (account: number) => HDKey.fromMasterSeed(seed).derive(`m/44'/60'/${account}'`).publicExtendedKey;
+
+let database: TestDatabase;
+let xpub: XpubService;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  xpub = await startTestXpub(database.connectionString, { QUOTA_XPUB_RECORDS_PER_ACCOUNT: String(QUOTA) });
+  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await xpub?.close();
+  await database?.drop();
+});
+
+async function register(as: { key: string }, path: string, key: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: "POST",
+    headers: { "x-api-key": as.key, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ xpub: key }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+it("lets exactly the quota of parallel registrations through, over both chains; the rest get 422 naming the quota", async () => {
+  const alice = await createAccountWithKey(database.connectionString, "alice");
+  expect((await register(alice, "/api/v1/btc/xpub", vectors.accounts[0]!.zpub)).status).toBe(201);
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => register(alice, "/api/v1/eth/xpub", ethAccountXpub(i))));
+  expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 422, 422, 422, 422]);
+  const message = `This account already holds ${QUOTA} extended-key records, its quota (QUOTA_XPUB_RECORDS_PER_ACCOUNT = ${QUOTA}); ask the operator to raise the quota.`;
+  for (const refused of answers.filter((answer) => answer.status === 422)) expect(refused.body).toEqual({ message, errors: { xpub: [message] } });
+
+  // At the quota, a key the account holds still answers its record; another account is unaffected.
+  const held = answers.find((answer) => answer.status === 201)!;
+  const again = answers.indexOf(held);
+  expect(await register(alice, "/api/v1/eth/xpub", ethAccountXpub(again))).toMatchObject({ status: 200, body: { id: held.body.id } });
+  const bob = await createAccountWithKey(database.connectionString, "bob");
+  expect((await register(bob, "/api/v1/eth/xpub", ethAccountXpub(10))).status).toBe(201);
+}, 60_000);

@@ -24,8 +24,8 @@ const KEY_LOCK_NAMESPACE = 0x6b657973;
  * Taken before any key or webhook row lock (the `address.issued` consumer never takes it).
  */
 const ACCOUNT_LOCK_NAMESPACE = 0x71756f74;
-/** Addresses per read when a single webhook's whole list is streamed (about 0.5 MB of JSON). */
-const ADDRESS_STREAM_CHUNK = 10_000;
+/** Addresses per read when a single webhook's whole list is streamed (about 45 KB of JSON). */
+const ADDRESS_STREAM_CHUNK = 1_000;
 /** Rows per insert statement when adding addresses (stays far below Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 5_000;
 

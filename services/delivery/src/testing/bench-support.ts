@@ -39,3 +39,14 @@ export async function waitForRegistryOutbox(databaseUrl: string, timeoutMs: numb
     await client.end();
   }
 }
+
+/** Refreshes the planner's statistics of the address table, as autovacuum does within a minute of a bulk insert. */
+export async function analyzeAddresses(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("analyze delivery.webhook_addresses");
+  } finally {
+    await client.end();
+  }
+}

@@ -236,7 +236,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the account's registered keys
+         * @description The caller's records of this chain, ordered by id (a chaingate extension: the console's list of watch-only keys).
+         */
+        get: operations["getBtcXpub"];
         put?: never;
         /**
          * Register a BIP84 account zpub
@@ -293,7 +297,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the account's registered keys
+         * @description The caller's records of this chain, ordered by id (a chaingate extension: the console's list of watch-only keys).
+         */
+        get: operations["getEthXpub"];
         put?: never;
         /**
          * Register a BIP44 Ethereum account xpub
@@ -1234,6 +1242,15 @@ export interface components {
             xpub: string;
             /** @description Free text for the client's own bookkeeping. Kept from the first registration of the key. */
             label?: string | null;
+        };
+        XpubRecordPage: {
+            data: components["schemas"]["XpubRecord"][];
+            meta: {
+                current_page: number;
+                per_page: number;
+                total: number;
+                last_page: number;
+            };
         };
         /** @description A newly issued receive address: never handed out before for this key. */
         IssuedAddress: {
@@ -2517,6 +2534,67 @@ export interface operations {
             };
         };
     };
+    getBtcXpub: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Addresses per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["XpubRecordPage"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
     postBtcXpub: {
         parameters: {
             query?: never;
@@ -2736,6 +2814,67 @@ export interface operations {
             };
             /** @description No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEthXpub: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Addresses per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["XpubRecordPage"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -150,7 +150,7 @@ describe("operator paths", () => {
   const operator = { "x-operator-token": OPERATOR_TOKEN };
 
   it("answers 401 {message} without the right operator token (an API key is no operator token)", async () => {
-    for (const headers of [{}, { "x-operator-token": "wrong" }, as(alice.key)]) {
+    for (const headers of [{}, { "x-operator-token": "wrong" }, as(alice.key)] as Array<Record<string, string>>) {
       expect(await call("GET", "/api/v1/operator/accounts", headers)).toEqual({ status: 401, body: { message: OPERATOR_TOKEN_MESSAGE } });
     }
   });

@@ -12,6 +12,9 @@ set +e
 mkdir -p .tmp
 report=.tmp/vitest-report.json
 rm -f "$report"
+# The console's static build (what the gateway serves at /console); its browser test builds its own copy too.
+pnpm --filter @chaingate/console build --logLevel warn
+console_build_status=$?
 pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$report"
 tests_status=$?
 pnpm typecheck
@@ -28,4 +31,4 @@ node -e '
   const brokenFiles = (r.testResults ?? []).filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$report"
-[ $tests_status -eq 0 ] && [ $typecheck_status -eq 0 ] && [ $lint_status -eq 0 ]
+[ $console_build_status -eq 0 ] && [ $tests_status -eq 0 ] && [ $typecheck_status -eq 0 ] && [ $lint_status -eq 0 ]

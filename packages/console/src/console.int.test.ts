@@ -167,6 +167,8 @@ describe("the console on a desktop (1280 px)", () => {
     await expect.poll(() => attempts.textContent()).toMatch(/1200\d+ ms/);
     expect(await page.getByLabel(/^Payload of delivery/).first().textContent()).toContain('"type": "test"');
     await shoot(page, "03-webhook");
+    // The README's picture: the webhook page down to its delivery log.
+    await page.screenshot({ path: path.join(SCREENSHOTS, "readme-console.png"), fullPage: true, clip: { x: 0, y: 0, width: DESKTOP.width, height: 1880 } });
 
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await expect.poll(() => page.getByRole("textbox", { name: "Signing secret" }).inputValue()).not.toBe(webhookSecret);

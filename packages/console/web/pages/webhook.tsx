@@ -70,7 +70,7 @@ export function WebhookPage({ id }: { id: number }) {
 
       <section class="card" aria-labelledby="test-heading">
         <h2 id="test-heading">Test event</h2>
-        <p class="hint">Queues a signed `test` notification to {data.webhook_url}; it appears in the delivery log below.</p>
+        <p class="hint">Queues a signed <code>test</code> notification to {data.webhook_url}; it appears in the delivery log below.</p>
         <button
           type="button"
           onClick={() =>

@@ -70,6 +70,7 @@ export function serveConsole(app: Express, consoleDir: string): void {
  */
 export function defaultConsoleDir(moduleUrl: string): string {
   const here = path.dirname(new URL(moduleUrl).pathname);
-  const candidates = [path.join(here, "console"), path.resolve(here, "../../../packages/console/dist")];
-  return candidates.find((dir) => existsSync(path.join(dir, "index.html"))) ?? candidates[1]!;
+  // dist/main.js or a chunk in dist/chunks/; the source tree's services/gateway/src.
+  const candidates = [path.join(here, "console"), path.join(here, "..", "console"), path.resolve(here, "../../../packages/console/dist")];
+  return candidates.find((dir) => existsSync(path.join(dir, "index.html"))) ?? candidates[2]!;
 }

@@ -6,6 +6,7 @@
  * sign-in. Screenshots of each page go to .tmp/console/*.png.
  */
 import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +33,10 @@ const PHONE = { width: 390, height: 844 };
 const RECEIVER_PATH = "/console-hook";
 const ETH_ADDRESSES = ["0x" + "1a".repeat(20), "0x" + "2b".repeat(20), "0x" + "3c".repeat(20)];
 const DELIVERED_TIMEOUT_MS = 20_000;
+/** axe-core, injected into the pages to check them against WCAG 2.1 A and AA. */
+const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const AXE_RUN = `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
+  .then((result) => ({ passed: result.passes.length, violations: result.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")) }))`;
 
 let consoleDir: string;
 let database: TestDatabase;
@@ -310,6 +315,44 @@ describe("with the keyboard only", () => {
     expect(order).toContain("Webhooks");
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    await context.close();
+  });
+});
+
+describe("accessibility", () => {
+  it("every page passes axe-core's WCAG 2.1 A and AA rules", { timeout: 60_000 }, async () => {
+    // A context of its own that lets axe's script in (the CSP forbids injected scripts, rightly).
+    const context = await browser.newContext({ viewport: DESKTOP, bypassCSP: true });
+    const page = await context.newPage();
+    const violations: Record<string, string[]> = {};
+    const check = async (name: string) => {
+      await page.addScriptTag({ path: AXE_SCRIPT });
+      const { passed, violations: found } = await inPage<{ passed: number; violations: string[] }>(page, AXE_RUN);
+      // Rules that passed prove axe looked at the page (labels, names, contrast, structure).
+      expect(passed, name).toBeGreaterThan(10);
+      if (found.length) violations[name] = found;
+    };
+    await page.goto(`${gateway.url}/console`);
+    await check("sign-in");
+    await signIn(page, account.key);
+    for (const [hash, heading] of [
+      ["#/keys", "API keys"],
+      ["#/usage", "Usage, last 30 days"],
+      ["#/webhooks", "Webhooks"],
+      ["#/webhooks/1", "Webhook 1 ETH"],
+      ["#/xpubs", "Watch-only keys"],
+    ] as const) {
+      await page.goto(`${gateway.url}/console${hash}`);
+      await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+      await page.waitForLoadState("networkidle");
+      await check(hash);
+    }
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("Operator token", { exact: true }).fill(OPERATOR_TOKEN);
+    await page.getByRole("button", { name: "Sign in as operator" }).click();
+    await page.getByRole("heading", { name: "Accounts (operator)" }).waitFor();
+    await check("operator");
+    expect(violations).toEqual({});
     await context.close();
   });
 });

@@ -2,31 +2,12 @@
  * Requests per day as stacked bars, one colour per endpoint group: an SVG drawn from the data (no
  * chart library for thirty bars), with the same figures in a table for screen readers.
  */
-import type { Schemas } from "../api.ts";
+import type { DailyUsage } from "../usage-table.ts";
 
 const PALETTE = ["#2563eb", "#d97706", "#059669", "#dc2626", "#7c3aed", "#0891b2", "#4b5563", "#db2777"];
 const WIDTH = 720;
 const HEIGHT = 240;
 const AXIS = 40;
-
-export interface DailyUsage {
-  days: string[];
-  groups: string[];
-  /** count of `group` on `day`: counts[day][group] */
-  counts: Record<string, Record<string, number>>;
-}
-
-/** Every day of the window (absent days are zero) and every group seen. */
-export function tabulate(usage: Schemas["Usage"]): DailyUsage {
-  const days: string[] = [];
-  for (let day = new Date(`${usage.meta.from}T00:00:00Z`); day.toISOString().slice(0, 10) <= usage.meta.to; day = new Date(day.getTime() + 86_400_000)) {
-    days.push(day.toISOString().slice(0, 10));
-  }
-  const groups = [...new Set(usage.data.map((row) => row.endpoint_group))].sort();
-  const counts: DailyUsage["counts"] = {};
-  for (const row of usage.data) (counts[row.day] ??= {})[row.endpoint_group] = row.request_count;
-  return { days, groups, counts };
-}
 
 export function UsageChart({ usage }: { usage: DailyUsage }) {
   const totals = usage.days.map((day) => usage.groups.reduce((sum, group) => sum + (usage.counts[day]?.[group] ?? 0), 0));

@@ -1,7 +1,8 @@
 /** Requests per day and endpoint group over the last 30 days (the X-API-Key path only, as the spec says). */
 import { api, unwrap } from "../api.ts";
 import { ErrorMessage } from "../components/feedback.tsx";
-import { tabulate, UsageChart } from "../components/usage-chart.tsx";
+import { UsageChart } from "../components/usage-chart.tsx";
+import { tabulate } from "../usage-table.ts";
 import { useLoad } from "../use-load.ts";
 
 const DAYS = 30;

@@ -3,7 +3,7 @@
  * itself (it owns accounts, keys and usage): authenticated like every proxied path, scoped to the
  * caller's account, in the spec's error shapes. The web console calls these like any client.
  */
-import { timingSafeEqual, createHash } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createApiKeyRequestSchema, createAccountRequestSchema, OPERATOR_TOKEN_HEADER, usageQuerySchema } from "@chaingate/contracts";
 import { parseRequest, type HttpApp } from "@chaingate/http";
 import type { Request, RequestHandler, Response } from "express";
@@ -43,9 +43,10 @@ function keyBody(row: AccountKey, currentKeyId?: number) {
   };
 }
 
-function createdKeyBody(created: CreatedApiKey, name: string | null) {
-  const now = new Date();
-  return { ...keyBody({ id: created.id, account_id: created.accountId, prefix: created.prefix, name, active: true, created_at: now, deactivated_at: null, last_used_on: null }), key: created.key };
+/** The stored row of a key just created, with its whole value (this answer is the only one that has it). */
+async function createdKeyBody(admin: AccountAdmin, created: CreatedApiKey) {
+  const [row] = await admin.accountKeys({ keyId: created.id });
+  return { ...keyBody(row!), key: created.key };
 }
 
 function accountBody(account: AccountSummary) {
@@ -78,7 +79,7 @@ export function registerAccountRoutes(http: HttpApp, options: AccountRoutesOptio
   http.route("post", "/api/v1/keys", authenticate, http.jsonBody, async (req, res) => {
     const { name = null } = parseRequest(createApiKeyRequestSchema, req.body);
     const created = await admin.createApiKey(callerOf(res).accountId, name);
-    res.status(201).json({ data: createdKeyBody(created, name) });
+    res.status(201).json({ data: await createdKeyBody(admin, created) });
   });
 
   http.route("post", "/api/v1/keys/:key(\\d{1,15})/deactivate", authenticate, async (req, res) => {
@@ -123,8 +124,8 @@ function registerOperatorRoutes(http: HttpApp, admin: AccountAdmin, operatorToke
     const { name } = parseRequest(createAccountRequestSchema, req.body);
     const accountId = await admin.createAccount(name);
     const created = await admin.createApiKey(accountId, null);
-    const account = (await admin.listAccounts()).find((row) => row.id === accountId)!;
-    res.status(201).json({ data: { account: accountBody(account), key: createdKeyBody(created, null) } });
+    const [account] = await admin.listAccounts(accountId);
+    res.status(201).json({ data: { account: accountBody(account!), key: await createdKeyBody(admin, created) } });
   });
 
   http.route("get", "/api/v1/operator/accounts/:account(\\d{1,15})/keys", operator, async (req, res) => {

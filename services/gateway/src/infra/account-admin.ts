@@ -113,14 +113,16 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
       return Boolean(await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst());
     },
 
-    async listAccounts(): Promise<AccountSummary[]> {
-      const rows = await db
+    /** Every account (or the one with `accountId`) with its count of active keys. */
+    async listAccounts(accountId?: number): Promise<AccountSummary[]> {
+      let query = db
         .selectFrom("accounts as a")
         .leftJoin("api_keys as k", (join) => join.onRef("k.account_id", "=", "a.id").on("k.active", "=", true))
         .select(["a.id", "a.name", "a.created_at", sql<string>`count(k.id)`.as("active_keys")])
         .groupBy(["a.id", "a.name", "a.created_at"])
-        .orderBy("a.id")
-        .execute();
+        .orderBy("a.id");
+      if (accountId !== undefined) query = query.where("a.id", "=", accountId);
+      const rows = await query.execute();
       return rows.map((row) => ({ ...row, active_keys: Number(row.active_keys) }));
     },
 

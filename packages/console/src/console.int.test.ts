@@ -31,6 +31,8 @@ const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const RECEIVER_PATH = "/console-hook";
+/** A receiver path that answers 500 while `endpointDown` is true. */
+const FAILING_PATH = "/console-hook-down";
 const ETH_ADDRESSES = ["0x" + "1a".repeat(20), "0x" + "2b".repeat(20), "0x" + "3c".repeat(20)];
 const DELIVERED_TIMEOUT_MS = 20_000;
 /** axe-core, injected into the pages to check them against WCAG 2.1 A and AA. */
@@ -49,6 +51,7 @@ let account: { accountId: number; key: string };
 /** Every URL the browser requested and every problem its pages reported, over the whole file. */
 const requestedUrls: string[] = [];
 const pageProblems: string[] = [];
+let endpointDown = true;
 
 beforeAll(async () => {
   // A fresh build of the console, as the test command and the images make it.
@@ -57,7 +60,11 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   database = await createTestDatabase();
   receiver = await startLocalReceiver();
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: `c${randomBytes(4).toString("hex")}`, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32" });
+  receiver.on(FAILING_PATH, (_request, response) => {
+    response.statusCode = endpointDown ? 500 : 200;
+    response.end(endpointDown ? "down for maintenance" : "ok");
+  });
+  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: `c${randomBytes(4).toString("hex")}`, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_RETRY_SCALE: "0.0001" });
   xpub = await startTestXpub(database.connectionString);
   gateway = await startTestGateway(
     { DELIVERY_URL: delivery.url, XPUB_URL: xpub.url, CONSOLE_DIR: consoleDir, CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN, USAGE_FLUSH_INTERVAL_MS: "100" },
@@ -87,6 +94,9 @@ async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; p
   });
   return { context, page };
 }
+
+/** expect.poll with room for a loaded machine (its default gives up after one second). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
 
 /** Evaluates `expression` in the page (a string: this file is type-checked without the DOM's types). */
 const inPage = <T>(page: Page, expression: string) => page.evaluate(expression) as Promise<T>;
@@ -124,7 +134,7 @@ describe("the console on a desktop (1280 px)", () => {
 
   it("refuses a wrong key at sign-in with the spec's message", async () => {
     await signIn(page, "x".repeat(40));
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
+    await eventually(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
     await shoot(page, "01-sign-in");
   });
 
@@ -141,7 +151,7 @@ describe("the console on a desktop (1280 px)", () => {
     await page.getByRole("button", { name: "Copy new api key" }).click();
     await page.getByText("Copied.").waitFor();
     expect(await inPage<string>(page, "navigator.clipboard.readText()")).toBe(newKey);
-    await expect.poll(() => page.getByRole("table").textContent()).toContain(newKey.slice(0, 8));
+    await eventually(() => page.getByRole("table").textContent()).toContain(newKey.slice(0, 8));
     await shoot(page, "02-keys");
     await page.getByRole("button", { name: "I have copied it" }).click();
     expect(await page.getByLabel("New API key", { exact: true }).count()).toBe(0);
@@ -150,7 +160,7 @@ describe("the console on a desktop (1280 px)", () => {
   it("signs in with the new key: a webhook, a test event delivered in the log, the secret rotated", { timeout: 90_000 }, async () => {
     await page.getByRole("button", { name: "Sign out" }).click();
     await signIn(page, newKey);
-    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("link", { name: "Webhooks", exact: true }).click();
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
     await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
     await page.getByLabel("Webhook URL", { exact: true }).fill(`${receiver.url}${RECEIVER_PATH}`);
@@ -169,14 +179,14 @@ describe("the console on a desktop (1280 px)", () => {
     expect(verifyChaingateSignature(webhookSecret, receivedTestEvents()[0]!.headers, receivedTestEvents()[0]!.body)).toBe(true);
     await page.getByText(/^Attempts and payload of delivery/).first().click();
     const attempts = page.getByRole("table", { name: "Attempts" }).first();
-    await expect.poll(() => attempts.textContent()).toMatch(/1200\d+ ms/);
+    await eventually(() => attempts.textContent()).toMatch(/1200\d+ ms/);
     expect(await page.getByLabel(/^Payload of delivery/).first().textContent()).toContain('"type": "test"');
     await shoot(page, "03-webhook");
     // The README's picture: the webhook page down to its delivery log.
     await page.screenshot({ path: path.join(SCREENSHOTS, "readme-console.png"), fullPage: true, clip: { x: 0, y: 0, width: DESKTOP.width, height: 1880 } });
 
     await page.getByRole("button", { name: "Rotate secret" }).click();
-    await expect.poll(() => page.getByRole("textbox", { name: "Signing secret" }).inputValue()).not.toBe(webhookSecret);
+    await eventually(() => page.getByRole("textbox", { name: "Signing secret" }).inputValue()).not.toBe(webhookSecret);
     const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => receivedTestEvents().length, { timeout: DELIVERED_TIMEOUT_MS }).toBe(2);
@@ -201,18 +211,53 @@ describe("the console on a desktop (1280 px)", () => {
     await page.getByRole("button", { name: "Save settings" }).click();
     await page.getByText("Settings saved.").waitFor();
     await page.reload();
-    await expect.poll(() => page.getByLabel("Confirmations", { exact: true }).inputValue()).toBe("3");
+    await eventually(() => page.getByLabel("Confirmations", { exact: true }).inputValue()).toBe("3");
     expect(await page.getByLabel("Active (notifications are sent)").isChecked()).toBe(false);
+  });
+
+  it("retries a failed delivery once the endpoint is back, then deletes the webhook", { timeout: 90_000 }, async () => {
+    await page.getByRole("link", { name: "Webhooks", exact: true }).click();
+    await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
+    await page.getByLabel("Webhook URL", { exact: true }).fill(`${receiver.url}${FAILING_PATH}`);
+    await page.getByLabel(/^Addresses/).fill(ETH_ADDRESSES[2]!);
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    const heading = page.getByRole("heading", { name: /^Webhook \d+/ });
+    await heading.waitFor();
+    const id = /Webhook (\d+)/.exec((await heading.textContent())!)![1]!;
+    await page.getByRole("button", { name: "Send test event" }).click();
+    // Every attempt of the (shortened) retry schedule answered 500: the delivery fails.
+    await page.locator(".delivery.status-failed").waitFor({ timeout: 60_000 });
+    await page.getByText(/^Attempts and payload of delivery/).click();
+    await eventually(() => page.getByRole("table", { name: "Attempts" }).textContent()).toContain("down for maintenance");
+    expect(await page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1).textContent()).toMatch(/^1500\d+ ms/);
+    endpointDown = false;
+    await page.getByRole("button", { name: /^Retry delivery/ }).click();
+    await page.locator(".delivery.status-delivered").waitFor({ timeout: DELIVERED_TIMEOUT_MS });
+
+    await page.getByRole("button", { name: "Delete webhook…" }).click();
+    await page.getByRole("button", { name: `Delete webhook ${id}` }).click();
+    await page.getByRole("heading", { name: "Webhooks", exact: true }).waitFor();
+    await eventually(() => page.getByRole("table").textContent()).not.toContain(`Webhook ${id}`);
+    const gone = await fetch(`${gateway.url}/api/v1/webhooks/${id}`, { headers: { "x-api-key": newKey, accept: "application/json" } });
+    expect(gone.status).toBe(404);
   });
 
   it("shows the account's usage of the last 30 days as a chart", async () => {
     // Requests with X-API-Key are counted; the console's own (Bearer) are not.
+    const today = new Date().toISOString().slice(0, 10);
+    const countedToday = async () => {
+      await gateway.flushUsage();
+      const answer = await fetch(`${gateway.url}/api/v1/usage?days=1`, { headers: { authorization: `Bearer ${newKey}`, accept: "application/json" } });
+      const { data } = (await answer.json()) as { data: Array<{ endpoint_group: string; request_count: number }> };
+      return data.find((row) => row.endpoint_group === "webhooks")?.request_count ?? 0;
+    };
+    const before = await countedToday();
     for (let i = 0; i < 3; i++) await fetch(`${gateway.url}/api/v1/webhooks`, { headers: { "x-api-key": newKey, accept: "application/json" } });
-    await gateway.flushUsage();
+    expect(await countedToday()).toBe(before + 3);
     await page.getByRole("link", { name: "Usage" }).click();
     await page.getByRole("img", { name: /^Requests per day/ }).waitFor();
     const table = page.getByRole("table", { name: "Requests per day and endpoint group" });
-    expect(await table.getByRole("row").nth(1).textContent()).toBe(`${new Date().toISOString().slice(0, 10)}3`);
+    expect(await table.getByRole("row").nth(1).textContent()).toBe(`${today}${before + 3}`);
     await shoot(page, "04-usage");
   });
 
@@ -226,7 +271,7 @@ describe("the console on a desktop (1280 px)", () => {
     await page.getByRole("button", { name: "Issue next address" }).click();
     const first = vector!.addresses.find((a) => a.chain === 0 && a.index === 0)!.mainnet;
     await page.getByRole("status").filter({ hasText: first }).waitFor();
-    await expect.poll(() => page.getByRole("table", { name: /^Issued addresses/ }).textContent()).toContain(first);
+    await eventually(() => page.getByRole("table", { name: /^Issued addresses/ }).textContent()).toContain(first);
     expect(await page.getByRole("table", { name: /^Registered Bitcoin keys/ }).textContent()).toContain("treasury");
     await shoot(page, "05-watch-only-keys");
   });
@@ -243,7 +288,7 @@ describe("the console on a desktop (1280 px)", () => {
     expect({ status: refused.status, body: await refused.json() }).toEqual({ status: 401, body: { message: "The API key is invalid or inactive." } });
     await page.getByLabel("API key", { exact: true }).fill(newKey);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
+    await eventually(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
     await shoot(page, "06-refused");
   });
 });
@@ -254,7 +299,7 @@ describe("operator mode", () => {
     await page.goto(`${gateway.url}/console`);
     await page.getByLabel("Operator token", { exact: true }).fill("wrong");
     await page.getByRole("button", { name: "Sign in as operator" }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toContain("The operator token is missing or wrong.");
+    await eventually(() => page.getByRole("alert").textContent()).toContain("The operator token is missing or wrong.");
     await page.getByLabel("Operator token", { exact: true }).fill(OPERATOR_TOKEN);
     await page.getByRole("button", { name: "Sign in as operator" }).click();
     await page.getByRole("heading", { name: "Accounts (operator)" }).waitFor();
@@ -262,7 +307,7 @@ describe("operator mode", () => {
     await page.getByRole("button", { name: "Create account with its first key" }).click();
     const firstKey = await page.getByLabel("First API key", { exact: true }).inputValue();
     expect((await fetch(`${gateway.url}/api/v1/keys`, { headers: { "x-api-key": firstKey } })).status).toBe(200);
-    await expect.poll(() => page.getByRole("table", { name: "Every account" }).textContent()).toContain("new customer");
+    await eventually(() => page.getByRole("table", { name: "Every account" }).textContent()).toContain("new customer");
     await shoot(page, "07-operator");
     await context.close();
   });

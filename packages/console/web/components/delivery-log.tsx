@@ -98,7 +98,7 @@ export function DeliveryLog({ webhookId, refreshToken }: { webhookId: number; re
                         <td>{attempt.status_code ?? "no answer"}</td>
                         <td>{attempt.latency_ms} ms</td>
                         <td>{formatTime(attempt.created_at)}</td>
-                        <td class="wrap">{attempt.error ?? attempt.response_excerpt ?? ""}</td>
+                        <td class="wrap">{[attempt.error, attempt.response_excerpt].filter(Boolean).join(": ")}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -3,7 +3,8 @@
 # check and the linter. Ends with 'tests: N passed, M failed' counted from vitest's own report.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/bootstrap.sh
+# The console's browser test drives Debian's chromium: bootstrap installs it for the tests only.
+BOOTSTRAP_BROWSER=1 source scripts/bootstrap.sh
 # Docker only for the image and compose tests; the dev start (dev.sh) does without it.
 bash scripts/ensure-docker.sh || log "no Docker engine here: the image, compose and testcontainers tests (deploy/tests) will be skipped"
 # bootstrap runs with -e; from here on every step runs and the summary line is always printed.

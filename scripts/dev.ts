@@ -160,8 +160,11 @@ cleanups.push(() => hardhat.stop());
 const usdt = await deployUsdtLikeToken(hardhat);
 services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = `USDT:${usdt.address}:${usdt.decimals}`;
 
-// The web console the gateway serves at /console (a static build; rebuild with pnpm --filter @chaingate/console build).
-buildConsole(`${ROOT}packages/console/dist`);
+// The web console the gateway serves at /console: built into this stack's data dir (a second stack
+// beside a developer's builds its own copy).
+const consoleDir = `${DEV_DATA}/console`;
+buildConsole(consoleDir);
+services.find((spec) => spec.name === "gateway")!.env.CONSOLE_DIR = consoleDir;
 
 for (const spec of services) startService(spec);
 

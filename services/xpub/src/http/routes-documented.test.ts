@@ -10,7 +10,7 @@ describe("xpub routes", () => {
     const chain = (basePath: string) => ({ basePath, repository: {} as XpubRepository, parseKey: () => ({}) as never, toIssued: () => ({}) as never, toHistoryEntry: () => ({}) as never });
     const app = createXpubApp({ chains: [chain(XPUB_BASE_PATH), chain(ETH_XPUB_BASE_PATH)], logger: silentLogger, readinessChecks: {} });
     const routes = app.routes().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-    expect(routes).toHaveLength(6);
+    expect(routes).toHaveLength(8);
     expect(routes.filter((route) => !documentedRoutes().has(route))).toEqual([]);
   });
 });

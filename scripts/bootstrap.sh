@@ -20,10 +20,13 @@ fi
 listening() { node -e 'const u=new URL(process.argv[1]);require("net").connect(+u.port,u.hostname).on("connect",()=>process.exit(0)).on("error",()=>process.exit(1))' "$1"; }
 
 # Debian packages: litecoind is the Bitcoin-compatible regtest node of the dev stack and tests;
+# chromium, for the test command only (BOOTSTRAP_BROWSER=1, set by test.sh), is the headless browser
+# of the console's browser test (no browser is downloaded);
 # PostgreSQL and nats-server (JetStream) when nothing serves DATABASE_URL/NATS_URL and they are
 # not installed (a fresh machine with only Node and npm); the drills use their binaries too.
 missing=()
 command -v litecoind >/dev/null 2>&1 || missing+=(litecoind)
+if [ -n "${BOOTSTRAP_BROWSER:-}" ]; then command -v chromium >/dev/null 2>&1 || missing+=(chromium); fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 { command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ]; } || missing+=(nats-server)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -13,9 +13,13 @@
  * - `dist/externals.json` lists the npm packages the compiled code imports: the image keeps those
  *   and what they depend on, nothing else (deploy/prune-deployed.ts).
  *
+ * - The gateway's `dist/console`: the web console (packages/console) built by Vite, which the
+ *   gateway serves at /console.
+ *
  * dist/ runs where those packages resolve from the service's directory: the flat node_modules of
  * `pnpm deploy` (the image), not the workspace's isolated one (the workspace runs `start`, on tsx).
  */
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -105,6 +109,13 @@ export async function buildService(name: string): Promise<void> {
     ].join("\n"),
   );
   chmodSync(start, 0o755);
+  if (name === "gateway") buildConsole(path.join(outdir, "console"));
+}
+
+/** The web console's static build (Vite) into `outdir`, where the compiled gateway looks for it. */
+export function buildConsole(outdir: string): void {
+  const consoleDir = path.join(root, "packages", "console");
+  execFileSync(path.join(consoleDir, "node_modules", ".bin", "vite"), ["build", "--outDir", outdir, "--emptyOutDir", "--logLevel", "warn"], { cwd: consoleDir, stdio: "inherit" });
 }
 
 export function buildableServices(): string[] {

@@ -17,6 +17,7 @@ import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
 import { deployUsdtLikeToken, DEV_LITECOIND_OPTIONS, readStartArguments, startHardhat, startLitecoindRegtest, stopChild } from "@chaingate/testing";
 import { startTronDevnode } from "@chaingate/tron-devnode";
+import { buildConsole } from "./build.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const env = {
@@ -159,11 +160,17 @@ cleanups.push(() => hardhat.stop());
 const usdt = await deployUsdtLikeToken(hardhat);
 services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = `USDT:${usdt.address}:${usdt.decimals}`;
 
+// The web console the gateway serves at /console: built into this stack's data dir (a second stack
+// beside a developer's builds its own copy).
+const consoleDir = `${DEV_DATA}/console`;
+buildConsole(consoleDir);
+services.find((spec) => spec.name === "gateway")!.env.CONSOLE_DIR = consoleDir;
+
 for (const spec of services) startService(spec);
 
 console.log(`
 chaingate dev stack
-  gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   API reference: /docs   OpenAPI: /api/v1/openapi.json
+  gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   console: /console   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Bitcoin regtest RPC  http://127.0.0.1:${LITECOIND.rpcPort}  user ${LITECOIND.rpcUser} password ${LITECOIND.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
   Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; README)
                        USDT-like ERC-20 ${usdt.address} (6 decimals, supply held by account 0; the scanner's ETH_TOKENS)

@@ -3,7 +3,8 @@
 # check and the linter. Ends with 'tests: N passed, M failed' counted from vitest's own report.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source scripts/bootstrap.sh
+# The console's browser test drives Debian's chromium: bootstrap installs it for the tests only.
+BOOTSTRAP_BROWSER=1 source scripts/bootstrap.sh
 # Docker only for the image and compose tests; the dev start (dev.sh) does without it.
 bash scripts/ensure-docker.sh || log "no Docker engine here: the image, compose and testcontainers tests (deploy/tests) will be skipped"
 # bootstrap runs with -e; from here on every step runs and the summary line is always printed.
@@ -12,6 +13,9 @@ set +e
 mkdir -p .tmp
 report=.tmp/vitest-report.json
 rm -f "$report"
+# The console's static build (what the gateway serves at /console); its browser test builds its own copy too.
+pnpm --filter @chaingate/console build --logLevel warn
+console_build_status=$?
 pnpm exec vitest run --reporter=default --reporter=json --outputFile.json="$report"
 tests_status=$?
 pnpm typecheck
@@ -28,4 +32,4 @@ node -e '
   const brokenFiles = (r.testResults ?? []).filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed")).length;
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests + brokenFiles} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$report"
-[ $tests_status -eq 0 ] && [ $typecheck_status -eq 0 ] && [ $lint_status -eq 0 ]
+[ $console_build_status -eq 0 ] && [ $tests_status -eq 0 ] && [ $typecheck_status -eq 0 ] && [ $lint_status -eq 0 ]

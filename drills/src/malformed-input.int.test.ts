@@ -15,8 +15,11 @@ import { createServiceStack } from "./service-stack.ts";
 
 /** A hostile request must be answered within this. */
 const ANSWER_TIMEOUT_MS = 10_000;
-/** Prefixes served by the services this drill starts (every other prefix answers 503 "not configured"). */
-const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/eth", "/api/v1/trx", "/api/v1/webhooks"];
+/**
+ * Prefixes served by the services this drill starts (every other prefix answers 503 "not
+ * configured"), and the account API the gateway answers itself.
+ */
+const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/eth", "/api/v1/trx", "/api/v1/webhooks", "/api/v1/keys", "/api/v1/usage"];
 const HOSTILE_PARAMS = ["%ZZ", "%E0%A4%A", "-1", "1e400", "99999999999999999999999", "2147483648", "0x" + "f".repeat(64), "x".repeat(2_000), "constructor", "__proto__", "null", "%F0%9F%98%80"];
 const HOSTILE_QUERIES = ["minconf[]=1", "minconf=1&minconf=2", "page=%ZZ", "per_page=1e400", "includeEmpty=constructor", "includeWatchOnly=__proto__", "blocks=99999999999999999999", "mode=x&mode=y", `q=${"y".repeat(6_000)}`];
 const deepArray = "[".repeat(200_000) + "]".repeat(200_000);
@@ -77,6 +80,9 @@ beforeAll(async () => {
     DELIVERY_URL: deliveryUrl,
     ACCESS_LOG: "false",
   });
+  // A bystander's key comes first and gets id 1, the id plain paths are filled with: the drill's
+  // `POST /api/v1/keys/1/deactivate` must meet another account's key (404), not end its own access.
+  await createAccountWithKey(database.connectionString, "bystander");
   ({ key } = await createAccountWithKey(database.connectionString, "malformed"));
 }, 120_000);
 afterAll(async () => {

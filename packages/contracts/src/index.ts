@@ -6,6 +6,7 @@ export { btcFeeEstimateQuerySchema, btcSendRawRequestSchema, registerBtcPaths } 
 export * from "./api/xpub.ts";
 export * from "./api/webhooks.ts";
 export * from "./api/eth.ts";
+export * from "./api/account.ts";
 export { registerTrxPaths, trxCreateTransactionRequestSchema } from "./api/trx.ts";
 export { buildOpenApiDocument, documentedRoutes } from "./openapi/build-openapi-document.ts";
 export { GATEWAY_RESPONSES, SECURITY, json, OpenAPIRegistry } from "./openapi/openapi-registry.ts";

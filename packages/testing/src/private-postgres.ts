@@ -6,7 +6,7 @@
  * postmaster left as a zombie would block the restart with "lock file already exists").
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -83,10 +83,16 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       "max_connections=200",
     ];
     // Its own process group: a kill reaches the postmaster and every backend at once.
-    const log = openSync(path.join(dir, "server.log"), "a");
-    server = spawn(path.join(bin, "postgres"), argv, { stdio: ["ignore", log, log], detached: true, ...user });
+    const logPath = path.join(dir, "server.log");
+    const log = openSync(logPath, "a");
+    const child = spawn(path.join(bin, "postgres"), argv, { stdio: ["ignore", log, log], detached: true, ...user });
+    server = child;
     closeSync(log);
-    await waitUntilAccepting(url);
+    // A server that exits at start (its port or shared memory still held) must fail at once, with its reason.
+    const exited = new Promise<never>((_, reject) =>
+      child.once("exit", (code) => reject(new Error(`private Postgres exited (${code}) at start:\n${readFileSync(logPath, "utf8").slice(-2_000)}`))),
+    );
+    await Promise.race([waitUntilAccepting(url), exited]);
   }
 
   async function stop(signal: NodeJS.Signals): Promise<void> {
@@ -96,6 +102,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     if (signal === "SIGKILL") {
       // Backends outlive a killed postmaster for a moment: kill the whole group, as a crash would.
       process.kill(-child.pid!, "SIGKILL");
+      // Under load a killed backend can linger for a moment still attached to the shared memory,
+      // and a postmaster started then refuses to run ("pre-existing shared memory block").
+      await waitForGroupGone(child.pid!);
     } else {
       child.kill(signal);
     }
@@ -136,5 +145,26 @@ async function waitUntilAccepting(url: string): Promise<void> {
       if (Date.now() > deadline) throw new Error(`private Postgres did not accept connections at ${url}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
     }
+  }
+}
+
+/** Resolves once no live process (zombies aside) is left in process group `pgid`. */
+async function waitForGroupGone(pgid: number): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const alive = () =>
+    readdirSync("/proc").some((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        // /proc/<pid>/stat: "pid (comm) state ppid pgrp ..."; comm may hold spaces, so read after its ')'.
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+        return Number(fields[2]) === pgid && fields[0] !== "Z";
+      } catch {
+        return false; // exited while we looked
+      }
+    });
+  while (alive()) {
+    if (Date.now() > deadline) throw new Error(`processes of the killed Postgres (group ${pgid}) are still running`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
   }
 }

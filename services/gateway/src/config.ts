@@ -41,6 +41,12 @@ export const gatewayConfigSchema = z.object({
    */
   RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: z.coerce.number().int().nonnegative().default(0),
 
+  // Web console (/console) and the account API's operator paths
+  /** The built console (packages/console's dist); default: beside the compiled gateway, or the workspace's build. */
+  CONSOLE_DIR: z.string().min(1).optional(),
+  /** Enables /api/v1/operator/* (the console's operator mode), sent in X-Operator-Token; unset: those paths do not exist. */
+  CONSOLE_OPERATOR_TOKEN: z.string().min(32, { error: "CONSOLE_OPERATOR_TOKEN must be at least 32 characters." }).optional(),
+
   /** Forwarded bytes of large bodies between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
   GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
 });

@@ -9,6 +9,9 @@ import type { Kysely } from "kysely";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
+import { registerAccountRoutes } from "./http/account-routes.ts";
+import { defaultConsoleDir } from "./http/serve-console.ts";
+import { createAccountAdmin } from "./infra/account-admin.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
 import { createKeyRateLimit } from "./domain/key-rate-limit.ts";
 import { createGatewayMetrics } from "./infra/gateway-metrics.ts";
@@ -71,7 +74,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
     garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES),
   });
-  const publicApp = createPublicApp({ logger, readinessChecks: { database: () => database.ping() }, metrics });
+  const publicApp = createPublicApp({
+    logger,
+    readinessChecks: { database: () => database.ping() },
+    metrics,
+    consoleDir: config.CONSOLE_DIR ?? defaultConsoleDir(import.meta.url),
+    registerRoutes: (http) => registerAccountRoutes(http, { keyStore, admin: createAccountAdmin(database.db), usage, operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
+  });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
   const requestsPerSecond = config.RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND;
   const handler = createGatewayHandler({

@@ -83,6 +83,13 @@ export const xpubRecordSchema = z
 
 export type XpubRecord = z.infer<typeof xpubRecordSchema>;
 
+export const xpubRecordPageSchema = z
+  .object({
+    data: z.array(xpubRecordSchema),
+    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  })
+  .openapi("XpubRecordPage");
+
 export const issuedAddressSchema = z
   .object({
     address: z.string().openapi({ example: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu" }),
@@ -197,6 +204,21 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
         "`errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level), or that the account holds its quota of records (QUOTA_XPUB_RECORDS_PER_ACCOUNT, default 1,000 over both chains; a key the account already registered still answers 200); or `label` is too long.",
         validationErrorSchema,
       ),
+      ...GATEWAY_RESPONSES,
+    },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: base,
+    tags: [tag],
+    summary: "List the account's registered keys",
+    description: "The caller's records of this chain, ordered by id (a chaingate extension: the console's list of watch-only keys).",
+    security: SECURITY,
+    request: { query: addressHistoryQuerySchema },
+    responses: {
+      200: json("One page of records.", xpubRecordPageSchema),
+      422: json("`page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum.", validationErrorSchema),
       ...GATEWAY_RESPONSES,
     },
   });

@@ -4,6 +4,7 @@ import { registerXpubPaths } from "../api/xpub.ts";
 import { registerTrxPaths } from "../api/trx.ts";
 import { registerEthPaths } from "../api/eth.ts";
 import { registerDeliveryPaths, registerWebhookPaths } from "../api/webhooks.ts";
+import { registerAccountPaths, registerOperatorPaths } from "../api/account.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
-export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths, registerTrxPaths, registerEthPaths, registerWebhookPaths, registerDeliveryPaths];
+export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths, registerTrxPaths, registerEthPaths, registerWebhookPaths, registerDeliveryPaths, registerAccountPaths, registerOperatorPaths];

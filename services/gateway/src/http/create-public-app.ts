@@ -1,6 +1,7 @@
 /**
- * What the gateway serves itself, without authentication: the OpenAPI document, the API
- * reference page, health endpoints, and JSON 404/405 for every path no service owns.
+ * What the gateway serves itself: the OpenAPI document, the API reference page, the web console,
+ * health endpoints, the routes it answers itself (registerRoutes: the account API, which
+ * authenticates on its own), and JSON 404/405 for every path no service owns.
  */
 import { buildOpenApiDocument } from "@chaingate/contracts";
 import { createHttpApp, type HttpApp, type ServiceMetrics } from "@chaingate/http";
@@ -8,6 +9,7 @@ import type { Logger } from "@chaingate/logger";
 import express from "express";
 // absolute-path, not the package root: the root module loads the whole UI bundle into the server.
 import getSwaggerUiPath from "swagger-ui-dist/absolute-path.js";
+import { serveConsole } from "./serve-console.ts";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
 
@@ -27,7 +29,17 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
-export function createPublicApp(options: { logger: Logger; readinessChecks: Record<string, () => Promise<unknown>>; metrics: ServiceMetrics }): HttpApp {
+export interface PublicAppOptions {
+  logger: Logger;
+  readinessChecks: Record<string, () => Promise<unknown>>;
+  metrics: ServiceMetrics;
+  /** Routes the gateway answers itself (the account API); registered before the 404/405 fallback. */
+  registerRoutes?(http: HttpApp): void;
+  /** The built web console served at /console. */
+  consoleDir: string;
+}
+
+export function createPublicApp(options: PublicAppOptions): HttpApp {
   // Metrics are never public: they are served on METRICS_PORT (see create-gateway.ts).
   const http = createHttpApp({ service: "gateway", logger: options.logger, readinessChecks: options.readinessChecks, metrics: options.metrics, serveMetrics: false });
   // Built once: the document depends on code only.
@@ -39,6 +51,8 @@ export function createPublicApp(options: { logger: Logger; readinessChecks: Reco
     res.type("html").send(DOCS_PAGE);
   });
   http.app.use("/docs/assets", express.static(getSwaggerUiPath(), { index: false }));
+  serveConsole(http.app, options.consoleDir);
+  options.registerRoutes?.(http);
   http.finish();
   return http;
 }

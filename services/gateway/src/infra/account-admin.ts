@@ -26,6 +26,24 @@ export interface ApiKeyListing {
   deactivated_at: Date | null;
 }
 
+/** A key as its account sees it: the listing plus the last day the usage statistics counted it. */
+export interface AccountKey extends ApiKeyListing {
+  last_used_on: string | null;
+}
+
+export interface AccountSummary {
+  id: number;
+  name: string;
+  created_at: Date;
+  active_keys: number;
+}
+
+export interface DailyUsage {
+  day: string;
+  endpoint_group: string;
+  request_count: number;
+}
+
 export interface UsageRow {
   api_key_id: number;
   prefix: string;
@@ -40,10 +58,6 @@ export class AccountAdminError extends Error {
 
 export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
   return {
-    async accountExists(accountId: number): Promise<boolean> {
-      return (await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst()) !== undefined;
-    },
-
     async createAccount(name: string): Promise<number> {
       const { id } = await db.insertInto("accounts").values({ name }).returning("id").executeTakeFirstOrThrow();
       return id;
@@ -93,6 +107,56 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
         if (row) await sql`select pg_notify(${API_KEYS_CHANNEL}, ${row.prefix})`.execute(trx);
         return Boolean(row);
       });
+    },
+
+    async accountExists(accountId: number): Promise<boolean> {
+      return Boolean(await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst());
+    },
+
+    /** Every account (or the one with `accountId`) with its count of active keys. */
+    async listAccounts(accountId?: number): Promise<AccountSummary[]> {
+      let query = db
+        .selectFrom("accounts as a")
+        .leftJoin("api_keys as k", (join) => join.onRef("k.account_id", "=", "a.id").on("k.active", "=", true))
+        .select(["a.id", "a.name", "a.created_at", sql<string>`count(k.id)`.as("active_keys")])
+        .groupBy(["a.id", "a.name", "a.created_at"])
+        .orderBy("a.id");
+      if (accountId !== undefined) query = query.where("a.id", "=", accountId);
+      const rows = await query.execute();
+      return rows.map((row) => ({ ...row, active_keys: Number(row.active_keys) }));
+    },
+
+    /** The keys of one account (or one key, by id), each with the last day usage counted it. */
+    async accountKeys(filter: { accountId?: number; keyId?: number }): Promise<AccountKey[]> {
+      let query = db
+        .selectFrom("api_keys as k")
+        .select(["k.id", "k.account_id", "k.prefix", "k.name", "k.active", "k.created_at", "k.deactivated_at"])
+        .select((eb) =>
+          eb
+            .selectFrom("api_key_usage as u")
+            .select(sql<string | null>`to_char(max(u.day), 'YYYY-MM-DD')`.as("day"))
+            .whereRef("u.api_key_id", "=", "k.id")
+            .as("last_used_on"),
+        )
+        .orderBy("k.id");
+      if (filter.accountId !== undefined) query = query.where("k.account_id", "=", filter.accountId);
+      if (filter.keyId !== undefined) query = query.where("k.id", "=", filter.keyId);
+      return (await query.execute()).map((row) => ({ ...row, last_used_on: row.last_used_on ?? null }));
+    },
+
+    /** Requests per UTC day and endpoint group over every key of the account, from `since` on. */
+    async dailyUsage(accountId: number, since: string): Promise<DailyUsage[]> {
+      const rows = await db
+        .selectFrom("api_key_usage as u")
+        .innerJoin("api_keys as k", "k.id", "u.api_key_id")
+        .select([sql<string>`to_char(u.day, 'YYYY-MM-DD')`.as("day"), "u.endpoint_group", sql<string>`sum(u.request_count)`.as("request_count")])
+        .where("k.account_id", "=", accountId)
+        .where("u.day", ">=", since)
+        .groupBy(["u.day", "u.endpoint_group"])
+        .orderBy("u.day")
+        .orderBy("u.endpoint_group")
+        .execute();
+      return rows.map((row) => ({ ...row, request_count: Number(row.request_count) }));
     },
 
     async usage(filter: { accountId?: number; since?: string } = {}): Promise<UsageRow[]> {

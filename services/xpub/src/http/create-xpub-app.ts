@@ -99,6 +99,13 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     res.status(registered.created ? 201 : 200).json(toXpubRecord(registered.record));
   });
 
+  http.route("get", basePath, async (req, res) => {
+    const accountId = readAccountId(req);
+    const { page, per_page: perPage } = parseRequest(addressHistoryQuerySchema, req.query);
+    const { total, records } = await repository.listRecords(accountId, (page - 1) * perPage, perPage);
+    res.json({ data: records.map(toXpubRecord), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+  });
+
   http.route("post", `${basePath}/:id(\\d+)/address`, async (req, res) => {
     const keyId = routeId(req);
     const accountId = readAccountId(req);

@@ -14,7 +14,7 @@ describe("xpub routes", () => {
       .routes()
       .filter(({ path }) => !path.startsWith("/internal/"))
       .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-    expect(routes).toHaveLength(6);
+    expect(routes).toHaveLength(8);
     expect(routes.filter((route) => !documentedRoutes().has(route))).toEqual([]);
   });
 });

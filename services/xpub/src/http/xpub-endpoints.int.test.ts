@@ -255,6 +255,35 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
   });
 });
 
+describe("GET /api/v1/btc/xpub", () => {
+  it("lists the caller's own records of the chain by id, paged, never another account's or the full key", async () => {
+    const carol = await createAccountWithKey(database.connectionString, "carol");
+    const keys = [freshAccountKey(), freshAccountKey(), freshAccountKey()];
+    const ids: number[] = [];
+    for (const [i, key] of keys.entries()) ids.push(((await register(carol, { xpub: key, label: `k${i}` })).body as { id: number }).id);
+    await register(alice, { xpub: freshAccountKey() });
+    const first = await call("GET", "/api/v1/btc/xpub?per_page=2", carol);
+    expect(first.status).toBe(200);
+    expect((first.body.data as Array<{ id: number; label: string }>).map((r) => [r.id, r.label])).toEqual([
+      [ids[0], "k0"],
+      [ids[1], "k1"],
+    ]);
+    expect(first.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
+    const second = await call("GET", "/api/v1/btc/xpub?page=2&per_page=2", carol);
+    expect((second.body.data as Array<{ id: number }>).map((r) => r.id)).toEqual([ids[2]]);
+    expect(JSON.stringify([first.body, second.body])).not.toContain(keys[0]!.slice(12, 40));
+    // The ETH path holds only ETH records.
+    expect((await call("GET", "/api/v1/eth/xpub", carol)).body).toMatchObject({ data: [], meta: { total: 0, last_page: 1 } });
+  });
+
+  it("422 for a bad page size", async () => {
+    expect(await call("GET", "/api/v1/btc/xpub?per_page=501", alice)).toEqual({
+      status: 422,
+      body: { message: "The per page field must not be greater than 500.", errors: { per_page: ["The per page field must not be greater than 500."] } },
+    });
+  });
+});
+
 describe("outside the gateway", () => {
   it("a request without the account header is refused (401)", async () => {
     const response = await fetch(`${xpub.url}/api/v1/btc/xpub/1/addresses`);

@@ -43,6 +43,8 @@ export interface XpubRepository<Key extends ParsedAccountKey = ParsedAccountKey,
   issueAddress(accountId: number, keyId: number): Promise<IssueResult<Issued>>;
   /** Addresses with index in [firstIndex, firstIndex + count), or undefined if the account has no such key. */
   addressHistory(accountId: number, keyId: number, firstIndex: number, count: number): Promise<AddressHistoryRows | undefined>;
+  /** The account's records of this chain, by id, `count` from the `offset`-th, with how many there are. */
+  listRecords(accountId: number, offset: number, count: number): Promise<{ total: number; records: ExtendedKeyRow[] }>;
 }
 
 export interface XpubRepositoryOptions<Key extends ParsedAccountKey, Issued extends IssuedAddressOf> {
@@ -201,6 +203,15 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
       if (!first) return undefined;
       const addresses = rows.flatMap((row) => (row.address === null || row.index === null || row.created_at === null ? [] : [{ address: row.address, index: row.index, created_at: row.created_at }]));
       return { total: first.next_index, addresses };
+    },
+
+    async listRecords(accountId, offset, count) {
+      const mine = db.selectFrom("extended_keys").where("account_id", "=", accountId).where("chain", "=", chain);
+      const [records, { total }] = await Promise.all([
+        mine.select(RECORD_COLUMNS).orderBy("id").offset(offset).limit(count).execute(),
+        mine.select((eb) => eb.fn.countAll<string>().as("total")).executeTakeFirstOrThrow(),
+      ]);
+      return { total: Number(total), records };
     },
   };
 }

@@ -1,0 +1,103 @@
+/** The account's webhooks: list and create (addresses pasted as a list). */
+import { useState } from "preact/hooks";
+import { api, type ApiError, unwrap } from "../api.ts";
+import { ErrorMessage } from "../components/feedback.tsx";
+import { parseAddressList } from "../format.ts";
+import { hrefOf, navigate } from "../router.ts";
+import { useLoad } from "../use-load.ts";
+import { Pager } from "../components/pager.tsx";
+
+const COINS = ["BTC", "ETH", "TRX"] as const;
+const PAGE_SIZE = 100;
+
+export function WebhooksPage() {
+  const [page, setPage] = useState(1);
+  const webhooks = useLoad(() => unwrap(api.GET("/api/v1/webhooks", { params: { query: { page, per_page: PAGE_SIZE } } })), [page]);
+  const [coin, setCoin] = useState<(typeof COINS)[number]>("BTC");
+  const [url, setUrl] = useState("");
+  const [addresses, setAddresses] = useState("");
+  const [confirmations, setConfirmations] = useState("");
+  const [error, setError] = useState<ApiError>();
+
+  async function create(event: Event) {
+    event.preventDefault();
+    try {
+      const { data } = await unwrap(
+        api.POST("/api/v1/webhooks", {
+          body: { coin, webhook_url: url.trim(), addresses: parseAddressList(addresses), ...(confirmations ? { confirmations: Number(confirmations) } : {}) },
+        }),
+      );
+      navigate({ page: "webhook", id: data.id });
+    } catch (failure) {
+      setError(failure as ApiError);
+    }
+  }
+
+  const meta = webhooks.data?.meta;
+  return (
+    <>
+      <h1 tabIndex={-1}>Webhooks</h1>
+      <ErrorMessage error={webhooks.error} />
+      {webhooks.data && (
+        <div class="table-scroll">
+          <table>
+            <caption>Webhooks of this account{meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Coin</th>
+                <th scope="col">URL</th>
+                <th scope="col">Addresses</th>
+                <th scope="col">Active</th>
+              </tr>
+            </thead>
+            <tbody>
+              {webhooks.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={5}>No webhooks yet.</td>
+                </tr>
+              )}
+              {webhooks.data.data.map((webhook) => (
+                <tr key={webhook.id}>
+                  <td>
+                    <a href={hrefOf({ page: "webhook", id: webhook.id })}>Webhook {webhook.id}</a>
+                  </td>
+                  <td>{webhook.coin}</td>
+                  <td class="wrap">{webhook.webhook_url}</td>
+                  <td>{webhook.addresses.length}</td>
+                  <td>{webhook.is_active ? "yes" : "no"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label="Webhook pages" meta={meta} onPage={setPage} />
+      <form class="card" onSubmit={create}>
+        <h2>Create a webhook</h2>
+        <div class="field">
+          <label for="webhook-coin">Coin</label>
+          <select id="webhook-coin" value={coin} onChange={(e) => setCoin(e.currentTarget.value as (typeof COINS)[number])}>
+            {COINS.map((c) => (
+              <option key={c}>{c}</option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="webhook-url">Webhook URL</label>
+          <input id="webhook-url" type="url" required placeholder="https://example.com/hooks/chaingate" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="webhook-addresses">Addresses (one per line, or separated by commas or spaces)</label>
+          <textarea id="webhook-addresses" rows={4} required spellcheck={false} value={addresses} onInput={(e) => setAddresses(e.currentTarget.value)} />
+        </div>
+        <div class="field">
+          <label for="webhook-confirmations">Confirmations (optional)</label>
+          <input id="webhook-confirmations" type="number" min={1} inputMode="numeric" value={confirmations} onInput={(e) => setConfirmations(e.currentTarget.value)} />
+        </div>
+        <ErrorMessage error={error} />
+        <button type="submit">Create webhook</button>
+      </form>
+    </>
+  );
+}

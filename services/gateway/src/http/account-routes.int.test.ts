@@ -1,0 +1,193 @@
+/**
+ * The account API (`/api/v1/keys*`, `/api/v1/usage`, `/api/v1/operator/*`) over a real gateway and
+ * Postgres: scoped to the caller's account, in the spec's error shapes, every answer checked
+ * against the OpenAPI document; and no API key in the gateway's log lines for that traffic.
+ */
+import { Writable } from "node:stream";
+import { loadConfig } from "@chaingate/config";
+import { createLogger } from "@chaingate/logger";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayConfigSchema } from "../config.ts";
+import { createGateway, type Gateway } from "../create-gateway.ts";
+import { checkAnswers } from "../testing/check-answers.ts";
+import { createAccountWithKey, startTestGateway } from "../testing/index.ts";
+import { KEY_NOT_FOUND_MESSAGE, OPERATOR_TOKEN_MESSAGE } from "./account-routes.ts";
+import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./create-gateway-handler.ts";
+
+const OPERATOR_TOKEN = "operator-token-for-tests-0123456789abcdef";
+
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let logged: Gateway;
+let logLines: string[];
+let alice: { accountId: number; key: string };
+let bob: { accountId: number; key: string };
+
+beforeAll(async () => {
+  gateway = await startTestGateway({ CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN });
+  // A second gateway over the same database whose log lines are kept (and checked for keys).
+  logLines = [];
+  const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString("utf8")), done()) });
+  const config = loadConfig("gateway", gatewayConfigSchema, { PORT: "0", DATABASE_URL: gateway.databaseUrl, ACCESS_LOG: "true", LOG_LEVEL: "debug" });
+  logged = await createGateway(config, createLogger({ service: "gateway", level: "debug", destination }));
+  checkAnswers(logged.server.server);
+  await logged.ready;
+  [alice, bob] = [await createAccountWithKey(gateway.databaseUrl, "alice"), await createAccountWithKey(gateway.databaseUrl, "bob")];
+});
+afterAll(async () => {
+  await logged?.close();
+  await gateway?.close();
+  await gateway?.dropDatabase();
+});
+
+async function call(method: string, path: string, headers: Record<string, string>, body?: unknown, base = gateway.url) {
+  const answer = await fetch(`${base}${path}`, {
+    method,
+    headers: { accept: "application/json", ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await answer.text();
+  return { status: answer.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: never; message: string } };
+}
+const as = (key: string) => ({ "x-api-key": key });
+
+describe("keys of the caller's account", () => {
+  it("lists only the caller's keys, marking the one in use, without the key itself", async () => {
+    const { status, body } = await call("GET", "/api/v1/keys", as(alice.key));
+    expect(status).toBe(200);
+    const keys = body.data as Array<Record<string, unknown>>;
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ prefix: alice.key.slice(0, 8), active: true, current: true, deactivated_at: null });
+    expect(JSON.stringify(body)).not.toContain(alice.key);
+  });
+
+  it("creates a key shown once; it works at once and appears in the list without its value", async () => {
+    const created = await call("POST", "/api/v1/keys", as(alice.key), { name: "worker" });
+    expect(created.status).toBe(201);
+    const key = (created.body.data as { key: string; id: number; prefix: string; current: boolean }).key;
+    expect(key).toMatch(/^[A-Za-z0-9]{40}$/);
+    expect(created.body.data).toMatchObject({ name: "worker", active: true, current: false, prefix: key.slice(0, 8) });
+    const listed = await call("GET", "/api/v1/keys", as(key));
+    expect(listed.status).toBe(200);
+    expect((listed.body.data as Array<{ name: string | null; current: boolean }>).map((k) => [k.name, k.current])).toEqual([
+      [null, false],
+      ["worker", true],
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(key);
+  });
+
+  it("creates a key without a body", async () => {
+    const created = await fetch(`${gateway.url}/api/v1/keys`, { method: "POST", headers: as(bob.key) });
+    expect(created.status).toBe(201);
+  });
+
+  it("refuses a bad name with 422 {message, errors}", async () => {
+    const { status, body } = await call("POST", "/api/v1/keys", as(alice.key), { name: "x".repeat(101) });
+    expect(status).toBe(422);
+    expect(body).toEqual({ message: "The name field must not be greater than 100 characters.", errors: { name: ["The name field must not be greater than 100 characters."] } });
+  });
+
+  it("deactivates a key: the very next request with it is refused", async () => {
+    const created = await call("POST", "/api/v1/keys", as(alice.key), { name: "short-lived" });
+    const { id, key } = created.body.data as { id: number; key: string };
+    expect((await call("GET", "/api/v1/keys", as(key))).status).toBe(200);
+    const deactivated = await call("POST", `/api/v1/keys/${id}/deactivate`, as(alice.key));
+    expect(deactivated.status).toBe(200);
+    expect(deactivated.body.data).toMatchObject({ id, active: false });
+    expect((deactivated.body.data as { deactivated_at: string }).deactivated_at).toMatch(/^\d{4}-/);
+    for (const base of [gateway.url, logged.url]) expect(await call("GET", "/api/v1/keys", as(key), undefined, base)).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+  });
+
+  it("lets a key deactivate itself (its access ends with that answer)", async () => {
+    const { key, id } = (await call("POST", "/api/v1/keys", as(bob.key))).body.data as { id: number; key: string };
+    const own = await call("POST", `/api/v1/keys/${id}/deactivate`, as(key));
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({ current: true, active: false });
+    expect((await call("GET", "/api/v1/keys", as(key))).status).toBe(401);
+  });
+
+  it("answers 404 {message} for another account's key and an unknown id, and changes nothing", async () => {
+    const bobsKeys = (await call("GET", "/api/v1/keys", as(bob.key))).body.data as Array<{ id: number }>;
+    for (const id of [bobsKeys[0]!.id, 999_999]) {
+      expect(await call("POST", `/api/v1/keys/${id}/deactivate`, as(alice.key))).toEqual({ status: 404, body: { message: KEY_NOT_FOUND_MESSAGE } });
+    }
+    expect((await call("GET", "/api/v1/keys", as(bob.key))).status).toBe(200);
+  });
+
+  it("answers 401 in the spec's two messages", async () => {
+    expect(await call("GET", "/api/v1/keys", {})).toEqual({ status: 401, body: { message: MISSING_KEY_MESSAGE } });
+    expect(await call("POST", "/api/v1/keys", as("A".repeat(40)), {})).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+    expect(await call("GET", "/api/v1/usage", { authorization: "Bearer nope" })).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+  });
+});
+
+describe("usage", () => {
+  it("counts the X-API-Key path per day and group, not the Bearer path", async () => {
+    const { key } = await createAccountWithKey(gateway.databaseUrl, "usage");
+    for (let i = 0; i < 3; i++) await call("GET", "/api/v1/keys", as(key));
+    await call("GET", "/api/v1/keys", { authorization: `Bearer ${key}` });
+    await gateway.flushUsage();
+    const { status, body } = await call("GET", "/api/v1/usage?days=30", { authorization: `Bearer ${key}` });
+    expect(status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(body.data).toEqual([{ day: today, endpoint_group: "account", request_count: 3 }]);
+    expect(body.meta).toMatchObject({ to: today, days: 30 });
+    const keys = (await call("GET", "/api/v1/keys", { authorization: `Bearer ${key}` })).body.data as Array<{ last_used_on: string }>;
+    expect(keys[0]!.last_used_on).toBe(today);
+  });
+
+  it("refuses a bad window with 422", async () => {
+    for (const [query, message] of [
+      ["days=0", "The days field must be at least 1."],
+      ["days=91", "The days field must not be greater than 90."],
+      ["days=x", "The days field must be an integer."],
+    ]) {
+      expect(await call("GET", `/api/v1/usage?${query}`, as(alice.key))).toEqual({ status: 422, body: { message, errors: { days: [message] } } });
+    }
+  });
+});
+
+describe("operator paths", () => {
+  const operator = { "x-operator-token": OPERATOR_TOKEN };
+
+  it("answers 401 {message} without the right operator token (an API key is no operator token)", async () => {
+    for (const headers of [{}, { "x-operator-token": "wrong" }, as(alice.key)] as Array<Record<string, string>>) {
+      expect(await call("GET", "/api/v1/operator/accounts", headers)).toEqual({ status: 401, body: { message: OPERATOR_TOKEN_MESSAGE } });
+    }
+  });
+
+  it("creates an account with its first key, lists accounts and keys, deactivates a key", async () => {
+    const created = await call("POST", "/api/v1/operator/accounts", operator, { name: "carol" });
+    expect(created.status).toBe(201);
+    const { account, key } = created.body.data as { account: { id: number; active_keys: number }; key: { id: number; key: string } };
+    expect(account.active_keys).toBe(1);
+    expect((await call("GET", "/api/v1/keys", as(key.key))).status).toBe(200);
+    const accounts = (await call("GET", "/api/v1/operator/accounts", operator)).body.data as Array<{ name: string }>;
+    expect(accounts.map((a) => a.name)).toEqual(expect.arrayContaining(["alice", "bob", "carol"]));
+    const keys = await call("GET", `/api/v1/operator/accounts/${account.id}/keys`, operator);
+    expect((keys.body.data as Array<{ id: number }>).map((k) => k.id)).toEqual([key.id]);
+    expect((await call("POST", `/api/v1/operator/keys/${key.id}/deactivate`, operator)).body.data).toMatchObject({ active: false });
+    expect((await call("GET", "/api/v1/keys", as(key.key))).status).toBe(401);
+  });
+
+  it("answers 404 and 422 in the spec's shapes", async () => {
+    expect(await call("GET", "/api/v1/operator/accounts/999999/keys", operator)).toEqual({ status: 404, body: { message: "No account with id 999999." } });
+    expect(await call("POST", "/api/v1/operator/keys/999999/deactivate", operator)).toEqual({ status: 404, body: { message: "No API key with id 999999." } });
+    expect((await call("POST", "/api/v1/operator/accounts", operator, {})).body).toEqual({ message: "The name field is required.", errors: { name: ["The name field is required."] } });
+  });
+
+  it("do not exist without CONSOLE_OPERATOR_TOKEN", async () => {
+    expect((await call("GET", "/api/v1/operator/accounts", operator, undefined, logged.url)).status).toBe(404);
+  });
+});
+
+it("writes no API key into the gateway's log lines for the account API's traffic", async () => {
+  const { key } = await createAccountWithKey(gateway.databaseUrl, "logs");
+  await call("GET", "/api/v1/keys", as(key), undefined, logged.url);
+  await call("GET", "/api/v1/usage", { authorization: `Bearer ${key}` }, undefined, logged.url);
+  const created = await call("POST", "/api/v1/keys", as(key), { name: "logged" }, logged.url);
+  const newKey = (created.body.data as { key: string }).key;
+  await call("GET", "/api/v1/keys?nothing=here", as("B".repeat(40)), undefined, logged.url);
+  const log = logLines.join("");
+  expect(log).toContain("/api/v1/keys");
+  for (const secret of [key, newKey, "B".repeat(40)]) expect(log).not.toContain(secret);
+});

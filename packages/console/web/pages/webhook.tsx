@@ -166,7 +166,7 @@ function Addresses({ webhook, onAdd, onRemove }: { webhook: Webhook; onAdd(addre
   const run = (action: (addresses: string[]) => Promise<void>) => void action(pasted).then(() => setText(""));
   return (
     <section class="card" aria-labelledby="addresses-heading">
-      <h2 id="addresses-heading">Addresses ({webhook.addresses.length})</h2>
+      <h2 id="addresses-heading">Addresses ({webhook.address_count})</h2>
       <ul class="addresses">
         {webhook.addresses.slice(0, SHOWN_ADDRESSES).map((address) => (
           <li key={address}>

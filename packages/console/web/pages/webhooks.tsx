@@ -64,7 +64,7 @@ export function WebhooksPage() {
                   </td>
                   <td>{webhook.coin}</td>
                   <td class="wrap">{webhook.webhook_url}</td>
-                  <td>{webhook.addresses.length}</td>
+                  <td>{webhook.address_count}</td>
                   <td>{webhook.is_active ? "yes" : "no"}</td>
                 </tr>
               ))}

@@ -155,27 +155,39 @@ export async function benchRssBounds(): Promise<boolean> {
         for (let page = 1; page <= lastPage; page++) bytes += (await drain(`${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}&page=${page}`, key)).bytes;
         return { bytes, pages: lastPage, seconds: (performance.now() - started) / 1000 };
       });
+      const keyset = await measure(processes, async () => {
+        const started = performance.now();
+        let bytes = 0;
+        let pages = 0;
+        for (let after: string | null = null; pages === 0 || after !== null; pages++) {
+          const response = await fetch(`${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}${after === null ? "" : `&after=${after}`}`, { headers: { "x-api-key": key, accept: "application/json" } });
+          const text = await response.text();
+          bytes += Buffer.byteLength(text);
+          after = (JSON.parse(text) as { meta: { next_after: string | null } }).meta.next_after;
+        }
+        return { bytes, pages, seconds: (performance.now() - started) / 1000 };
+      });
       const whole = await measure(processes, async () => {
         const started = performance.now();
         return { ...(await drain(`${base}/api/v1/webhooks/${id}`, key)), seconds: (performance.now() - started) / 1000 };
       });
       // The webhook goes, so the next reads list only their own large webhook.
       await fetch(`${base}/api/v1/webhooks/${id}`, { method: "DELETE", headers: { "x-api-key": key } });
-      return { list, pages, whole };
+      return { list, pages, keyset, whole };
     };
     const describe = (label: string, growth: Record<string, number>) => `${label}: delivery +${growth.delivery!.toFixed(1)} MB, gateway +${growth.gateway!.toFixed(1)} MB`;
     const small1k = await reads(BASELINE_ADDRESSES);
     const large = await reads(ADDRESSES);
     for (const [name, run] of [[`${BASELINE_ADDRESSES.toLocaleString("en")} addresses (baseline)`, small1k], [`${ADDRESSES.toLocaleString("en")} addresses`, large]] as const) {
       console.log(
-        `webhook of ${name}: list per_page=500 ${mb(run.list.result.bytes)} MB; ${run.pages.result.pages} address pages ${mb(run.pages.result.bytes)} MB in ${run.pages.result.seconds.toFixed(1)} s; GET /webhooks/{id} ${mb(run.whole.result.bytes)} MB in ${run.whole.result.seconds.toFixed(1)} s`,
+        `webhook of ${name}: list per_page=500 ${mb(run.list.result.bytes)} MB; ${run.pages.result.pages} address pages by page= ${mb(run.pages.result.bytes)} MB in ${run.pages.result.seconds.toFixed(1)} s, ${run.keyset.result.pages} by after= in ${run.keyset.result.seconds.toFixed(1)} s; GET /webhooks/{id} ${mb(run.whole.result.bytes)} MB in ${run.whole.result.seconds.toFixed(1)} s`,
       );
-      console.log(`  peak RSS growth — ${describe("list", run.list.growthMb)}; ${describe("pages", run.pages.growthMb)}; ${describe("whole webhook", run.whole.growthMb)}`);
+      console.log(`  peak RSS growth — ${describe("list", run.list.growthMb)}; ${describe("pages", run.pages.growthMb)}; ${describe("after= pages", run.keyset.growthMb)}; ${describe("whole webhook", run.whole.growthMb)}`);
     }
-    const over = (step: "list" | "pages" | "whole") => Math.max(...(["delivery", "gateway"] as const).map((name) => large[step].growthMb[name]! - small1k[step].growthMb[name]!));
-    const readOk = Math.max(over("list"), over("pages"), over("whole")) < READ_TARGET_MB;
+    const over = (step: "list" | "pages" | "keyset" | "whole") => Math.max(...(["delivery", "gateway"] as const).map((name) => large[step].growthMb[name]! - small1k[step].growthMb[name]!));
+    const readOk = Math.max(over("list"), over("pages"), over("keyset"), over("whole")) < READ_TARGET_MB;
     console.log(
-      `1,000,000 vs 1,000 addresses, most peak RSS growth above the baseline: list ${over("list").toFixed(1)} MB, pages ${over("pages").toFixed(1)} MB, whole webhook ${over("whole").toFixed(1)} MB   target < ${READ_TARGET_MB} MB   ${readOk ? "PASS" : "FAIL"}`,
+      `1,000,000 vs 1,000 addresses, most peak RSS growth above the baseline: list ${over("list").toFixed(1)} MB, pages ${over("pages").toFixed(1)} MB, after= pages ${over("keyset").toFixed(1)} MB, whole webhook ${over("whole").toFixed(1)} MB   target < ${READ_TARGET_MB} MB   ${readOk ? "PASS" : "FAIL"}`,
     );
     return declaredOk && chunkedOk && readOk;
   } finally {

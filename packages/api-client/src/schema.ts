@@ -1605,6 +1605,8 @@ export interface components {
                 per_page: number;
                 total: number;
                 last_page: number;
+                /** @description The page's last address when the page is full (send it as `after` for the next page); null when it is not, so no page follows. */
+                next_after: string | null;
             };
         };
         DeliveryAttempt: {
@@ -6361,6 +6363,8 @@ export interface operations {
                 page?: number;
                 /** @description Addresses per page, 1 to 10000 (default 1000). */
                 per_page?: number;
+                /** @description Start after this address in address order: pass the previous page's `meta.next_after` to read on at the same cost however deep (a `page` number makes the database skip every earlier address). `page` then counts on from there; `current_page` and `last_page` count from the start of the list only without it. */
+                after?: string;
             };
             header?: never;
             path: {

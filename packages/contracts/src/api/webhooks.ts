@@ -139,6 +139,15 @@ export const webhookAddressPageQuerySchema = z.object({
   per_page: pageNumber("per_page", WEBHOOK_ADDRESS_PAGE_DEFAULT, WEBHOOK_ADDRESS_PAGE_MAX).openapi({
     description: `Addresses per page, 1 to ${WEBHOOK_ADDRESS_PAGE_MAX} (default ${WEBHOOK_ADDRESS_PAGE_DEFAULT}).`,
   }),
+  after: z
+    .string()
+    .min(1, { error: "The after field must not be empty." })
+    .max(WEBHOOK_ADDRESS_MAX_CHARS, { error: `The after field must not be greater than ${WEBHOOK_ADDRESS_MAX_CHARS} characters.` })
+    .optional()
+    .openapi({
+      description:
+        "Start after this address in address order: pass the previous page's `meta.next_after` to read on at the same cost however deep (a `page` number makes the database skip every earlier address). `page` then counts on from there; `current_page` and `last_page` count from the start of the list only without it.",
+    }),
 });
 
 export const webhookAddressPageSchema = z
@@ -149,7 +158,13 @@ export const webhookAddressPageSchema = z
         listed: z.boolean().openapi({ description: "true: in the webhook's own list; false: watched only because a key in its `xpub_ids` issued it." }),
       }),
     ),
-    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+    meta: z.object({
+      current_page: z.number().int(),
+      per_page: z.number().int(),
+      total: z.number().int(),
+      last_page: z.number().int(),
+      next_after: z.string().nullable().openapi({ description: "The page's last address when the page is full (send it as `after` for the next page); null when it is not, so no page follows." }),
+    }),
   })
   .openapi("WebhookAddressPage");
 

@@ -171,10 +171,11 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
 
   http.route("get", `${one}/addresses`, async (req, res) => {
     const { webhookId, record } = await owned(req);
-    const { page, per_page: perPage } = parseRequest(webhookAddressPageQuerySchema, req.query);
-    const data = await repository.addressPage(webhookId, (page - 1) * perPage, perPage);
+    const { page, per_page: perPage, after } = parseRequest(webhookAddressPageQuerySchema, req.query);
+    const data = await repository.addressPage(webhookId, (page - 1) * perPage, perPage, after);
     const total = record.address_count;
-    res.json({ data, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+    const nextAfter = data.length === perPage ? data.at(-1)!.address : null;
+    res.json({ data, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)), next_after: nextAfter } });
   });
 
   http.route("put", one, http.jsonBody, async (req, res) => {

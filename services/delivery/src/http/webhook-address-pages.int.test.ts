@@ -33,7 +33,7 @@ interface WebhookAnswer {
 }
 interface Page {
   data: Array<{ address: string; listed: boolean }>;
-  meta: { current_page: number; per_page: number; total: number; last_page: number };
+  meta: { current_page: number; per_page: number; total: number; last_page: number; next_after: string | null };
 }
 
 async function call<T>(method: string, path: string, as: { key: string }, body?: unknown): Promise<{ status: number; body: T }> {
@@ -112,7 +112,7 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
     for (let page = 1; ; page++) {
       const { status, body } = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}&page=${page}`, alice);
       expect(status).toBe(200);
-      expect(body.meta).toEqual({ current_page: page, per_page: BATCH, total: LARGE, last_page: 3 });
+      expect(body.meta).toEqual({ current_page: page, per_page: BATCH, total: LARGE, last_page: 3, next_after: page < 3 ? body.data.at(-1)!.address : null });
       seen.push(...body.data);
       if (page === body.meta.last_page) break;
     }
@@ -120,11 +120,29 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
     expect(seen.filter((entry) => !entry.listed)).toHaveLength(1);
   });
 
+  it("reads on from meta.next_after (after=) to the same addresses, until next_after is null", async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = after === null ? "" : `&after=${encodeURIComponent(after)}`;
+      const { status, body }: { status: number; body: Page } = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}${query}`, alice);
+      expect(status).toBe(200);
+      seen.push(...body.data.map((entry) => entry.address));
+      after = body.meta.next_after;
+      pages++;
+    } while (after !== null);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(large.addresses);
+    const tail = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=2&after=${large.addresses.at(-3)}`, alice);
+    expect(tail.body.data.map((entry) => entry.address)).toEqual(large.addresses.slice(-2));
+  });
+
   it("defaults to 1,000 per page; a page past the last is empty with the real meta", async () => {
     const first = await call<Page>("GET", `/api/v1/webhooks/${small.id}/addresses`, alice);
-    expect(first.body).toEqual({ data: small.addresses.map((address) => ({ address, listed: true })), meta: { current_page: 1, per_page: 1_000, total: 3, last_page: 1 } });
+    expect(first.body).toEqual({ data: small.addresses.map((address) => ({ address, listed: true })), meta: { current_page: 1, per_page: 1_000, total: 3, last_page: 1, next_after: null } });
     const past = await call<Page>("GET", `/api/v1/webhooks/${small.id}/addresses?page=5`, alice);
-    expect(past.body).toEqual({ data: [], meta: { current_page: 5, per_page: 1_000, total: 3, last_page: 1 } });
+    expect(past.body).toEqual({ data: [], meta: { current_page: 5, per_page: 1_000, total: 3, last_page: 1, next_after: null } });
   });
 
   it("422 for a per_page over 10,000 or not an integer; 404 for another account's webhook", async () => {

@@ -358,9 +358,11 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
       }
     },
 
-    /** One page of the webhook's addresses in address order (`GET /webhooks/{id}/addresses`). */
-    async addressPage(webhookId: number, offset: number, limit: number): Promise<WatchedAddress[]> {
-      return db.selectFrom("webhook_addresses").select(["address", "listed"]).where("webhook_id", "=", webhookId).orderBy("address").offset(offset).limit(limit).execute();
+    /** One page of the webhook's addresses in address order (`GET /webhooks/{id}/addresses`), after `after` when given. */
+    async addressPage(webhookId: number, offset: number, limit: number, after?: string): Promise<WatchedAddress[]> {
+      let query = db.selectFrom("webhook_addresses").select(["address", "listed"]).where("webhook_id", "=", webhookId);
+      if (after !== undefined) query = query.where("address", ">", after);
+      return query.orderBy("address").offset(offset).limit(limit).execute();
     },
 
     /** Applies a partial update; re-enabling resets the failure count. False when not found. */

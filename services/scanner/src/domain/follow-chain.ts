@@ -29,6 +29,7 @@
  * headers carry the context) descend from it, and a delivery continues the block's trace.
  */
 import { context, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
+import { BlockWake } from "./block-wake.ts";
 import { CHAIN_SETTINGS } from "./chain-settings.ts";
 import type { ChainFollowerSpec, Cursor, EventSink, FollowerLogger, FollowerStore, ProcessedBlock, RescanJob, StoredMatch, WatchFeed } from "./ports.ts";
 import { BlockNotReadyError, NodeBehindError, ReorgTooDeepError } from "./scanner-errors.ts";
@@ -60,6 +61,11 @@ export interface FollowChainOptions<Block> {
   signal: AbortSignal;
   fetchConcurrency?: number;
   pollIntervalMs?: number;
+  /**
+   * Ends the poll sleep early when the node announces a block (push); the pass it starts is an
+   * ordinary one (tip, parent hashes, lag). Without it the follower only polls.
+   */
+  wake?: BlockWake;
   /** Blocks kept for reorgs; default the chain's documented window. */
   reorgWindow?: number;
   /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
@@ -85,6 +91,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
   const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const state: FollowState = { unsettled: true, behindSince: undefined, waitingForFeed: false };
   let failures = 0;
+  const wake = options.wake ?? new BlockWake();
   await store.begin(coin);
   while (!signal.aborted) {
     try {
@@ -93,7 +100,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       state.unsettled = false;
       const idle = await step(options, state);
       failures = 0;
-      if (idle) await sleep(pollMs, signal);
+      if (idle) await wake.sleep(pollMs, signal);
     } catch (error) {
       if (signal.aborted) break;
       if (error instanceof ReorgTooDeepError) throw error;
@@ -101,7 +108,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       // (nothing was published in that pass), instead of backing off like after a failure.
       if (error instanceof NodeBehindError || error instanceof BlockNotReadyError) {
         nodeBehind(options, state, Number(error.details?.height), null, error.message);
-        await sleep(pollMs, signal);
+        await wake.sleep(pollMs, signal);
         continue;
       }
       state.unsettled = true;

@@ -1,0 +1,66 @@
+/**
+ * Bitcoin Core's ZMQ block notifications (doc/zmq.md): a SUB socket connected to the node's
+ * `-zmqpubhashblock` endpoint receives `[ "hashblock", <32-byte hash>, <uint32 LE sequence> ]` for
+ * every new tip. The hash is not used: the announcement only wakes the follower, which reads the
+ * tip from RPC. ZMQ reconnects by itself (with the back-off set here); ZMTP heartbeats detect a
+ * peer that vanished without closing TCP. A gap in the sequence (messages dropped by the node's
+ * high-water mark) costs nothing: the follower walks every height from its cursor.
+ */
+import type { Coin } from "@chaingate/contracts";
+import type { FollowerLogger } from "../domain/ports.ts";
+import { Subscriber } from "zeromq";
+import { displayUrl, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
+
+export const ZMQ_TOPIC = "hashblock";
+const RECONNECT_FIRST_MS = 200;
+const RECONNECT_MAX_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 10_000;
+const HEARTBEAT_TIMEOUT_MS = 30_000;
+
+export interface BitcoinZmqOptions {
+  coin: Coin;
+  /** The node's `-zmqpubhashblock` address, e.g. `tcp://127.0.0.1:28332`. */
+  url: string;
+  observer: AnnouncementObserver;
+  logger: FollowerLogger;
+}
+
+export function subscribeBitcoinZmq(options: BitcoinZmqOptions): BlockAnnouncementChannel {
+  const { coin, url, observer, logger } = options;
+  const name = `zmq ${displayUrl(url)}`;
+  const socket = new Subscriber({ reconnectInterval: RECONNECT_FIRST_MS, reconnectMaxInterval: RECONNECT_MAX_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, heartbeatTimeout: HEARTBEAT_TIMEOUT_MS });
+  observer.status(coin, name, false);
+  socket.events.on("connect", () => {
+    logger.info({ coin, channel: name }, "block announcements connected");
+    observer.status(coin, name, true);
+  });
+  socket.events.on("disconnect", () => {
+    logger.warn({ coin, channel: name }, "block announcements lost: polling until ZMQ reconnects");
+    observer.status(coin, name, false);
+  });
+  socket.subscribe(ZMQ_TOPIC);
+  socket.connect(url);
+  let lastSequence: number | undefined;
+  const receiving = (async () => {
+    for await (const [topic, , sequence] of socket) {
+      if (topic?.toString("latin1") !== ZMQ_TOPIC) continue;
+      const number = sequence?.length === 4 ? sequence.readUInt32LE(0) : undefined;
+      if (number !== undefined && lastSequence !== undefined && number !== ((lastSequence + 1) >>> 0)) {
+        logger.info({ coin, channel: name, expected: (lastSequence + 1) >>> 0, got: number }, "ZMQ sequence gap (node restarted or messages dropped); the follower walks every height anyway");
+      }
+      lastSequence = number;
+      observer.announced(coin, name);
+    }
+  })().catch((error: unknown) => {
+    if (!socket.closed) logger.warn({ coin, channel: name, err: error }, "ZMQ receive failed; polling only");
+    observer.status(coin, name, false);
+  });
+  return {
+    coin,
+    name,
+    async close() {
+      socket.close();
+      await receiving;
+    },
+  };
+}

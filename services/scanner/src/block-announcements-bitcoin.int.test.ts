@@ -8,11 +8,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { freePort, silentLogger, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { scannerConfigSchema } from "./config.ts";
+import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
 import { Publisher } from "zeromq";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readyzOf, scrapeMetrics, startScannerUnderTest, stopScannerUnderTest, waitForFirstBlock, waitUntil, type EventRecorder, type ScannerUnderTest } from "./testing/scanner-harness.ts";
-import type { ScannerService } from "./create-scanner-service.ts";
 
 const LONG_POLL_MS = 30_000;
 /** Well under the poll interval, with room for a loaded CI machine. */
@@ -73,6 +74,39 @@ describe("-blocknotify → POST /internal/chains/btc/block-announced (real litec
     expect((await fetch(url, { method: "POST", headers })).status).toBe(202);
     const eth = await fetch(`${under.scanner.url}/internal/chains/eth/block-announced`, { method: "POST", headers });
     expect([eth.status, await eth.json()]).toEqual([404, { message: "This scanner does not follow ETH." }]);
+  });
+});
+
+describe("several replicas: the announcement reaches the lease holder wherever it lands", () => {
+  let node: LitecoindRegtest;
+  let holder: ScannerUnderTest;
+  let standby: ScannerService | undefined;
+
+  beforeAll(async () => {
+    node = await startLitecoindRegtest();
+    await node.mine(101);
+    const env = { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS) };
+    holder = await startScannerUnderTest(env);
+    await waitForFirstBlock(holder.recorder, () => fetch(`${holder.scanner.url}/internal/chains/btc/block-announced`, { method: "POST" }));
+    // A second replica over the same database and bus: it stands by for BTC.
+    const config = scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: holder.database.connectionString, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: holder.recorder.namespace, ...env });
+    standby = await createScannerService(config, silentLogger);
+  });
+
+  afterAll(async () => {
+    await standby?.close();
+    await stopScannerUnderTest(holder);
+    await node?.stop();
+  });
+
+  test("-blocknotify calling a standby wakes the holder over NATS", async () => {
+    expect([holder.scanner.following(), standby!.following()]).toEqual([["BTC"], []]);
+    for (let i = 0; i < 2; i++) {
+      const [hash] = await node.mine(1);
+      const answer = await fetch(`${standby!.url}/internal/chains/btc/block-announced`, { method: "POST" });
+      expect(answer.status).toBe(202);
+      await holder.recorder.waitFor(`block ${hash} processed by the holder`, processed(holder.recorder, hash!), PUSH_DEADLINE_MS);
+    }
   });
 });
 

@@ -68,7 +68,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const stop = new AbortController();
   const held = new Set<Coin>();
   const wakes = new Map<Coin, BlockWake>(specs.map((spec) => [spec.coin, new BlockWake()]));
-  const announcements = startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
+  const announcements = await startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
 
   async function runChain(spec: ChainFollowerSpec<unknown>, startHeight: number | undefined): Promise<void> {
     const log = logger.child({ coin: spec.coin });

@@ -8,7 +8,7 @@
  */
 import type { Coin } from "@chaingate/contracts";
 import type { FollowerLogger } from "../domain/ports.ts";
-import { Subscriber } from "zeromq";
+import type { Subscriber } from "zeromq";
 import { displayUrl, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
 
 export const ZMQ_TOPIC = "hashblock";
@@ -23,10 +23,12 @@ export interface BitcoinZmqOptions {
   url: string;
   observer: AnnouncementObserver;
   logger: FollowerLogger;
+  /** zeromq's Subscriber class, imported by the caller only when ZMQ is configured (a native addon). */
+  Subscriber: typeof Subscriber;
 }
 
 export function subscribeBitcoinZmq(options: BitcoinZmqOptions): BlockAnnouncementChannel {
-  const { coin, url, observer, logger } = options;
+  const { coin, url, observer, logger, Subscriber } = options;
   const name = `zmq ${displayUrl(url)}`;
   const socket = new Subscriber({ reconnectInterval: RECONNECT_FIRST_MS, reconnectMaxInterval: RECONNECT_MAX_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, heartbeatTimeout: HEARTBEAT_TIMEOUT_MS });
   observer.status(coin, name, false);

@@ -5,6 +5,7 @@
  */
 import type { Coin } from "@chaingate/contracts";
 import type { Bus } from "@chaingate/bus";
+import { ConfigError } from "@chaingate/config";
 import type { ScannerConfig } from "../config.ts";
 import type { BlockWake } from "../domain/block-wake.ts";
 import type { FollowerLogger } from "../domain/ports.ts";
@@ -20,14 +21,14 @@ export interface BlockAnnouncements {
   close(): Promise<void>;
 }
 
-export function startBlockAnnouncements(options: {
+export async function startBlockAnnouncements(options: {
   config: ScannerConfig;
   bus: Bus;
   wakes: ReadonlyMap<Coin, BlockWake>;
   /** Metrics. */
   observer: AnnouncementObserver;
   logger: FollowerLogger;
-}): BlockAnnouncements {
+}): Promise<BlockAnnouncements> {
   const { config, wakes, logger } = options;
   const up = new Map<string, boolean>();
   const observer: AnnouncementObserver = {
@@ -41,7 +42,10 @@ export function startBlockAnnouncements(options: {
     },
   };
   const channels: BlockAnnouncementChannel[] = [];
-  if (wakes.has("BTC")) for (const url of config.BTC_ZMQ_URL ?? []) channels.push(subscribeBitcoinZmq({ coin: "BTC", url, observer, logger }));
+  if (wakes.has("BTC") && config.BTC_ZMQ_URL?.length) {
+    const Subscriber = await loadZmqSubscriber();
+    for (const url of config.BTC_ZMQ_URL) channels.push(subscribeBitcoinZmq({ coin: "BTC", url, observer, logger, Subscriber }));
+  }
   if (wakes.has("ETH")) for (const url of config.ETH_WS_URL ?? []) channels.push(subscribeEthereumNewHeads({ coin: "ETH", url, observer, logger }));
   const relay = createAnnouncementRelay({ connection: options.bus.connection, namespace: config.NATS_NAMESPACE, coins: [...wakes.keys()], observer });
   return {
@@ -52,4 +56,16 @@ export function startBlockAnnouncements(options: {
       await Promise.all(channels.map((channel) => channel.close()));
     },
   };
+}
+
+/**
+ * zeromq is a native addon with prebuilt binaries for some platforms only (linux arm64: Node 22+):
+ * loaded only when BTC_ZMQ_URL asks for it, so a scanner without ZMQ runs anywhere.
+ */
+async function loadZmqSubscriber() {
+  try {
+    return (await import("zeromq")).Subscriber;
+  } catch (error) {
+    throw new ConfigError("scanner", [`BTC_ZMQ_URL: the zeromq native addon does not load on this platform (${error instanceof Error ? error.message : String(error)}); use the node's -blocknotify instead (README, Block announcements)`]);
+  }
 }

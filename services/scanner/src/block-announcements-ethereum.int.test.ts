@@ -3,11 +3,11 @@
  * (the HTTP port). With the poll interval at 30 s, only the subscription can explain a block
  * processed within seconds. The subscription's loss is made with a TCP relay the test cuts.
  */
-import net from "node:net";
-import { freePort, startHardhat, type HardhatNode } from "@chaingate/testing";
+import { startHardhat, type HardhatNode } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ScannerService } from "./create-scanner-service.ts";
 import { readyzOf, scrapeMetrics, startScannerUnderTest, stopScannerUnderTest, waitForFirstBlock, waitUntil, type EventRecorder, type ScannerUnderTest } from "./testing/scanner-harness.ts";
+import { startTcpRelay } from "./testing/tcp-relay.ts";
 
 const LONG_POLL_MS = 30_000;
 const PUSH_DEADLINE_MS = 5_000;
@@ -93,33 +93,3 @@ describe("a lost subscription", () => {
     }
   });
 });
-
-/** A TCP relay to the node on a port of its own: stop() cuts every connection and refuses new ones. */
-async function startTcpRelay(targetPort: number) {
-  const port = await freePort();
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  const relay = {
-    port,
-    async start() {
-      server = net.createServer((client) => {
-        const upstream = net.connect(targetPort, "127.0.0.1");
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => {});
-        }
-        client.pipe(upstream).pipe(client);
-      });
-      await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));
-    },
-    async stop() {
-      for (const socket of sockets) socket.destroy();
-      const current = server;
-      server = undefined;
-      if (current) await new Promise((resolve) => current.close(resolve));
-    },
-  };
-  await relay.start();
-  return relay;
-}

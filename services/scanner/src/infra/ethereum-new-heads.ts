@@ -42,6 +42,8 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
     let subscribed = false;
     let awaitingPong = false;
     const pinger = setInterval(() => {
+      // Still opening: the handshake timeout covers it.
+      if (current.readyState !== WebSocket.OPEN) return;
       if (awaitingPong) return current.terminate();
       awaitingPong = true;
       current.ping();
@@ -76,8 +78,11 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
     });
     current.on("close", () => {
       clearInterval(pinger);
-      if (subscribed) logger.warn({ coin, channel: name }, "block announcements lost: polling until the socket reconnects");
-      observer.status(coin, name, false);
+      // Reported once per loss: failed reconnects change nothing.
+      if (subscribed) {
+        logger.warn({ coin, channel: name }, "block announcements lost: polling until the socket reconnects");
+        observer.status(coin, name, false);
+      }
       if (closed) return;
       const delay = Math.min(firstDelay * 2 ** Math.min(failures, 10), RECONNECT_MAX_MS);
       failures++;

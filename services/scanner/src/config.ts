@@ -31,6 +31,10 @@ const tokenList = (fallback: string) =>
       return tokens;
     });
 
+/** A comma-separated URL list whose every URL has one of `schemes` (e.g. `ws:`). */
+const urlListOf = (...schemes: string[]) =>
+  env.urlList().refine((urls) => urls.every((url) => schemes.includes(new URL(url).protocol)), `every URL must start with ${schemes.map((scheme) => `${scheme}//`).join(" or ")}`);
+
 /** A chain's kept window: default its documented depth, never below its maximum confirmations. */
 const reorgWindow = (coin: Coin) =>
   z.coerce
@@ -62,9 +66,9 @@ export const scannerConfigSchema = z.object({
 
   // Block announcements (push): each wakes the chain's follower at once; polling stays the fallback.
   /** The node's `-zmqpubhashblock` endpoint(s), e.g. tcp://bitcoind:28332 (bitcoind built with ZMQ). */
-  BTC_ZMQ_URL: env.urlList().optional(),
+  BTC_ZMQ_URL: urlListOf("tcp:", "ipc:").optional(),
   /** WebSocket JSON-RPC endpoint(s) for eth_subscribe("newHeads"), e.g. ws://geth:8546. */
-  ETH_WS_URL: env.urlList().optional(),
+  ETH_WS_URL: urlListOf("ws:", "wss:").optional(),
 
   // Following
   /** Blocks fetched at once while catching up; processed in order. */

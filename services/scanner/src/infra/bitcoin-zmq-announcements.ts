@@ -3,7 +3,7 @@
  * `-zmqpubhashblock` endpoint receives `[ "hashblock", <32-byte hash>, <uint32 LE sequence> ]` for
  * every new tip. The hash is not used: the announcement only wakes the follower, which reads the
  * tip from RPC. ZMQ reconnects by itself (with the back-off set here); ZMTP heartbeats detect a
- * peer that vanished without closing TCP. A gap in the sequence (messages dropped by the node's
+ * peer that vanished or went silent without closing TCP. A gap in the sequence (messages dropped by the node's
  * high-water mark) costs nothing: the follower walks every height from its cursor.
  */
 import type { Coin } from "@chaingate/contracts";
@@ -23,6 +23,9 @@ export interface BitcoinZmqOptions {
   url: string;
   observer: AnnouncementObserver;
   logger: FollowerLogger;
+  /** Test hook: ZMTP heartbeat timing (a handshake gets as long as the heartbeat timeout). */
+  heartbeatIntervalMs?: number;
+  heartbeatTimeoutMs?: number;
   /** zeromq's Subscriber class, imported by the caller only when ZMQ is configured (a native addon). */
   Subscriber: typeof Subscriber;
 }
@@ -30,13 +33,26 @@ export interface BitcoinZmqOptions {
 export function subscribeBitcoinZmq(options: BitcoinZmqOptions): BlockAnnouncementChannel {
   const { coin, url, observer, logger, Subscriber } = options;
   const name = `zmq ${displayUrl(url)}`;
-  const socket = new Subscriber({ reconnectInterval: RECONNECT_FIRST_MS, reconnectMaxInterval: RECONNECT_MAX_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, heartbeatTimeout: HEARTBEAT_TIMEOUT_MS });
+  const heartbeatTimeout = options.heartbeatTimeoutMs ?? HEARTBEAT_TIMEOUT_MS;
+  const socket = new Subscriber({
+    reconnectInterval: RECONNECT_FIRST_MS,
+    reconnectMaxInterval: RECONNECT_MAX_MS,
+    heartbeatInterval: options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS,
+    heartbeatTimeout,
+    handshakeInterval: heartbeatTimeout,
+  });
+  let up = false;
   observer.status(coin, name, false);
-  socket.events.on("connect", () => {
+  // Up once the ZMTP handshake is done: a TCP connection alone may lead to a peer that never answers.
+  socket.events.on("handshake", () => {
+    up = true;
     logger.info({ coin, channel: name }, "block announcements connected");
     observer.status(coin, name, true);
   });
+  // Reported once per loss: failed reconnects change nothing.
   socket.events.on("disconnect", () => {
+    if (!up) return;
+    up = false;
     logger.warn({ coin, channel: name }, "block announcements lost: polling until ZMQ reconnects");
     observer.status(coin, name, false);
   });
@@ -55,6 +71,7 @@ export function subscribeBitcoinZmq(options: BitcoinZmqOptions): BlockAnnounceme
     }
   })().catch((error: unknown) => {
     if (!socket.closed) logger.warn({ coin, channel: name, err: error }, "ZMQ receive failed; polling only");
+    up = false;
     observer.status(coin, name, false);
   });
   return {

@@ -9,11 +9,9 @@
 import type { Coin } from "@chaingate/contracts";
 import type { FollowerLogger } from "../domain/ports.ts";
 import type { Subscriber } from "zeromq";
-import { displayUrl, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
+import { displayUrl, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
 
 export const ZMQ_TOPIC = "hashblock";
-const RECONNECT_FIRST_MS = 200;
-const RECONNECT_MAX_MS = 10_000;
 const HEARTBEAT_INTERVAL_MS = 10_000;
 const HEARTBEAT_TIMEOUT_MS = 30_000;
 

@@ -1,6 +1,10 @@
 /** What every push channel (ZMQ, WebSocket, `-blocknotify`) reports to the scanner. */
 import type { Coin } from "@chaingate/contracts";
 
+/** A lost channel is reopened after this, doubling up to the maximum (polling covers the gap). */
+export const RECONNECT_FIRST_MS = 200;
+export const RECONNECT_MAX_MS = 10_000;
+
 export interface AnnouncementObserver {
   /** A block was announced: wake the chain's follower. */
   announced(coin: Coin, channel: string): void;

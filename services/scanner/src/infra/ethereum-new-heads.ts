@@ -8,10 +8,8 @@
 import type { Coin } from "@chaingate/contracts";
 import WebSocket from "ws";
 import type { FollowerLogger } from "../domain/ports.ts";
-import { displayUrl, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
+import { displayUrl, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
 
-const RECONNECT_FIRST_MS = 200;
-const RECONNECT_MAX_MS = 10_000;
 const PING_EVERY_MS = 15_000;
 const SUBSCRIBE_ID = 1;
 

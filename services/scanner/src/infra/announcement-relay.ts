@@ -5,6 +5,7 @@
  * too. Core NATS, not JetStream: an announcement lost in a NATS outage is covered by the poll.
  */
 import type { Coin } from "@chaingate/contracts";
+import { randomUUID } from "node:crypto";
 import type { Bus } from "@chaingate/bus";
 import type { AnnouncementObserver } from "./block-announcement-channel.ts";
 
@@ -21,18 +22,20 @@ export function createAnnouncementRelay(options: { connection: Bus["connection"]
   const { connection, observer } = options;
   const prefix = `${options.namespace ? `${options.namespace}.` : ""}scanner.block-announced`;
   const coins = new Set<string>(options.coins);
-  // Our own relayed announcements come back too; the follower coalesces them with the direct wake.
+  // Each replica signs what it relays, to skip its own (already woken, and counted once).
+  const origin = randomUUID();
   const subscription = connection.subscribe(`${prefix}.*`, {
     callback: (error, message) => {
       const coin = message?.subject.slice(prefix.length + 1);
-      if (!error && coin && coins.has(coin)) observer.announced(coin as Coin, BLOCKNOTIFY_CHANNEL);
+      if (error || !coin || !coins.has(coin) || message.string() === origin) return;
+      observer.announced(coin as Coin, BLOCKNOTIFY_CHANNEL);
     },
   });
   return {
     announce(coin) {
       observer.announced(coin, BLOCKNOTIFY_CHANNEL);
       try {
-        connection.publish(`${prefix}.${coin}`);
+        connection.publish(`${prefix}.${coin}`, origin);
       } catch {
         // NATS down: this replica woke; the others poll.
       }

@@ -62,7 +62,7 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
       if (message.method === "eth_subscription") return observer.announced(coin, name);
       if (message.id !== SUBSCRIBE_ID) return;
       if (message.error || typeof message.result !== "string") {
-        logger.warn({ coin, channel: name, error: message.error?.message }, "the node refused eth_subscribe(newHeads): polling only, retrying later");
+        if (failures === 0) logger.warn({ coin, channel: name, error: message.error?.message }, "the node refused eth_subscribe(newHeads): polling only, retrying later");
         current.close();
         return;
       }

@@ -1,20 +1,25 @@
 import { describe, expect, test } from "vitest";
 import { BlockWake } from "./block-wake.ts";
 
-const timed = async (work: Promise<void>) => {
+/** How long the sleep lasted, and whether an announcement ended it. */
+const timed = async (sleeping: Promise<boolean>) => {
   const started = performance.now();
-  await work;
-  return performance.now() - started;
+  const announced = await sleeping;
+  return { ms: performance.now() - started, announced };
 };
 
 describe("BlockWake", () => {
   test("an announcement ends a sleep at once; without one the sleep lasts its interval", async () => {
     const wake = new BlockWake();
     const signal = new AbortController().signal;
-    expect(await timed(wake.sleep(60, signal))).toBeGreaterThanOrEqual(55);
+    const unwoken = await timed(wake.sleep(60, signal));
+    expect(unwoken.ms).toBeGreaterThanOrEqual(55);
+    expect(unwoken.announced).toBe(false);
     const sleeping = timed(wake.sleep(10_000, signal));
     wake.announce();
-    expect(await sleeping).toBeLessThan(100);
+    const woken = await sleeping;
+    expect(woken.ms).toBeLessThan(100);
+    expect(woken.announced).toBe(true);
   });
 
   test("an announcement while the follower is busy ends its next sleep at once, once (announcements coalesce)", async () => {
@@ -22,8 +27,10 @@ describe("BlockWake", () => {
     const signal = new AbortController().signal;
     wake.announce();
     wake.announce();
-    expect(await timed(wake.sleep(10_000, signal))).toBeLessThan(100);
-    expect(await timed(wake.sleep(60, signal))).toBeGreaterThanOrEqual(55);
+    expect(await timed(wake.sleep(10_000, signal))).toMatchObject({ announced: true });
+    const next = await timed(wake.sleep(60, signal));
+    expect(next.ms).toBeGreaterThanOrEqual(55);
+    expect(next.announced).toBe(false);
   });
 
   test("aborting ends the sleep", async () => {
@@ -31,6 +38,8 @@ describe("BlockWake", () => {
     const stop = new AbortController();
     const sleeping = timed(wake.sleep(10_000, stop.signal));
     stop.abort();
-    expect(await sleeping).toBeLessThan(100);
+    const ended = await sleeping;
+    expect(ended.ms).toBeLessThan(100);
+    expect(ended.announced).toBe(false);
   });
 });

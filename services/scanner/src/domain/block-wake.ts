@@ -16,22 +16,27 @@ export class BlockWake {
     else this.#pending = true;
   }
 
-  /** Sleeps `ms`, less if a block is (or was, since the last sleep) announced or `signal` aborts. */
-  sleep(ms: number, signal: AbortSignal): Promise<void> {
-    if (this.#pending || signal.aborted) {
+  /**
+   * Sleeps `ms`, less if a block is (or was, since the last sleep) announced or `signal` aborts.
+   * Resolves true when an announcement ended it.
+   */
+  sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return Promise.resolve(false);
+    if (this.#pending) {
       this.#pending = false;
-      return Promise.resolve();
+      return Promise.resolve(true);
     }
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (announced: boolean) => {
         clearTimeout(timer);
-        signal.removeEventListener("abort", done);
+        signal.removeEventListener("abort", aborted);
         this.#wakeSleeper = undefined;
-        resolve();
+        resolve(announced);
       };
-      const timer = setTimeout(done, ms);
-      signal.addEventListener("abort", done, { once: true });
-      this.#wakeSleeper = done;
+      const aborted = () => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      signal.addEventListener("abort", aborted, { once: true });
+      this.#wakeSleeper = () => done(true);
     });
   }
 }

@@ -478,4 +478,22 @@ describe("block announcements (issue 19)", () => {
     expect(blocks.at(-1)?.hash).toBe("b2");
     await following.stop();
   });
+
+  test("an announced block the node does not serve yet is looked for again shortly, not at the next poll", async () => {
+    const { mine, spec, view } = fakeChain();
+    mine();
+    const { sink, blocks } = recordingSink();
+    const wake = new BlockWake();
+    const following = follow({ chain: spec, index: new WatchIndex(), watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink, wake, pollIntervalMs: 3_600_000 });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    // Announced by one backend, not yet served by the one the follower reads.
+    mine();
+    view.lag = 1;
+    wake.announce();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(blocks).toHaveLength(1);
+    view.lag = 0;
+    await vi.waitFor(() => expect(blocks.map((b) => b.hash)).toEqual(["a0", "a1"]), { timeout: 1_000 });
+    await following.stop();
+  });
 });

@@ -44,6 +44,12 @@ export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_WATCH_GRACE_MS = 5_000;
 /** A node behind the processed cursor this long is failed over (when the chain has another URL). */
 export const DEFAULT_NODE_BEHIND_FAILOVER_MS = 30_000;
+/**
+ * After an announcement whose pass found nothing new (the node read over HTTP behind the one that
+ * announced: a load-balanced provider, a WebSocket backend ahead of the HTTP one), the tip is asked
+ * again after these waits before the follower falls back to its poll interval.
+ */
+export const RECHECK_AFTER_ANNOUNCEMENT_MS = [25, 50, 100, 200, 400] as const;
 /** After a node or database failure the next attempt waits this long, doubling up to the maximum. */
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 15_000;
@@ -92,6 +98,8 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
   const state: FollowState = { unsettled: true, behindSince: undefined, waitingForFeed: false };
   let failures = 0;
   const wake = options.wake ?? new BlockWake();
+  /** Rechecks done since the last announcement; all done (none due) until one arrives. */
+  let rechecks: number = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
   await store.begin(coin);
   while (!signal.aborted) {
     try {
@@ -100,7 +108,8 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       state.unsettled = false;
       const idle = await step(options, state);
       failures = 0;
-      if (idle) await wake.sleep(pollMs, signal);
+      if (!idle) rechecks = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
+      else if (await wake.sleep(rechecks < RECHECK_AFTER_ANNOUNCEMENT_MS.length ? RECHECK_AFTER_ANNOUNCEMENT_MS[rechecks++]! : pollMs, signal)) rechecks = 0;
     } catch (error) {
       if (signal.aborted) break;
       if (error instanceof ReorgTooDeepError) throw error;

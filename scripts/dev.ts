@@ -92,6 +92,8 @@ const services: ServiceSpec[] = [
       BTC_RPC_USER: LITECOIND.rpcUser,
       BTC_RPC_PASSWORD: LITECOIND.rpcPassword,
       ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}`,
+      // Blocks wake the follower at once: Hardhat's newHeads; litecoind's -blocknotify (below).
+      ETH_WS_URL: `ws://127.0.0.1:${HARDHAT_PORT}`,
       TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}`,
       // Dev only: a fresh Hardhat or simulator chain is followed from its tip (logged), not refused.
       SCANNER_RESET_STALE_CHAINS: "true",
@@ -143,7 +145,9 @@ await bus.close();
 console.log(`JetStream streams ready at ${env.NATS_URL}`);
 
 // Bitcoin: litecoind -regtest (Bitcoin Core 0.21's JSON-RPC), chain and wallet kept across runs.
-const litecoind = await startLitecoindRegtest({ ...LITECOIND, datadir: `${DEV_DATA}/litecoind` });
+// The dev stack sets no INTERNAL_TOKEN: the announcement needs no header (README, Block announcements).
+const blocknotify = `-blocknotify=curl -fsS -m 5 -X POST http://127.0.0.1:${PORTS.scanner}/internal/chains/btc/block-announced`;
+const litecoind = await startLitecoindRegtest({ ...LITECOIND, datadir: `${DEV_DATA}/litecoind`, extraArgs: [blocknotify] });
 cleanups.push(() => litecoind.stop());
 const height = await litecoind.rpc<number>("getblockcount");
 if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);

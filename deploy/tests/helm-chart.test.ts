@@ -320,4 +320,20 @@ describe("helm chart deploy/helm/chaingate", () => {
     expect(objects.filter((o) => component(o) === "eth-proxy")).toEqual([]);
     expect(byKind(objects, "PodDisruptionBudget").map(component)).not.toContain("scanner");
   });
+
+  it("lets the peers of networkPolicy.blockNotifyFrom (a node's -blocknotify) reach the scanner, and no one else; the scanner gets the internal token and the push URLs", () => {
+    const bitcoinNs: Endpoint = { podLabels: { app: "bitcoind" }, namespace: "btc", namespaceLabels: { "kubernetes.io/metadata.name": "btc" } };
+    const other: Endpoint = { podLabels: { app: "bitcoind" }, namespace: "other", namespaceLabels: { "kubernetes.io/metadata.name": "other" } };
+    const withPeers = render(["--set-json", 'networkPolicy.blockNotifyFrom=[{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":"btc"}}}]', "--set", "nodes.btc.zmqUrl=tcp://bitcoind.btc.svc:28332"]);
+    const scanner = podOf(find(withPeers, "Deployment", "scanner"));
+    const port = scanner.namedPorts!.http!;
+    expect(allowed(policiesOf(withPeers), bitcoinNs, scanner, port)).toBe(true);
+    expect(allowed(policiesOf(withPeers), other, scanner, port)).toBe(false);
+    expect(allowed(policiesOf(withPeers), bitcoinNs, podOf(find(withPeers, "Deployment", "xpub")), port)).toBe(false);
+    const env = find(withPeers, "Deployment", "scanner").spec.template.spec.containers[0].env.map((entry: { name: string }) => entry.name);
+    expect(env).toEqual(expect.arrayContaining(["INTERNAL_TOKEN", "BTC_ZMQ_URL", "ETH_WS_URL"]));
+    expect(byKind(withPeers, "Secret")[0]!.stringData.BTC_ZMQ_URL).toBe("tcp://bitcoind.btc.svc:28332");
+    const without = render([]);
+    expect(allowed(policiesOf(without), bitcoinNs, podOf(find(without, "Deployment", "scanner")), port)).toBe(false);
+  });
 });

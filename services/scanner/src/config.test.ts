@@ -28,4 +28,17 @@ describe("scanner config", () => {
     expect(tooShallow.success).toBe(false);
     expect(JSON.stringify(tooShallow.error?.issues)).toContain("at least 30");
   });
+
+  test("block announcements are off unless configured; Tron polls every 300 ms by default, the others every second", () => {
+    const defaults = scannerConfigSchema.parse({});
+    expect(defaults).toMatchObject({ SCANNER_POLL_INTERVAL_MS: 1000, TRX_POLL_INTERVAL_MS: 300 });
+    expect([defaults.BTC_ZMQ_URL, defaults.ETH_WS_URL]).toEqual([undefined, undefined]);
+    const push = scannerConfigSchema.parse({ BTC_ZMQ_URL: "tcp://bitcoind:28332", ETH_WS_URL: "ws://geth-0:8546, wss://provider.example/ws/KEY" });
+    expect([push.BTC_ZMQ_URL, push.ETH_WS_URL]).toEqual([["tcp://bitcoind:28332"], ["ws://geth-0:8546", "wss://provider.example/ws/KEY"]]);
+    const bad = scannerConfigSchema.safeParse({ ETH_WS_URL: "http://geth:8545", BTC_ZMQ_URL: "bitcoind:28332" });
+    expect(bad.error?.issues.map((issue) => [issue.path[0], issue.message])).toEqual([
+      ["BTC_ZMQ_URL", "every URL must start with tcp:// or ipc://"],
+      ["ETH_WS_URL", "every URL must start with ws:// or wss://"],
+    ]);
+  });
 });

@@ -2,6 +2,12 @@
 import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 import { DEFAULT_FETCH_CONCURRENCY, DEFAULT_NODE_BEHIND_FAILOVER_MS, DEFAULT_POLL_INTERVAL_MS, DEFAULT_WATCH_GRACE_MS } from "./domain/follow-chain.ts";
+
+/**
+ * Tron has no push on its HTTP API, so it is polled more often than the chains that announce
+ * blocks: the tip query is one small call (`/wallet/getblock`, header only).
+ */
+export const DEFAULT_TRX_POLL_INTERVAL_MS = 300;
 import { DEFAULT_LEASE_POLL_MS } from "./infra/advisory-lease.ts";
 import { DEFAULT_RESET_POLL_MS } from "./domain/chain-guard.ts";
 import type { Coin } from "@chaingate/contracts";
@@ -24,6 +30,10 @@ const tokenList = (fallback: string) =>
       }
       return tokens;
     });
+
+/** A comma-separated URL list whose every URL has one of `schemes` (e.g. `ws:`). */
+const urlListOf = (...schemes: string[]) =>
+  env.urlList().refine((urls) => urls.every((url) => schemes.includes(new URL(url).protocol)), `every URL must start with ${schemes.map((scheme) => `${scheme}//`).join(" or ")}`);
 
 /** A chain's kept window: default its documented depth, never below its maximum confirmations. */
 const reorgWindow = (coin: Coin) =>
@@ -54,11 +64,19 @@ export const scannerConfigSchema = z.object({
   TRON_NODE_API_KEY: z.string().optional(),
   NODE_TIMEOUT_MS: env.positiveInt(30_000),
 
+  // Block announcements (push): each wakes the chain's follower at once; polling stays the fallback.
+  /** The node's `-zmqpubhashblock` endpoint(s), e.g. tcp://bitcoind:28332 (bitcoind built with ZMQ). */
+  BTC_ZMQ_URL: urlListOf("tcp:", "ipc:").optional(),
+  /** WebSocket JSON-RPC endpoint(s) for eth_subscribe("newHeads"), e.g. ws://geth:8546. */
+  ETH_WS_URL: urlListOf("ws:", "wss:").optional(),
+
   // Following
   /** Blocks fetched at once while catching up; processed in order. */
   SCANNER_FETCH_CONCURRENCY: env.positiveInt(DEFAULT_FETCH_CONCURRENCY),
-  /** How often the tip is polled when the follower is caught up. */
+  /** How often the BTC and ETH tip is polled when the follower is caught up (and no announcement woke it). */
   SCANNER_POLL_INTERVAL_MS: env.positiveInt(DEFAULT_POLL_INTERVAL_MS),
+  /** The same for Tron, which announces nothing: shorter by default. */
+  TRX_POLL_INTERVAL_MS: env.positiveInt(DEFAULT_TRX_POLL_INTERVAL_MS),
   /**
    * A node behind the newest processed block (a lagging URL, a load-balanced backend) is waited
    * for, never taken for a reorg; after this long it is failed over to the chain's next URL.

@@ -1,8 +1,8 @@
 /**
  * Wires the scanner from its config: database and migrations, the bus, the registry projection
  * (consumer of the watch feed: `webhook.changed` and `webhook.addresses`), and one leased follower
- * per configured chain. Its HTTP server
- * answers probes and metrics only.
+ * per configured chain, woken early by the nodes' block announcements where configured. Its HTTP
+ * server answers probes, metrics and `POST /internal/chains/:chain/block-announced` (`-blocknotify`).
  */
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, webhookFeed, type Coin } from "@chaingate/contracts";
@@ -11,6 +11,7 @@ import { createHttpApp, createServiceMetrics, listenOptions, serveHttpApp, type 
 import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { ScannerConfig } from "./config.ts";
+import { BlockWake } from "./domain/block-wake.ts";
 import { followChain } from "./domain/follow-chain.ts";
 import type { ChainFollowerSpec } from "./domain/ports.ts";
 import { WatchIndex } from "./domain/watch-index.ts";
@@ -25,6 +26,7 @@ import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts"
 import { createPostgresWatchFeed, storeFeedMessages } from "./infra/postgres-watch-projection.ts";
 import { waitForWatchFeed } from "./infra/wait-for-watch-feed.ts";
 import { createScannerMetrics } from "./infra/scanner-metrics.ts";
+import { startBlockAnnouncements } from "./infra/start-block-announcements.ts";
 
 export interface ScannerService extends ServedApp {
   /** Coins whose lease this process holds right now. */
@@ -65,6 +67,8 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const guards = createChainGuards({ specs, nodes, store: createPostgresChainStateStore(database.db), logger, metrics, resetPollMs: config.SCANNER_RESET_POLL_MS, resetStaleChains: config.SCANNER_RESET_STALE_CHAINS });
   const stop = new AbortController();
   const held = new Set<Coin>();
+  const wakes = new Map<Coin, BlockWake>(specs.map((spec) => [spec.coin, new BlockWake()]));
+  const announcements = await startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
 
   async function runChain(spec: ChainFollowerSpec<unknown>, startHeight: number | undefined): Promise<void> {
     const log = logger.child({ coin: spec.coin });
@@ -89,7 +93,8 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
             logger: log,
             signal,
             fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
-            pollIntervalMs: config.SCANNER_POLL_INTERVAL_MS,
+            pollIntervalMs: spec.coin === "TRX" ? config.TRX_POLL_INTERVAL_MS : config.SCANNER_POLL_INTERVAL_MS,
+            wake: wakes.get(spec.coin)!,
             nodeBehindFailoverMs: config.SCANNER_NODE_BEHIND_FAILOVER_MS,
             watchGraceMs: config.SCANNER_WATCH_GRACE_MS,
             reorgWindow: reorgWindows[spec.coin],
@@ -149,12 +154,26 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
         const behind = [...waitingForFeed].map(([coin, ms]) => `${coin} ${Number.isFinite(ms) ? `${Math.ceil(ms / 1000)} s behind` : "no registry watermark yet"}`);
         throw new Error(`blocks wait for the registry's watch feed: ${behind.join(", ")}`);
       },
+      // Blocks are still seen, by polling: late by up to the poll interval, not lost.
+      blockAnnouncements: async () => {
+        const down = announcements.down();
+        if (down.length) throw new Error(`block announcement channels down (polling meanwhile): ${down.join(", ")}`);
+      },
     },
     ...(config.INTERNAL_TOKEN ? { internalToken: config.INTERNAL_TOKEN } : {}),
+  });
+  // -blocknotify (curl): wakes this replica and, over NATS, the chain's lease holder. The request's
+  // content is never used, so a caller can cost at most extra tip queries (behind INTERNAL_TOKEN).
+  http.route("post", "/internal/chains/:chain(btc|eth|trx)/block-announced", (req, res) => {
+    const coin = String(req.params.chain).toUpperCase() as Coin;
+    if (!wakes.has(coin)) return void res.status(404).json({ message: `This scanner does not follow ${coin}.` });
+    announcements.relay.announce(coin);
+    res.status(202).json({ status: "accepted" });
   });
   http.finish();
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     stop.abort();
+    await announcements.close();
     await running;
     await watchConsumer.stop();
     await bus.close();

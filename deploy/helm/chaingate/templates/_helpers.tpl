@@ -12,7 +12,7 @@ eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalT
 trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRON_NODE_URL, TRON_NODE_API_KEY] }
 xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true }
 delivery: { upstreamEnv: DELIVERY_URL, calls: [xpub], database: true, nats: true, webhooks: true, stateless: true, internalToken: true }
-scanner: { database: true, nats: true, nodes: true, leader: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, ETH_RPC_URL, TRON_NODE_URL, TRON_NODE_API_KEY] }
+scanner: { database: true, nats: true, nodes: true, leader: true, internalToken: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, BTC_ZMQ_URL, ETH_RPC_URL, ETH_WS_URL, TRON_NODE_URL, TRON_NODE_API_KEY] }
 {{- end }}
 
 {{- define "chaingate.fullname" -}}

@@ -1,5 +1,6 @@
 import { silentLogger } from "@chaingate/testing";
 import { describe, expect, test, vi } from "vitest";
+import { BlockWake } from "./block-wake.ts";
 import { followChain } from "./follow-chain.ts";
 import { ReorgTooDeepError } from "./scanner-errors.ts";
 import type { BitcoinBlock } from "./match-bitcoin-block.ts";
@@ -445,5 +446,54 @@ describe("the watch list is never older than the block (issue 16 item 7)", () =>
       ["transfer", 2, "2", 1],
       ["transfer", 3, "3", 1],
     ]);
+  });
+});
+
+describe("block announcements (issue 19)", () => {
+  test("an announcement wakes a follower whose poll is an hour away; a branch announced the same way is rewound by parent hash", async () => {
+    const { chain, mine, spec } = fakeChain();
+    mine();
+    const index = new WatchIndex();
+    index.apply(watching(["alice"]));
+    const { sink, published, blocks } = recordingSink();
+    const wake = new BlockWake();
+    const following = follow({ chain: spec, index, watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink, wake, pollIntervalMs: 3_600_000 });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    mine([["alice", "1"]]);
+    wake.announce();
+    await vi.waitFor(() => expect(blocks.map((b) => b.hash)).toEqual(["a0", "a1"]), { timeout: 1_000 });
+
+    chain.length = 1;
+    mine([], "b");
+    mine([], "b");
+    wake.announce();
+    await vi.waitFor(() => expect(blocks.at(-1)?.hash).toBe("b2"), { timeout: 1_000 });
+    expect(published.map((e) => [e.type, e.block.hash])).toEqual([
+      ["transfer", "a1"],
+      ["reverted", "a1"],
+    ]);
+    // Without an announcement nothing more happens before the poll.
+    mine([], "b");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(blocks.at(-1)?.hash).toBe("b2");
+    await following.stop();
+  });
+
+  test("an announced block the node does not serve yet is looked for again shortly, not at the next poll", async () => {
+    const { mine, spec, view } = fakeChain();
+    mine();
+    const { sink, blocks } = recordingSink();
+    const wake = new BlockWake();
+    const following = follow({ chain: spec, index: new WatchIndex(), watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink, wake, pollIntervalMs: 3_600_000 });
+    await vi.waitFor(() => expect(blocks).toHaveLength(1));
+    // Announced by one backend, not yet served by the one the follower reads.
+    mine();
+    view.lag = 1;
+    wake.announce();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(blocks).toHaveLength(1);
+    view.lag = 0;
+    await vi.waitFor(() => expect(blocks.map((b) => b.hash)).toEqual(["a0", "a1"]), { timeout: 1_000 });
+    await following.stop();
   });
 });

@@ -29,6 +29,7 @@
  * headers carry the context) descend from it, and a delivery continues the block's trace.
  */
 import { context, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
+import { BlockWake } from "./block-wake.ts";
 import { CHAIN_SETTINGS } from "./chain-settings.ts";
 import type { ChainFollowerSpec, Cursor, EventSink, FollowerLogger, FollowerStore, ProcessedBlock, RescanJob, StoredMatch, WatchFeed } from "./ports.ts";
 import { BlockNotReadyError, NodeBehindError, ReorgTooDeepError } from "./scanner-errors.ts";
@@ -43,6 +44,12 @@ export const DEFAULT_POLL_INTERVAL_MS = 1_000;
 export const DEFAULT_WATCH_GRACE_MS = 5_000;
 /** A node behind the processed cursor this long is failed over (when the chain has another URL). */
 export const DEFAULT_NODE_BEHIND_FAILOVER_MS = 30_000;
+/**
+ * After an announcement whose pass found nothing new (the node read over HTTP behind the one that
+ * announced: a load-balanced provider, a WebSocket backend ahead of the HTTP one), the tip is asked
+ * again after these waits before the follower falls back to its poll interval.
+ */
+export const RECHECK_AFTER_ANNOUNCEMENT_MS = [25, 50, 100, 200, 400] as const;
 /** After a node or database failure the next attempt waits this long, doubling up to the maximum. */
 const FIRST_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 15_000;
@@ -60,6 +67,11 @@ export interface FollowChainOptions<Block> {
   signal: AbortSignal;
   fetchConcurrency?: number;
   pollIntervalMs?: number;
+  /**
+   * Ends the poll sleep early when the node announces a block (push); the pass it starts is an
+   * ordinary one (tip, parent hashes, lag). Without it the follower only polls.
+   */
+  wake?: BlockWake;
   /** Blocks kept for reorgs; default the chain's documented window. */
   reorgWindow?: number;
   /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
@@ -85,6 +97,9 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
   const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const state: FollowState = { unsettled: true, behindSince: undefined, waitingForFeed: false };
   let failures = 0;
+  const wake = options.wake ?? new BlockWake();
+  /** Rechecks done since the last announcement; all done (none due) until one arrives. */
+  let rechecks: number = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
   await store.begin(coin);
   while (!signal.aborted) {
     try {
@@ -93,7 +108,8 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       state.unsettled = false;
       const idle = await step(options, state);
       failures = 0;
-      if (idle) await sleep(pollMs, signal);
+      if (!idle) rechecks = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
+      else if (await wake.sleep(rechecks < RECHECK_AFTER_ANNOUNCEMENT_MS.length ? RECHECK_AFTER_ANNOUNCEMENT_MS[rechecks++]! : pollMs, signal)) rechecks = 0;
     } catch (error) {
       if (signal.aborted) break;
       if (error instanceof ReorgTooDeepError) throw error;
@@ -101,7 +117,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       // (nothing was published in that pass), instead of backing off like after a failure.
       if (error instanceof NodeBehindError || error instanceof BlockNotReadyError) {
         nodeBehind(options, state, Number(error.details?.height), null, error.message);
-        await sleep(pollMs, signal);
+        await wake.sleep(pollMs, signal);
         continue;
       }
       state.unsettled = true;

@@ -2,13 +2,13 @@
  * The scanner's Prometheus metrics, `scanner_<thing>_<unit|total>{chain}`: progress (blocks,
  * published transfers), position (processed height, the node's tip, lag in blocks and seconds),
  * reorgs and the transfers they reverted, a node behind the processed blocks, blocks waiting for
- * the watch feed, which chains this
- * replica leads, and node calls.
+ * the watch feed, which chains this replica leads, node calls, and block announcements (push).
  */
 import type { Coin } from "@chaingate/contracts";
 import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/http";
 import type { NodeCallObserver } from "@chaingate/node-client";
 import type { FollowChainOptions } from "../domain/follow-chain.ts";
+import type { AnnouncementObserver } from "./block-announcement-channel.ts";
 
 export interface ScannerMetrics {
   /** The follower hooks of one chain. */
@@ -16,6 +16,8 @@ export interface ScannerMetrics {
   /** 1 while this replica holds the chain's lease. */
   leading(coin: Coin, held: boolean): void;
   nodeCalls(coin: Coin): NodeCallObserver;
+  /** Push channels: announcements received, and whether each is connected. */
+  announcements: AnnouncementObserver;
 }
 
 export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
@@ -32,6 +34,8 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
   const reverted = metrics.counter({ name: `${p}transfers_reverted_total`, help: "Notified transfers published again as reverted.", labelNames });
   const nodeBehind = metrics.gauge({ name: `${p}node_behind_blocks`, help: "How far the node is behind the newest processed block while the follower waits for it (0: not behind).", labelNames });
   const watchFeedBehind = metrics.gauge({ name: `${p}watch_feed_behind_seconds`, help: "While blocks wait for the registry's watch feed: how far its newest watermark is behind what the next block needs (0: current; +Inf: no watermark yet).", labelNames });
+  const announced = metrics.counter({ name: `${p}block_announcements_total`, help: "Block announcements received (ZMQ, WebSocket newHeads, blocknotify), each waking the follower.", labelNames: ["chain", "channel"] as const });
+  const channelUp = metrics.gauge({ name: `${p}push_channel_up`, help: "1 while a configured block announcement channel is connected and subscribed, else 0 (the follower polls meanwhile).", labelNames: ["chain", "channel"] as const });
   const leader = metrics.gauge({ name: `${p}leader`, help: "1 while this replica follows the chain (holds its lease), else 0.", labelNames });
 
   return {
@@ -61,5 +65,9 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
     },
     leading: (coin, held) => leader.set({ chain: coin.toLowerCase() }, held ? 1 : 0),
     nodeCalls: (coin) => nodeCallMetrics(metrics, coin.toLowerCase()),
+    announcements: {
+      announced: (coin, channel) => announced.inc({ chain: coin.toLowerCase(), channel }),
+      status: (coin, channel, up) => channelUp.set({ chain: coin.toLowerCase(), channel }, up ? 1 : 0),
+    },
   };
 }

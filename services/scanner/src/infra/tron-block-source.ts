@@ -74,7 +74,8 @@ export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockDa
 
   return {
     async tipHeight() {
-      const head = await post<TronBlock>("/wallet/getnowblock", {});
+      // The newest block's header only (no id: the head); getnowblock would carry every transaction.
+      const head = await post<TronBlock>("/wallet/getblock", { detail: false });
       return head.block_header.raw_data.number ?? 0;
     },
     async hashAt(height) {

@@ -149,3 +149,41 @@ export async function startScannerUnderTest(env: Record<string, string>): Promis
   const config = scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: database.connectionString, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: recorder.namespace, SCANNER_POLL_INTERVAL_MS: "100", ...env });
   return { database, recorder, scanner: await createScannerService(config, silentLogger) };
 }
+
+export type ScannerUnderTest = Awaited<ReturnType<typeof startScannerUnderTest>>;
+
+/** Closes what startScannerUnderTest started (any part may be missing after a failed start). */
+export async function stopScannerUnderTest(under: Partial<ScannerUnderTest> | undefined): Promise<void> {
+  await under?.scanner?.close();
+  await under?.recorder?.close();
+  await under?.database?.drop();
+}
+
+/** The scanner's Prometheus text. */
+export const scrapeMetrics = async (scanner: ScannerService): Promise<string> => (await fetch(`${scanner.url}/metrics`)).text();
+
+/** The scanner's `/readyz` body. */
+export const readyzOf = async (scanner: ScannerService) => (await (await fetch(`${scanner.url}/readyz`)).json()) as { status: string; degraded?: Record<string, string> };
+
+/** Polls an asynchronous condition every 50 ms. */
+export async function waitUntil(description: string, condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Waits for the scanner's first processed block. A follower whose first pass came before the
+ * registry's first watermark sleeps its poll interval (long in push tests): `nudge` (mine or
+ * announce a block) every second wakes it instead.
+ */
+export async function waitForFirstBlock(recorder: EventRecorder, nudge: () => Promise<unknown>, timeoutMs = 30_000): Promise<void> {
+  await waitUntil("the first processed block", async () => {
+    if (recorder.blocks.length > 0) return true;
+    await nudge();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return recorder.blocks.length > 0;
+  }, timeoutMs);
+}

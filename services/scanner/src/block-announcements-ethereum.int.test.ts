@@ -1,0 +1,95 @@
+/**
+ * Ethereum block announcements against real Hardhat: eth_subscribe("newHeads") over its WebSocket
+ * (the HTTP port). With the poll interval at 30 s, only the subscription can explain a block
+ * processed within seconds. The subscription's loss is made with a TCP relay the test cuts.
+ */
+import { startHardhat, type HardhatNode } from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { ScannerService } from "./create-scanner-service.ts";
+import { readyzOf, scrapeMetrics, startScannerUnderTest, stopScannerUnderTest, waitForFirstBlock, waitUntil, type EventRecorder, type ScannerUnderTest } from "./testing/scanner-harness.ts";
+import { startTcpRelay } from "./testing/tcp-relay.ts";
+
+const LONG_POLL_MS = 30_000;
+const PUSH_DEADLINE_MS = 5_000;
+
+let node: HardhatNode;
+beforeAll(async () => {
+  node = await startHardhat();
+  await node.rpc("evm_mine");
+});
+afterAll(async () => {
+  await node?.stop();
+});
+
+const tipHash = async () => (await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false])).hash;
+const processed = (recorder: EventRecorder, hash: string) => () => recorder.blocks.some((block) => block.hash === hash);
+const channelUp = async (scanner: ScannerService) => /scanner_push_channel_up\{chain="eth",channel="ws [^"]*"\} 1\n/.test(await scrapeMetrics(scanner));
+
+
+async function mined(under: ScannerUnderTest) {
+  const started = Date.now();
+  await node.rpc("evm_mine");
+  const hash = await tipHash();
+  await under.recorder.waitFor(`block ${hash} processed`, processed(under.recorder, hash), PUSH_DEADLINE_MS);
+  return { hash, ms: Date.now() - started };
+}
+
+describe("eth_subscribe newHeads (real Hardhat)", () => {
+  let under: ScannerUnderTest;
+  beforeAll(async () => {
+    under = await startScannerUnderTest({ ETH_RPC_URL: node.url, ETH_WS_URL: node.url.replace(/^http/, "ws"), SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS) });
+    await waitForFirstBlock(under.recorder, () => node.rpc("evm_mine"));
+    await waitUntil("the subscription", () => channelUp(under.scanner));
+  });
+  afterAll(() => stopScannerUnderTest(under));
+
+  test("each mined block is processed within seconds though the poll interval is 30 s", async () => {
+    for (let i = 0; i < 3; i++) expect((await mined(under)).ms).toBeLessThan(PUSH_DEADLINE_MS);
+    expect(await scrapeMetrics(under.scanner)).toMatch(/scanner_block_announcements_total\{chain="eth",channel="ws [^"]*"\} [3-9]/);
+  });
+
+  test("a reorg announced by push is handled as a reorg (evm_revert, then a longer branch)", async () => {
+    const snapshot = await node.rpc<string>("evm_snapshot");
+    const { hash: orphaned } = await mined(under);
+    await node.rpc("evm_revert", [snapshot]);
+    // Another timestamp: an empty block on the same parent at the same second has the same hash.
+    const { timestamp } = await node.rpc<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
+    await node.rpc("evm_mine", [Number(timestamp) + 100]);
+    await node.rpc("evm_mine");
+    const replacement = await tipHash();
+    await under.recorder.waitFor("the longer branch", processed(under.recorder, replacement), PUSH_DEADLINE_MS);
+    const orphanedHeight = under.recorder.blocks.find((block) => block.hash === orphaned)!.height;
+    const heights = under.recorder.blocks.filter((block) => block.height === orphanedHeight).map((block) => block.hash);
+    expect(heights).toHaveLength(2);
+    expect(await scrapeMetrics(under.scanner)).toMatch(/scanner_reorgs_total\{chain="eth"\} 1\n/);
+  });
+});
+
+describe("a lost subscription", () => {
+  test("the follower polls meanwhile (readyz degraded, still ready); the socket reconnects and push resumes", async () => {
+    const relay = await startTcpRelay(node.port);
+    const pollMs = 2_000;
+    const under = await startScannerUnderTest({ ETH_RPC_URL: node.url, ETH_WS_URL: `ws://127.0.0.1:${relay.port}`, SCANNER_POLL_INTERVAL_MS: String(pollMs) });
+    try {
+      await waitForFirstBlock(under.recorder, () => node.rpc("evm_mine"));
+      await waitUntil("the subscription", () => channelUp(under.scanner));
+      await relay.stop();
+      await waitUntil("readyz to name the lost channel", async () => (await readyzOf(under.scanner)).degraded?.blockAnnouncements !== undefined);
+      expect(await readyzOf(under.scanner)).toEqual({
+        status: "ready",
+        degraded: { blockAnnouncements: `block announcement channels down (polling meanwhile): ETH ws ws://127.0.0.1:${relay.port}` },
+      });
+      await node.rpc("evm_mine");
+      const polled = await tipHash();
+      await under.recorder.waitFor("the block, by polling", processed(under.recorder, polled), pollMs + PUSH_DEADLINE_MS);
+
+      await relay.start();
+      await waitUntil("the subscription again", () => channelUp(under.scanner), 20_000);
+      expect(await readyzOf(under.scanner)).toEqual({ status: "ready" });
+      await mined(under);
+    } finally {
+      await stopScannerUnderTest(under);
+      await relay.stop();
+    }
+  });
+});

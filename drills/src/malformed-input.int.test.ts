@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { buildOpenApiDocument } from "@chaingate/contracts";
+import { buildOpenApiDocument, OPERATOR_TOKEN_HEADER } from "@chaingate/contracts";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
 import { createTestDatabase, startHardhat, startLitecoindRegtest, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
 import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
@@ -19,7 +19,7 @@ const ANSWER_TIMEOUT_MS = 10_000;
  * Prefixes served by the services this drill starts (every other prefix answers 503 "not
  * configured"), and the account API the gateway answers itself.
  */
-const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/eth", "/api/v1/trx", "/api/v1/webhooks", "/api/v1/keys", "/api/v1/usage"];
+const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/eth", "/api/v1/trx", "/api/v1/webhooks", "/api/v1/keys", "/api/v1/usage", "/api/v1/operator"];
 const HOSTILE_PARAMS = ["%ZZ", "%E0%A4%A", "-1", "1e400", "99999999999999999999999", "2147483648", "0x" + "f".repeat(64), "x".repeat(2_000), "constructor", "__proto__", "null", "%F0%9F%98%80"];
 const HOSTILE_QUERIES = ["minconf[]=1", "minconf=1&minconf=2", "page=%ZZ", "per_page=1e400", "includeEmpty=constructor", "includeWatchOnly=__proto__", "blocks=99999999999999999999", "mode=x&mode=y", `q=${"y".repeat(6_000)}`];
 const deepArray = "[".repeat(200_000) + "]".repeat(200_000);
@@ -59,6 +59,8 @@ let xpubUrl: string;
 let trxUrl: string;
 let key: string;
 const INTERNAL_TOKEN = randomBytes(24).toString("hex");
+/** The operator paths exist only with a token: the drill sends it beside the key, so they meet the hostile input too. */
+const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
   [database, node, tron, hardhat] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startTronDevnode({ port: 0, blockIntervalMs: 0 }), startHardhat()]);
@@ -79,6 +81,7 @@ beforeAll(async () => {
     ETH_PROXY_URL: ethUrl,
     DELIVERY_URL: deliveryUrl,
     ACCESS_LOG: "false",
+    CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN,
   });
   // A bystander's key comes first and gets id 1, the id plain paths are filled with: the drill's
   // `POST /api/v1/keys/1/deactivate` must meet another account's key (404), not end its own access.
@@ -144,7 +147,7 @@ describe("malformed input on every documented route", () => {
       try {
         const response = await fetch(`${gatewayUrl}${hostile.path}`, {
           method: hostile.method,
-          headers: { "x-api-key": key, "content-type": "application/json", ...hostile.headers },
+          headers: { "x-api-key": key, [OPERATOR_TOKEN_HEADER]: OPERATOR_TOKEN, "content-type": "application/json", ...hostile.headers },
           body: hostile.body,
           signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
         });

@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./http/create-gateway-handler.ts";
+import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./http/authenticate-request.ts";
 import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
 
 /** An internal service stand-in that reports what reached it. */

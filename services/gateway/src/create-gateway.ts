@@ -10,6 +10,7 @@ import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
 import { registerAccountRoutes } from "./http/account-routes.ts";
+import { createRequestAuthenticator } from "./http/authenticate-request.ts";
 import { defaultConsoleDir } from "./http/serve-console.ts";
 import { createAccountAdmin } from "./infra/account-admin.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
@@ -74,25 +75,28 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
     garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES),
   });
+  const requestsPerSecond = config.RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND;
+  const authenticate = createRequestAuthenticator({
+    keyStore,
+    usage,
+    rateLimit: requestsPerSecond > 0 ? { limit: createKeyRateLimit(requestsPerSecond), requestsPerSecond } : undefined,
+  });
   const publicApp = createPublicApp({
     logger,
     readinessChecks: { database: () => database.ping() },
     metrics,
     consoleDir: config.CONSOLE_DIR ?? defaultConsoleDir(import.meta.url),
-    registerRoutes: (http) => registerAccountRoutes(http, { keyStore, admin: createAccountAdmin(database.db), usage, operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
+    registerRoutes: (http) => registerAccountRoutes(http, { authenticate, admin: createAccountAdmin(database.db), operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
   });
   const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
-  const requestsPerSecond = config.RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND;
   const handler = createGatewayHandler({
-    keyStore,
-    usage,
+    authenticate,
     proxy,
     fallback: publicApp.app,
     logger,
     accessLogger,
     metrics: gatewayMetrics,
     internalToken: config.INTERNAL_TOKEN,
-    rateLimit: requestsPerSecond > 0 ? { limit: createKeyRateLimit(requestsPerSecond), requestsPerSecond } : undefined,
   });
   const metricsServer = config.METRICS_PORT === undefined ? undefined : await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   const served = await serveHttpApp(

@@ -11,7 +11,7 @@ import { startPrivatePostgres, type PrivatePostgres } from "@chaingate/testing";
 import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "./domain/api-key.ts";
-import { INVALID_KEY_MESSAGE, KEYS_UNAVAILABLE_MESSAGE } from "./http/create-gateway-handler.ts";
+import { INVALID_KEY_MESSAGE, KEYS_UNAVAILABLE_MESSAGE } from "./http/authenticate-request.ts";
 import { createAccountAdmin } from "./infra/account-admin.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";

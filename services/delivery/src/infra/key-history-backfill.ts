@@ -13,8 +13,7 @@ import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
 import type { KeyRef, ReadKeyHistory } from "./read-key-history.ts";
-import { retryDelayMs } from "./retry-delay.ts";
-import { createWakeableSleep } from "./wakeable-sleep.ts";
+import { startBackgroundLoop } from "./background-loop.ts";
 import { lockKeys, lockWebhooksNamingKey, markWebhookChanged, watchKeyAddresses } from "./webhook-repository.ts";
 
 /** Keys looked at per round. */
@@ -40,8 +39,6 @@ export interface KeyHistoryBackfillOptions {
 }
 
 export function startKeyHistoryBackfill({ db, readHistory, logger, onChange }: KeyHistoryBackfillOptions): KeyHistoryBackfill {
-  let stopped = false;
-  const pause = createWakeableSleep();
 
   async function backfill(key: KeyRef & { requested_at: Date }): Promise<void> {
     for await (const page of readHistory(key)) {
@@ -90,30 +87,14 @@ export function startKeyHistoryBackfill({ db, readHistory, logger, onChange }: K
     return done;
   }
 
-  const loop = (async () => {
-    let failures = 0;
-    while (!stopped) {
-      let done = 0;
-      try {
-        done = await drain();
-        failures = 0;
-      } catch (error) {
-        failures++;
-        if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures }, "key history backfill incomplete; retrying");
-      }
-      if (stopped) break;
-      if (done === KEYS_PER_ROUND) continue;
-      await pause.sleep(failures ? retryDelayMs(failures, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS) : IDLE_POLL_MS);
-    }
-  })();
+  const loop = startBackgroundLoop({
+    name: "key history backfill",
+    logger,
+    round: async () => (await drain()) === KEYS_PER_ROUND,
+    idleMs: IDLE_POLL_MS,
+    firstRetryDelayMs: FIRST_RETRY_DELAY_MS,
+    maxRetryDelayMs: MAX_RETRY_DELAY_MS,
+  });
 
-  return {
-    wake: pause.wake,
-    drain,
-    async stop() {
-      stopped = true;
-      pause.wake();
-      await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    },
-  };
+  return { wake: loop.wake, drain, stop: loop.stop };
 }

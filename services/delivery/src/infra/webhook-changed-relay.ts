@@ -24,8 +24,8 @@ import { bucketBitsFor, webhookAddresses, webhookChanged, type EventPayload } fr
 import type { Logger } from "@chaingate/logger";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
+import { startBackgroundLoop } from "./background-loop.ts";
 import { retryDelayMs } from "./retry-delay.ts";
-import { createWakeableSleep } from "./wakeable-sleep.ts";
 
 /** Webhooks looked at per round. */
 const RELAY_WEBHOOKS_PER_ROUND = 100;
@@ -81,8 +81,6 @@ export function bucketsOfSlot(slot: number, bits: number): number[] {
 
 /** `onRelayed`: called after a round that published something (the watermark follows it at once). */
 export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher: () => Promise<WatchFeedPublisher>, logger: Logger, onRelayed: () => void = () => {}): WebhookChangedRelay {
-  let stopped = false;
-  const pause = createWakeableSleep();
   /** Webhooks whose last attempt failed, and when they may be tried again. */
   const backoff = new Map<number, { failures: number; until: number }>();
 
@@ -241,28 +239,14 @@ export function startWebhookChangedRelay(db: Kysely<DeliveryDatabase>, publisher
     }
   }
 
-  const loop = (async () => {
-    let failures = 0;
-    while (!stopped) {
-      try {
-        await drain();
-        failures = 0;
-      } catch (error) {
-        failures++;
-        if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures }, "watch feed relay incomplete; retrying");
-      }
-      if (stopped) break;
-      await pause.sleep(failures ? retryDelayMs(failures, FIRST_RETRY_DELAY_MS, MAX_RETRY_DELAY_MS) : IDLE_POLL_MS);
-    }
-  })();
+  const loop = startBackgroundLoop({
+    name: "watch feed relay",
+    logger,
+    round: async () => (await drain(), false),
+    idleMs: IDLE_POLL_MS,
+    firstRetryDelayMs: FIRST_RETRY_DELAY_MS,
+    maxRetryDelayMs: MAX_RETRY_DELAY_MS,
+  });
 
-  return {
-    wake: pause.wake,
-    drain,
-    async stop() {
-      stopped = true;
-      pause.wake();
-      await Promise.race([loop, new Promise((resolve) => setTimeout(resolve, 2_000))]);
-    },
-  };
+  return { wake: loop.wake, drain, stop: loop.stop };
 }

@@ -12,7 +12,7 @@ import { createGateway, type Gateway } from "../create-gateway.ts";
 import { checkAnswers } from "../testing/check-answers.ts";
 import { createAccountWithKey, startTestGateway } from "../testing/index.ts";
 import { KEY_NOT_FOUND_MESSAGE, OPERATOR_TOKEN_MESSAGE } from "./account-routes.ts";
-import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./create-gateway-handler.ts";
+import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./authenticate-request.ts";
 
 const OPERATOR_TOKEN = "operator-token-for-tests-0123456789abcdef";
 

@@ -7,11 +7,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createApiKeyRequestSchema, createAccountRequestSchema, OPERATOR_TOKEN_HEADER, usageQuerySchema } from "@chaingate/contracts";
 import { parseRequest, type HttpApp } from "@chaingate/http";
 import type { Request, RequestHandler, Response } from "express";
-import { readCredential } from "../domain/read-credential.ts";
 import type { AccountAdmin, AccountKey, AccountSummary, CreatedApiKey } from "../infra/account-admin.ts";
-import type { ApiKeyStore, AuthenticatedKey } from "../infra/api-key-store.ts";
-import type { UsageRecorder } from "../infra/usage-recorder.ts";
-import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./create-gateway-handler.ts";
+import type { AuthenticatedKey } from "../infra/api-key-store.ts";
+import type { AuthenticateRequest } from "./authenticate-request.ts";
 
 /** Usage statistics group of these paths (counted on the X-API-Key path, like every other group). */
 export const ACCOUNT_USAGE_GROUP = "account";
@@ -20,9 +18,9 @@ export const OPERATOR_TOKEN_MESSAGE = "The operator token is missing or wrong. S
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface AccountRoutesOptions {
-  keyStore: ApiKeyStore;
+  /** The gateway's one authentication (authenticate-request.ts): the same refusals and rate limit as every proxied path. */
+  authenticate: AuthenticateRequest;
   admin: AccountAdmin;
-  usage: UsageRecorder;
   /** CONSOLE_OPERATOR_TOKEN; undefined: the operator paths do not exist. */
   operatorToken?: string;
 }
@@ -57,15 +55,16 @@ function accountBody(account: AccountSummary) {
 const idParam = (req: Request, name: string) => Number(req.params[name]);
 
 export function registerAccountRoutes(http: HttpApp, options: AccountRoutesOptions): void {
-  const { keyStore, admin, usage } = options;
+  const { admin } = options;
 
   const authenticate: RequestHandler = (req, res, next) => {
-    const credential = readCredential(req.headers);
-    if (credential.kind === "missing") return void res.status(401).json({ message: MISSING_KEY_MESSAGE });
-    keyStore.authenticate(credential.key).then((key) => {
-      if (!key) return void res.status(401).json({ message: INVALID_KEY_MESSAGE });
-      if (credential.via === "x-api-key") usage.record(key.keyId, ACCOUNT_USAGE_GROUP);
-      res.locals.key = key;
+    options.authenticate(req.headers, ACCOUNT_USAGE_GROUP).then((outcome) => {
+      if ("refusal" in outcome) {
+        const { status, message, retryAfterSeconds } = outcome.refusal;
+        if (retryAfterSeconds !== undefined) res.setHeader("retry-after", String(retryAfterSeconds));
+        return void res.status(status).json({ message });
+      }
+      res.locals.key = outcome.key;
       next();
     }, next);
   };

@@ -6,28 +6,21 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { acceptedRequestId, ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
-import { hasErrorCode } from "@chaingate/errors";
 import type { Logger } from "@chaingate/logger";
-import { rateLimitedMessage, type KeyRateLimit } from "../domain/key-rate-limit.ts";
-import { readCredential } from "../domain/read-credential.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
 import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
-import type { ApiKeyStore } from "../infra/api-key-store.ts";
 import type { GatewayMetrics } from "../infra/gateway-metrics.ts";
 import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.ts";
-import type { UsageRecorder } from "../infra/usage-recorder.ts";
+import type { AuthenticateRequest } from "./authenticate-request.ts";
 import { sendJson } from "./send-json.ts";
 
-export const MISSING_KEY_MESSAGE = "No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer).";
-export const INVALID_KEY_MESSAGE = "The API key is invalid or inactive.";
-export const KEYS_UNAVAILABLE_MESSAGE = "API keys cannot be checked right now (the database is unavailable); try again later.";
 
 /** Client-sent copies of these never reach a service; the gateway sets the first itself. */
 const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, "x-api-key", "authorization"]);
 
 export interface GatewayHandlerOptions {
-  keyStore: ApiKeyStore;
-  usage: UsageRecorder;
+  /** Credential, key, rate limit and usage (authenticate-request.ts). */
+  authenticate: AuthenticateRequest;
   proxy: UpstreamProxy;
   /** Serves every path no internal service owns. */
   fallback: RequestListener;
@@ -37,8 +30,6 @@ export interface GatewayHandlerOptions {
   metrics?: GatewayMetrics;
   /** Sent to every internal service as proof that the request passed the gateway. */
   internalToken?: string;
-  /** The opt-in per-key request rate limit; undefined: none (the spec's v1). */
-  rateLimit?: { limit: KeyRateLimit; requestsPerSecond: number };
 }
 
 /**
@@ -56,7 +47,7 @@ function ensureTraceparent(headers: Record<string, string | string[]>): string {
 }
 
 export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
-  const { keyStore, usage, proxy, logger, accessLogger, metrics } = options;
+  const { authenticate, proxy, logger, accessLogger, metrics } = options;
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
     const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
@@ -86,26 +77,14 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
         ),
       );
     }
-    const credential = readCredential(req.headers);
-    if (credential.kind === "missing") return sendJson(res, 401, { message: MISSING_KEY_MESSAGE });
-    let key;
-    try {
-      key = await keyStore.authenticate(credential.key);
-    } catch (error) {
-      if (!hasErrorCode(error, "database_unavailable")) throw error;
-      // Never guess about a key we cannot check: a revoked key must not pass during an outage.
-      res.setHeader("retry-after", "1");
-      return sendJson(res, 503, { message: KEYS_UNAVAILABLE_MESSAGE });
+    const outcome = await authenticate(req.headers, route.group);
+    if ("refusal" in outcome) {
+      const { status, message, retryAfterSeconds } = outcome.refusal;
+      if (retryAfterSeconds !== undefined) res.setHeader("retry-after", String(retryAfterSeconds));
+      return sendJson(res, status, { message });
     }
-    if (!key) return sendJson(res, 401, { message: INVALID_KEY_MESSAGE });
+    const { key } = outcome;
     logged.accountId = key.accountId;
-    const retryAfter = options.rateLimit?.limit.take(key.keyId) ?? 0;
-    if (retryAfter > 0) {
-      res.setHeader("retry-after", String(retryAfter));
-      return sendJson(res, 429, { message: rateLimitedMessage(options.rateLimit!.requestsPerSecond, retryAfter) });
-    }
-    // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
-    if (credential.via === "x-api-key") usage.record(key.keyId, route.group);
 
     const headers = forwardableHeaders(req.headers, STRIPPED_HEADERS);
     headers[ACCOUNT_ID_HEADER] = String(key.accountId);

@@ -1,0 +1,50 @@
+/**
+ * The one authentication of every key-authenticated path, proxied (the gateway handler) or answered
+ * by the gateway itself (the account routes): the credential, the key (cached; a database outage
+ * is a 503, never a guess), the opt-in rate limit, and usage counted on the X-API-Key path only.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { hasErrorCode } from "@chaingate/errors";
+import { readCredential } from "../domain/read-credential.ts";
+import { rateLimitedMessage, type KeyRateLimit } from "../domain/key-rate-limit.ts";
+import type { ApiKeyStore, AuthenticatedKey } from "../infra/api-key-store.ts";
+import type { UsageRecorder } from "../infra/usage-recorder.ts";
+
+export const MISSING_KEY_MESSAGE = "No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer).";
+export const INVALID_KEY_MESSAGE = "The API key is invalid or inactive.";
+export const KEYS_UNAVAILABLE_MESSAGE = "API keys cannot be checked right now (the database is unavailable); try again later.";
+
+export interface RequestAuthenticatorOptions {
+  keyStore: ApiKeyStore;
+  usage: UsageRecorder;
+  /** RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND; undefined: no limit (the spec's v1 has none). */
+  rateLimit?: { limit: KeyRateLimit; requestsPerSecond: number };
+}
+
+/** The caller's key, or the answer that refuses the request (`{message}`, with Retry-After when it applies). */
+export type Authentication = { key: AuthenticatedKey } | { refusal: { status: 401 | 429 | 503; message: string; retryAfterSeconds?: number } };
+
+/** Authenticates a request to a path of usage group `group`. */
+export type AuthenticateRequest = (headers: IncomingHttpHeaders, group: string) => Promise<Authentication>;
+
+export function createRequestAuthenticator(options: RequestAuthenticatorOptions): AuthenticateRequest {
+  const { keyStore, usage, rateLimit } = options;
+  return async (headers, group) => {
+    const credential = readCredential(headers);
+    if (credential.kind === "missing") return { refusal: { status: 401, message: MISSING_KEY_MESSAGE } };
+    let key;
+    try {
+      key = await keyStore.authenticate(credential.key);
+    } catch (error) {
+      if (!hasErrorCode(error, "database_unavailable")) throw error;
+      // Never guess about a key we cannot check: a revoked key must not pass during an outage.
+      return { refusal: { status: 503, message: KEYS_UNAVAILABLE_MESSAGE, retryAfterSeconds: 1 } };
+    }
+    if (!key) return { refusal: { status: 401, message: INVALID_KEY_MESSAGE } };
+    const retryAfterSeconds = rateLimit?.limit.take(key.keyId) ?? 0;
+    if (retryAfterSeconds > 0) return { refusal: { status: 429, message: rateLimitedMessage(rateLimit!.requestsPerSecond, retryAfterSeconds), retryAfterSeconds } };
+    // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
+    if (credential.via === "x-api-key") usage.record(key.keyId, group);
+    return { key };
+  };
+}

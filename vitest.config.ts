@@ -2,14 +2,22 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "services/*/test/**/*.test.ts", "drills/src/**/*.test.ts", "deploy/tests/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/chains/*/src/**/*.test.ts",
+      "services/*/src/**/*.test.ts",
+      "services/*/test/**/*.test.ts",
+      "drills/src/**/*.test.ts",
+      "deploy/tests/**/*.test.ts",
+      "scripts/**/*.test.ts",
+    ],
     // Integration tests share one Postgres and one NATS; each file isolates itself (own database,
     // own subject prefix), so files may run in parallel. Two cores: two workers.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     globalSetup: ["packages/testing/src/global-setup.ts"],
     // Fails a test file whose test gateway served an answer the OpenAPI document does not describe.
-    setupFiles: ["services/gateway/src/testing/openapi-answers-setup.ts"],
+    setupFiles: ["packages/testing/src/openapi-answers/openapi-answers-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Prepares a fresh machine (Node and npm present) for chaingate: pnpm, Debian packages for the dev
-# node peers, workspace dependencies, and running Postgres and NATS (JetStream): what the running
-# stack uses (dev.sh) and the tests too (test.sh, which adds Docker). Idempotent.
+# Prepares a fresh machine (Node and npm present) for chaingate: Node 22 LTS where the machine's is
+# older, pnpm, Debian packages for the dev node peers, workspace dependencies, and running Postgres
+# and NATS (JetStream): what the running stack uses (dev.sh) and the tests too (test.sh, which adds
+# Docker). Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,9 @@ PNPM_VERSION=10.34.9
 export DATABASE_URL NATS_URL
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
+
+# Node 22 LTS first on PATH (installed from the npm registry where the machine's node is older).
+source scripts/ensure-node.sh
 
 if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
   log "installing pnpm $PNPM_VERSION"

@@ -10,10 +10,10 @@
 # --devnodes adds the dev node peers' images (tron-devnode, hardhat); --bases builds the local base
 # images alone (no service).
 #
-# NODE_IMAGE set (e.g. node:20-bookworm-slim where a registry is reachable): the services build on
+# NODE_IMAGE set (e.g. node:22-bookworm-slim where a registry is reachable): the services build on
 # it, nothing else. Unset: everything is made locally, since no image can be pulled here:
 #   chaingate-local/debian:bookworm   debootstrap --variant=minbase (rootfs cached in .tmp/deploy)
-#   chaingate-local/node:20           + this machine's node binary and npm
+#   chaingate-local/node:22           + this machine's node binary and npm
 #   chaingate-local/postgres:15       + Debian's postgresql-15, started like the official image
 #   chaingate-local/nats:2.9          + Debian's nats-server (JetStream)
 #   chaingate-local/litecoind         + Debian's litecoind (the devnodes profile's Bitcoin node)
@@ -32,6 +32,8 @@ CACHE=.tmp/deploy
 export DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-0}
 
 log() { printf '[build-images] %s\n' "$*" >&2; }
+# The local node base carries this machine's node binary: Node 22 LTS, as bootstrap puts it on PATH.
+source scripts/ensure-node.sh
 bash scripts/ensure-docker.sh || { log "no Docker engine (bash scripts/ensure-docker.sh, as root, installs and starts one)"; exit 1; }
 # One build at a time (tests in parallel share the cache and the debootstrap folder).
 mkdir -p "$CACHE"
@@ -90,7 +92,7 @@ if [ -z "${NODE_IMAGE:-}" ]; then
     tar -C "$rootfs" --exclude="./var/cache/apt/archives/*.deb" --exclude="./var/lib/apt/lists/*" -c . | docker import - "$DEBIAN_IMAGE" >/dev/null
   fi
 
-  NODE_IMAGE=$LOCAL/node:20
+  NODE_IMAGE=$LOCAL/node:22
   node_bin=$(command -v node)
   node_version=$("$node_bin" --version)
   if [ "$(docker image inspect -f '{{ index .Config.Labels "node.version" }}' "$NODE_IMAGE" 2>/dev/null)" != "$node_version" ]; then

@@ -115,7 +115,11 @@ export async function buildService(name: string): Promise<void> {
 /** The web console's static build (Vite) into `outdir`, where the compiled gateway looks for it. */
 export function buildConsole(outdir: string): void {
   const consoleDir = path.join(root, "packages", "console");
-  execFileSync(path.join(consoleDir, "node_modules", ".bin", "vite"), ["build", "--outDir", outdir, "--emptyOutDir", "--logLevel", "warn"], { cwd: consoleDir, stdio: "inherit" });
+  execFileSync(
+    path.join(consoleDir, "node_modules", ".bin", "vite"),
+    ["build", "--outDir", outdir, "--emptyOutDir", "--logLevel", "warn"],
+    { cwd: consoleDir, stdio: "inherit" },
+  );
 }
 
 export function buildableServices(): string[] {

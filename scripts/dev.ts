@@ -15,7 +15,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
-import { deployUsdtLikeToken, DEV_LITECOIND_OPTIONS, readStartArguments, startHardhat, startLitecoindRegtest, stopChild } from "@chaingate/testing";
+import {
+  deployUsdtLikeToken,
+  DEV_LITECOIND_OPTIONS,
+  readStartArguments,
+  startHardhat,
+  startLitecoindRegtest,
+  stopChild,
+} from "@chaingate/testing";
 import { startTronDevnode } from "@chaingate/tron-devnode";
 import { buildConsole } from "./build.ts";
 
@@ -30,7 +37,9 @@ const env = {
 const PORT_OFFSET = Number(env.DEV_PORT_OFFSET ?? 0);
 /** Internal ports: loopback only; the gateway is the one public edge. */
 const PORTS = Object.fromEntries(
-  Object.entries({ gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, scanner: 8105, "eth-proxy": 8106 }).map(([name, port]) => [name, port + PORT_OFFSET]),
+  Object.entries({ gateway: 8080, "btc-proxy": 8101, xpub: 8102, delivery: 8103, "trx-proxy": 8104, scanner: 8105, "eth-proxy": 8106 }).map(
+    ([name, port]) => [name, port + PORT_OFFSET],
+  ),
 ) as Record<"gateway" | "btc-proxy" | "xpub" | "delivery" | "trx-proxy" | "scanner" | "eth-proxy", number>;
 /** Hardhat Network's usual port, so wallets and scripts find it where they expect it. */
 const HARDHAT_PORT = Number(env.HARDHAT_PORT ?? 8545 + PORT_OFFSET);
@@ -70,7 +79,12 @@ const services: ServiceSpec[] = [
     // Webhook addresses in the dev chain's regtest forms (rltc1…); WEBHOOK_ALLOW_CIDRS passes through
     // from the command (e.g. 127.0.0.1/32 for a local receiver), empty by default.
     // XPUB_URL: addresses a key issued before a webhook named it are read from the xpub service once.
-    env: { PORT: String(PORTS.delivery), BITCOIN_NETWORK: "litecoin-regtest", WEBHOOK_ALLOW_CIDRS: env.WEBHOOK_ALLOW_CIDRS ?? "", XPUB_URL: `http://127.0.0.1:${PORTS.xpub}` },
+    env: {
+      PORT: String(PORTS.delivery),
+      BITCOIN_NETWORK: "litecoin-regtest",
+      WEBHOOK_ALLOW_CIDRS: env.WEBHOOK_ALLOW_CIDRS ?? "",
+      XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
+    },
   },
   {
     name: "trx-proxy",
@@ -139,13 +153,18 @@ async function stopAll(exitCode: number): Promise<void> {
   process.exit(exitCode);
 }
 
-const bus = await connectBus({ url: env.NATS_URL!, name: "dev-stack", logger: { info: () => {}, warn: console.error, error: console.error }, ...(env.NATS_NAMESPACE ? { namespace: env.NATS_NAMESPACE } : {}) });
+const bus = await connectBus({
+  url: env.NATS_URL!,
+  name: "dev-stack",
+  logger: { info: () => {}, warn: console.error, error: console.error },
+  ...(env.NATS_NAMESPACE ? { namespace: env.NATS_NAMESPACE } : {}),
+});
 await bus.ensureStreams(ALL_EVENTS);
 await bus.close();
 console.log(`JetStream streams ready at ${env.NATS_URL}`);
 
 // Bitcoin: litecoind -regtest (Bitcoin Core 0.21's JSON-RPC), chain and wallet kept across runs.
-// The dev stack sets no INTERNAL_TOKEN: the announcement needs no header (README, Block announcements).
+// The dev stack sets no INTERNAL_TOKEN: the announcement needs no header (docs/design/scanner.md, Block announcements).
 const blocknotify = `-blocknotify=curl -fsS -m 5 -X POST http://127.0.0.1:${PORTS.scanner}/internal/chains/btc/block-announced`;
 const litecoind = await startLitecoindRegtest({ ...LITECOIND, datadir: `${DEV_DATA}/litecoind`, extraArgs: [blocknotify] });
 cleanups.push(() => litecoind.stop());
@@ -176,9 +195,9 @@ console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   console: /console   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Bitcoin regtest RPC  http://127.0.0.1:${LITECOIND.rpcPort}  user ${LITECOIND.rpcUser} password ${LITECOIND.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
-  Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; README)
+  Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; docs/dev-chains.md)
                        USDT-like ERC-20 ${usdt.address} (6 decimals, supply held by account 0; the scanner's ETH_TOKENS)
-  Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; fresh chain each start; dev accounts in README)
+  Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; fresh chain each start; dev accounts in docs/dev-chains.md)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}
 Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>

@@ -5,7 +5,15 @@
  * RSS grow by less than the block's JSON size; time to first byte stays under 2x the direct call.
  */
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, freePort, spawnService, startLitecoindRegtest, waitForHttp, type LitecoindRegtest, type SpawnedService } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  freePort,
+  spawnService,
+  startLitecoindRegtest,
+  waitForHttp,
+  type LitecoindRegtest,
+  type SpawnedService,
+} from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
 
 const TRANSACTIONS = Number(process.env.BENCH_BLOCK_TRANSACTIONS ?? 8_000);
@@ -29,17 +37,32 @@ async function batch<T>(node: LitecoindRegtest, calls: [string, unknown[]][], wa
 
 /** Fans transactions out to N outputs, then spends each in its own transaction: one block of N+1. */
 async function mineBigBlock(node: LitecoindRegtest): Promise<number> {
-  const addresses = await batch<string>(node, Array.from({ length: TRANSACTIONS }, () => ["getnewaddress", []]));
+  const addresses = await batch<string>(
+    node,
+    Array.from({ length: TRANSACTIONS }, () => ["getnewaddress", []]),
+  );
   const fanouts = new Set<string>();
   for (let i = 0; i < addresses.length; i += FANOUT_OUTPUTS) {
     const chunk = addresses.slice(i, i + FANOUT_OUTPUTS);
     fanouts.add(await node.walletRpc<string>("sendmany", ["", Object.fromEntries(chunk.map((a) => [a, 0.01]))]));
   }
   await node.mine(1);
-  const outputs = (await node.walletRpc<{ txid: string; vout: number; address: string }[]>("listunspent", [1, 9_999_999, addresses])).filter((u) => fanouts.has(u.txid));
-  const raws = await batch<string>(node, outputs.map((u) => ["createrawtransaction", [[{ txid: u.txid, vout: u.vout }], { [u.address]: 0.0099 }]]));
-  const signed = await batch<{ hex: string }>(node, raws.map((raw) => ["signrawtransactionwithwallet", [raw]]));
-  await batch(node, signed.map((s) => ["sendrawtransaction", [s.hex]]), false);
+  const outputs = (
+    await node.walletRpc<{ txid: string; vout: number; address: string }[]>("listunspent", [1, 9_999_999, addresses])
+  ).filter((u) => fanouts.has(u.txid));
+  const raws = await batch<string>(
+    node,
+    outputs.map((u) => ["createrawtransaction", [[{ txid: u.txid, vout: u.vout }], { [u.address]: 0.0099 }]]),
+  );
+  const signed = await batch<{ hex: string }>(
+    node,
+    raws.map((raw) => ["signrawtransactionwithwallet", [raw]]),
+  );
+  await batch(
+    node,
+    signed.map((s) => ["sendrawtransaction", [s.hex]]),
+    false,
+  );
   await node.mine(1);
   return node.rpc<number>("getblockcount");
 }
@@ -79,8 +102,27 @@ export async function benchBlockStreaming(): Promise<boolean> {
     const nTx = (await node.rpc<{ nTx: number }>("getblockheader", [hash, true])).nTx;
 
     const [proxyPort, gatewayPort] = [await freePort(), await freePort()];
-    const proxy = spawnService(`${ROOT}services/btc-proxy`, { PORT: String(proxyPort), BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, LOG_LEVEL: "warn" }, { captureOutput: false });
-    const gateway = spawnService(`${ROOT}services/gateway`, { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, BTC_PROXY_URL: `http://127.0.0.1:${proxyPort}`, LOG_LEVEL: "warn" }, { captureOutput: false });
+    const proxy = spawnService(
+      `${ROOT}services/btc-proxy`,
+      {
+        PORT: String(proxyPort),
+        BTC_RPC_URL: node.rpcUrl,
+        BTC_RPC_USER: node.rpcUser,
+        BTC_RPC_PASSWORD: node.rpcPassword,
+        LOG_LEVEL: "warn",
+      },
+      { captureOutput: false },
+    );
+    const gateway = spawnService(
+      `${ROOT}services/gateway`,
+      {
+        PORT: String(gatewayPort),
+        DATABASE_URL: database.connectionString,
+        BTC_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
+        LOG_LEVEL: "warn",
+      },
+      { captureOutput: false },
+    );
     services.push(proxy, gateway);
     await waitForHttp(`http://127.0.0.1:${proxyPort}/healthz`);
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`);
@@ -111,9 +153,15 @@ export async function benchBlockStreaming(): Promise<boolean> {
     const blockMb = later[0]!.timing.bytes / MB;
     const worstSteadyGrowth = Math.max(...later.flatMap((l) => [l.proxyGrowth, l.gatewayGrowth]));
 
-    console.log(`block ${height}: ${nTx} transactions, ${blockMb.toFixed(1)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(1)} MB)`);
-    console.log(`time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`);
-    console.log(`total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`);
+    console.log(
+      `block ${height}: ${nTx} transactions, ${blockMb.toFixed(1)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(1)} MB)`,
+    );
+    console.log(
+      `time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`,
+    );
+    console.log(
+      `total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`,
+    );
     console.log(
       `peak RSS growth (first two large bodies in each process, heap sizing included): btc-proxy ${warmups.map((w) => w.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${warmups.map((w) => w.gatewayGrowth.toFixed(1)).join(" / ")} MB`,
     );

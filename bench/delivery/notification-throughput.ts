@@ -17,7 +17,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 // By path: bench/package.json (not this file's owner) does not list the delivery service or its dependencies.
-import { insertManyAddresses, openTransferPublisher, type TransferMatchedEvent } from "../../services/delivery/src/testing/bench-support.ts";
+import { insertManyAddresses, openTransferPublisher, type TransferMatchedEvent } from "../support/delivery-tables.ts";
 import { createTestDatabase, freePort, spawnService, stopChild, waitForHttp } from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
 
@@ -67,7 +67,13 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
   const delivery = spawnService(
     SERVICE_DIR,
     {
-      PORT: String(port), DATABASE_URL: database.connectionString, NATS_URL: natsUrl, NATS_NAMESPACE: namespace, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", LOG_LEVEL: "warn", ACCESS_LOG: "false",
+      PORT: String(port),
+      DATABASE_URL: database.connectionString,
+      NATS_URL: natsUrl,
+      NATS_NAMESPACE: namespace,
+      WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+      LOG_LEVEL: "warn",
+      ACCESS_LOG: "false",
       ...(process.env.BENCH_DELIVERY_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_DELIVERY_NODE_OPTIONS } : {}),
     },
     { captureOutput: false },
@@ -81,7 +87,11 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
         method: "POST",
         headers,
-        body: JSON.stringify({ coin: "BTC", webhook_url: `${receiverUrl}/hook/${i}`, addresses: ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"] }),
+        body: JSON.stringify({
+          coin: "BTC",
+          webhook_url: `${receiverUrl}/hook/${i}`,
+          addresses: ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"],
+        }),
       });
       ids.push(((await response.json()) as { data: { id: number } }).data.id);
     }
@@ -89,10 +99,23 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
     const event = (): TransferMatchedEvent => {
       const i = sequence++;
       return {
-        event_id: `evt_${i}`, type: "transfer", webhook_id: ids[i % WEBHOOKS]!, coin: "BTC", currency: "BTC", from: null,
-        to: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", watched_address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", amount: "0.001", raw_amount: "100000",
-        decimals: 8, token_contract: null, txid: i.toString(16).padStart(64, "0"), position: 0, block: { height: i, hash: "00".repeat(32), time: "2026-11-22T10:00:00.000Z" },
-        execution_status: "SUCCESS", confirmations: 1,
+        event_id: `evt_${i}`,
+        type: "transfer",
+        webhook_id: ids[i % WEBHOOKS]!,
+        coin: "BTC",
+        currency: "BTC",
+        from: null,
+        to: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+        watched_address: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
+        amount: "0.001",
+        raw_amount: "100000",
+        decimals: 8,
+        token_contract: null,
+        txid: i.toString(16).padStart(64, "0"),
+        position: 0,
+        block: { height: i, hash: "00".repeat(32), time: "2026-11-22T10:00:00.000Z" },
+        execution_status: "SUCCESS",
+        confirmations: 1,
       };
     };
     const publish = (count: number) =>
@@ -112,14 +135,21 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
       const deadline = Date.now() + PHASE_TIMEOUT_MS;
       while (latencies.length < count && Date.now() < deadline) await sleep(100);
       const sorted = latencies.toSorted((a, b) => a - b);
-      return { delivered: sorted.length, perSecond: sorted.length / ((lastArrival - started) / 1000), p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      return {
+        delivered: sorted.length,
+        perSecond: sorted.length / ((lastArrival - started) / 1000),
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+      };
     }
 
     const burst = await phase(EVENTS, async () => {
       for (let i = 0; i < EVENTS; i += PUBLISH_BATCH) await publish(Math.min(PUBLISH_BATCH, EVENTS - i));
     });
     const burstPassed = burst.delivered === EVENTS && burst.perSecond >= TARGET_PER_SECOND;
-    console.log(`delivery burst: ${burst.delivered}/${EVENTS} signed notifications to ${WEBHOOKS} webhooks = ${Math.round(burst.perSecond)}/s; publish → receiver answer p50 ${burst.p50.toFixed(1)} ms, p99 ${burst.p99.toFixed(1)} ms   target >= ${TARGET_PER_SECOND}/s   ${burstPassed ? "PASS" : "FAIL"}`);
+    console.log(
+      `delivery burst: ${burst.delivered}/${EVENTS} signed notifications to ${WEBHOOKS} webhooks = ${Math.round(burst.perSecond)}/s; publish → receiver answer p50 ${burst.p50.toFixed(1)} ms, p99 ${burst.p99.toFixed(1)} ms   target >= ${TARGET_PER_SECOND}/s   ${burstPassed ? "PASS" : "FAIL"}`,
+    );
 
     const pacedCount = TARGET_PER_SECOND * PACED_SECONDS;
     const perTick = (TARGET_PER_SECOND * PACED_TICK_MS) / 1000;
@@ -138,7 +168,9 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
       await Promise.all(sending);
     });
     const pacedPassed = paced.delivered === pacedCount;
-    console.log(`delivery paced: ${paced.delivered}/${pacedCount} at ${TARGET_PER_SECOND}/s offered for ${PACED_SECONDS} s, delivered at ${Math.round(paced.perSecond)}/s; publish → receiver answer p50 ${paced.p50.toFixed(1)} ms, p99 ${paced.p99.toFixed(1)} ms   target: all delivered   ${pacedPassed ? "PASS" : "FAIL"}`);
+    console.log(
+      `delivery paced: ${paced.delivered}/${pacedCount} at ${TARGET_PER_SECOND}/s offered for ${PACED_SECONDS} s, delivered at ${Math.round(paced.perSecond)}/s; publish → receiver answer p50 ${paced.p50.toFixed(1)} ms, p99 ${paced.p99.toFixed(1)} ms   target: all delivered   ${pacedPassed ? "PASS" : "FAIL"}`,
+    );
     const passed = burstPassed && pacedPassed;
     if (ADDRESSES === 0) return passed;
 
@@ -149,7 +181,9 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
     const answer = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/${ids[0]}`, { headers });
     const bytes = (await answer.arrayBuffer()).byteLength;
     const peak = delivery.memory().peakRss;
-    console.log(`delivery: GET of a webhook with ${ADDRESSES.toLocaleString("en")} addresses: ${(bytes / 1e6).toFixed(1)} MB answer, process peak RSS +${((peak - before) / 1e6).toFixed(0)} MB (RSS before ${(before / 1e6).toFixed(0)} MB)`);
+    console.log(
+      `delivery: GET of a webhook with ${ADDRESSES.toLocaleString("en")} addresses: ${(bytes / 1e6).toFixed(1)} MB answer, process peak RSS +${((peak - before) / 1e6).toFixed(0)} MB (RSS before ${(before / 1e6).toFixed(0)} MB)`,
+    );
     return passed;
   } finally {
     await bus.close();

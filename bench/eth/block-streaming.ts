@@ -7,7 +7,15 @@
  * first byte under 2x the direct call.
  */
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, freePort, spawnService, startHardhat, waitForHttp, type HardhatNode, type SpawnedService } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  freePort,
+  spawnService,
+  startHardhat,
+  waitForHttp,
+  type HardhatNode,
+  type SpawnedService,
+} from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
 
 const TRANSACTIONS = Math.max(500, Number(process.env.BENCH_ETH_BLOCK_TRANSACTIONS ?? 1_500));
@@ -78,8 +86,21 @@ export async function benchEthBlockStreaming(): Promise<boolean> {
     if (Number(count) < TRANSACTIONS) throw new Error(`block ${blockNumber} holds ${Number(count)} transactions, expected ${TRANSACTIONS}`);
 
     const [proxyPort, gatewayPort] = [await freePort(), await freePort()];
-    const proxy = spawnService(`${ROOT}services/eth-proxy`, { PORT: String(proxyPort), ETH_RPC_URL: node.url, LOG_LEVEL: "warn" }, { captureOutput: false });
-    const gateway = spawnService(`${ROOT}services/gateway`, { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, ETH_PROXY_URL: `http://127.0.0.1:${proxyPort}`, LOG_LEVEL: "warn" }, { captureOutput: false });
+    const proxy = spawnService(
+      `${ROOT}services/eth-proxy`,
+      { PORT: String(proxyPort), ETH_RPC_URL: node.url, LOG_LEVEL: "warn" },
+      { captureOutput: false },
+    );
+    const gateway = spawnService(
+      `${ROOT}services/gateway`,
+      {
+        PORT: String(gatewayPort),
+        DATABASE_URL: database.connectionString,
+        ETH_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
+        LOG_LEVEL: "warn",
+      },
+      { captureOutput: false },
+    );
     services.push(proxy, gateway);
     await waitForHttp(`http://127.0.0.1:${proxyPort}/healthz`);
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`);
@@ -91,7 +112,8 @@ export async function benchEthBlockStreaming(): Promise<boolean> {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [blockNumber, true] }),
       });
-    const viaGateway = () => timeFetch(`http://127.0.0.1:${gatewayPort}/api/v1/eth/block/${blockNumber}?fullTransactions=true`, { headers: { "x-api-key": key } });
+    const viaGateway = () =>
+      timeFetch(`http://127.0.0.1:${gatewayPort}/api/v1/eth/block/${blockNumber}?fullTransactions=true`, { headers: { "x-api-key": key } });
 
     const measure = async () => {
       for (const service of services) service.resetPeakMemory();
@@ -110,10 +132,18 @@ export async function benchEthBlockStreaming(): Promise<boolean> {
     const blockMb = later[0]!.timing.bytes / MB;
     const worstSteadyGrowth = Math.max(...later.flatMap((l) => [l.proxyGrowth, l.gatewayGrowth]));
 
-    console.log(`block ${Number(blockNumber)}: ${Number(count)} transactions, ${blockMb.toFixed(2)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(2)} MB)`);
-    console.log(`time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`);
-    console.log(`total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`);
-    console.log(`peak RSS growth (first two fetches, heap sizing included): eth-proxy ${warmups.map((w) => w.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${warmups.map((w) => w.gatewayGrowth.toFixed(1)).join(" / ")} MB`);
+    console.log(
+      `block ${Number(blockNumber)}: ${Number(count)} transactions, ${blockMb.toFixed(2)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(2)} MB)`,
+    );
+    console.log(
+      `time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`,
+    );
+    console.log(
+      `total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`,
+    );
+    console.log(
+      `peak RSS growth (first two fetches, heap sizing included): eth-proxy ${warmups.map((w) => w.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${warmups.map((w) => w.gatewayGrowth.toFixed(1)).join(" / ")} MB`,
+    );
     console.log(
       `peak RSS growth (the three fetches after): eth-proxy ${later.map((l) => l.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${later.map((l) => l.gatewayGrowth.toFixed(1)).join(" / ")} MB   target < block size ${blockMb.toFixed(2)} MB   ${worstSteadyGrowth < blockMb ? "PASS" : "FAIL"}`,
     );

@@ -60,7 +60,8 @@ export async function benchGatewayOverhead(): Promise<boolean> {
       const samples: Record<string, LoadResult[]> = {};
       for (const url of Object.values(targets)) await load(url, { connections, durationSeconds: WARMUP_SECONDS, headers });
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [name, url] of Object.entries(targets)) (samples[name] ??= []).push(await load(url, { connections, durationSeconds: MEASURE_SECONDS, headers }));
+        for (const [name, url] of Object.entries(targets))
+          (samples[name] ??= []).push(await load(url, { connections, durationSeconds: MEASURE_SECONDS, headers }));
       }
       const results: Record<string, LoadResult> = {};
       for (const [name, list] of Object.entries(samples)) {
@@ -73,7 +74,9 @@ export async function benchGatewayOverhead(): Promise<boolean> {
     const serial = await run(1);
     const concurrent = await run(50);
 
-    console.log(`\n== gateway overhead (same run, same internal endpoint; median of ${ROUNDS} interleaved rounds of ${MEASURE_SECONDS} s) ==`);
+    console.log(
+      `\n== gateway overhead (same run, same internal endpoint; median of ${ROUNDS} interleaved rounds of ${MEASURE_SECONDS} s) ==`,
+    );
     console.log("target       c=1 ms/req   c=1 req/s   c=50 req/s   errors/non-2xx");
     for (const name of Object.keys(targets)) {
       const s = serial[name]!;
@@ -89,8 +92,12 @@ export async function benchGatewayOverhead(): Promise<boolean> {
     const failures = serial.gateway!.non2xx + concurrent.gateway!.non2xx + serial.gateway!.errors + concurrent.gateway!.errors;
     const latencyOk = addedMs < 0.25;
     const throughputOk = keptOfBare >= 0.5;
-    console.log(`c=1:  gateway adds ${addedMs.toFixed(3)} ms/request over direct (bare hop adds ${bareAddedMs.toFixed(3)} ms)   target < 0.250 ms   ${latencyOk ? "PASS" : "FAIL"}`);
-    console.log(`c=50: gateway keeps ${(keptOfBare * 100).toFixed(0)}% of the bare hop's req/s (${(keptOfDirect * 100).toFixed(0)}% of direct)   target >= 50%   ${throughputOk ? "PASS" : "FAIL"}`);
+    console.log(
+      `c=1:  gateway adds ${addedMs.toFixed(3)} ms/request over direct (bare hop adds ${bareAddedMs.toFixed(3)} ms)   target < 0.250 ms   ${latencyOk ? "PASS" : "FAIL"}`,
+    );
+    console.log(
+      `c=50: gateway keeps ${(keptOfBare * 100).toFixed(0)}% of the bare hop's req/s (${(keptOfDirect * 100).toFixed(0)}% of direct)   target >= 50%   ${throughputOk ? "PASS" : "FAIL"}`,
+    );
 
     // Memory: a 20 MB body through the gateway; the first large body in a process sizes its heap.
     const big = `http://127.0.0.1:${gatewayPort}/api/v1/btc/big`;
@@ -111,7 +118,11 @@ export async function benchGatewayOverhead(): Promise<boolean> {
 
     // A valid key at c=1 while FLOOD_CONNECTIONS clients flood: random keys vs the valid key itself.
     const underFlood = async (floodHeaders: () => Record<string, string>) => {
-      const flood = load(targets.gateway, { connections: FLOOD_CONNECTIONS, durationSeconds: MEASURE_SECONDS + 1, perRequestHeaders: floodHeaders });
+      const flood = load(targets.gateway, {
+        connections: FLOOD_CONNECTIONS,
+        durationSeconds: MEASURE_SECONDS + 1,
+        perRequestHeaders: floodHeaders,
+      });
       await new Promise((resolve) => setTimeout(resolve, 500));
       const valid = await load(targets.gateway, { connections: 1, durationSeconds: MEASURE_SECONDS, headers });
       return { valid, flood: await flood };

@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
 import { createTestDatabase, freePort, spawnService, stopChild, waitForHttp, type SpawnedService } from "@chaingate/testing";
 // By path: bench/package.json does not list the delivery service or its dependencies.
-import { analyzeAddresses, insertManyAddresses, waitForRegistryOutbox } from "../../services/delivery/src/testing/bench-support.ts";
+import { analyzeAddresses, insertManyAddresses, waitForRegistryOutbox } from "../support/delivery-tables.ts";
 import { ROOT } from "../support/processes.ts";
 
 const MB = 1024 * 1024;
@@ -38,14 +38,19 @@ const RELAY_TIMEOUT_MS = 300_000;
 const mb = (bytes: number) => (bytes / MB).toFixed(1);
 
 /** Peak RSS growth of each process while `work` runs. */
-async function measure<T>(processes: Record<string, SpawnedService>, work: () => Promise<T>): Promise<{ result: T; growthMb: Record<string, number> }> {
+async function measure<T>(
+  processes: Record<string, SpawnedService>,
+  work: () => Promise<T>,
+): Promise<{ result: T; growthMb: Record<string, number> }> {
   const before: Record<string, number> = {};
   for (const [name, process] of Object.entries(processes)) {
     process.resetPeakMemory();
     before[name] = process.memory().rss;
   }
   const result = await work();
-  const growthMb = Object.fromEntries(Object.entries(processes).map(([name, process]) => [name, (process.memory().peakRss - before[name]!) / MB]));
+  const growthMb = Object.fromEntries(
+    Object.entries(processes).map(([name, process]) => [name, (process.memory().peakRss - before[name]!) / MB]),
+  );
   return { result, growthMb };
 }
 
@@ -55,7 +60,11 @@ function post(url: string, key: string, body: Buffer, chunked: boolean): Promise
     const request = http.request(url, {
       method: "POST",
       agent: false,
-      headers: { "x-api-key": key, "content-type": "application/json", ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(body.length) }) },
+      headers: {
+        "x-api-key": key,
+        "content-type": "application/json",
+        ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(body.length) }),
+      },
     });
     let settled = false;
     const settle = (outcome: number | "reset") => {
@@ -91,14 +100,26 @@ export async function benchRssBounds(): Promise<boolean> {
   const internalToken = randomBytes(24).toString("hex");
   const delivery = spawnService(
     `${ROOT}services/delivery`,
-    { PORT: String(deliveryPort), DATABASE_URL: database.connectionString, NATS_URL: natsUrl, NATS_NAMESPACE: `rss${randomBytes(3).toString("hex")}`, INTERNAL_TOKEN: internalToken, LOG_LEVEL: "warn" },
+    {
+      PORT: String(deliveryPort),
+      DATABASE_URL: database.connectionString,
+      NATS_URL: natsUrl,
+      NATS_NAMESPACE: `rss${randomBytes(3).toString("hex")}`,
+      INTERNAL_TOKEN: internalToken,
+      LOG_LEVEL: "warn",
+    },
     { captureOutput: false },
   );
   const gateway = spawnService(
     `${ROOT}services/gateway`,
     {
-      PORT: String(gatewayPort), DATABASE_URL: database.connectionString, DELIVERY_URL: `http://127.0.0.1:${deliveryPort}`, INTERNAL_TOKEN: internalToken,
-      MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES), ACCESS_LOG: "false", LOG_LEVEL: "warn",
+      PORT: String(gatewayPort),
+      DATABASE_URL: database.connectionString,
+      DELIVERY_URL: `http://127.0.0.1:${deliveryPort}`,
+      INTERNAL_TOKEN: internalToken,
+      MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+      ACCESS_LOG: "false",
+      LOG_LEVEL: "warn",
     },
     { captureOutput: false },
   );
@@ -112,7 +133,9 @@ export async function benchRssBounds(): Promise<boolean> {
     const gatewayOnly = { gateway };
     const burst = (bytes: number, chunked: boolean) => {
       const payload = body(bytes);
-      return measure(gatewayOnly, () => Promise.all(Array.from({ length: POSTS }, () => post(`${base}/api/v1/webhooks`, key, payload, chunked))));
+      return measure(gatewayOnly, () =>
+        Promise.all(Array.from({ length: POSTS }, () => post(`${base}/api/v1/webhooks`, key, payload, chunked))),
+      );
     };
     // Warm-up: the first requests of a process size its heap.
     await burst(BIG_BODY_BYTES, false);
@@ -122,7 +145,9 @@ export async function benchRssBounds(): Promise<boolean> {
     const overBaseline = declared.growthMb.gateway! - baseline.growthMb.gateway!;
     const declaredOk = overBaseline < DECLARED_TARGET_MB;
     const chunkedOk = chunked.growthMb.gateway! < CHUNKED_TARGET_MB;
-    console.log(`gateway, ${POSTS} concurrent 4 MB POSTs, Content-Length declared (baseline): ${tally(baseline.result)}; peak RSS growth ${baseline.growthMb.gateway!.toFixed(1)} MB`);
+    console.log(
+      `gateway, ${POSTS} concurrent 4 MB POSTs, Content-Length declared (baseline): ${tally(baseline.result)}; peak RSS growth ${baseline.growthMb.gateway!.toFixed(1)} MB`,
+    );
     console.log(
       `gateway, ${POSTS} concurrent 16 MB POSTs, Content-Length declared: ${tally(declared.result)}; peak RSS growth ${declared.growthMb.gateway!.toFixed(1)} MB (${overBaseline.toFixed(1)} MB over 4 MB bodies, ratio ${(declared.growthMb.gateway! / baseline.growthMb.gateway!).toFixed(2)}; ${(POSTS * BIG_BODY_BYTES) / MB} MB offered)   target < ${DECLARED_TARGET_MB} MB over 4 MB bodies   ${declaredOk ? "PASS" : "FAIL"}`,
     );
@@ -136,7 +161,11 @@ export async function benchRssBounds(): Promise<boolean> {
       const response = await fetch(`${base}/api/v1/webhooks`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ coin: "ETH", webhook_url: "http://93.184.216.34/hook", addresses: [`0x${randomBytes(20).toString("hex")}`] }),
+        body: JSON.stringify({
+          coin: "ETH",
+          webhook_url: "http://93.184.216.34/hook",
+          addresses: [`0x${randomBytes(20).toString("hex")}`],
+        }),
       });
       return ((await response.json()) as { data: { id: number } }).data.id;
     };
@@ -152,7 +181,8 @@ export async function benchRssBounds(): Promise<boolean> {
         const started = performance.now();
         let bytes = 0;
         const lastPage = Math.ceil(addresses / PAGE_SIZE);
-        for (let page = 1; page <= lastPage; page++) bytes += (await drain(`${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}&page=${page}`, key)).bytes;
+        for (let page = 1; page <= lastPage; page++)
+          bytes += (await drain(`${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}&page=${page}`, key)).bytes;
         return { bytes, pages: lastPage, seconds: (performance.now() - started) / 1000 };
       });
       const keyset = await measure(processes, async () => {
@@ -160,7 +190,10 @@ export async function benchRssBounds(): Promise<boolean> {
         let bytes = 0;
         let pages = 0;
         for (let after: string | null = null; pages === 0 || after !== null; pages++) {
-          const response = await fetch(`${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}${after === null ? "" : `&after=${after}`}`, { headers: { "x-api-key": key, accept: "application/json" } });
+          const response = await fetch(
+            `${base}/api/v1/webhooks/${id}/addresses?per_page=${PAGE_SIZE}${after === null ? "" : `&after=${after}`}`,
+            { headers: { "x-api-key": key, accept: "application/json" } },
+          );
           const text = await response.text();
           bytes += Buffer.byteLength(text);
           after = (JSON.parse(text) as { meta: { next_after: string | null } }).meta.next_after;
@@ -175,16 +208,23 @@ export async function benchRssBounds(): Promise<boolean> {
       await fetch(`${base}/api/v1/webhooks/${id}`, { method: "DELETE", headers: { "x-api-key": key } });
       return { list, pages, keyset, whole };
     };
-    const describe = (label: string, growth: Record<string, number>) => `${label}: delivery +${growth.delivery!.toFixed(1)} MB, gateway +${growth.gateway!.toFixed(1)} MB`;
+    const describe = (label: string, growth: Record<string, number>) =>
+      `${label}: delivery +${growth.delivery!.toFixed(1)} MB, gateway +${growth.gateway!.toFixed(1)} MB`;
     const small1k = await reads(BASELINE_ADDRESSES);
     const large = await reads(ADDRESSES);
-    for (const [name, run] of [[`${BASELINE_ADDRESSES.toLocaleString("en")} addresses (baseline)`, small1k], [`${ADDRESSES.toLocaleString("en")} addresses`, large]] as const) {
+    for (const [name, run] of [
+      [`${BASELINE_ADDRESSES.toLocaleString("en")} addresses (baseline)`, small1k],
+      [`${ADDRESSES.toLocaleString("en")} addresses`, large],
+    ] as const) {
       console.log(
         `webhook of ${name}: list per_page=500 ${mb(run.list.result.bytes)} MB; ${run.pages.result.pages} address pages by page= ${mb(run.pages.result.bytes)} MB in ${run.pages.result.seconds.toFixed(1)} s, ${run.keyset.result.pages} by after= in ${run.keyset.result.seconds.toFixed(1)} s; GET /webhooks/{id} ${mb(run.whole.result.bytes)} MB in ${run.whole.result.seconds.toFixed(1)} s`,
       );
-      console.log(`  peak RSS growth — ${describe("list", run.list.growthMb)}; ${describe("pages", run.pages.growthMb)}; ${describe("after= pages", run.keyset.growthMb)}; ${describe("whole webhook", run.whole.growthMb)}`);
+      console.log(
+        `  peak RSS growth — ${describe("list", run.list.growthMb)}; ${describe("pages", run.pages.growthMb)}; ${describe("after= pages", run.keyset.growthMb)}; ${describe("whole webhook", run.whole.growthMb)}`,
+      );
     }
-    const over = (step: "list" | "pages" | "keyset" | "whole") => Math.max(...(["delivery", "gateway"] as const).map((name) => large[step].growthMb[name]! - small1k[step].growthMb[name]!));
+    const over = (step: "list" | "pages" | "keyset" | "whole") =>
+      Math.max(...(["delivery", "gateway"] as const).map((name) => large[step].growthMb[name]! - small1k[step].growthMb[name]!));
     const readOk = Math.max(over("list"), over("pages"), over("keyset"), over("whole")) < READ_TARGET_MB;
     console.log(
       `1,000,000 vs 1,000 addresses, most peak RSS growth above the baseline: list ${over("list").toFixed(1)} MB, pages ${over("pages").toFixed(1)} MB, after= pages ${over("keyset").toFixed(1)} MB, whole webhook ${over("whole").toFixed(1)} MB   target < ${READ_TARGET_MB} MB   ${readOk ? "PASS" : "FAIL"}`,

@@ -9,7 +9,7 @@
  *
  * One run measures both modes against the same nodes, each with a stack of its own:
  * - push: litecoind's `-blocknotify` runs curl against the scanner's block-announced endpoint (the
- *   set-up the README documents; this litecoind has no ZMQ), the scanner subscribes to Hardhat's
+ *   set-up docs/design/scanner.md documents; this litecoind has no ZMQ), the scanner subscribes to Hardhat's
  *   `eth_subscribe("newHeads")` (ETH_WS_URL); target p50 ≤ 100 ms, p99 ≤ 250 ms (issue 19);
  * - poll: the same nodes without announcements, the scanner's default poll interval (the baseline;
  *   its floor is half the interval plus the block's fetch). Tron, which has no push, is measured
@@ -20,12 +20,22 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createGenesis, type DevAccount } from "@chaingate/tron-devnode";
-import { createTestDatabase, freePort, seededRandom, startHardhat, startLitecoindRegtest, stopChild, waitForHttp, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  freePort,
+  seededRandom,
+  startHardhat,
+  startLitecoindRegtest,
+  stopChild,
+  waitForHttp,
+  type HardhatNode,
+  type LitecoindRegtest,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { TronWeb } from "tronweb";
 // By path: the drills' product stack (every service a process) and the scanner's default poll intervals.
-import { RECEIVER_PATH, startNotificationStack, type NotificationStack } from "../../drills/src/notification-stack.ts";
-import { DEFAULT_POLL_INTERVAL_MS } from "../../services/scanner/src/domain/follow-chain.ts";
-import { DEFAULT_TRX_POLL_INTERVAL_MS } from "../../services/scanner/src/config.ts";
+import { RECEIVER_PATH, startNotificationStack, type NotificationStack } from "@chaingate/drills/notification-stack";
+import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_TRX_POLL_INTERVAL_MS } from "@chaingate/scanner";
 import { ROOT, startScript } from "../support/processes.ts";
 
 const BLOCKS = Number(process.env.BENCH_LATENCY_BLOCKS ?? 50);
@@ -87,7 +97,9 @@ async function measure(chain: Chain, answeredAt: Map<string, number>): Promise<S
 /** Prints the results side by side; false if a push target is missed. */
 function report(results: Result[]): boolean {
   const [one, five, fifteen] = os.loadavg().map((load) => load.toFixed(2));
-  console.log(`\nnotification-latency: block returned → receiver answered, ${BLOCKS} blocks each; load average ${one} ${five} ${fifteen} on ${os.cpus().length} cores`);
+  console.log(
+    `\nnotification-latency: block returned → receiver answered, ${BLOCKS} blocks each; load average ${one} ${five} ${fifteen} on ${os.cpus().length} cores`,
+  );
   console.log("chain  mode                      p50 ms  p99 ms  min  max   mean  floor(poll/2+fetch)  target");
   let passed = true;
   for (const { chain, mode, pollMs, samples, target } of results) {
@@ -104,7 +116,11 @@ function report(results: Result[]): boolean {
   for (const chain of new Set(results.map((result) => result.chain))) {
     const [push, poll] = ["push", "poll"].map((mode) => results.find((result) => result.chain === chain && result.mode.startsWith(mode)));
     if (!push || !poll) continue;
-    const p50 = (result: Result) => percentile(result.samples.map((s) => s.latencyMs).sort((a, b) => a - b), 50);
+    const p50 = (result: Result) =>
+      percentile(
+        result.samples.map((s) => s.latencyMs).sort((a, b) => a - b),
+        50,
+      );
     console.log(`notification-latency ${chain}: poll p50 / push p50 = ${(p50(poll) / p50(push)).toFixed(1)}×`);
   }
   return passed;
@@ -137,19 +153,24 @@ function ethereumChain(node: HardhatNode, recipient: string): Chain {
     },
     async timeFetch(number) {
       const started = performance.now();
-      await Promise.all([node.rpc("eth_getBlockByNumber", [number, true]), node.rpc("eth_getBlockReceipts", [number]).catch(() => undefined)]);
+      await Promise.all([
+        node.rpc("eth_getBlockByNumber", [number, true]),
+        node.rpc("eth_getBlockReceipts", [number]).catch(() => undefined),
+      ]);
       return performance.now() - started;
     },
   };
 }
 
 function tronChain(devnodeUrl: string, tronWeb: TronWeb, recipient: string): Chain {
-  const post = async (path: string, body: unknown) => (await fetch(`${devnodeUrl}${path}`, { method: "POST", body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+  const post = async (path: string, body: unknown) =>
+    (await fetch(`${devnodeUrl}${path}`, { method: "POST", body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
   return {
     name: "TRX",
     pollMs: DEFAULT_TRX_POLL_INTERVAL_MS,
     pay: async () => (await tronWeb.trx.sendTransaction(recipient, 1_000_000)).transaction.txID,
-    produceBlock: async () => ((await post("/admin/produceblock", {})) as { block_header: { raw_data: { number: number } } }).block_header.raw_data.number,
+    produceBlock: async () =>
+      ((await post("/admin/produceblock", {})) as { block_header: { raw_data: { number: number } } }).block_header.raw_data.number,
     async timeFetch(num) {
       const started = performance.now();
       await Promise.all([post("/wallet/getblockbynum", { num }), post("/wallet/gettransactioninfobyblocknum", { num })]);
@@ -167,7 +188,12 @@ interface Nodes {
 }
 
 /** One stack (push or poll) against the shared nodes: its measurements, or an error. */
-async function measureMode(mode: "push" | "poll", nodes: Nodes, databaseUrl: string, chains: (stack: NotificationStack) => Promise<Chain[]>): Promise<{ results: Result[]; extraDeliveries: number }> {
+async function measureMode(
+  mode: "push" | "poll",
+  nodes: Nodes,
+  databaseUrl: string,
+  chains: (stack: NotificationStack) => Promise<Chain[]>,
+): Promise<{ results: Result[]; extraDeliveries: number }> {
   await writeFile(nodes.blocknotifyTarget, "");
   const product = await startNotificationStack({
     databaseUrl,
@@ -185,9 +211,16 @@ async function measureMode(mode: "push" | "poll", nodes: Nodes, databaseUrl: str
     });
     const results: Result[] = [];
     for (const chain of await chains(product)) {
-      const label = mode === "push" ? (chain.name === "BTC" ? "push (-blocknotify, curl)" : "push (WS newHeads)") : `poll ${chain.pollMs} ms`;
+      const label =
+        mode === "push" ? (chain.name === "BTC" ? "push (-blocknotify, curl)" : "push (WS newHeads)") : `poll ${chain.pollMs} ms`;
       console.log(`notification-latency: ${chain.name} ${label} ...`);
-      results.push({ chain: chain.name, mode: label, pollMs: chain.pollMs, samples: await measure(chain, answeredAt), ...(mode === "push" ? { target: PUSH_TARGET } : {}) });
+      results.push({
+        chain: chain.name,
+        mode: label,
+        pollMs: chain.pollMs,
+        samples: await measure(chain, answeredAt),
+        ...(mode === "push" ? { target: PUSH_TARGET } : {}),
+      });
     }
     return { results, extraDeliveries: product.receiver.received.length - answeredAt.size };
   } finally {
@@ -200,14 +233,17 @@ export async function benchNotificationLatency(): Promise<boolean> {
   const databases: TestDatabase[] = [];
   const devnodePort = await freePort();
   const devnodeUrl = `http://127.0.0.1:${devnodePort}`;
-  const devnode = startScript(`${ROOT}packages/tron-devnode/src/bin/tron-devnode.ts`, { TRON_DEVNODE_PORT: String(devnodePort), TRON_DEVNODE_BLOCK_INTERVAL_MS: "0" });
+  const devnode = startScript(`${ROOT}packages/tron-devnode/src/bin/tron-devnode.ts`, {
+    TRON_DEVNODE_PORT: String(devnodePort),
+    TRON_DEVNODE_BLOCK_INTERVAL_MS: "0",
+  });
   const dir = await mkdtemp(path.join(os.tmpdir(), "chaingate-latency-"));
   const blocknotifyTarget = path.join(dir, "scanner-url");
   let bitcoin: LitecoindRegtest | undefined;
   let hardhat: HardhatNode | undefined;
   try {
     await writeFile(blocknotifyTarget, "");
-    // The README's -blocknotify set-up; the URL is read per block so each stack can point it at its scanner.
+    // The -blocknotify set-up of docs/design/scanner.md; the URL is read per block so each stack can point it at its scanner.
     const announce = `url=$(cat ${blocknotifyTarget}); [ -n "$url" ] && curl -fsS -m 5 -X POST "$url/internal/chains/btc/block-announced"`;
     [bitcoin, hardhat] = await Promise.all([startLitecoindRegtest({ extraArgs: [`-blocknotify=${announce}`] }), startHardhat()]);
     await bitcoin.mine(101);
@@ -220,7 +256,9 @@ export async function benchNotificationLatency(): Promise<boolean> {
     const [sender, tronRecipient] = createGenesis().accounts as [DevAccount, DevAccount];
     const tronWeb = new TronWeb({ fullHost: devnodeUrl, privateKey: sender.privateKey });
 
-    console.log(`\n== notification latency: ${BLOCKS} blocks per chain and mode, one watched payment each; push (blocknotify, newHeads) and poll (BTC/ETH ${DEFAULT_POLL_INTERVAL_MS} ms, TRX ${DEFAULT_TRX_POLL_INTERVAL_MS} ms) ...`);
+    console.log(
+      `\n== notification latency: ${BLOCKS} blocks per chain and mode, one watched payment each; push (blocknotify, newHeads) and poll (BTC/ETH ${DEFAULT_POLL_INTERVAL_MS} ms, TRX ${DEFAULT_TRX_POLL_INTERVAL_MS} ms) ...`,
+    );
     const results: Result[] = [];
     let extraDeliveries = 0;
     for (const mode of ["push", "poll"] as const) {

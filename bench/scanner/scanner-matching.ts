@@ -8,12 +8,8 @@
  * target >= 200/s).
  */
 import { createTestDatabase, silentLogger } from "@chaingate/testing";
-import { followChain } from "../../services/scanner/src/domain/follow-chain.ts";
-import { matchBitcoinBlock } from "../../services/scanner/src/domain/match-bitcoin-block.ts";
-import { matchTronBlock, tronBlockHeader, type TronBlockData } from "../../services/scanner/src/domain/match-tron-block.ts";
-import { WatchIndex } from "../../services/scanner/src/domain/watch-index.ts";
-import { openScannerState } from "../../services/scanner/src/testing/open-scanner-state.ts";
-import { fixedWatchFeed } from "../../services/scanner/src/testing/fake-chain.ts";
+import { followChain, matchBitcoinBlock, matchTronBlock, tronBlockHeader, WatchIndex, type TronBlockData } from "@chaingate/scanner";
+import { fixedWatchFeed, openScannerState } from "@chaingate/scanner/testing";
 import { heapUsed } from "../support/heap-used.ts";
 import { bitcoinAddress, bitcoinBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
 
@@ -33,14 +29,15 @@ const TARGET_BYTES_PER_ADDRESS = 500;
 
 type Timing = { ms: number; matches: number };
 
-
 /** An index of `count` BTC and `count` TRX addresses in webhooks of ADDRESSES_PER_WEBHOOK. */
 function buildIndex(count: number): WatchIndex {
   const index = new WatchIndex();
   let id = 1;
   for (const coin of ["BTC", "TRX"] as const) {
     for (let start = 0; start < count; start += ADDRESSES_PER_WEBHOOK) {
-      const addresses = Array.from({ length: Math.min(ADDRESSES_PER_WEBHOOK, count - start) }, (_, i) => (coin === "BTC" ? bitcoinAddress(start + i) : `41${tronBody(start + i)}`));
+      const addresses = Array.from({ length: Math.min(ADDRESSES_PER_WEBHOOK, count - start) }, (_, i) =>
+        coin === "BTC" ? bitcoinAddress(start + i) : `41${tronBody(start + i)}`,
+      );
       index.apply({ webhookId: id++, coin, addresses, isActive: true, deleted: false, version: 1 });
     }
   }
@@ -52,7 +49,11 @@ function buildIndex(count: number): WatchIndex {
  * the same machine load. Each run matches a fresh copy of the block (as parsed from a node's
  * answer), so string hashes are computed as in production, never cached from an earlier run.
  */
-function timePerBlock<Block>(block: Block, match: (block: Block, index: WatchIndex) => number, indexes: readonly WatchIndex[]): Array<{ ms: number; matches: number }> {
+function timePerBlock<Block>(
+  block: Block,
+  match: (block: Block, index: WatchIndex) => number,
+  indexes: readonly WatchIndex[],
+): Array<{ ms: number; matches: number }> {
   const text = JSON.stringify(block);
   const samples = indexes.map(() => [] as number[]);
   const matches = indexes.map((index) => match(JSON.parse(text) as Block, index));
@@ -70,12 +71,26 @@ function timePerBlock<Block>(block: Block, match: (block: Block, index: WatchInd
 /** Seconds for a replica that starts empty to load a 1,000,000-address registry projection from Postgres. */
 async function projectionLoadSeconds(): Promise<number> {
   const database = await createTestDatabase();
-  const state = await openScannerState({ databaseUrl: database.connectionString, natsUrl: process.env.NATS_URL!, namespace: `benchproj${Date.now()}` });
+  const state = await openScannerState({
+    databaseUrl: database.connectionString,
+    natsUrl: process.env.NATS_URL!,
+    namespace: `benchproj${Date.now()}`,
+  });
   try {
     for (let start = 0, id = 1; start < LARGE; start += ADDRESSES_PER_WEBHOOK, id++) {
       const addresses = Array.from({ length: ADDRESSES_PER_WEBHOOK }, (_, i) => bitcoinAddress(start + i));
       await state.storeFeedMessage({ webhook_id: id, coin: "BTC", bucket_bits: 0, bucket: 0, version: 1, addresses });
-      await state.storeFeedMessage({ webhook_id: id, coin: "BTC", is_active: true, deleted: false, version: 1, confirmations: 1, include_tokens: false, address_count: addresses.length, bucket_bits: 0 });
+      await state.storeFeedMessage({
+        webhook_id: id,
+        coin: "BTC",
+        is_active: true,
+        deleted: false,
+        version: 1,
+        confirmations: 1,
+        include_tokens: false,
+        address_count: addresses.length,
+        bucket_bits: 0,
+      });
     }
     const index = new WatchIndex();
     const started = process.hrtime.bigint();
@@ -91,7 +106,11 @@ async function projectionLoadSeconds(): Promise<number> {
 
 async function tronFollowerThroughput(index: WatchIndex): Promise<number> {
   const database = await createTestDatabase();
-  const state = await openScannerState({ databaseUrl: database.connectionString, natsUrl: process.env.NATS_URL!, namespace: `benchscan${Date.now()}` });
+  const state = await openScannerState({
+    databaseUrl: database.connectionString,
+    natsUrl: process.env.NATS_URL!,
+    namespace: `benchscan${Date.now()}`,
+  });
   try {
     // A pool of distinct block bodies, re-headed per height: 600 mainnet-size blocks held at once
     // would measure the garbage collector, not the follower.
@@ -100,7 +119,14 @@ async function tronFollowerThroughput(index: WatchIndex): Promise<number> {
     const blockAt = (height: number): TronBlockData | null => {
       if (height >= FOLLOWER_BLOCKS) return null;
       const body = bodies[height % TRON_BODY_POOL]!;
-      return { ...body, block: { ...body.block, blockID: blockId(height), block_header: { raw_data: { number: height, parentHash: blockId(height - 1), timestamp: 1_700_000_000_000 + height * 3000 } } } };
+      return {
+        ...body,
+        block: {
+          ...body.block,
+          blockID: blockId(height),
+          block_header: { raw_data: { number: height, parentHash: blockId(height - 1), timestamp: 1_700_000_000_000 + height * 3000 } },
+        },
+      };
     };
     const controller = new AbortController();
     let processed = 0;
@@ -108,7 +134,11 @@ async function tronFollowerThroughput(index: WatchIndex): Promise<number> {
     const follower = followChain({
       chain: {
         coin: "TRX",
-        source: { tipHeight: async () => FOLLOWER_BLOCKS - 1, blockAt: async (h) => blockAt(h), hashAt: async (h) => (h < FOLLOWER_BLOCKS ? blockId(h) : null) },
+        source: {
+          tipHeight: async () => FOLLOWER_BLOCKS - 1,
+          blockAt: async (h) => blockAt(h),
+          hashAt: async (h) => (h < FOLLOWER_BLOCKS ? blockId(h) : null),
+        },
         header: tronBlockHeader,
         match: (block, watch) => matchTronBlock(block, watch, TRON_TOKENS),
       },
@@ -142,8 +172,14 @@ export async function benchScannerMatching(): Promise<boolean> {
   const before = heapUsed();
   const large = buildIndex(LARGE);
   const bytesPerAddress = (heapUsed() - before) / (2 * LARGE);
-  const [btcSmall, btcLarge] = timePerBlock(btcBlock, (block, index) => matchBitcoinBlock(block, index).length, [small, large]) as [Timing, Timing];
-  const [trxSmall, trxLarge] = timePerBlock(trxBlock, (block, index) => matchTronBlock(block, index, TRON_TOKENS).length, [small, large]) as [Timing, Timing];
+  const [btcSmall, btcLarge] = timePerBlock(btcBlock, (block, index) => matchBitcoinBlock(block, index).length, [small, large]) as [
+    Timing,
+    Timing,
+  ];
+  const [trxSmall, trxLarge] = timePerBlock(trxBlock, (block, index) => matchTronBlock(block, index, TRON_TOKENS).length, [
+    small,
+    large,
+  ]) as [Timing, Timing];
   const tronPerSecond = await tronFollowerThroughput(large);
   const loadSeconds = await projectionLoadSeconds();
 
@@ -155,12 +191,24 @@ export async function benchScannerMatching(): Promise<boolean> {
     tronPerSecond: tronPerSecond >= TARGET_TRON_BLOCKS_PER_SECOND,
     memory: bytesPerAddress <= TARGET_BYTES_PER_ADDRESS,
   };
-  console.log(`scanner matching (median of ${MATCH_ITERATIONS} runs per figure, small and large index alternating; ${WATCHED_EVERY > 0 ? `1 in ${WATCHED_EVERY}` : "no"} output/transfer watched)`);
-  console.log(`  Bitcoin block, ${BITCOIN_OUTPUTS} outputs: ${btcSmall.ms.toFixed(3)} ms vs ${SMALL} addresses, ${btcLarge.ms.toFixed(3)} ms vs ${LARGE.toLocaleString("en")} (ratio ${btcRatio.toFixed(2)}, target <= ${TARGET_RATIO}; ${btcSmall.matches}/${btcLarge.matches} matches)`);
-  console.log(`  Tron block, ${TRON_TRANSACTIONS} tx (1/3 USDT): ${trxSmall.ms.toFixed(3)} ms vs ${SMALL} addresses, ${trxLarge.ms.toFixed(3)} ms vs ${LARGE.toLocaleString("en")} (ratio ${trxRatio.toFixed(2)}, target <= ${TARGET_RATIO}; ${trxSmall.matches}/${trxLarge.matches} matches)`);
-  console.log(`  memory: ${bytesPerAddress.toFixed(0)} bytes per watched address (2 x ${LARGE.toLocaleString("en")} addresses: ${((bytesPerAddress * 2 * LARGE) / 2 ** 20).toFixed(0)} MiB; target <= ${TARGET_BYTES_PER_ADDRESS})`);
-  console.log(`  Tron follower, excluding fetch (match + publish + Postgres cursor + block.processed): ${tronPerSecond.toFixed(0)} blocks/s (target >= ${TARGET_TRON_BLOCKS_PER_SECOND})`);
-  console.log(`  start-up of an empty replica: ${LARGE.toLocaleString("en")} watched addresses loaded from the Postgres projection in ${loadSeconds.toFixed(1)} s`);
+  console.log(
+    `scanner matching (median of ${MATCH_ITERATIONS} runs per figure, small and large index alternating; ${WATCHED_EVERY > 0 ? `1 in ${WATCHED_EVERY}` : "no"} output/transfer watched)`,
+  );
+  console.log(
+    `  Bitcoin block, ${BITCOIN_OUTPUTS} outputs: ${btcSmall.ms.toFixed(3)} ms vs ${SMALL} addresses, ${btcLarge.ms.toFixed(3)} ms vs ${LARGE.toLocaleString("en")} (ratio ${btcRatio.toFixed(2)}, target <= ${TARGET_RATIO}; ${btcSmall.matches}/${btcLarge.matches} matches)`,
+  );
+  console.log(
+    `  Tron block, ${TRON_TRANSACTIONS} tx (1/3 USDT): ${trxSmall.ms.toFixed(3)} ms vs ${SMALL} addresses, ${trxLarge.ms.toFixed(3)} ms vs ${LARGE.toLocaleString("en")} (ratio ${trxRatio.toFixed(2)}, target <= ${TARGET_RATIO}; ${trxSmall.matches}/${trxLarge.matches} matches)`,
+  );
+  console.log(
+    `  memory: ${bytesPerAddress.toFixed(0)} bytes per watched address (2 x ${LARGE.toLocaleString("en")} addresses: ${((bytesPerAddress * 2 * LARGE) / 2 ** 20).toFixed(0)} MiB; target <= ${TARGET_BYTES_PER_ADDRESS})`,
+  );
+  console.log(
+    `  Tron follower, excluding fetch (match + publish + Postgres cursor + block.processed): ${tronPerSecond.toFixed(0)} blocks/s (target >= ${TARGET_TRON_BLOCKS_PER_SECOND})`,
+  );
+  console.log(
+    `  start-up of an empty replica: ${LARGE.toLocaleString("en")} watched addresses loaded from the Postgres projection in ${loadSeconds.toFixed(1)} s`,
+  );
   for (const [name, ok] of Object.entries(checks)) if (!ok) console.log(`  MISSED: ${name}`);
   return Object.values(checks).every(Boolean);
 }

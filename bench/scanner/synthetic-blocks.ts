@@ -5,12 +5,13 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 // By path: bench/package.json (not this file's owner) does not list @chaingate/scanner.
-import type { BitcoinBlock } from "../../services/scanner/src/domain/match-bitcoin-block.ts";
-import type { TronBlockData, TronTokens } from "../../services/scanner/src/domain/match-tron-block.ts";
-import { TRANSFER_TOPIC } from "../../services/scanner/src/domain/currencies.ts";
+import type { BitcoinBlock, TronBlockData, TronTokens } from "@chaingate/scanner";
+import { ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
 export const USDT_BODY = "a614f803b6fd780986a42c78ec9c7f77e6ded13c";
-export const TRON_TOKENS: TronTokens = new Map([[USDT_BODY, { contract: USDT_BODY, displayContract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", decimals: 6 }]]);
+export const TRON_TOKENS: TronTokens = new Map([
+  [USDT_BODY, { contract: USDT_BODY, displayContract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", decimals: 6 }],
+]);
 
 const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 
@@ -40,7 +41,7 @@ export function bitcoinBlock(outputs: number, watchedEvery: number): BitcoinBloc
       vout: Array.from({ length: count }, (_, i) => {
         const global = n + i;
         const address = global % watchedEvery === 0 ? bitcoinAddress(global / watchedEvery) : `bc1q${randomHex(19)}`;
-        return { value: `${global % 7}.${String(global * 1234567 % 100_000_000).padStart(8, "0")}`, n: i, scriptPubKey: { address } };
+        return { value: `${global % 7}.${String((global * 1234567) % 100_000_000).padStart(8, "0")}`, n: i, scriptPubKey: { address } };
       }),
     });
     n += count;
@@ -58,12 +59,45 @@ export function tronBlock(transactions: number, watchedEvery: number, height = 6
     const to = i % watchedEvery === 0 ? tronBody(i / watchedEvery) : randomHex(20);
     if (i % 3 === 0) {
       const word = (hex: string) => hex.padStart(64, "0");
-      txs.push({ txID, ret: [{ contractRet: "SUCCESS" }], raw_data: { contract: [{ type: "TriggerSmartContract", parameter: { value: { owner_address: owner, contract_address: `41${USDT_BODY}`, data: `a9059cbb${word(to)}${word("f4240")}` } } }] } });
-      infos.push({ id: txID, log: [{ address: USDT_BODY, topics: [TRANSFER_TOPIC, word(owner.slice(2)), word(to)], data: word((1_000_000 + i).toString(16)) }] });
+      txs.push({
+        txID,
+        ret: [{ contractRet: "SUCCESS" }],
+        raw_data: {
+          contract: [
+            {
+              type: "TriggerSmartContract",
+              parameter: {
+                value: { owner_address: owner, contract_address: `41${USDT_BODY}`, data: `a9059cbb${word(to)}${word("f4240")}` },
+              },
+            },
+          ],
+        },
+      });
+      infos.push({
+        id: txID,
+        log: [
+          { address: USDT_BODY, topics: [ERC20_TRANSFER_TOPIC, word(owner.slice(2)), word(to)], data: word((1_000_000 + i).toString(16)) },
+        ],
+      });
     } else {
-      txs.push({ txID, ret: [{ contractRet: "SUCCESS" }], raw_data: { contract: [{ type: "TransferContract", parameter: { value: { owner_address: owner, to_address: `41${to}`, amount: 1_000_000 + i } } }] } });
+      txs.push({
+        txID,
+        ret: [{ contractRet: "SUCCESS" }],
+        raw_data: {
+          contract: [
+            { type: "TransferContract", parameter: { value: { owner_address: owner, to_address: `41${to}`, amount: 1_000_000 + i } } },
+          ],
+        },
+      });
       infos.push({ id: txID });
     }
   }
-  return { block: { blockID: `${height.toString(16).padStart(16, "0")}${randomHex(24)}`, block_header: { raw_data: { number: height, parentHash, timestamp: 1_700_000_000_000 + height * 3000 } }, transactions: txs }, infos };
+  return {
+    block: {
+      blockID: `${height.toString(16).padStart(16, "0")}${randomHex(24)}`,
+      block_header: { raw_data: { number: height, parentHash, timestamp: 1_700_000_000_000 + height * 3000 } },
+      transactions: txs,
+    },
+    infos,
+  };
 }

@@ -34,7 +34,9 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
     connections: options.connections,
     duration: options.durationSeconds,
     headers: options.headers,
-    ...(perRequestHeaders && { requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...perRequestHeaders() } }) }] }),
+    ...(perRequestHeaders && {
+      requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...perRequestHeaders() } }) }],
+    }),
   });
   const requestsPerSecond = result.requests.total / options.durationSeconds;
   return {

@@ -20,7 +20,7 @@ const TRC10_HELD = 300;
 /** Ids of the stand-in's extra tokens: far from the simulator's 1000001/1000002. */
 const EXTRA_TOKEN_BASE = 2_000_000;
 const SAMPLES = Number(process.env.BENCH_TRX_SAMPLES ?? 100);
-/** Devnode account 0 (README: genesis, DEV ONLY). */
+/** Devnode account 0 (docs/dev-chains.md: genesis, DEV ONLY). */
 const HOLDER = { base58: "TDsY1sDyBHxHqxU8pEhQvXYK45CdeTV2SV", hex: "412acde11fc43f962ab418ae9ce0a1abbc1970629f" };
 
 interface StandIn {
@@ -45,11 +45,21 @@ async function startStandIn(devnodeUrl: string, extraTokens: number): Promise<St
         if (path === "/wallet/getassetissuebyid" && Number(parsed.value) > EXTRA_TOKEN_BASE) {
           const id = String(parsed.value);
           const n = Number(id) - EXTRA_TOKEN_BASE;
-          const asset = { owner_address: HOLDER.hex, name: hex(`Bench Token ${n}`), abbr: hex(`BT${n}`), total_supply: 1e15, precision: n % 7, id };
+          const asset = {
+            owner_address: HOLDER.hex,
+            name: hex(`Bench Token ${n}`),
+            abbr: hex(`BT${n}`),
+            total_supply: 1e15,
+            precision: n % 7,
+            id,
+          };
           response.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(asset));
           return;
         }
-        const upstream = await fetch(`${devnodeUrl}${request.url}`, { method: request.method, body: request.method === "POST" ? body : undefined });
+        const upstream = await fetch(`${devnodeUrl}${request.url}`, {
+          method: request.method,
+          body: request.method === "POST" ? body : undefined,
+        });
         let text = await upstream.text();
         if (path === "/wallet/getaccount" && parsed.address === HOLDER.hex) {
           const account = JSON.parse(text) as { assetV2: { key: string; value: number }[] };
@@ -84,29 +94,56 @@ async function timed(run: () => Promise<Response>): Promise<{ ms: number; text: 
 export async function benchTrxBalance(): Promise<boolean> {
   const database = await createTestDatabase();
   const devnodePort = await freePort();
-  const devnode = startScript(`${ROOT}packages/tron-devnode/src/bin/tron-devnode.ts`, { TRON_DEVNODE_PORT: String(devnodePort), TRON_DEVNODE_BLOCK_INTERVAL_MS: "0" });
+  const devnode = startScript(`${ROOT}packages/tron-devnode/src/bin/tron-devnode.ts`, {
+    TRON_DEVNODE_PORT: String(devnodePort),
+    TRON_DEVNODE_BLOCK_INTERVAL_MS: "0",
+  });
   const devnodeUrl = `http://127.0.0.1:${devnodePort}`;
   const services: SpawnedService[] = [];
   let standIn: StandIn | undefined;
   try {
     await waitForHttp(`${devnodeUrl}/healthcheck`);
-    const genesisTokens = ((await (await fetch(`${devnodeUrl}/wallet/getaccount`, { method: "POST", body: JSON.stringify({ address: HOLDER.hex }) })).json()) as { assetV2: unknown[] }).assetV2.length;
+    const genesisTokens = (
+      (await (
+        await fetch(`${devnodeUrl}/wallet/getaccount`, { method: "POST", body: JSON.stringify({ address: HOLDER.hex }) })
+      ).json()) as { assetV2: unknown[] }
+    ).assetV2.length;
     standIn = await startStandIn(devnodeUrl, TRC10_HELD - genesisTokens);
     const [proxyPort, gatewayPort] = [await freePort(), await freePort()];
     services.push(
-      spawnService(`${ROOT}services/trx-proxy`, { PORT: String(proxyPort), TRON_NODE_URL: standIn.url, LOG_LEVEL: "warn" }, { captureOutput: false }),
-      spawnService(`${ROOT}services/gateway`, { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, TRX_PROXY_URL: `http://127.0.0.1:${proxyPort}`, LOG_LEVEL: "warn" }, { captureOutput: false }),
+      spawnService(
+        `${ROOT}services/trx-proxy`,
+        { PORT: String(proxyPort), TRON_NODE_URL: standIn.url, LOG_LEVEL: "warn" },
+        { captureOutput: false },
+      ),
+      spawnService(
+        `${ROOT}services/gateway`,
+        {
+          PORT: String(gatewayPort),
+          DATABASE_URL: database.connectionString,
+          TRX_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
+          LOG_LEVEL: "warn",
+        },
+        { captureOutput: false },
+      ),
     );
     await waitForHttp(`http://127.0.0.1:${proxyPort}/healthz`);
     await waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`);
     const { key } = await createAccountWithKey(database.connectionString, "bench");
     const gateway = `http://127.0.0.1:${gatewayPort}`;
     const viaGateway = () => fetch(`${gateway}/api/v1/trx/account/${HOLDER.base58}/balance`, { headers: { "x-api-key": key } });
-    const rawGetAccount = () => fetch(`${standIn!.url}/wallet/getaccount`, { method: "POST", body: JSON.stringify({ address: HOLDER.hex }) });
-    const whitelist = ((await (await fetch(`${gateway}/api/v1/trx/tokens/trc20`, { headers: { "x-api-key": key } })).json()) as { tokens: unknown[] }).tokens.length;
+    const rawGetAccount = () =>
+      fetch(`${standIn!.url}/wallet/getaccount`, { method: "POST", body: JSON.stringify({ address: HOLDER.hex }) });
+    const whitelist = (
+      (await (await fetch(`${gateway}/api/v1/trx/tokens/trc20`, { headers: { "x-api-key": key } })).json()) as { tokens: unknown[] }
+    ).tokens.length;
 
     console.log(`\n== trx balance: an account holding ${TRC10_HELD} TRC-10 tokens, ${whitelist} whitelisted TRC-20 ...`);
-    const callsOf = () => ({ getaccount: standIn!.calls.get("/wallet/getaccount") ?? 0, trc20: standIn!.calls.get("/wallet/triggerconstantcontract") ?? 0, metadata: standIn!.calls.get("/wallet/getassetissuebyid") ?? 0 });
+    const callsOf = () => ({
+      getaccount: standIn!.calls.get("/wallet/getaccount") ?? 0,
+      trc20: standIn!.calls.get("/wallet/triggerconstantcontract") ?? 0,
+      metadata: standIn!.calls.get("/wallet/getassetissuebyid") ?? 0,
+    });
     const delta = (before: ReturnType<typeof callsOf>, after: ReturnType<typeof callsOf>, requests: number) => ({
       getaccount: (after.getaccount - before.getaccount) / requests,
       trc20: (after.trc20 - before.trc20) / requests,
@@ -133,9 +170,15 @@ export async function benchTrxBalance(): Promise<boolean> {
     const target = 1 + whitelist;
     const passed = warmCalls.getaccount <= 1 && warmCalls.metadata === 0 && warmTotal <= target;
 
-    console.log(`answer: ${(cold.text.length / 1024).toFixed(1)} KB; raw getaccount record: ${((await (await rawGetAccount()).text()).length / 1024).toFixed(1)} KB`);
-    console.log(`cold request (empty metadata cache): ${cold.ms.toFixed(1)} ms, node calls: ${coldCalls.getaccount} getaccount, ${coldCalls.trc20} triggerconstantcontract, ${coldCalls.metadata} getassetissuebyid`);
-    console.log(`warm, median of ${SAMPLES}: node's raw getaccount ${median(raw).toFixed(2)} ms, balance through the gateway ${median(gatewayTimes).toFixed(2)} ms (${(median(gatewayTimes) / median(raw)).toFixed(2)}x)`);
+    console.log(
+      `answer: ${(cold.text.length / 1024).toFixed(1)} KB; raw getaccount record: ${((await (await rawGetAccount()).text()).length / 1024).toFixed(1)} KB`,
+    );
+    console.log(
+      `cold request (empty metadata cache): ${cold.ms.toFixed(1)} ms, node calls: ${coldCalls.getaccount} getaccount, ${coldCalls.trc20} triggerconstantcontract, ${coldCalls.metadata} getassetissuebyid`,
+    );
+    console.log(
+      `warm, median of ${SAMPLES}: node's raw getaccount ${median(raw).toFixed(2)} ms, balance through the gateway ${median(gatewayTimes).toFixed(2)} ms (${(median(gatewayTimes) / median(raw)).toFixed(2)}x)`,
+    );
     console.log(
       `node calls per warm request: ${warmCalls.getaccount} getaccount + ${warmCalls.trc20} triggerconstantcontract + ${warmCalls.metadata} getassetissuebyid = ${warmTotal}   target <= ${target} (1 + ${whitelist} TRC-20)   ${passed ? "PASS" : "FAIL"}`,
     );

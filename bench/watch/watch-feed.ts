@@ -16,19 +16,15 @@ import { createTestDatabase, silentLogger } from "@chaingate/testing";
 import { connectBus } from "@chaingate/bus";
 import { bucketBitsFor, webhookAddresses, webhookChanged } from "@chaingate/contracts";
 // By path: bench/package.json does not list the services or their dependencies.
-import { openWatchFeedRegistry } from "../../services/delivery/src/testing/watch-feed-bench-support.ts";
-import { scannerConfigSchema } from "../../services/scanner/src/config.ts";
-import { createScannerService } from "../../services/scanner/src/create-scanner-service.ts";
-import { WatchIndex } from "../../services/scanner/src/domain/watch-index.ts";
-import { openScannerProjection } from "../../services/scanner/src/testing/open-scanner-state.ts";
-import { WEBHOOK_WATCHED_SQL } from "../../services/scanner/src/testing/webhook-watched-sql.ts";
+import { openWatchFeedRegistry } from "@chaingate/delivery/testing";
+import { createScannerService, scannerConfigSchema, WatchIndex } from "@chaingate/scanner";
+import { openScannerProjection, WEBHOOK_WATCHED_SQL } from "@chaingate/scanner/testing";
 import { heapUsed } from "../support/heap-used.ts";
 
 const ADDRESSES = Number(process.env.BENCH_WATCH_ADDRESSES ?? 1_000_000);
 const TARGET_LARGEST_BYTES = 100_000;
 const TARGET_MEMORY_RATIO = 1.1;
 const POLL_MS = 20;
-
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -49,7 +45,6 @@ export async function benchWatchFeed(): Promise<boolean> {
   const registry = await openWatchFeedRegistry(registryDatabase.connectionString, natsUrl, namespace);
   const bus = await connectBus({ url: natsUrl, name: "bench-watch", logger: silentLogger, namespace });
   await bus.ensureStreams([webhookChanged, webhookAddresses]);
-  const stream = `${namespace}_WEBHOOK_FEED`;
   try {
     // 1. Publish from the outbox.
     const webhookId = await registry.createWebhook(ADDRESSES);
@@ -57,25 +52,34 @@ export async function benchWatchFeed(): Promise<boolean> {
     registry.startRelay();
     await until(async () => (await registry.queued()) === 0, "the outbox to empty");
     const publishSeconds = seconds(publishStarted);
-    const { state } = await bus.manager.streams.info(stream, { subjects_filter: ">" });
+    const { state } = await bus.admin.streamInfo(webhookAddresses, { subjects: ">" });
     let largest = 0;
-    for (const subject of Object.keys(state.subjects ?? {})) {
-      largest = Math.max(largest, (await bus.manager.streams.getMessage(stream, { last_by_subj: subject })).data.length);
+    for (const subject of Object.keys(await bus.admin.subjectCounts(webhookAddresses, ">"))) {
+      largest = Math.max(largest, (await bus.admin.lastMessage(webhookAddresses, subject))?.data.length ?? 0);
     }
 
     // 2. One address more.
-    const before = (await bus.manager.streams.info(stream)).state.last_seq;
+    const before = (await bus.admin.streamInfo(webhookAddresses)).state.last_seq;
     const oneStarted = process.hrtime.bigint();
     await registry.addAddress(webhookId, ethAddress(ADDRESSES + 1));
-    await until(async () => (await registry.queued()) === 0 && (await bus.manager.streams.info(stream)).state.last_seq - before >= 2, "the one-address change");
+    await until(
+      async () => (await registry.queued()) === 0 && (await bus.admin.streamInfo(webhookAddresses)).state.last_seq - before >= 2,
+      "the one-address change",
+    );
     const oneSeconds = seconds(oneStarted);
-    const oneMessages = (await bus.manager.streams.info(stream)).state.last_seq - before;
+    const oneMessages = (await bus.admin.streamInfo(webhookAddresses)).state.last_seq - before;
     const watched = ADDRESSES + 1;
 
     // 3. An empty scanner rebuilds from the stream alone.
     const rebuildStarted = process.hrtime.bigint();
     const scanner = await createScannerService(
-      scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: scannerDatabase.connectionString, NATS_URL: natsUrl, NATS_NAMESPACE: namespace, LOG_LEVEL: "silent" }),
+      scannerConfigSchema.parse({
+        PORT: "0",
+        DATABASE_URL: scannerDatabase.connectionString,
+        NATS_URL: natsUrl,
+        NATS_NAMESPACE: namespace,
+        LOG_LEVEL: "silent",
+      }),
       silentLogger,
     );
     const projection = await openScannerProjection(scannerDatabase.connectionString);
@@ -83,7 +87,10 @@ export async function benchWatchFeed(): Promise<boolean> {
     let projectionSeconds = 0;
     let bucketHeap = 0;
     try {
-      await until(async () => (await projection.query(WEBHOOK_WATCHED_SQL, [webhookId, 0]))[0]?.address_count === watched, "the scanner's projection");
+      await until(
+        async () => (await projection.query(WEBHOOK_WATCHED_SQL, [webhookId, 0]))[0]?.address_count === watched,
+        "the scanner's projection",
+      );
       projectionSeconds = seconds(rebuildStarted);
       const heapBefore = heapUsed();
       index = new WatchIndex();
@@ -93,7 +100,8 @@ export async function benchWatchFeed(): Promise<boolean> {
       await scanner.close();
     }
     const rebuildSeconds = seconds(rebuildStarted);
-    if (index.watchedCount(webhookId) !== watched) throw new Error(`the rebuilt index watches ${index.watchedCount(webhookId)} addresses, expected ${watched}`);
+    if (index.watchedCount(webhookId) !== watched)
+      throw new Error(`the rebuilt index watches ${index.watchedCount(webhookId)} addresses, expected ${watched}`);
     index = undefined;
 
     // Baseline: a replica loading the index from the projection it already has.
@@ -105,7 +113,9 @@ export async function benchWatchFeed(): Promise<boolean> {
     // Memory: the same addresses, read from the same rows, as one list (the layout before buckets).
     const listBefore = heapUsed();
     const whole = new WatchIndex();
-    const rows = await projection.query<{ addresses: string[] }>("select addresses from scanner.webhook_buckets where webhook_id = $1", [webhookId]);
+    const rows = await projection.query<{ addresses: string[] }>("select addresses from scanner.webhook_buckets where webhook_id = $1", [
+      webhookId,
+    ]);
     whole.apply({ webhookId, coin: "ETH", addresses: rows.flatMap((row) => row.addresses), isActive: true, deleted: false, version: 1 });
     rows.length = 0;
     const listHeap = heapUsed() - listBefore;
@@ -120,17 +130,25 @@ export async function benchWatchFeed(): Promise<boolean> {
       memory: bytesBucketed <= bytesList * TARGET_MEMORY_RATIO,
     };
     const bits = bucketBitsFor(ADDRESSES);
-    console.log(`watch feed: one webhook of ${ADDRESSES.toLocaleString("en")} ETH addresses (level ${bits}: ${2 ** bits} buckets), real Postgres, NATS, relay and scanner service`);
-    console.log(`  publish from the outbox: ${publishSeconds.toFixed(2)} s for ${Object.keys(state.subjects ?? {}).length} messages, ${(state.bytes / 1e6).toFixed(1)} MB in the stream; largest message ${(largest / 1e3).toFixed(1)} KB (target <= ${TARGET_LARGEST_BYTES / 1e3} KB; NATS max 1,048.6 KB)`);
-    console.log(`  one address added: ${oneMessages} messages (target 2: its bucket + the meta) in ${(oneSeconds * 1e3).toFixed(0)} ms from commit`);
+    console.log(
+      `watch feed: one webhook of ${ADDRESSES.toLocaleString("en")} ETH addresses (level ${bits}: ${2 ** bits} buckets), real Postgres, NATS, relay and scanner service`,
+    );
+    console.log(
+      `  publish from the outbox: ${publishSeconds.toFixed(2)} s for ${Object.keys(state.subjects ?? {}).length} messages, ${(state.bytes / 1e6).toFixed(1)} MB in the stream; largest message ${(largest / 1e3).toFixed(1)} KB (target <= ${TARGET_LARGEST_BYTES / 1e3} KB; NATS max 1,048.6 KB)`,
+    );
+    console.log(
+      `  one address added: ${oneMessages} messages (target 2: its bucket + the meta) in ${(oneSeconds * 1e3).toFixed(0)} ms from commit`,
+    );
     console.log(
       `  empty scanner, stream → projection: ${projectionSeconds.toFixed(2)} s; + index: ${rebuildSeconds.toFixed(2)} s in all; baseline, index from its own Postgres projection: ${baselineSeconds.toFixed(2)} s (ratio ${(rebuildSeconds / baselineSeconds).toFixed(1)})`,
     );
-    console.log(`  index memory: ${bytesBucketed.toFixed(0)} B per address loaded bucket by bucket vs ${bytesList.toFixed(0)} B as one list (ratio ${(bytesBucketed / bytesList).toFixed(2)}, target <= ${TARGET_MEMORY_RATIO})`);
+    console.log(
+      `  index memory: ${bytesBucketed.toFixed(0)} B per address loaded bucket by bucket vs ${bytesList.toFixed(0)} B as one list (ratio ${(bytesBucketed / bytesList).toFixed(2)}, target <= ${TARGET_MEMORY_RATIO})`,
+    );
     for (const [name, ok] of Object.entries(checks)) if (!ok) console.log(`  MISSED: ${name}`);
     return Object.values(checks).every(Boolean);
   } finally {
-    await bus.manager.streams.delete(stream).catch(() => {});
+    await bus.admin.deleteStream(webhookAddresses).catch(() => {});
     await bus.close();
     await registry.close();
     await registryDatabase.drop();

@@ -31,14 +31,24 @@ export async function benchAddressIssuance(): Promise<boolean> {
   );
   const gateway = spawnService(
     `${ROOT}services/gateway`,
-    { PORT: String(gatewayPort), DATABASE_URL: database.connectionString, XPUB_URL: `http://127.0.0.1:${xpubPort}`, ACCESS_LOG: "false", LOG_LEVEL: "warn" },
+    {
+      PORT: String(gatewayPort),
+      DATABASE_URL: database.connectionString,
+      XPUB_URL: `http://127.0.0.1:${xpubPort}`,
+      ACCESS_LOG: "false",
+      LOG_LEVEL: "warn",
+    },
     { captureOutput: false },
   );
   try {
     await Promise.all([waitForHttp(`http://127.0.0.1:${xpubPort}/healthz`), waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`)]);
     const { key } = await createAccountWithKey(database.connectionString, "bench");
     const headers = { "x-api-key": key, accept: "application/json", "content-type": "application/json" };
-    const registered = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/btc/xpub`, { method: "POST", headers, body: JSON.stringify({ xpub: ZPUB }) });
+    const registered = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/btc/xpub`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ xpub: ZPUB }),
+    });
     const { id } = (await registered.json()) as { id: number };
     const url = `http://127.0.0.1:${gatewayPort}/api/v1/btc/xpub/${id}/address`;
 
@@ -64,7 +74,9 @@ export async function benchAddressIssuance(): Promise<boolean> {
     console.log(
       `issued ${perSecond.toFixed(0)}/s (p50 ${measured.latency.p50} ms, p99 ${measured.latency.p99} ms)   target >= ${TARGET_PER_SECOND}/s   ${throughputOk ? "PASS" : "FAIL"}`,
     );
-    console.log(`duplicates in the database: ${duplicateIndexes} indexes, ${duplicateAddresses} addresses (of ${audit.rows} rows)   target 0   ${duplicatesOk ? "PASS" : "FAIL"}`);
+    console.log(
+      `duplicates in the database: ${duplicateIndexes} indexes, ${duplicateAddresses} addresses (of ${audit.rows} rows)   target 0   ${duplicatesOk ? "PASS" : "FAIL"}`,
+    );
     console.log(
       `rows ${audit.rows} = 201 responses ${created} + ${abandoned} abandoned in flight (<= ${2 * CONNECTIONS}), indexes ${audit.minIndex}..${audit.maxIndex}, next_index ${audit.nextIndex}, errors/non-2xx ${failures}   ${bookkeepingOk ? "PASS" : "FAIL"}`,
     );

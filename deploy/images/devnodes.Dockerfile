@@ -2,15 +2,20 @@
 # repository root. Targets:
 #   tron-devnode  the project's java-tron HTTP API simulator (packages/tron-devnode), bundled
 #   hardhat       Hardhat Network (hardhat 2, chain id 31337, the usual funded dev accounts)
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS tron-devnode-build
 WORKDIR /build
 COPY packages/tron-devnode/package.json /tmp/tron-devnode-package.json
-# Its runtime dependencies at the versions its package.json pins, and the workspace's esbuild.
+COPY packages/chains/tron/package.json /tmp/tron-package.json
+# Its runtime dependencies and those of @chaingate/tron (its workspace dependency) at the versions
+# their package.json files pin, and the workspace's esbuild.
 RUN npm init -y >/dev/null \
  && npm install --no-fund --no-audit --loglevel=error esbuild@0.25.12 \
-      $(node -e 'const d=require("/tmp/tron-devnode-package.json").dependencies;console.log(Object.entries(d).map(([n,v])=>n+"@"+v).join(" "))')
+      $(node -e 'const d={...require("/tmp/tron-devnode-package.json").dependencies,...require("/tmp/tron-package.json").dependencies};console.log(Object.entries(d).filter(([,v])=>!v.startsWith("workspace:")).map(([n,v])=>n+"@"+v).join(" "))')
+# The workspace package as esbuild resolves it: its package.json "exports" point at its sources.
+COPY packages/chains/tron/package.json ./node_modules/@chaingate/tron/package.json
+COPY packages/chains/tron/src ./node_modules/@chaingate/tron/src
 COPY packages/tron-devnode/src ./src
 RUN npx esbuild src/bin/tron-devnode.ts --bundle --platform=node --format=esm --target=node20 \
       --outfile=/out/tron-devnode.mjs --log-level=warning \

@@ -1,6 +1,6 @@
-# A Node 20 base made without a registry: Debian bookworm (debootstrap, imported by
+# A Node 22 base made without a registry: Debian bookworm (debootstrap, imported by
 # scripts/build-images.sh) plus this machine's own node binary and npm. Stands in for the official
-# node:20-bookworm-slim, with the same non-root user (node, uid 1000).
+# node:22-bookworm-slim, with the same non-root user (node, uid 1000).
 ARG DEBIAN_IMAGE=chaingate-local/debian:bookworm
 FROM ${DEBIAN_IMAGE}
 COPY node /usr/local/bin/node

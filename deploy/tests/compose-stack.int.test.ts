@@ -38,7 +38,11 @@ let gatewayPort = 0;
 let composeEnv: NodeJS.ProcessEnv = {};
 
 function compose(args: string[], options: { timeoutMs?: number; allowFailure?: boolean } = {}) {
-  return exec("docker-compose", ["-p", PROJECT, "--profile", "devnodes", ...args], { env: composeEnv, timeoutMs: options.timeoutMs ?? 120_000, allowFailure: options.allowFailure });
+  return exec("docker-compose", ["-p", PROJECT, "--profile", "devnodes", ...args], {
+    env: composeEnv,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    allowFailure: options.allowFailure,
+  });
 }
 
 async function waitUntilHealthy(containers: string[], deadlineMs: number): Promise<void> {
@@ -46,7 +50,12 @@ async function waitUntilHealthy(containers: string[], deadlineMs: number): Promi
   let states = "";
   while (Date.now() < deadline) {
     const ids = (await compose(["ps", "-q", ...containers])).stdout.split("\n").filter(Boolean);
-    const inspected = await exec("docker", ["inspect", "--format", "{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}", ...ids]);
+    const inspected = await exec("docker", [
+      "inspect",
+      "--format",
+      "{{.Name}} {{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}",
+      ...ids,
+    ]);
     states = inspected.stdout.trim();
     const lines = states.split("\n");
     if (lines.length === containers.length && lines.every((line) => line.endsWith(" healthy"))) return;
@@ -81,7 +90,9 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
     await compose(["up", "-d", "--no-build", ...started]);
     await waitUntilHealthy(started, 120_000);
 
-    const account = (await compose(["exec", "-T", "gateway", "node", "dist/admin.js", "accounts", "create", "--name", "compose test"])).stdout.trim();
+    const account = (
+      await compose(["exec", "-T", "gateway", "node", "dist/admin.js", "accounts", "create", "--name", "compose test"])
+    ).stdout.trim();
     expect(account).toMatch(/^\d+$/);
     const created = await compose(["exec", "-T", "gateway", "node", "dist/admin.js", "keys", "create", "--account", account]);
     apiKey = created.stdout.trim().split("\n").at(-1)!;
@@ -132,7 +143,12 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
       expect(config.Cmd).toEqual(["sh", "dist/start.sh"]);
       expect(config.Healthcheck?.Test.join(" ")).toContain("/healthz");
       const listing = await exec("docker", [
-        "run", "--rm", "--entrypoint", "sh", image, "-c",
+        "run",
+        "--rm",
+        "--entrypoint",
+        "sh",
+        image,
+        "-c",
         "ls -A /app; echo ---; ls /app/node_modules /app/node_modules/@* | grep -E '^(@chaingate|tsx|typescript|vitest|testcontainers|hardhat|esbuild)$' || true; echo ---; cat dist/start.sh",
       ]);
       const [top, devOnly, start] = listing.stdout.split("---\n");
@@ -154,7 +170,7 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
     const dir = mkdtempSync(path.join(os.tmpdir(), "chaingate-context-"));
     try {
       const dockerfile = path.join(dir, "Dockerfile");
-      writeFileSync(dockerfile, `FROM ${process.env.NODE_IMAGE ?? "chaingate-local/node:20"}\nCOPY . /context\n`);
+      writeFileSync(dockerfile, `FROM ${process.env.NODE_IMAGE ?? "chaingate-local/node:22"}\nCOPY . /context\n`);
       const image = "chaingate-test/build-context";
       await exec("docker", ["build", "-q", "-f", dockerfile, "-t", image, "."], { env: { DOCKER_BUILDKIT: "0" }, timeoutMs: 120_000 });
       const check = [...excluded, ...kept].map((entry) => `[ -e "/context/${entry}" ] && echo "${entry}"`).join("; ");

@@ -20,7 +20,8 @@ export function dockerAvailability(): DockerAvailability {
   if (!commandAnswers("docker", ["info"])) {
     return { ok: false, reason: "no Docker engine answers `docker info` (bash scripts/ensure-docker.sh installs and starts one as root)" };
   }
-  if (!commandAnswers("docker-compose", ["version"])) return { ok: false, reason: "docker-compose is not installed (bash scripts/ensure-docker.sh)" };
+  if (!commandAnswers("docker-compose", ["version"]))
+    return { ok: false, reason: "docker-compose is not installed (bash scripts/ensure-docker.sh)" };
   const localBase = commandAnswers("docker", ["image", "inspect", "chaingate-local/debian:bookworm"]);
   if (!localBase && !process.env.NODE_IMAGE && !commandAnswers("sh", ["-c", "command -v debootstrap"])) {
     return { ok: false, reason: "no base image can be made: debootstrap is not installed and NODE_IMAGE is not set" };
@@ -35,7 +36,11 @@ export interface CommandResult {
 }
 
 /** Runs a command from the repository root without blocking the event loop; rejects on a non-zero exit. */
-export function exec(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean } = {}): Promise<CommandResult> {
+export function exec(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean } = {},
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";

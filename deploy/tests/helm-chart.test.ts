@@ -89,7 +89,12 @@ const find = (objects: K8sObject[], kind: string, service: string) => {
 function podOf(deployment: K8sObject): Endpoint {
   const container = (deployment as IDeployment).spec!.template.spec!.containers[0]!;
   const namedPorts = Object.fromEntries((container.ports ?? []).map((p) => [p.name!, p.containerPort]));
-  return { podLabels: deployment.spec.template.metadata.labels, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE }, namedPorts };
+  return {
+    podLabels: deployment.spec.template.metadata.labels,
+    namespace: NAMESPACE,
+    namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE },
+    namedPorts,
+  };
 }
 
 function policiesOf(objects: K8sObject[]): Array<{ namespace: string; spec: NetworkPolicySpec }> {
@@ -112,7 +117,9 @@ function checkRendering(objects: K8sObject[], expectedServices: string[], { with
     expect(selects(deployment.spec.selector, podLabels), `${name}: selector matches its pod template`).toBe(true);
     // No other Deployment's pods match this selector (they would be adopted or fought over).
     for (const other of deployments.filter((d) => d !== deployment)) {
-      expect(selects(deployment.spec.selector, other.spec.template.metadata.labels), `${name} selects ${component(other)}'s pods`).toBe(false);
+      expect(selects(deployment.spec.selector, other.spec.template.metadata.labels), `${name} selects ${component(other)}'s pods`).toBe(
+        false,
+      );
     }
     const pod = deployment.spec.template.spec;
     expect(pod.securityContext.runAsNonRoot).toBe(true);
@@ -170,7 +177,8 @@ function checkRendering(objects: K8sObject[], expectedServices: string[], { with
       const ref = env.valueFrom?.secretKeyRef;
       if (!ref || ref.optional) continue;
       const secret = secrets.find((s) => s.metadata.name === ref.name);
-      if (secret) expect(Object.keys(secret.stringData ?? secret.data ?? {}), `${component(deployment)} needs ${ref.key}`).toContain(ref.key);
+      if (secret)
+        expect(Object.keys(secret.stringData ?? secret.data ?? {}), `${component(deployment)} needs ${ref.key}`).toContain(ref.key);
     }
   }
 
@@ -190,13 +198,23 @@ function checkRendering(objects: K8sObject[], expectedServices: string[], { with
 
   // NetworkPolicy: every pod selected for ingress and egress; only the gateway reachable from outside.
   const policies = policiesOf(objects);
-  const strangerPod: Endpoint = { podLabels: { app: "something-else" }, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE } };
+  const strangerPod: Endpoint = {
+    podLabels: { app: "something-else" },
+    namespace: NAMESPACE,
+    namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE },
+  };
   for (const deployment of deployments) {
     const name = component(deployment)!;
     const pod = podOf(deployment);
     const covering = policies.filter((p) => selects(p.spec.podSelector, pod.podLabels));
-    expect(covering.some((p) => p.spec.policyTypes?.includes("Ingress")), `${name} has an ingress policy`).toBe(true);
-    expect(covering.some((p) => p.spec.policyTypes?.includes("Egress")), `${name} has an egress policy`).toBe(true);
+    expect(
+      covering.some((p) => p.spec.policyTypes?.includes("Ingress")),
+      `${name} has an ingress policy`,
+    ).toBe(true);
+    expect(
+      covering.some((p) => p.spec.policyTypes?.includes("Egress")),
+      `${name} has an egress policy`,
+    ).toBe(true);
     const port = pod.namedPorts!.http!;
     if (name === "gateway") continue;
     expect(allowed(policies, strangerPod, pod, port), `a stranger pod reaches ${name}`).toBe(false);
@@ -205,7 +223,8 @@ function checkRendering(objects: K8sObject[], expectedServices: string[], { with
       const caller = component(other)!;
       expect(allowed(policies, podOf(other), pod, port), `${caller} → ${name}`).toBe(calls(caller, name));
       // A caller reaches the service port only, never the metrics port.
-      if (pod.namedPorts!.metrics) expect(allowed(policies, podOf(other), pod, pod.namedPorts!.metrics), `${caller} → ${name} metrics`).toBe(false);
+      if (pod.namedPorts!.metrics)
+        expect(allowed(policies, podOf(other), pod, pod.namedPorts!.metrics), `${caller} → ${name} metrics`).toBe(false);
     }
   }
   // Egress: the proxies and the scanner reach nodes, delivery reaches public webhook URLs but not
@@ -256,7 +275,9 @@ describe("helm chart deploy/helm/chaingate", () => {
     expect(find(objects, "ConfigMap", "delivery").data.XPUB_URL).toBe(`http://${xpubService.metadata.name}:8080`);
     expect(xpubService.metadata.name).toBe("chaingate-xpub");
     // Delivery sends INTERNAL_TOKEN with its reads, as the gateway does.
-    expect(find(objects, "Deployment", "delivery").spec.template.spec.containers[0].env.map((e: { name: string }) => e.name)).toContain("INTERNAL_TOKEN");
+    expect(find(objects, "Deployment", "delivery").spec.template.spec.containers[0].env.map((e: { name: string }) => e.name)).toContain(
+      "INTERNAL_TOKEN",
+    );
     const policies = policiesOf(objects);
     const pod = (name: string) => podOf(find(objects, "Deployment", name));
     expect(allowed(policies, pod("delivery"), pod("xpub"), 8080), "delivery → xpub").toBe(true);
@@ -269,12 +290,23 @@ describe("helm chart deploy/helm/chaingate", () => {
 
   it("gives delivery no XPUB_URL and no route to xpub's pods when xpub is off", () => {
     const objects = render(["--set", "services.xpub.enabled=false"]);
-    checkRendering(objects, SERVICES.filter((s) => s !== "xpub"));
+    checkRendering(
+      objects,
+      SERVICES.filter((s) => s !== "xpub"),
+    );
     expect(find(objects, "ConfigMap", "delivery").data.XPUB_URL).toBeUndefined();
     // A pod carrying xpub's labels (say, deployed by hand) is not reachable from delivery.
     const policies = policiesOf(objects);
     const delivery = podOf(find(objects, "Deployment", "delivery"));
-    const lookalike: Endpoint = { podLabels: { "app.kubernetes.io/name": "chaingate", "app.kubernetes.io/instance": "chaingate", "app.kubernetes.io/component": "xpub" }, namespace: NAMESPACE, namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE } };
+    const lookalike: Endpoint = {
+      podLabels: {
+        "app.kubernetes.io/name": "chaingate",
+        "app.kubernetes.io/instance": "chaingate",
+        "app.kubernetes.io/component": "xpub",
+      },
+      namespace: NAMESPACE,
+      namespaceLabels: { "kubernetes.io/metadata.name": NAMESPACE },
+    };
     expect(allowed(policies, delivery, lookalike, 8080)).toBe(false);
   });
 
@@ -290,18 +322,33 @@ describe("helm chart deploy/helm/chaingate", () => {
     }
     const policies = policiesOf(objects);
     const gateway = podOf(find(objects, "Deployment", "gateway"));
-    const ingressController: Endpoint = { podLabels: { app: "ingress-nginx" }, namespace: "ingress-nginx", namespaceLabels: { "kubernetes.io/metadata.name": "ingress-nginx" } };
-    const prometheus: Endpoint = { podLabels: { app: "prometheus" }, namespace: "monitoring", namespaceLabels: { "kubernetes.io/metadata.name": "monitoring" } };
+    const ingressController: Endpoint = {
+      podLabels: { app: "ingress-nginx" },
+      namespace: "ingress-nginx",
+      namespaceLabels: { "kubernetes.io/metadata.name": "ingress-nginx" },
+    };
+    const prometheus: Endpoint = {
+      podLabels: { app: "prometheus" },
+      namespace: "monitoring",
+      namespaceLabels: { "kubernetes.io/metadata.name": "monitoring" },
+    };
     expect(allowed(policies, ingressController, gateway, 8080)).toBe(true);
     expect(allowed(policies, { ip: "203.0.113.7" }, gateway, 8080)).toBe(false);
     // Prometheus scrapes every service, the scanner included.
-    for (const name of SERVICES) expect(allowed(policies, prometheus, podOf(find(objects, "Deployment", name)), 9464), `scrape ${name}`).toBe(true);
+    for (const name of SERVICES)
+      expect(allowed(policies, prometheus, podOf(find(objects, "Deployment", name)), 9464), `scrape ${name}`).toBe(true);
     expect(allowed(policies, ingressController, gateway, 9464), "the ingress controller reaches the gateway's metrics").toBe(false);
     // Postgres only in its namespace.
     const xpub = podOf(find(objects, "Deployment", "xpub"));
-    const postgres: Endpoint = { podLabels: { app: "pg" }, namespace: "databases", namespaceLabels: { "kubernetes.io/metadata.name": "databases" } };
+    const postgres: Endpoint = {
+      podLabels: { app: "pg" },
+      namespace: "databases",
+      namespaceLabels: { "kubernetes.io/metadata.name": "databases" },
+    };
     expect(allowed(policies, xpub, postgres, 5432)).toBe(true);
-    expect(allowed(policies, xpub, { ...postgres, namespace: "other", namespaceLabels: { "kubernetes.io/metadata.name": "other" } }, 5432)).toBe(false);
+    expect(
+      allowed(policies, xpub, { ...postgres, namespace: "other", namespaceLabels: { "kubernetes.io/metadata.name": "other" } }, 5432),
+    ).toBe(false);
     expect(find(objects, "Deployment", "scanner").spec.replicas).toBe(2);
     expect(find(objects, "HorizontalPodAutoscaler", "gateway").spec).toMatchObject({ minReplicas: 3, maxReplicas: 20 });
     expect(find(objects, "ConfigMap", "gateway").data.API_KEY_CACHE_SIZE).toBe("50000");
@@ -322,9 +369,22 @@ describe("helm chart deploy/helm/chaingate", () => {
   });
 
   it("lets the peers of networkPolicy.blockNotifyFrom (a node's -blocknotify) reach the scanner, and no one else; the scanner gets the internal token and the push URLs", () => {
-    const bitcoinNs: Endpoint = { podLabels: { app: "bitcoind" }, namespace: "btc", namespaceLabels: { "kubernetes.io/metadata.name": "btc" } };
-    const other: Endpoint = { podLabels: { app: "bitcoind" }, namespace: "other", namespaceLabels: { "kubernetes.io/metadata.name": "other" } };
-    const withPeers = render(["--set-json", 'networkPolicy.blockNotifyFrom=[{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":"btc"}}}]', "--set", "nodes.btc.zmqUrl=tcp://bitcoind.btc.svc:28332"]);
+    const bitcoinNs: Endpoint = {
+      podLabels: { app: "bitcoind" },
+      namespace: "btc",
+      namespaceLabels: { "kubernetes.io/metadata.name": "btc" },
+    };
+    const other: Endpoint = {
+      podLabels: { app: "bitcoind" },
+      namespace: "other",
+      namespaceLabels: { "kubernetes.io/metadata.name": "other" },
+    };
+    const withPeers = render([
+      "--set-json",
+      'networkPolicy.blockNotifyFrom=[{"namespaceSelector":{"matchLabels":{"kubernetes.io/metadata.name":"btc"}}}]',
+      "--set",
+      "nodes.btc.zmqUrl=tcp://bitcoind.btc.svc:28332",
+    ]);
     const scanner = podOf(find(withPeers, "Deployment", "scanner"));
     const port = scanner.namedPorts!.http!;
     expect(allowed(policiesOf(withPeers), bitcoinNs, scanner, port)).toBe(true);

@@ -71,21 +71,41 @@ function portMatches(ports: NetworkPolicyPort[] | undefined, port: number, targe
   return ports.some((p) => p.port === undefined || p.port === port || (typeof p.port === "string" && target.namedPorts?.[p.port] === port));
 }
 
-function ruleAllows(rule: NetworkPolicyRule, peers: NetworkPolicyPeer[] | undefined, other: Endpoint, port: number, portOwner: Endpoint, namespace: string): boolean {
+function ruleAllows(
+  rule: NetworkPolicyRule,
+  peers: NetworkPolicyPeer[] | undefined,
+  other: Endpoint,
+  port: number,
+  portOwner: Endpoint,
+  namespace: string,
+): boolean {
   const peerOk = !peers || peers.length === 0 || peers.some((peer) => peerMatches(peer, other, namespace));
   return peerOk && portMatches(rule.ports, port, portOwner);
 }
 
 /** Whether `source` may open a TCP connection to `target` on `port` (both directions checked). */
-export function allowed(policies: Array<{ namespace: string; spec: NetworkPolicySpec }>, source: Endpoint, target: Endpoint, port: number): boolean {
+export function allowed(
+  policies: Array<{ namespace: string; spec: NetworkPolicySpec }>,
+  source: Endpoint,
+  target: Endpoint,
+  port: number,
+): boolean {
   const ingressPolicies = policies.filter(
-    (p) => target.podLabels && p.namespace === target.namespace && (p.spec.policyTypes ?? ["Ingress"]).includes("Ingress") && selects(p.spec.podSelector, target.podLabels),
+    (p) =>
+      target.podLabels &&
+      p.namespace === target.namespace &&
+      (p.spec.policyTypes ?? ["Ingress"]).includes("Ingress") &&
+      selects(p.spec.podSelector, target.podLabels),
   );
   const ingressOk =
     ingressPolicies.length === 0 ||
     ingressPolicies.some((p) => (p.spec.ingress ?? []).some((rule) => ruleAllows(rule, rule.from, source, port, target, p.namespace)));
   const egressPolicies = policies.filter(
-    (p) => source.podLabels && p.namespace === source.namespace && (p.spec.policyTypes ?? []).includes("Egress") && selects(p.spec.podSelector, source.podLabels),
+    (p) =>
+      source.podLabels &&
+      p.namespace === source.namespace &&
+      (p.spec.policyTypes ?? []).includes("Egress") &&
+      selects(p.spec.podSelector, source.podLabels),
   );
   const egressOk =
     egressPolicies.length === 0 ||

@@ -23,7 +23,9 @@ const quietBusLogger = { info() {}, warn() {}, error() {} };
 
 /** Containers testcontainers started (it labels them), by image. */
 function testcontainersRunning(image: string): string[] {
-  const ps = spawnSync("docker", ["ps", "-q", "--filter", "label=org.testcontainers=true", "--filter", `ancestor=${image}`], { encoding: "utf8" });
+  const ps = spawnSync("docker", ["ps", "-q", "--filter", "label=org.testcontainers=true", "--filter", `ancestor=${image}`], {
+    encoding: "utf8",
+  });
   return ps.stdout.split("\n").filter(Boolean);
 }
 
@@ -59,7 +61,14 @@ describe.skipIf(!docker.ok)(`testcontainers infrastructure${docker.ok ? "" : ` (
     // NATS: a JetStream stream, a published event, and a durable consumer that receives it.
     bus = await connectBus({ url: natsUrl, name: "testcontainers-test", logger: quietBusLogger, namespace: "tc" });
     await bus.ensureStreams([addressIssued]);
-    const event = { account_id: 1, xpub_id: 7, coin: "BTC" as const, address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu", index: 0, issued_at: new Date().toISOString() };
+    const event = {
+      account_id: 1,
+      xpub_id: 7,
+      coin: "BTC" as const,
+      address: "bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+      index: 0,
+      issued_at: new Date().toISOString(),
+    };
     expect((await bus.publish(addressIssued, event)).duplicate).toBe(false);
     const received = await new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("no event within 10 s")), 10_000);

@@ -10,7 +10,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { runAdminCli, createAccountWithKey } from "@chaingate/gateway/testing";
-import { startLitecoindRegtest, startPrivateNats, startPrivatePostgres, type LitecoindRegtest, type PrivateNats, type PrivatePostgres } from "@chaingate/testing";
+import {
+  startLitecoindRegtest,
+  startPrivateNats,
+  startPrivatePostgres,
+  type LitecoindRegtest,
+  type PrivateNats,
+  type PrivatePostgres,
+} from "@chaingate/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLoad, summarise, type Answer, type WindowSummary } from "./load-recorder.ts";
@@ -20,7 +27,7 @@ import { createServiceStack } from "./service-stack.ts";
 const REPORT = fileURLToPath(new URL("../../.tmp/drills/dependency-outages.json", import.meta.url));
 /** BIP84 account 0 of the "abandon ... about" mnemonic. */
 const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
-/** What a service may answer while a dependency is down (README: Faults and outages). */
+/** What a service may answer while a dependency is down (docs/operations/faults.md). */
 const DOCUMENTED_OUTAGE_ANSWERS = [
   { status: 503, message: "API keys cannot be checked right now (the database is unavailable); try again later." },
   { status: 503, message: "The database is unavailable; try again later." },
@@ -41,8 +48,18 @@ beforeAll(async () => {
   const shared = { DATABASE_URL: postgres.url, NATS_URL: nats.url };
   const xpubUrl = await stack.start("xpub", "xpub", { ...shared, BITCOIN_NETWORK: "mainnet" });
   const deliveryUrl = await stack.start("delivery", "delivery", { ...shared });
-  scannerUrl = await stack.start("scanner", "scanner", { ...shared, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: "200" });
-  const btcUrl = await stack.start("btc-proxy", "btc-proxy", { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  scannerUrl = await stack.start("scanner", "scanner", {
+    ...shared,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+    SCANNER_POLL_INTERVAL_MS: "200",
+  });
+  const btcUrl = await stack.start("btc-proxy", "btc-proxy", {
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+  });
   for (const replica of ["gateway-1", "gateway-2"]) {
     gatewayUrls.push(
       await stack.start(replica, "gateway", {
@@ -117,13 +134,18 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery,
     });
     const baseline = summarise(load.answers, 0, faults[0]!.start, 0, isDocumented);
     mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
-    writeFileSync(REPORT, JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2));
+    writeFileSync(
+      REPORT,
+      JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2),
+    );
     // The drill's report (also written to .tmp/drills/): the closing note quotes it.
     process.stdout.write(
       [["window", "requests", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
         .concat(
           Object.entries({ baseline: { ...baseline, faultMs: 0 }, ...report }).map(([name, s]) =>
-            [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(" | "),
+            [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(
+              " | ",
+            ),
           ),
         )
         .join("\n") + "\n",
@@ -144,13 +166,24 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery,
     }
 
     // Every address answered was stored, none twice.
-    const answered = load.answers.filter((a) => a.kind === "issue" && a.status === 201).map((a) => a.body as { address: string; index: number });
+    const answered = load.answers
+      .filter((a) => a.kind === "issue" && a.status === 201)
+      .map((a) => a.body as { address: string; index: number });
     const client = new pg.Client({ connectionString: postgres.url });
     await client.connect();
-    const { rows } = await client.query<{ index: number; address: string }>("select index, address from xpub.issued_addresses where key_id = $1", [xpubId]);
+    const { rows } = await client.query<{ index: number; address: string }>(
+      "select index, address from xpub.issued_addresses where key_id = $1",
+      [xpubId],
+    );
     // Every issued address reaches JetStream (address.issued) despite the outages: the outbox drains.
     await expect
-      .poll(async () => Number((await client.query<{ n: string }>("select count(*) as n from xpub.issued_addresses where published_at is null")).rows[0]!.n), { timeout: 20_000 })
+      .poll(
+        async () =>
+          Number(
+            (await client.query<{ n: string }>("select count(*) as n from xpub.issued_addresses where published_at is null")).rows[0]!.n,
+          ),
+        { timeout: 20_000 },
+      )
       .toBe(0);
     await client.end();
     expect(new Set(rows.map((r) => r.index)).size).toBe(rows.length);
@@ -162,8 +195,10 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery,
 
   it("a key deactivated after recovery fails the very next request on every gateway replica", async () => {
     const { key: second } = await createAccountWithKey(postgres.url, "second");
-    for (const url of gatewayUrls) expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(200);
+    for (const url of gatewayUrls)
+      expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(200);
     await runAdminCli(postgres.url, ["keys", "deactivate", "--prefix", second.slice(0, 8)]);
-    for (const url of gatewayUrls) expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(401);
+    for (const url of gatewayUrls)
+      expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(401);
   });
 });

@@ -24,7 +24,11 @@ let product: NotificationStack;
 beforeAll(async () => {
   [database, node] = await Promise.all([createTestDatabase(), startLitecoindRegtest()]);
   await node.mine(101);
-  product = await startNotificationStack({ databaseUrl: database.connectionString, bitcoin: node, scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200" } });
+  product = await startNotificationStack({
+    databaseUrl: database.connectionString,
+    bitcoin: node,
+    scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200" },
+  });
 }, 180_000);
 afterAll(async () => {
   await product?.stop();
@@ -51,7 +55,9 @@ describe("a webhook asking for 3 confirmations", () => {
     const position = (await paidOutputs(node, txid)).get(deep);
 
     const paymentBlock = await mineProcessed();
-    expect(product.notifications(control).map((n) => n.payload)).toMatchObject([{ txid, amount: "0.5", confirmations: 1, block: { hash: paymentBlock } }]);
+    expect(product.notifications(control).map((n) => n.payload)).toMatchObject([
+      { txid, amount: "0.5", confirmations: 1, block: { hash: paymentBlock } },
+    ]);
     expect(product.notifications(webhook), "at depth 1").toEqual([]);
     await mineProcessed();
     expect(product.notifications(webhook), "at depth 2").toEqual([]);

@@ -8,10 +8,19 @@
  * (@chaingate/api-client), as an integrator would.
  */
 import { createApiClient, type ApiClient } from "@chaingate/api-client";
-import { createTestDatabase, deployUsdtLikeToken, startHardhat, startLitecoindRegtest, type DeployedToken, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  deployUsdtLikeToken,
+  startHardhat,
+  startLitecoindRegtest,
+  type DeployedToken,
+  type HardhatNode,
+  type LitecoindRegtest,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // By path, as the scanner's own Tron test does: the simulator's test helper (TronWeb signing as a dev account).
-import { useDevnode } from "../../packages/tron-devnode/src/test-devnode.ts";
+import { useDevnode } from "@chaingate/tron-devnode/testing";
 import { startNotificationStack, type CreatedWebhook, type NotificationStack, type ReceivedNotification } from "./notification-stack.ts";
 import { paidOutputs } from "./paid-outputs.ts";
 import { processedBlocks, waitUntilProcessed } from "./scanner-watch.ts";
@@ -54,7 +63,9 @@ afterAll(async () => {
 
 /** Waits for `count` notifications to `webhook`, then that nothing more follows; each must verify with its secret. */
 async function exactly(webhook: CreatedWebhook, count: number): Promise<ReceivedNotification["payload"][]> {
-  await expect.poll(() => product.notifications(webhook).length, { timeout: ARRIVAL_TIMEOUT_MS, interval: 200 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(() => product.notifications(webhook).length, { timeout: ARRIVAL_TIMEOUT_MS, interval: 200 })
+    .toBeGreaterThanOrEqual(count);
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
   const received = product.notifications(webhook);
   expect(received.map((n) => n.payload)).toHaveLength(count);
@@ -72,7 +83,9 @@ describe("a deposit to a watched address", () => {
     const [notification] = await exactly(webhook, 1);
     // The delivery log agrees, read through the generated client.
     const delivered = async () => {
-      const { data, error } = await api.GET("/api/v1/webhooks/{webhook}/deliveries", { params: { path: { webhook: webhook.id }, query: { status: "delivered" } } });
+      const { data, error } = await api.GET("/api/v1/webhooks/{webhook}/deliveries", {
+        params: { path: { webhook: webhook.id }, query: { status: "delivered" } },
+      });
       expect(error).toBeUndefined();
       return data?.data.map((delivery) => ({ event_id: delivery.event_id, status: delivery.status, attempts: delivery.attempts }));
     };
@@ -103,8 +116,22 @@ describe("a deposit to a watched address", () => {
     const [blockHash] = await node.mine(1);
     const received = await exactly(webhook, 2);
     const byPosition = new Map(received.map((n) => [n.position, n]));
-    expect(byPosition.get(outputs.get(first)!)).toMatchObject({ txid, to: first, watched_address: first, amount: "0.11111111", raw_amount: "11111111", block: { hash: blockHash } });
-    expect(byPosition.get(outputs.get(second)!)).toMatchObject({ txid, to: second, watched_address: second, amount: "0.02000001", raw_amount: "2000001", block: { hash: blockHash } });
+    expect(byPosition.get(outputs.get(first)!)).toMatchObject({
+      txid,
+      to: first,
+      watched_address: first,
+      amount: "0.11111111",
+      raw_amount: "11111111",
+      block: { hash: blockHash },
+    });
+    expect(byPosition.get(outputs.get(second)!)).toMatchObject({
+      txid,
+      to: second,
+      watched_address: second,
+      amount: "0.02000001",
+      raw_amount: "2000001",
+      block: { hash: blockHash },
+    });
     expect(outputs.get(first)).not.toBe(outputs.get(second));
     expect(new Set(received.map((n) => n.event_id)).size).toBe(2);
   });
@@ -147,7 +174,9 @@ describe("a deposit to a watched address", () => {
     expect(withTokens.include_tokens).toBe(true);
     const nativeOnly = await product.createWebhook("ETH", [recipient]);
     expect(nativeOnly.include_tokens).toBe(false);
-    const tokenTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: holder, to: token.address, data: token.transferData(recipient, 12_345_678n) }]);
+    const tokenTx = await hardhat.rpc<string>("eth_sendTransaction", [
+      { from: holder, to: token.address, data: token.transferData(recipient, 12_345_678n) },
+    ]);
     const nativeTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: holder, to: recipient, value: "0xde0b6b3a7640000" }]); // 1 ETH
     const received = await exactly(withTokens, 2);
     expect(received.find((n) => n.txid === tokenTx)).toMatchObject({
@@ -180,12 +209,47 @@ describe("a deposit to a watched address", () => {
     const outOfEnergy: string = await usdt.transfer(bob.base58, 3_000_000).send({ feeLimit: 1_000_000 });
     const { number, blockID } = await devnode.produceBlock();
     const byTx = new Map((await exactly(webhook, 4)).map((n) => [n.txid, n]));
-    const common = { type: "transfer", coin: "TRX", webhook_id: webhook.id, from: alice.base58, to: bob.base58, watched_address: bob.base58, block: { height: number, hash: blockID } };
-    expect(byTx.get(trx)).toMatchObject({ ...common, currency: "TRX", amount: "1.5", raw_amount: "1500000", decimals: 6, token_contract: null, execution_status: "SUCCESS" });
-    expect(byTx.get(trc10)).toMatchObject({ ...common, currency: TRC10_ID, amount: "2.500001", raw_amount: "2500001", execution_status: "SUCCESS" });
-    expect(byTx.get(usdtTx)).toMatchObject({ ...common, currency: "USDT", amount: "2", raw_amount: "2000000", token_contract: USDT, execution_status: "SUCCESS" });
+    const common = {
+      type: "transfer",
+      coin: "TRX",
+      webhook_id: webhook.id,
+      from: alice.base58,
+      to: bob.base58,
+      watched_address: bob.base58,
+      block: { height: number, hash: blockID },
+    };
+    expect(byTx.get(trx)).toMatchObject({
+      ...common,
+      currency: "TRX",
+      amount: "1.5",
+      raw_amount: "1500000",
+      decimals: 6,
+      token_contract: null,
+      execution_status: "SUCCESS",
+    });
+    expect(byTx.get(trc10)).toMatchObject({
+      ...common,
+      currency: TRC10_ID,
+      amount: "2.500001",
+      raw_amount: "2500001",
+      execution_status: "SUCCESS",
+    });
+    expect(byTx.get(usdtTx)).toMatchObject({
+      ...common,
+      currency: "USDT",
+      amount: "2",
+      raw_amount: "2000000",
+      token_contract: USDT,
+      execution_status: "SUCCESS",
+    });
     // Notified as the failure it is, never as USDT received.
-    expect(byTx.get(outOfEnergy)).toMatchObject({ ...common, currency: "USDT", amount: "3", token_contract: USDT, execution_status: "OUT_OF_ENERGY" });
+    expect(byTx.get(outOfEnergy)).toMatchObject({
+      ...common,
+      currency: "USDT",
+      amount: "3",
+      token_contract: USDT,
+      execution_status: "OUT_OF_ENERGY",
+    });
     expect((await tronWeb.trx.getTransactionInfo(outOfEnergy)).receipt?.result).toBe("OUT_OF_ENERGY");
   });
 });

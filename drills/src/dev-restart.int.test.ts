@@ -18,13 +18,20 @@ import { createTestDatabase, DEV_LITECOIND_OPTIONS, waitForExit, type TestDataba
 import { createGenesis, type DevAccount } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 // By path: the delivery's test receiver and the simulator's transaction signing.
-import { startLocalReceiver, type LocalReceiver } from "../../services/delivery/src/testing/local-receiver.ts";
-import { signJson } from "../../packages/tron-devnode/src/test-devnode.ts";
+import { startLocalReceiver, type LocalReceiver } from "@chaingate/delivery/testing";
+import { signJson } from "@chaingate/tron-devnode/testing";
 import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The stack's default ports, each moved by the offset. */
-const BASE_PORTS = { gateway: 8080, scanner: 8105, hardhat: 8545, tron: 8090, litecoind: DEV_LITECOIND_OPTIONS.rpcPort, others: [8101, 8102, 8103, 8104, 8106] };
+const BASE_PORTS = {
+  gateway: 8080,
+  scanner: 8105,
+  hardhat: 8545,
+  tron: 8090,
+  litecoind: DEV_LITECOIND_OPTIONS.rpcPort,
+  others: [8101, 8102, 8103, 8104, 8106],
+};
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 60_000;
 const ARRIVAL_TIMEOUT_MS = 60_000;
@@ -68,7 +75,9 @@ async function poll<T>(description: string, read: () => Promise<T>, accept: (val
 /** The scanner's follower state per chain, from its metrics. */
 async function followerStates(): Promise<Record<string, string>> {
   const text = await (await fetch(`${url(BASE_PORTS.scanner)}/metrics`)).text();
-  return Object.fromEntries([...text.matchAll(/^scanner_follower_state\{chain="(\w+)",state="(\w+)"\} 1$/gm)].map((match) => [match[1]!, match[2]!]));
+  return Object.fromEntries(
+    [...text.matchAll(/^scanner_follower_state\{chain="(\w+)",state="(\w+)"\} 1$/gm)].map((match) => [match[1]!, match[2]!]),
+  );
 }
 
 /** `scripts/dev.ts` in a process group of its own, as `bash scripts/dev.sh` runs it after the bootstrap. */
@@ -77,14 +86,32 @@ async function startStack(): Promise<void> {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, DATABASE_URL: database.connectionString, NATS_NAMESPACE: namespace, DEV_PORT_OFFSET: String(offset), DEV_DATA_DIR: dataDir, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.connectionString,
+      NATS_NAMESPACE: namespace,
+      DEV_PORT_OFFSET: String(offset),
+      DEV_DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+      LOG_LEVEL: "info",
+    },
   });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
   stack = { child, output: () => output };
-  await poll("the gateway", () => fetch(`${url(BASE_PORTS.gateway)}/readyz`).then((response) => response.status), (status) => status === 200, START_TIMEOUT_MS);
-  await poll("the scanner following all three chains", followerStates, (states) => ["btc", "eth", "trx"].every((chain) => states[chain] === "following"), START_TIMEOUT_MS);
+  await poll(
+    "the gateway",
+    () => fetch(`${url(BASE_PORTS.gateway)}/readyz`).then((response) => response.status),
+    (status) => status === 200,
+    START_TIMEOUT_MS,
+  );
+  await poll(
+    "the scanner following all three chains",
+    followerStates,
+    (states) => ["btc", "eth", "trx"].every((chain) => states[chain] === "following"),
+    START_TIMEOUT_MS,
+  );
 }
 
 /** Ctrl-C: SIGINT to the whole group, then every process of it gone. */
@@ -92,7 +119,12 @@ async function interruptStack(): Promise<void> {
   const { child } = stack!;
   process.kill(-child.pid!, "SIGINT");
   expect(await waitForExit(child, STOP_TIMEOUT_MS)).toBe(true);
-  await poll("the group's processes to end", async () => groupAlive(child.pid!), (alive) => !alive, STOP_TIMEOUT_MS);
+  await poll(
+    "the group's processes to end",
+    async () => groupAlive(child.pid!),
+    (alive) => !alive,
+    STOP_TIMEOUT_MS,
+  );
   stack = undefined;
 }
 
@@ -108,7 +140,10 @@ function groupAlive(pgid: number): boolean {
 async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T> {
   const response = await fetch(`${url(BASE_PORTS.litecoind)}/wallet/chaingate-regtest`, {
     method: "POST",
-    headers: { authorization: `Basic ${Buffer.from(`${DEV_LITECOIND_OPTIONS.rpcUser}:${DEV_LITECOIND_OPTIONS.rpcPassword}`).toString("base64")}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${DEV_LITECOIND_OPTIONS.rpcUser}:${DEV_LITECOIND_OPTIONS.rpcPassword}`).toString("base64")}`,
+      "content-type": "application/json",
+    },
     body: JSON.stringify({ jsonrpc: "1.0", id: 1, method, params }),
   });
   const { result, error } = (await response.json()) as { result: T; error: unknown };
@@ -117,19 +152,32 @@ async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T>
 }
 
 async function ethereumRpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url(BASE_PORTS.hardhat), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(url(BASE_PORTS.hardhat), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const { result, error } = (await response.json()) as { result: T; error: unknown };
   if (error) throw new Error(`${method}: ${JSON.stringify(error)}`);
   return result;
 }
 
 async function tronPost<T>(pathname: string, body: unknown): Promise<T> {
-  const response = await fetch(`${url(BASE_PORTS.tron)}${pathname}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${url(BASE_PORTS.tron)}${pathname}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as T;
 }
 
 beforeAll(async () => {
-  [database, receiver, dataDir, offset] = await Promise.all([createTestDatabase(), startLocalReceiver(), mkdtemp(path.join(os.tmpdir(), "chaingate-dev-")), freeOffset()]);
+  [database, receiver, dataDir, offset] = await Promise.all([
+    createTestDatabase(),
+    startLocalReceiver(),
+    mkdtemp(path.join(os.tmpdir(), "chaingate-dev-")),
+    freeOffset(),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -173,12 +221,27 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
     await bitcoinRpc("generatetoaddress", [1, miner]);
     const [sender] = await ethereumRpc<string[]>("eth_accounts");
     const ethTx = await ethereumRpc<string>("eth_sendTransaction", [{ from: sender, to: addresses.ETH, value: "0xde0b6b3a7640000" }]);
-    const unsigned = await tronPost<Record<string, unknown>>("/wallet/createtransaction", { owner_address: payer.base58, to_address: payee.base58, amount: 2_000_000, visible: true });
+    const unsigned = await tronPost<Record<string, unknown>>("/wallet/createtransaction", {
+      owner_address: payer.base58,
+      to_address: payee.base58,
+      amount: 2_000_000,
+      visible: true,
+    });
     const trxTx = String(unsigned.txID);
-    expect(await tronPost<{ result?: boolean }>("/wallet/broadcasttransaction", signJson(unsigned as never, payer.privateKey))).toMatchObject({ result: true });
+    expect(
+      await tronPost<{ result?: boolean }>("/wallet/broadcasttransaction", signJson(unsigned as never, payer.privateKey)),
+    ).toMatchObject({ result: true });
 
-    const notified = (coin: ScannedCoin) => receiver.received.map((request) => JSON.parse(request.body) as { webhook_id: number; txid: string; type: string }).filter((body) => body.webhook_id === webhooks.get(coin));
-    await poll("a notification on each chain", async () => (["BTC", "ETH", "TRX"] as const).map((coin) => notified(coin).length), (counts) => counts.every((count) => count >= 1), ARRIVAL_TIMEOUT_MS);
+    const notified = (coin: ScannedCoin) =>
+      receiver.received
+        .map((request) => JSON.parse(request.body) as { webhook_id: number; txid: string; type: string })
+        .filter((body) => body.webhook_id === webhooks.get(coin));
+    await poll(
+      "a notification on each chain",
+      async () => (["BTC", "ETH", "TRX"] as const).map((coin) => notified(coin).length),
+      (counts) => counts.every((count) => count >= 1),
+      ARRIVAL_TIMEOUT_MS,
+    );
     expect(notified("BTC")).toEqual([expect.objectContaining({ type: "transfer", txid: btcTx })]);
     expect(notified("ETH")).toEqual([expect.objectContaining({ type: "transfer", txid: ethTx })]);
     expect(notified("TRX")).toEqual([expect.objectContaining({ type: "transfer", txid: trxTx })]);

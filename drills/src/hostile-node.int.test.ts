@@ -33,7 +33,7 @@ import {
 } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // By path, as the end-to-end drill does: the simulator's test helper (TronWeb signing as a dev account).
-import { useDevnode } from "../../packages/tron-devnode/src/test-devnode.ts";
+import { useDevnode } from "@chaingate/tron-devnode/testing";
 import { judge, type TransferNotification, type Verdict, type WatchedPayment } from "./last-word.ts";
 import { startNotificationStack, type CreatedWebhook, type NotificationStack } from "./notification-stack.ts";
 import { paidOutputs } from "./paid-outputs.ts";
@@ -158,7 +158,10 @@ async function scannerMetrics(name: string): Promise<string> {
 /** The highest block a scanner replica has processed for `coin`. */
 async function scannedHeight(coin: ScannedCoin): Promise<number> {
   const metrics = await Promise.all(SCANNERS.map(scannerMetrics));
-  return Math.max(0, ...metrics.map((text) => Number(new RegExp(`scanner_height\\{chain="${coin.toLowerCase()}"\\} (\\d+)`).exec(text)?.[1] ?? 0)));
+  return Math.max(
+    0,
+    ...metrics.map((text) => Number(new RegExp(`scanner_height\\{chain="${coin.toLowerCase()}"\\} (\\d+)`).exec(text)?.[1] ?? 0)),
+  );
 }
 
 /** Waits (bounded) until a replica has processed `height` of `coin`; false when it has not in time. */
@@ -173,7 +176,8 @@ async function scannerReaches(coin: ScannedCoin, height: number): Promise<boolea
 
 /** The scanner replica holding `coin`'s lease, by its metrics; undefined during a handover. */
 async function leaseHolder(coin: ScannedCoin): Promise<string | undefined> {
-  for (const name of SCANNERS) if (new RegExp(`scanner_leader\\{chain="${coin.toLowerCase()}"\\} 1\\n`).test(await scannerMetrics(name))) return name;
+  for (const name of SCANNERS)
+    if (new RegExp(`scanner_leader\\{chain="${coin.toLowerCase()}"\\} 1\\n`).test(await scannerMetrics(name))) return name;
   return undefined;
 }
 
@@ -188,7 +192,8 @@ async function finalPlace(payment: Payment): Promise<FinalPlace | null> {
     const block = await hardhat.rpc<{ timestamp: string }>("eth_getBlockByHash", [receipt.blockHash, false]);
     return { block: receipt.blockHash, timeMs: Number(block.timestamp) * 1_000 };
   }
-  const post = async <T,>(path: string, body: unknown) => (await (await fetch(`${tron.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).json()) as T;
+  const post = async <T>(path: string, body: unknown) =>
+    (await (await fetch(`${tron.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).json()) as T;
   const info = await post<{ blockNumber?: number; blockTimeStamp?: number }>("/wallet/gettransactioninfobyid", { value: payment.txid });
   if (info.blockNumber === undefined) return null;
   const block = await post<{ blockID: string }>("/wallet/getblockbynum", { num: info.blockNumber });
@@ -205,7 +210,8 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     };
     /** Address → the webhooks watching it. */
     const watches = new Map<string, Watch[]>();
-    const watch = (address: string, webhookId: number, origin: string, since = Date.now()) => watches.set(address, [...(watches.get(address) ?? []), { webhookId, since, origin }]);
+    const watch = (address: string, webhookId: number, origin: string, since = Date.now()) =>
+      watches.set(address, [...(watches.get(address) ?? []), { webhookId, since, origin }]);
     /** Addresses the payments go to, per chain; `fresh` ones are paid first (a late arrival must meet a payment). */
     const payable: Record<ScannedCoin, string[]> = { BTC: [], ETH: [], TRX: [] };
     const fresh: Record<ScannedCoin, string[]> = { BTC: [], ETH: [], TRX: [] };
@@ -257,7 +263,10 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       putClientList: roundIn(3, ROUNDS - 6),
       putXpubIds: roundIn(3, ROUNDS - 6),
       issues: [roundIn(2, ROUNDS - 4), roundIn(2, ROUNDS - 4)],
-      killsAtMs: Array.from({ length: SCANNER_KILLS }, () => ({ at: roundIn(3_000, (ROUNDS - 3) * ROUND_MS), coin: scheduleRandom.pick(["BTC", "ETH", "TRX"] as const) })),
+      killsAtMs: Array.from({ length: SCANNER_KILLS }, () => ({
+        at: roundIn(3_000, (ROUNDS - 3) * ROUND_MS),
+        coin: scheduleRandom.pick(["BTC", "ETH", "TRX"] as const),
+      })),
       phases: Array.from({ length: Math.ceil(ROUNDS / PHASE_ROUNDS) }, () => ({
         BTC: scheduleRandom.pick(Object.keys(FAULT_PROFILES)),
         ETH: scheduleRandom.pick(Object.keys(FAULT_PROFILES)),
@@ -275,7 +284,11 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       const txid = await node.walletRpc<string>("sendtoaddress", [address, (paymentRandom.between(10_000, 9_999_999) / 1e8).toFixed(8)]);
       record({ coin: "BTC", txid, address, position: (await paidOutputs(node, txid)).get(address)!, sentAt: Date.now() });
     };
-    const ethParams = () => ({ from: hardhat.accounts[2]!.address, to: payAddress("ETH"), value: `0x${(BigInt(paymentRandom.between(1, 1_000_000)) * 1_000_000_000_007n).toString(16)}` });
+    const ethParams = () => ({
+      from: hardhat.accounts[2]!.address,
+      to: payAddress("ETH"),
+      value: `0x${(BigInt(paymentRandom.between(1, 1_000_000)) * 1_000_000_000_007n).toString(16)}`,
+    });
     const payEth = async (params = ethParams()) => {
       const txid = await hardhat.rpc<string>("eth_sendTransaction", [params]);
       record({ coin: "ETH", txid, address: params.to.toLowerCase(), position: null, sentAt: Date.now() });
@@ -316,7 +329,11 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       left.add(receipt.blockHash);
       const beforeB = await hardhat.rpc<string>("evm_snapshot");
       for (let i = 0; i < 2; i++) await hardhat.rpc("evm_mine");
-      const branchB = await Promise.all([height, height + 1].map(async (h) => (await hardhat.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${h.toString(16)}`, false])).hash));
+      const branchB = await Promise.all(
+        [height, height + 1].map(
+          async (h) => (await hardhat.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${h.toString(16)}`, false])).hash,
+        ),
+      );
       const sawB = await scannerReaches("ETH", height + 1);
       await hardhat.rpc("evm_revert", [beforeB]);
       for (const hash of branchB) left.add(hash);
@@ -324,17 +341,22 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       const again = await payEth(params);
       const { blockHash } = await hardhat.rpc<{ blockHash: string }>("eth_getTransactionReceipt", [again]);
       for (let i = 0; i < 2; i++) await hardhat.rpc("evm_mine");
-      performed.push(`eth A→B→A at ${height} (same tx ${again === txid}, same block ${blockHash === receipt.blockHash}, scanner saw A ${sawA}, B ${sawB})`);
+      performed.push(
+        `eth A→B→A at ${height} (same tx ${again === txid}, same block ${blockHash === receipt.blockHash}, scanner saw A ${sawA}, B ${sawB})`,
+      );
     };
     /** Tron: the newest blocks (this round's payment among them) replaced by empty ones; their transactions mined again in the next block (requeue) or gone. */
     const trxReorg = async (requeue: boolean) => {
       const depth = paymentRandom.between(1, 2);
-      const number = ((await tron.tronWeb.trx.getCurrentBlock()) as { block_header: { raw_data: { number: number } } }).block_header.raw_data.number;
+      const number = ((await tron.tronWeb.trx.getCurrentBlock()) as { block_header: { raw_data: { number: number } } }).block_header
+        .raw_data.number;
       const sawA = await scannerReaches("TRX", number);
       const reorg = await tron.devnode.reorg(depth, { requeue });
       for (const block of reorg.dropped) left.add(block.blockID);
       await tron.devnode.produceBlock();
-      performed.push(`trx reorg depth ${depth} at ${number} (requeued ${reorg.requeued.length}, discarded ${reorg.discarded.length}, scanner saw A ${sawA})`);
+      performed.push(
+        `trx reorg depth ${depth} at ${number} (requeued ${reorg.requeued.length}, discarded ${reorg.discarded.length}, scanner saw A ${sawA})`,
+      );
     };
 
     const roundsStarted = Date.now();
@@ -353,7 +375,8 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     for (let round = 0; round < ROUNDS; round++) {
       const roundStart = Date.now();
       if (round % PHASE_ROUNDS === 0) {
-        for (const coin of ["BTC", "ETH", "TRX"] as const) proxies[coin].setFaults({ ...NO_FAULTS, ...FAULT_PROFILES[schedule.phases[round / PHASE_ROUNDS]![coin]] });
+        for (const coin of ["BTC", "ETH", "TRX"] as const)
+          proxies[coin].setFaults({ ...NO_FAULTS, ...FAULT_PROFILES[schedule.phases[round / PHASE_ROUNDS]![coin]] });
       }
       if (round === schedule.natsPause) {
         await nats.stop();
@@ -385,7 +408,9 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
         // Naming the key later: the addresses it issued before are watched from now on (item 8).
         await api("PUT", `/api/v1/webhooks/${btcLater.id}`, { xpub_ids: [xpubId] });
         const since = Date.now();
-        for (const [address, list] of watches) if (list.some((w) => w.origin.startsWith("xpub") && w.webhookId === btcAuto.id)) watch(address, btcLater.id, "xpub issued before xpub_ids was set", since);
+        for (const [address, list] of watches)
+          if (list.some((w) => w.origin.startsWith("xpub") && w.webhookId === btcAuto.id))
+            watch(address, btcLater.id, "xpub issued before xpub_ids was set", since);
         xpubWebhooks.push(btcLater.id);
         performed.push(`PUT xpub_ids on the other webhook at +${since - started} ms`);
       }
@@ -432,8 +457,15 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     );
     /** Which part of issue 16 owes a missed notification, from how its address came to be watched. */
     const missedBecause = (origin: string) =>
-      /NATS pause/.test(origin) ? "item 7" : /before the webhook|before xpub_ids|after the PUT/.test(origin) ? "item 8" : /xpub issued/.test(origin) ? "item 7" : "neither item 7 nor 8";
-    const received = () => Object.values(webhooks).flatMap((webhook) => product.notifications(webhook).map((n) => n.payload as unknown as TransferNotification));
+      /NATS pause/.test(origin)
+        ? "item 7"
+        : /before the webhook|before xpub_ids|after the PUT/.test(origin)
+          ? "item 8"
+          : /xpub issued/.test(origin)
+            ? "item 7"
+            : "neither item 7 nor 8";
+    const received = () =>
+      Object.values(webhooks).flatMap((webhook) => product.notifications(webhook).map((n) => n.payload as unknown as TransferNotification));
     const verdictNow = () => judge(watched, received(), left);
     const settled = (v: Verdict) => v.missed.length + v.falseFinalWordsPerBlock.length === 0;
     const deadline = Date.now() + SETTLE_TIMEOUT_MS;
@@ -446,7 +478,14 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       await Promise.all(
         [btcAuto, btcLater].map(async (webhook) => {
           const stored = ((await api("GET", `/api/v1/webhooks/${webhook.id}`)).data as { addresses: string[] }).addresses;
-          return [webhook.id, { issuedHeld: issuedAddresses.filter((a) => stored.includes(a)).length, issuedTotal: issuedAddresses.length, addresses: stored.length }];
+          return [
+            webhook.id,
+            {
+              issuedHeld: issuedAddresses.filter((a) => stored.includes(a)).length,
+              issuedTotal: issuedAddresses.length,
+              addresses: stored.length,
+            },
+          ];
         }),
       ),
     );
@@ -460,7 +499,12 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       falseFinalWords: verdict.falseFinalWords.length,
       falseFinalWordsPerBlock: verdict.falseFinalWordsPerBlock.length,
       missed: verdict.missed.length,
-      missedBecause: Object.fromEntries(["item 7", "item 8", "neither item 7 nor 8"].map((item) => [item, verdict.missed.filter((m) => missedBecause(m.origin) === item).length])),
+      missedBecause: Object.fromEntries(
+        ["item 7", "item 8", "neither item 7 nor 8"].map((item) => [
+          item,
+          verdict.missed.filter((m) => missedBecause(m.origin) === item).length,
+        ]),
+      ),
       duplicates: verdict.duplicates,
       falseReverts: verdict.falseReverts.length,
       unexpected: verdict.unexpected.length,

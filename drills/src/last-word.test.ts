@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { judge, lastWord, standingBlocks, type TransferNotification, type WatchedPayment } from "./last-word.ts";
 
-const event = (type: TransferNotification["type"], block: string, generation: number, id = `${type}-${block}-${generation}`): TransferNotification => ({
+const event = (
+  type: TransferNotification["type"],
+  block: string,
+  generation: number,
+  id = `${type}-${block}-${generation}`,
+): TransferNotification => ({
   event_id: id,
   type,
   webhook_id: 1,
@@ -11,14 +16,33 @@ const event = (type: TransferNotification["type"], block: string, generation: nu
   block: { hash: block, height: 1 },
   generation,
 });
-const payment = (finalBlock: string | null, owed = true): WatchedPayment => ({ webhookId: 1, txid: "t", position: null, currency: "ETH", finalBlock, owed, origin: "client" });
+const payment = (finalBlock: string | null, owed = true): WatchedPayment => ({
+  webhookId: 1,
+  txid: "t",
+  position: null,
+  currency: "ETH",
+  finalBlock,
+  owed,
+  origin: "client",
+});
 
 describe("the subscriber's last word", () => {
   it("A→B→A: the highest generation wins, reverted after transfer within one", () => {
-    const events = [event("transfer", "a", 0), event("reverted", "a", 0), event("transfer", "b", 0), event("reverted", "b", 0), event("transfer", "a", 1)];
+    const events = [
+      event("transfer", "a", 0),
+      event("reverted", "a", 0),
+      event("transfer", "b", 0),
+      event("reverted", "b", 0),
+      event("transfer", "a", 1),
+    ];
     expect(lastWord(events)).toMatchObject({ type: "transfer", block: { hash: "a" }, generation: 1 });
     expect(standingBlocks(events)).toEqual(["a"]);
-    expect(judge([payment("a")], events, new Set(["a", "b"]))).toMatchObject({ falseFinalWords: [], falseFinalWordsPerBlock: [], falseReverts: [], reverts: 2 });
+    expect(judge([payment("a")], events, new Set(["a", "b"]))).toMatchObject({
+      falseFinalWords: [],
+      falseFinalWordsPerBlock: [],
+      falseReverts: [],
+      reverts: 2,
+    });
   });
 
   it("a transfer moved to another block at the same generation: the documented rule reads 'reverted', the per-block reading the new block", () => {
@@ -31,7 +55,12 @@ describe("the subscriber's last word", () => {
   });
 
   it("counts a missed owed payment, a revert of a block that stayed, copies of one id and one event under two ids", () => {
-    const copies = [event("transfer", "a", 0, "x"), event("transfer", "a", 0, "x"), event("transfer", "a", 0, "y"), event("reverted", "a", 0)];
+    const copies = [
+      event("transfer", "a", 0, "x"),
+      event("transfer", "a", 0, "x"),
+      event("transfer", "a", 0, "y"),
+      event("reverted", "a", 0),
+    ];
     const verdict = judge([payment("a"), { ...payment("c"), txid: "u" }, { ...payment("d", false), txid: "v" }], copies, new Set());
     expect(verdict.missed.map((m) => m.key)).toEqual(["1:u:-:ETH"]);
     expect(verdict.falseReverts).toHaveLength(1);

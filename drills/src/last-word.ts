@@ -34,8 +34,10 @@ export interface WatchedPayment {
 }
 
 /** The subscriber's key: the last event on it is the truth (transfer-matched.ts). */
-export const subscriberKey = (n: { webhook_id: number; txid: string; position: number | null; currency: string }) => `${n.webhook_id}:${n.txid}:${n.position ?? "-"}:${n.currency}`;
-const paymentKey = (p: WatchedPayment) => subscriberKey({ webhook_id: p.webhookId, txid: p.txid, position: p.position, currency: p.currency });
+export const subscriberKey = (n: { webhook_id: number; txid: string; position: number | null; currency: string }) =>
+  `${n.webhook_id}:${n.txid}:${n.position ?? "-"}:${n.currency}`;
+const paymentKey = (p: WatchedPayment) =>
+  subscriberKey({ webhook_id: p.webhookId, txid: p.txid, position: p.position, currency: p.currency });
 
 const generationOf = (n: TransferNotification) => n.generation ?? 0;
 const TYPE_ORDER = { transfer: 0, reverted: 1 } as const;
@@ -46,7 +48,9 @@ const TYPE_ORDER = { transfer: 0, reverted: 1 } as const;
  */
 export function lastWord(events: readonly TransferNotification[]): TransferNotification | undefined {
   const ordered = events.map((event, arrival) => ({ event, arrival }));
-  ordered.sort((a, b) => generationOf(a.event) - generationOf(b.event) || TYPE_ORDER[a.event.type] - TYPE_ORDER[b.event.type] || a.arrival - b.arrival);
+  ordered.sort(
+    (a, b) => generationOf(a.event) - generationOf(b.event) || TYPE_ORDER[a.event.type] - TYPE_ORDER[b.event.type] || a.arrival - b.arrival,
+  );
   return ordered.at(-1)?.event;
 }
 
@@ -79,7 +83,11 @@ export interface Verdict {
 
 const describe = (n: TransferNotification) => `${n.type}@${n.block.hash.slice(0, 12)}#${n.block.height} g${generationOf(n)}`;
 
-export function judge(payments: readonly WatchedPayment[], received: readonly TransferNotification[], leftBlocks: ReadonlySet<string>): Verdict {
+export function judge(
+  payments: readonly WatchedPayment[],
+  received: readonly TransferNotification[],
+  leftBlocks: ReadonlySet<string>,
+): Verdict {
   const byKey = new Map<string, TransferNotification[]>();
   const byEventId = new Map<string, TransferNotification[]>();
   for (const event of received) {
@@ -103,19 +111,30 @@ export function judge(payments: readonly WatchedPayment[], received: readonly Tr
   for (const [key, payment] of expected) {
     const events = byKey.get(key) ?? [];
     if (events.length === 0) {
-      if (payment.owed && payment.finalBlock !== null) verdict.missed.push({ key, origin: payment.origin, finalBlock: payment.finalBlock, note: payment.note });
+      if (payment.owed && payment.finalBlock !== null)
+        verdict.missed.push({ key, origin: payment.origin, finalBlock: payment.finalBlock, note: payment.note });
       continue;
     }
     const last = lastWord(events)!;
-    const truthful = payment.finalBlock === null ? last.type === "reverted" : last.type === "transfer" && last.block.hash === payment.finalBlock;
-    if (!truthful) verdict.falseFinalWords.push({ key, origin: payment.origin, finalBlock: payment.finalBlock, lastWord: describe(last), events: events.map(describe) });
+    const truthful =
+      payment.finalBlock === null ? last.type === "reverted" : last.type === "transfer" && last.block.hash === payment.finalBlock;
+    if (!truthful)
+      verdict.falseFinalWords.push({
+        key,
+        origin: payment.origin,
+        finalBlock: payment.finalBlock,
+        lastWord: describe(last),
+        events: events.map(describe),
+      });
     const standing = standingBlocks(events);
-    const truthfulPerBlock = payment.finalBlock === null ? standing.length === 0 : standing.length === 1 && standing[0] === payment.finalBlock;
+    const truthfulPerBlock =
+      payment.finalBlock === null ? standing.length === 0 : standing.length === 1 && standing[0] === payment.finalBlock;
     if (!truthfulPerBlock) verdict.falseFinalWordsPerBlock.push({ key, finalBlock: payment.finalBlock, standing });
   }
   for (const event of distinct) {
     if (!expected.has(subscriberKey(event))) verdict.unexpected.push({ key: subscriberKey(event), eventId: event.event_id });
-    if (event.type === "reverted" && !leftBlocks.has(event.block.hash)) verdict.falseReverts.push({ key: subscriberKey(event), block: event.block.hash, eventId: event.event_id });
+    if (event.type === "reverted" && !leftBlocks.has(event.block.hash))
+      verdict.falseReverts.push({ key: subscriberKey(event), block: event.block.hash, eventId: event.event_id });
   }
   const sameEvent = new Map<string, Set<string>>();
   for (const event of distinct) {
@@ -124,7 +143,8 @@ export function judge(payments: readonly WatchedPayment[], received: readonly Tr
   }
   for (const [identity, ids] of sameEvent) if (ids.size > 1) verdict.duplicatesUnderNewIds.push({ key: identity, eventIds: [...ids] });
   for (const [eventId, copies] of byEventId) {
-    if (new Set(copies.map((c) => `${subscriberKey(c)}|${c.type}|${c.block.hash}|${generationOf(c)}`)).size > 1) verdict.duplicatesUnderNewIds.push({ key: subscriberKey(copies[0]!), eventIds: [eventId] });
+    if (new Set(copies.map((c) => `${subscriberKey(c)}|${c.type}|${c.block.hash}|${generationOf(c)}`)).size > 1)
+      verdict.duplicatesUnderNewIds.push({ key: subscriberKey(copies[0]!), eventIds: [eventId] });
   }
   return verdict;
 }

@@ -91,7 +91,13 @@ export interface WindowSummary {
  * The answers that arrived in [from, to): a request sent just before a fault and answered during it
  * belongs to that fault, not to the quiet time before it.
  */
-export function summarise(answers: Answer[], from: number, to: number, faultEndsAt: number, isDocumented: (answer: Answer) => boolean): WindowSummary {
+export function summarise(
+  answers: Answer[],
+  from: number,
+  to: number,
+  faultEndsAt: number,
+  isDocumented: (answer: Answer) => boolean,
+): WindowSummary {
   const window = answers.filter((a) => a.sentAt + a.latencyMs >= from && a.sentAt + a.latencyMs < to);
   const summary: WindowSummary = { sent: window.length, ok: 0, documentedErrors: {}, undocumented: [], unanswered: 0, recoveryMs: 0 };
   for (const answer of window) {

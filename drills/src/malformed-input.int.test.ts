@@ -8,7 +8,14 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { buildOpenApiDocument, OPERATOR_TOKEN_HEADER } from "@chaingate/contracts";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, startHardhat, startLitecoindRegtest, type HardhatNode, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  startHardhat,
+  startLitecoindRegtest,
+  type HardhatNode,
+  type LitecoindRegtest,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceStack } from "./service-stack.ts";
@@ -19,9 +26,41 @@ const ANSWER_TIMEOUT_MS = 10_000;
  * Prefixes served by the services this drill starts (every other prefix answers 503 "not
  * configured"), and the account API the gateway answers itself.
  */
-const SERVED_PREFIXES = ["/api/v1/btc", "/api/v1/eth", "/api/v1/trx", "/api/v1/webhooks", "/api/v1/keys", "/api/v1/usage", "/api/v1/operator"];
-const HOSTILE_PARAMS = ["%ZZ", "%E0%A4%A", "-1", "1e400", "99999999999999999999999", "2147483648", "0x" + "f".repeat(64), "x".repeat(2_000), "constructor", "__proto__", "null", "%F0%9F%98%80"];
-const HOSTILE_QUERIES = ["minconf[]=1", "minconf=1&minconf=2", "page=%ZZ", "per_page=1e400", "includeEmpty=constructor", "includeWatchOnly=__proto__", "blocks=99999999999999999999", "mode=x&mode=y", `q=${"y".repeat(6_000)}`];
+const SERVED_PREFIXES = [
+  "/api/v1/btc",
+  "/api/v1/eth",
+  "/api/v1/trx",
+  "/api/v1/webhooks",
+  "/api/v1/keys",
+  "/api/v1/usage",
+  "/api/v1/operator",
+];
+const HOSTILE_PARAMS = [
+  "%ZZ",
+  "%E0%A4%A",
+  "-1",
+  "1e400",
+  "99999999999999999999999",
+  "2147483648",
+  "0x" + "f".repeat(64),
+  "x".repeat(2_000),
+  "constructor",
+  "__proto__",
+  "null",
+  "%F0%9F%98%80",
+];
+const HOSTILE_QUERIES = [
+  "minconf[]=1",
+  "minconf=1&minconf=2",
+  "page=%ZZ",
+  "per_page=1e400",
+  "includeEmpty=constructor",
+  "includeWatchOnly=__proto__",
+  "blocks=99999999999999999999",
+  "page=9999999999999999",
+  "mode=x&mode=y",
+  `q=${"y".repeat(6_000)}`,
+];
 const deepArray = "[".repeat(200_000) + "]".repeat(200_000);
 const deepObject = '{"a":'.repeat(50_000) + "1" + "}".repeat(50_000);
 const HOSTILE_BODIES: Array<{ name: string; body: string | Buffer; headers?: Record<string, string> }> = [
@@ -63,15 +102,29 @@ const INTERNAL_TOKEN = randomBytes(24).toString("hex");
 const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
-  [database, node, tron, hardhat] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startTronDevnode({ port: 0, blockIntervalMs: 0 }), startHardhat()]);
+  [database, node, tron, hardhat] = await Promise.all([
+    createTestDatabase(),
+    startLitecoindRegtest(),
+    startTronDevnode({ port: 0, blockIntervalMs: 0 }),
+    startHardhat(),
+  ]);
   await node.mine(1);
   // Deployed as in production: every internal service requires the gateway's internal token.
   const internal = { INTERNAL_TOKEN };
-  btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...internal, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
+  btcUrl = await stack.start("btc-proxy", "btc-proxy", {
+    ...internal,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+  });
   xpubUrl = await stack.start("xpub", "xpub", { ...internal, DATABASE_URL: database.connectionString });
   trxUrl = await stack.start("trx-proxy", "trx-proxy", { ...internal, TRON_NODE_URL: tron.url });
   const ethUrl = await stack.start("eth-proxy", "eth-proxy", { ...internal, ETH_RPC_URL: hardhat.url });
-  const deliveryUrl = await stack.start("delivery", "delivery", { ...internal, DATABASE_URL: database.connectionString, NATS_NAMESPACE: `m${randomBytes(4).toString("hex")}` });
+  const deliveryUrl = await stack.start("delivery", "delivery", {
+    ...internal,
+    DATABASE_URL: database.connectionString,
+    NATS_NAMESPACE: `m${randomBytes(4).toString("hex")}`,
+  });
   gatewayUrl = await stack.start("gateway", "gateway", {
     ...internal,
     DATABASE_URL: database.connectionString,
@@ -115,12 +168,16 @@ function cases(): Case[] {
       const fill = (values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_whole, name: string) => values[name] ?? "1");
       const plain = fill({});
       for (const param of params) {
-        for (const value of HOSTILE_PARAMS) all.push({ label: `${method} ${template} with ${param}=${value.slice(0, 20)}`, method, path: fill({ [param]: value }) });
+        for (const value of HOSTILE_PARAMS)
+          all.push({ label: `${method} ${template} with ${param}=${value.slice(0, 20)}`, method, path: fill({ [param]: value }) });
       }
-      for (const query of HOSTILE_QUERIES) all.push({ label: `${method} ${template}?${query.slice(0, 30)}`, method, path: `${plain}?${query}` });
-      for (const { name, headers } of HOSTILE_HEADERS) all.push({ label: `${method} ${template} with ${name}`, method, path: plain, headers });
+      for (const query of HOSTILE_QUERIES)
+        all.push({ label: `${method} ${template}?${query.slice(0, 30)}`, method, path: `${plain}?${query}` });
+      for (const { name, headers } of HOSTILE_HEADERS)
+        all.push({ label: `${method} ${template} with ${name}`, method, path: plain, headers });
       if (method !== "GET") {
-        for (const { name, body, headers } of HOSTILE_BODIES) all.push({ label: `${method} ${template} with ${name}`, method, path: plain, body, headers });
+        for (const { name, body, headers } of HOSTILE_BODIES)
+          all.push({ label: `${method} ${template} with ${name}`, method, path: plain, body, headers });
       }
     }
   }
@@ -131,7 +188,11 @@ function cases(): Case[] {
 function isNodeRefusal(status: number, body: unknown): boolean {
   if (status !== 500) return false;
   const answer = body as { error?: unknown; details?: { reason?: unknown } } | undefined;
-  if (typeof answer?.error === "string") return /^Could not connect to (BTC|ETH|TRX) node\.$/.test(answer.error) && ["not_found", "invalid_argument", "node_error"].includes(String(answer.details?.reason));
+  if (typeof answer?.error === "string")
+    return (
+      /^Could not connect to (BTC|ETH|TRX) node\.$/.test(answer.error) &&
+      ["not_found", "invalid_argument", "node_error"].includes(String(answer.details?.reason))
+    );
   // POST /jsonrpc: the node's own JSON-RPC error envelope.
   return typeof (answer?.error as { code?: unknown } | undefined)?.code === "number" && (answer?.error as { code: number }).code !== -32603;
 }

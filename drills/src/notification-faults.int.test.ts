@@ -22,7 +22,7 @@ import {
   type TestDatabase,
 } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReceivedRequest } from "../../services/delivery/src/testing/local-receiver.ts";
+import type { ReceivedRequest } from "@chaingate/delivery/testing";
 import { RECEIVER_PATH, startNotificationStack, type CreatedWebhook, type NotificationStack } from "./notification-stack.ts";
 import { paidOutputs } from "./paid-outputs.ts";
 
@@ -74,7 +74,10 @@ beforeAll(async () => {
     if (reject) rejected.add(request);
     // A slow subscriber keeps deliveries in flight, so a kill can cut one off after the receiver
     // took it: the replica that finds the job again sends it once more, with the same event id.
-    setTimeout(() => (reject ? response.writeHead(503).end() : response.writeHead(200).end("ok")), receiverRandom.between(0, MAX_ANSWER_DELAY_MS));
+    setTimeout(
+      () => (reject ? response.writeHead(503).end() : response.writeHead(200).end("ok")),
+      receiverRandom.between(0, MAX_ANSWER_DELAY_MS),
+    );
   });
 }, 180_000);
 afterAll(async () => {
@@ -111,8 +114,14 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
 
     const started = Date.now();
     const schedule = [
-      ...Array.from({ length: SCANNER_KILLS }, () => ({ name: "scanner", at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS) })),
-      ...Array.from({ length: DELIVERY_KILLS }, (_, i) => ({ name: `delivery-${(i % 2) + 1}`, at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS) })),
+      ...Array.from({ length: SCANNER_KILLS }, () => ({
+        name: "scanner",
+        at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS),
+      })),
+      ...Array.from({ length: DELIVERY_KILLS }, (_, i) => ({
+        name: `delivery-${(i % 2) + 1}`,
+        at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS),
+      })),
       // Mid-run: payments and faults before and after it.
       { name: "nats", at: faultRandom.between(PAYMENT_WINDOW_MS / 3, (2 * PAYMENT_WINDOW_MS) / 3) },
     ].sort((a, b) => a.at - b.at);
@@ -131,17 +140,22 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
     while (Date.now() - started < PAYMENT_WINDOW_MS) {
       const roundStart = Date.now();
       const payments: Record<string, string> = {};
-      for (const address of paymentRandom.next() < 0.5 ? [paymentRandom.pick(btcAddresses)] : [first, paymentRandom.pick([second, third])]) {
+      for (const address of paymentRandom.next() < 0.5
+        ? [paymentRandom.pick(btcAddresses)]
+        : [first, paymentRandom.pick([second, third])]) {
         payments[address] = decimal(BigInt(paymentRandom.between(10_000, 9_999_999)), 8);
       }
       const txid = await node.walletRpc<string>("sendmany", ["", payments]);
       const outputs = await paidOutputs(node, txid);
-      for (const [address, amount] of Object.entries(payments)) expected.set(keyOf(webhookOf(address).id, txid, outputs.get(address)!), amount);
+      for (const [address, amount] of Object.entries(payments))
+        expected.set(keyOf(webhookOf(address).id, txid, outputs.get(address)!), amount);
       await node.mine(1);
       for (const key of expected.keys()) if (!minedAt.has(key)) minedAt.set(key, Date.now() - started);
       if (round++ % 2 === 0) {
         const wei = BigInt(paymentRandom.between(1, 1_000_000)) * 1_000_000_000_007n;
-        const ethTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: hardhat.accounts[2]!.address, to: ethRecipient, value: `0x${wei.toString(16)}` }]);
+        const ethTx = await hardhat.rpc<string>("eth_sendTransaction", [
+          { from: hardhat.accounts[2]!.address, to: ethRecipient, value: `0x${wei.toString(16)}` },
+        ]);
         expected.set(keyOf(webhooks.eth!.id, ethTx, null), decimal(wei, 18));
         minedAt.set(keyOf(webhooks.eth!.id, ethTx, null), Date.now() - started); // Hardhat mines each transaction at once
       }
@@ -151,7 +165,12 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
     const paymentsEnded = Date.now();
 
     const all = () => Object.values(webhooks).flatMap((webhook) => product.notifications(webhook));
-    const acceptedKeys = () => new Set(all().filter((n) => !rejected.has(n.request)).map((n) => keyOf(n.payload.webhook_id, n.payload.txid, n.payload.position)));
+    const acceptedKeys = () =>
+      new Set(
+        all()
+          .filter((n) => !rejected.has(n.request))
+          .map((n) => keyOf(n.payload.webhook_id, n.payload.txid, n.payload.position)),
+      );
     const missing = () => [...expected.keys()].filter((key) => !acceptedKeys().has(key));
     await expect.poll(missing, { timeout: FINAL_WAIT_MS, interval: 500 }).toEqual([]);
     const allAcceptedAfterMs = Date.now() - paymentsEnded;
@@ -170,7 +189,10 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
       const key = keyOf(payload.webhook_id, payload.txid, payload.position);
       if (!firstAccepted.has(key)) firstAccepted.set(key, request.at - started - minedAt.get(key)!);
     }
-    const slowest = [...firstAccepted].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([key, ms]) => ({ key, minedAtMs: minedAt.get(key), acceptedAfterMs: ms }));
+    const slowest = [...firstAccepted]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([key, ms]) => ({ key, minedAtMs: minedAt.get(key), acceptedAfterMs: ms }));
     const report = {
       seed: SEED,
       blocks: round,

@@ -2,14 +2,14 @@
  * The product as a client meets it, every service a real process: the gateway (webhook registry
  * through the public API), the delivery service (one or more replicas), the scanner following the
  * node peers it is given, and the client's receiver on loopback that checks each notification's
- * signature as the README tells subscribers to.
+ * signature as docs/api.md tells subscribers to.
  */
 import { randomBytes } from "node:crypto";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
 import type { LitecoindRegtest } from "@chaingate/testing";
-// By path: the delivery service's own test receiver and the verification snippet the README publishes.
-import { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "../../services/delivery/src/testing/local-receiver.ts";
-import { verifyChaingateSignature } from "../../services/delivery/src/examples/verify-spec-signature.ts";
+// By path: the delivery service's own test receiver and the verification snippet docs/api.md publishes.
+import { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "@chaingate/delivery/testing";
+import { verifyChaingateSignature } from "@chaingate/delivery/examples/verify-spec-signature";
 import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
 import { createServiceStack, type ServiceStack } from "./service-stack.ts";
 
@@ -98,7 +98,8 @@ export async function startNotificationStack(options: NotificationStackOptions):
       ...options.scannerEnv,
     };
     const scannerUrl = await stack.start("scanner", "scanner", scannerEnv);
-    for (let replica = 2; replica <= (options.scannerReplicas ?? 1); replica++) await stack.start(`scanner-${replica}`, "scanner", scannerEnv);
+    for (let replica = 2; replica <= (options.scannerReplicas ?? 1); replica++)
+      await stack.start(`scanner-${replica}`, "scanner", scannerEnv);
     const xpubUrl = options.xpubNetwork && (await stack.start("xpub", "xpub", { ...shared, BITCOIN_NETWORK: options.xpubNetwork }));
     const gatewayUrl = await stack.start("gateway", "gateway", {
       DATABASE_URL: options.databaseUrl,
@@ -128,7 +129,11 @@ export async function startNotificationStack(options: NotificationStackOptions):
       async api(method, path, body) {
         const answer = await fetch(`${gatewayUrl}${path}`, {
           method,
-          headers: { "x-api-key": apiKey, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            "x-api-key": apiKey,
+            accept: "application/json",
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
         const text = await answer.text();

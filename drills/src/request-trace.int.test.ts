@@ -6,7 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, startLitecoindRegtest, startOtlpCollector, type LitecoindRegtest, type OtlpCollector, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  startLitecoindRegtest,
+  startOtlpCollector,
+  type LitecoindRegtest,
+  type OtlpCollector,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceStack } from "./service-stack.ts";
 
@@ -25,8 +32,18 @@ let key: string;
 beforeAll(async () => {
   [database, node, collector] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startOtlpCollector()]);
   const telemetry = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
-  btcUrl = await stack.start("btc-proxy", "btc-proxy", { ...telemetry, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword });
-  gatewayUrl = await stack.start("gateway", "gateway", { ...telemetry, DATABASE_URL: database.connectionString, BTC_PROXY_URL: btcUrl, ACCESS_LOG: "false" });
+  btcUrl = await stack.start("btc-proxy", "btc-proxy", {
+    ...telemetry,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+  });
+  gatewayUrl = await stack.start("gateway", "gateway", {
+    ...telemetry,
+    DATABASE_URL: database.connectionString,
+    BTC_PROXY_URL: btcUrl,
+    ACCESS_LOG: "false",
+  });
   ({ key } = await createAccountWithKey(database.connectionString, "traces"));
 }, 120_000);
 afterAll(async () => {
@@ -38,7 +55,9 @@ describe("a client's request, traced", () => {
   it("is one trace from the client's span through the btc-proxy to its node call, with no span on the gateway's hot path", async () => {
     const traceId = randomBytes(16).toString("hex");
     const clientSpanId = randomBytes(8).toString("hex");
-    const response = await fetch(`${gatewayUrl}/api/v1/btc/block/best`, { headers: { "x-api-key": key, traceparent: `00-${traceId}-${clientSpanId}-01` } });
+    const response = await fetch(`${gatewayUrl}/api/v1/btc/block/best`, {
+      headers: { "x-api-key": key, traceparent: `00-${traceId}-${clientSpanId}-01` },
+    });
     expect(response.status).toBe(200);
 
     const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);

@@ -6,7 +6,7 @@
  */
 import pg from "pg";
 // By path: the scanner's test condition for "watched" (a plain SQL string, no dependencies).
-import { WEBHOOK_WATCHED_SQL } from "../../services/scanner/src/testing/webhook-watched-sql.ts";
+import { WEBHOOK_WATCHED_SQL } from "@chaingate/scanner/testing";
 
 export type ScannedCoin = "BTC" | "ETH" | "TRX";
 
@@ -29,7 +29,11 @@ export async function waitUntilWatched(connectionString: string, webhookId: numb
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await pollUntil(`webhook ${webhookId} is in the scanner's watch projection`, async () => (await client.query(WEBHOOK_WATCHED_SQL, [webhookId, 0])).rowCount === 1, timeoutMs);
+    await pollUntil(
+      `webhook ${webhookId} is in the scanner's watch projection`,
+      async () => (await client.query(WEBHOOK_WATCHED_SQL, [webhookId, 0])).rowCount === 1,
+      timeoutMs,
+    );
   } finally {
     await client.end();
   }
@@ -42,6 +46,16 @@ export async function processedBlocks(scannerUrl: string, coin: ScannedCoin): Pr
 }
 
 /** Resolves once the scanner processed at least `count` more blocks of `coin` than `before` (a `processedBlocks` reading). */
-export async function waitUntilProcessed(scannerUrl: string, coin: ScannedCoin, before: number, count = 1, timeoutMs = WAIT_TIMEOUT_MS): Promise<void> {
-  await pollUntil(`the scanner processed ${count} more ${coin} block(s)`, async () => (await processedBlocks(scannerUrl, coin)) >= before + count, timeoutMs);
+export async function waitUntilProcessed(
+  scannerUrl: string,
+  coin: ScannedCoin,
+  before: number,
+  count = 1,
+  timeoutMs = WAIT_TIMEOUT_MS,
+): Promise<void> {
+  await pollUntil(
+    `the scanner processed ${count} more ${coin} block(s)`,
+    async () => (await processedBlocks(scannerUrl, coin)) >= before + count,
+    timeoutMs,
+  );
 }

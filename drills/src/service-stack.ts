@@ -37,7 +37,11 @@ export function createServiceStack(): ServiceStack {
     processes[name] = spawned;
     const url = `http://127.0.0.1:${env.PORT}`;
     // A child that died (its port taken, a bad setting) must fail the start, not leave whatever else answers there.
-    const exited = new Promise<never>((_, reject) => spawned.process.once("exit", (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before answering:\n${spawned.output().slice(-3_000)}`))));
+    const exited = new Promise<never>((_, reject) =>
+      spawned.process.once("exit", (code, signal) =>
+        reject(new Error(`${name} exited (${code ?? signal}) before answering:\n${spawned.output().slice(-3_000)}`)),
+      ),
+    );
     await Promise.race([waitForHttp(`${url}/healthz`, START_TIMEOUT_MS), exited]);
     return url;
   }

@@ -9,7 +9,15 @@
 import { randomBytes } from "node:crypto";
 import http, { type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createTestDatabase, startLitecoindRegtest, startOtlpCollector, type CollectedSpan, type LitecoindRegtest, type OtlpCollector, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  startLitecoindRegtest,
+  startOtlpCollector,
+  type CollectedSpan,
+  type LitecoindRegtest,
+  type OtlpCollector,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitUntilWatched } from "./scanner-watch.ts";
 import { createServiceStack } from "./service-stack.ts";
@@ -38,9 +46,24 @@ beforeAll(async () => {
   [database, node, collector] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startOtlpCollector()]);
   await node.mine(101);
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const shared = { DATABASE_URL: database.connectionString, NATS_NAMESPACE: `t${randomBytes(4).toString("hex")}`, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
-  deliveryUrl = await stack.start("delivery", "delivery", { ...shared, BITCOIN_NETWORK: "litecoin-regtest", WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32" });
-  await stack.start("scanner", "scanner", { ...shared, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: "200" });
+  const shared = {
+    DATABASE_URL: database.connectionString,
+    NATS_NAMESPACE: `t${randomBytes(4).toString("hex")}`,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_BSP_SCHEDULE_DELAY: "100",
+  };
+  deliveryUrl = await stack.start("delivery", "delivery", {
+    ...shared,
+    BITCOIN_NETWORK: "litecoin-regtest",
+    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+  });
+  await stack.start("scanner", "scanner", {
+    ...shared,
+    BTC_RPC_URL: node.rpcUrl,
+    BTC_RPC_USER: node.rpcUser,
+    BTC_RPC_PASSWORD: node.rpcPassword,
+    SCANNER_POLL_INTERVAL_MS: "200",
+  });
 }, 180_000);
 afterAll(async () => {
   await stack.stop();
@@ -49,7 +72,8 @@ afterAll(async () => {
 });
 
 /** `span`'s parent in `spans`, or undefined. */
-const parentOf = (spans: CollectedSpan[], span: CollectedSpan | undefined) => spans.find((candidate) => span?.parentSpanId && candidate.spanId === span.parentSpanId);
+const parentOf = (spans: CollectedSpan[], span: CollectedSpan | undefined) =>
+  spans.find((candidate) => span?.parentSpanId && candidate.spanId === span.parentSpanId);
 
 describe("a deposit, traced", () => {
   it("is one trace from the scanner's block span through NATS and the job table to the delivery's POST and the receiver", async () => {
@@ -57,7 +81,11 @@ describe("a deposit, traced", () => {
     const created = await fetch(`${deliveryUrl}/api/v1/webhooks`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json", [ACCOUNT_ID_HEADER]: "1" },
-      body: JSON.stringify({ coin: "BTC", webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/deposits`, addresses: [address] }),
+      body: JSON.stringify({
+        coin: "BTC",
+        webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/deposits`,
+        addresses: [address],
+      }),
     });
     expect(created.status).toBe(201);
     const webhookId = ((await created.json()) as { data: { id: number } }).data.id;
@@ -74,7 +102,11 @@ describe("a deposit, traced", () => {
 
     const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
     // The chain's spans reach the collector in batches: wait for the last link (the POST) and the first (the block).
-    await expect.poll(() => inTrace().some((span) => span.spanId === postSpanId) && inTrace().some((span) => span.name === "scanner block"), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => inTrace().some((span) => span.spanId === postSpanId) && inTrace().some((span) => span.name === "scanner block"), {
+        timeout: 15_000,
+      })
+      .toBe(true);
     const spans = inTrace();
 
     // The receiver's traceparent names the delivery's HTTP client span…

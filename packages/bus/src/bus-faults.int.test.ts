@@ -70,7 +70,7 @@ describe("bus through NATS faults", () => {
   it("resubscribes when its consumer is deleted under the loop, without an unhandled rejection", async () => {
     const handled: number[] = [];
     const consumption = await bus.consume(transferMatched, { durable: "deleted", handle: async (p) => void handled.push(p.webhook_id) });
-    await bus.manager.consumers.delete("TRANSFERS", "deleted");
+    await bus.admin.deleteConsumer(transferMatched, "deleted");
     await expect.poll(() => warnings.some((w) => /resubscribing/.test(w)), { timeout: 30_000 }).toBe(true);
     await publishEventually(transfer(4));
     await expect.poll(() => handled.includes(4), { timeout: 20_000 }).toBe(true);
@@ -94,7 +94,7 @@ describe("bus through NATS faults", () => {
     await expect.poll(() => calls).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 4_500));
     expect(calls).toBe(1);
-    const info = await bus.manager.consumers.info("TRANSFERS", "slow");
+    const info = await bus.admin.consumerInfo(transferMatched, "slow");
     expect(info.num_redelivered).toBe(0);
     expect(info.num_ack_pending).toBe(0);
     await consumption.stop();
@@ -109,14 +109,14 @@ describe("bus through NATS faults", () => {
       handle: async (p) => {
         if (p.webhook_id !== 6) return;
         attempts++;
-        throw new ChaingateError("bad_event", "cannot ever work");
+        throw new ChaingateError("bad_event", "cannot ever work", { retryable: false });
       },
     });
     await expect.poll(() => attempts).toBe(1);
     // A nak would bring it back after 1 s (then 2 s, ...): wait well past that.
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     expect(attempts).toBe(1);
-    const info = await bus.manager.consumers.info("TRANSFERS", "poison");
+    const info = await bus.admin.consumerInfo(transferMatched, "poison");
     expect(info.num_ack_pending).toBe(0);
     expect(info.num_redelivered).toBe(0);
     await consumption.stop();

@@ -39,8 +39,8 @@ afterEach(async () => {
   await Promise.all(consumptions.splice(0).map((c) => c.stop()));
 });
 afterAll(async () => {
-  await bus.manager.streams.delete(`${namespace}_TRANSFERS`);
-  await bus.manager.streams.delete(`${namespace}_SNAPSHOTS`).catch(() => {});
+  await bus.admin.deleteStream(transferMatched);
+  await bus.admin.deleteStream(stateChanged);
   await bus.close();
   context.disable();
 });
@@ -65,7 +65,11 @@ describe("bus", () => {
   });
 
   it("carries the publisher's trace context to the consumer", async () => {
-    const spanContext = { traceId: randomBytes(16).toString("hex"), spanId: randomBytes(8).toString("hex"), traceFlags: TraceFlags.SAMPLED };
+    const spanContext = {
+      traceId: randomBytes(16).toString("hex"),
+      spanId: randomBytes(8).toString("hex"),
+      traceFlags: TraceFlags.SAMPLED,
+    };
     const event = transfer({ webhook_id: 8 });
     await context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () => bus.publish(transferMatched, event));
     const got = collector(1);
@@ -95,7 +99,7 @@ describe("bus", () => {
         handle: async (payload, info) => {
           if (payload.webhook_id !== 9 && payload.webhook_id !== 10) return;
           attempts.set(payload.webhook_id, (attempts.get(payload.webhook_id) ?? 0) + 1);
-          if (payload.webhook_id === 10) throw new ChaingateError("bad_event", "cannot ever work");
+          if (payload.webhook_id === 10) throw new ChaingateError("bad_event", "cannot ever work", { retryable: false });
           if (info.deliveryCount === 1) throw new Error("database briefly down");
           got.record(payload, info);
         },
@@ -108,13 +112,34 @@ describe("bus", () => {
     expect(attempts.get(10)).toBe(1);
   });
 
+  it("retries an error nobody classified (a ChaingateError without retryable) and delivers the event later", async () => {
+    await bus.publish(transferMatched, transfer({ webhook_id: 12 }));
+    const got = collector(1);
+    consumptions.push(
+      await bus.consume(transferMatched, {
+        durable: "unclassified",
+        handle: async (payload, info) => {
+          if (payload.webhook_id !== 12) return;
+          if (info.deliveryCount === 1) throw new ChaingateError("lock_timeout", "a row lock timed out");
+          got.record(payload, info);
+        },
+      }),
+    );
+    await expect.poll(() => got.seen.length, { timeout: 10_000 }).toBe(1);
+    expect(got.seen[0]?.info.deliveryCount).toBe(2);
+  });
+
   it("terminates a message whose payload breaks the contract and goes on with the next", async () => {
-    await bus.connection.jetstream().publish(`${namespace}.transfer.matched.eth`, JSON.stringify({ nonsense: true }));
+    await bus.admin.publishRaw("transfer.matched.eth", JSON.stringify({ nonsense: true }));
     const event = transfer({ coin: "ETH", currency: "ETH", webhook_id: 11 });
     await bus.publish(transferMatched, event);
     const got = collector(1);
     consumptions.push(
-      await bus.consume(transferMatched, { durable: "eth", filterSubject: "transfer.matched.eth", handle: async (p, i) => got.record(p, i) }),
+      await bus.consume(transferMatched, {
+        durable: "eth",
+        filterSubject: "transfer.matched.eth",
+        handle: async (p, i) => got.record(p, i),
+      }),
     );
     await got.enough;
     expect(got.seen.map((s) => s.payload.webhook_id)).toEqual([11]);
@@ -139,32 +164,42 @@ describe("compacted streams", () => {
   beforeAll(() => bus.ensureStreams([stateChanged]));
 
   it("take per-contract stream options (one message per subject, no max age); the other streams keep 7 days", async () => {
-    const snapshots = await bus.manager.streams.info(`${namespace}_SNAPSHOTS`);
+    const snapshots = await bus.admin.streamInfo(stateChanged);
     expect(snapshots.config).toMatchObject({ max_msgs_per_subject: 1, max_age: 0 });
-    const transfers = await bus.manager.streams.info(`${namespace}_TRANSFERS`);
+    const transfers = await bus.admin.streamInfo(transferMatched);
     expect(transfers.config.max_age).toBe(7 * 24 * 60 * 60 * 1e9);
     for (let version = 1; version <= 3; version++) await bus.publish(stateChanged, { key: "a", version, value: `v${version}` });
-    expect((await bus.manager.streams.getMessage(`${namespace}_SNAPSHOTS`, { last_by_subj: `${namespace}.state.changed.a` })).json()).toMatchObject({ version: 3 });
-    expect((await bus.manager.streams.info(`${namespace}_SNAPSHOTS`, { subjects_filter: `${namespace}.state.changed.a` })).state.subjects).toEqual({ [`${namespace}.state.changed.a`]: 1 });
+    expect((await bus.admin.lastMessage(stateChanged, "state.changed.a"))?.json()).toMatchObject({ version: 3 });
+    expect((await bus.admin.streamInfo(stateChanged, { subjects: "state.changed.a" })).state.subjects).toEqual({
+      [`${namespace}.state.changed.a`]: 1,
+    });
   });
 
   it("keep the subjects other contracts of the stream added: ensuring one contract never takes another's away", async () => {
     const other = { ...stateChanged, name: "state.other", streamSubjects: "state.other.*" };
     await bus.ensureStreams([other]);
     await bus.ensureStreams([stateChanged]);
-    expect((await bus.manager.streams.info(`${namespace}_SNAPSHOTS`)).config.subjects.sort()).toEqual([`${namespace}.state.changed.*`, `${namespace}.state.other.*`]);
+    expect((await bus.admin.streamInfo(stateChanged)).config.subjects.sort()).toEqual([
+      `${namespace}.state.changed.*`,
+      `${namespace}.state.other.*`,
+    ]);
   });
 
   it("ensure every subject the stream options name, whichever of the stream's contracts is given", async () => {
     const shared = { subjects: ["state.left.*", "state.right.*"] };
     const left = { ...stateChanged, name: "state.left", stream: "SHARED", streamSubjects: "state.left.*", streamOptions: shared };
     await bus.ensureStreams([left]);
-    expect((await bus.manager.streams.info(`${namespace}_SHARED`)).config.subjects.sort()).toEqual([`${namespace}.state.left.*`, `${namespace}.state.right.*`]);
-    await bus.manager.streams.delete(`${namespace}_SHARED`);
+    expect((await bus.admin.streamInfo(left)).config.subjects.sort()).toEqual([`${namespace}.state.left.*`, `${namespace}.state.right.*`]);
+    await bus.admin.deleteStream(left);
   });
 
   it("refuse contracts of one stream that ask for different options", async () => {
-    await expect(bus.ensureStreams([stateChanged, { ...stateChanged, name: "state.other", streamSubjects: "state.other.*", streamOptions: { maxMsgsPerSubject: 2 } }])).rejects.toThrow(/different stream options/);
+    await expect(
+      bus.ensureStreams([
+        stateChanged,
+        { ...stateChanged, name: "state.other", streamSubjects: "state.other.*", streamOptions: { maxMsgsPerSubject: 2 } },
+      ]),
+    ).rejects.toThrow(/different stream options/);
   });
 
   it("publishIfNewer never lets an older state land after a newer one, however publishers race", async () => {
@@ -173,10 +208,12 @@ describe("compacted streams", () => {
     expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({ published: false });
     // Fifteen publishers of versions 6..20 at once, in a shuffled order: the subject ends at the newest.
     const versions = Array.from({ length: 15 }, (_, i) => 6 + i).sort(() => Math.random() - 0.5);
-    const results = await Promise.all(versions.map((version) => bus.publishIfNewer(stateChanged, { key: "b", version, value: `v${version}` }, versionOf)));
+    const results = await Promise.all(
+      versions.map((version) => bus.publishIfNewer(stateChanged, { key: "b", version, value: `v${version}` }, versionOf)),
+    );
     expect(results[versions.indexOf(20)]).toEqual({ published: true });
-    const last = await bus.manager.streams.getMessage(`${namespace}_SNAPSHOTS`, { last_by_subj: `${namespace}.state.changed.b` });
-    expect(last.json()).toEqual({ key: "b", version: 20, value: "v20" });
+    const last = await bus.admin.lastMessage(stateChanged, "state.changed.b");
+    expect(last?.json()).toEqual({ key: "b", version: 20, value: "v20" });
   });
 
   it("removes the messages of a subject pattern, leaving the others, and a consumer that is behind still gets every other message", async () => {
@@ -204,7 +241,7 @@ describe("compacted streams", () => {
     await bus.publish(stateChanged, key("r3"));
     release();
     await expect.poll(() => handled, { timeout: 10_000 }).toEqual(["r0", "r1", "r2", "r3"]);
-    const { state } = await bus.manager.streams.info(`${namespace}_SNAPSHOTS`, { subjects_filter: `${namespace}.state.changed.>` });
+    const { state } = await bus.admin.streamInfo(stateChanged, { subjects: "state.changed.>" });
     expect(Object.keys(state.subjects ?? {})).not.toContain(`${namespace}.state.changed.rgone`);
   });
 

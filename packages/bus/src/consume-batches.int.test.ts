@@ -40,7 +40,7 @@ afterEach(async () => {
   await Promise.all(consumptions.splice(0).map((c) => c.stop()));
 });
 afterAll(async () => {
-  await bus.manager.streams.delete(`${namespace}_TRANSFERS`);
+  await bus.admin.deleteStream(transferMatched);
   await bus.close();
   trace.disable();
   context.disable();
@@ -63,14 +63,25 @@ describe("consumeBatches", () => {
     // Acked: the same durable started again gets nothing more.
     await consumptions.pop()!.stop();
     const again: string[] = [];
-    consumptions.push(await bus.consumeBatches(transferMatched, { durable: "many", handleBatch: async (items) => void again.push(...items.map((i) => i.payload.event_id)) }));
+    consumptions.push(
+      await bus.consumeBatches(transferMatched, {
+        durable: "many",
+        handleBatch: async (items) => void again.push(...items.map((i) => i.payload.event_id)),
+      }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(again).toEqual([]);
   });
 
   it("a quiet stream gets each event at once, in a batch of its own", async () => {
     const seen: Array<{ size: number; at: number }> = [];
-    consumptions.push(await bus.consumeBatches(transferMatched, { durable: "quiet", filterSubject: "transfer.matched.eth", handleBatch: async (items) => void seen.push({ size: items.length, at: Date.now() }) }));
+    consumptions.push(
+      await bus.consumeBatches(transferMatched, {
+        durable: "quiet",
+        filterSubject: "transfer.matched.eth",
+        handleBatch: async (items) => void seen.push({ size: items.length, at: Date.now() }),
+      }),
+    );
     for (let n = 0; n < 3; n++) {
       const sent = Date.now();
       await bus.publish(transferMatched, { ...transfer(22, n), coin: "ETH", currency: "ETH" });
@@ -82,7 +93,7 @@ describe("consumeBatches", () => {
 
   it("a failed batch is redelivered whole; a non-retryable error terminates; a broken payload is terminated alone", async () => {
     const sub = "transfer.matched.trx";
-    await bus.connection.jetstream().publish(`${namespace}.${sub}`, JSON.stringify({ nonsense: true }));
+    await bus.admin.publishRaw(sub, JSON.stringify({ nonsense: true }));
     const trx = (n: number) => ({ ...transfer(23, n), coin: "TRX" as const, currency: "TRX" });
     await bus.publish(transferMatched, trx(0));
     await bus.publish(transferMatched, trx(1));
@@ -94,15 +105,25 @@ describe("consumeBatches", () => {
         handleBatch: async (items) => {
           calls.push(items.map((i) => ({ id: i.payload.event_id, delivery: i.info.deliveryCount })));
           if (calls.length === 1) throw new Error("database briefly down");
-          if (items.some((i) => i.payload.position === 2)) throw new ChaingateError("bad_event", "cannot ever work");
+          if (items.some((i) => i.payload.position === 2)) throw new ChaingateError("bad_event", "cannot ever work", { retryable: false });
         },
       }),
     );
     const handled = () => calls.flat();
     await expect.poll(() => handled().length, { timeout: 10_000 }).toBe(4);
     // The first batch held both events (the broken payload never reached the handler) and failed; both came back.
-    expect(calls[0]).toEqual([{ id: "evt-23-0", delivery: 1 }, { id: "evt-23-1", delivery: 1 }]);
-    expect(handled().slice(2).toSorted((a, b) => a.id.localeCompare(b.id))).toEqual([{ id: "evt-23-0", delivery: 2 }, { id: "evt-23-1", delivery: 2 }]);
+    expect(calls[0]).toEqual([
+      { id: "evt-23-0", delivery: 1 },
+      { id: "evt-23-1", delivery: 1 },
+    ]);
+    expect(
+      handled()
+        .slice(2)
+        .toSorted((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual([
+      { id: "evt-23-0", delivery: 2 },
+      { id: "evt-23-1", delivery: 2 },
+    ]);
     await bus.publish(transferMatched, trx(2));
     await expect.poll(() => handled().length, { timeout: 5_000 }).toBe(5);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -111,11 +132,59 @@ describe("consumeBatches", () => {
     expect(handled()[4]).toEqual({ id: "evt-23-2", delivery: 1 });
   });
 
+  it("an error nobody classified (a ChaingateError without retryable) redelivers the batch: only a non-retryable one terminates", async () => {
+    await bus.publish(transferMatched, transfer(25, 0));
+    const deliveries: number[] = [];
+    consumptions.push(
+      await bus.consumeBatches(transferMatched, {
+        durable: "unclassified",
+        handleBatch: async (items) => {
+          const mine = items.filter((i) => i.payload.webhook_id === 25);
+          deliveries.push(...mine.map((i) => i.info.deliveryCount));
+          if (mine.length && deliveries.length === 1) throw new ChaingateError("lock_timeout", "a row lock timed out");
+        },
+      }),
+    );
+    await expect.poll(() => deliveries, { timeout: 10_000 }).toEqual([1, 2]);
+  });
+
+  it("a handler can fail one event of a batch: the others are acked and never come back, that one is redelivered", async () => {
+    for (let n = 0; n < 3; n++) await bus.publish(transferMatched, transfer(26, n));
+    const handled: Array<{ position: number | null; delivery: number }> = [];
+    consumptions.push(
+      await bus.consumeBatches(transferMatched, {
+        durable: "one-fails",
+        handleBatch: async (batch) => {
+          const items = batch.filter((i) => i.payload.webhook_id === 26);
+          handled.push(...items.map((i) => ({ position: i.payload.position, delivery: i.info.deliveryCount })));
+          const failing = items.filter((i) => i.payload.position === 1 && i.info.deliveryCount === 1);
+          return { failed: failing.map((item) => ({ item, error: new Error("this one address is locked") })) };
+        },
+      }),
+    );
+    await expect.poll(() => handled.length, { timeout: 10_000 }).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(handled.toSorted((a, b) => a.position! - b.position! || a.delivery - b.delivery)).toEqual([
+      { position: 0, delivery: 1 },
+      { position: 1, delivery: 1 },
+      { position: 1, delivery: 2 },
+      { position: 2, delivery: 1 },
+    ]);
+    const consumer = await bus.admin.consumerInfo(transferMatched, "one-fails");
+    expect(consumer.num_ack_pending + consumer.num_pending).toBe(0);
+  });
+
   it("each event continues its own publisher's trace: a consumer span per message, child of the publisher's span", async () => {
-    const publishers = [0, 1, 2].map(() => ({ traceId: randomBytes(16).toString("hex"), spanId: randomBytes(8).toString("hex"), traceFlags: TraceFlags.SAMPLED }));
+    const publishers = [0, 1, 2].map(() => ({
+      traceId: randomBytes(16).toString("hex"),
+      spanId: randomBytes(8).toString("hex"),
+      traceFlags: TraceFlags.SAMPLED,
+    }));
     await Promise.all(
       publishers.map((spanContext, n) =>
-        context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () => bus.publish(transferMatched, { ...transfer(24, n), coin: "ETH", currency: "ETH" })),
+        context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () =>
+          bus.publish(transferMatched, { ...transfer(24, n), coin: "ETH", currency: "ETH" }),
+        ),
       ),
     );
     const seen = new Map<string, { traceId: string; spanId: string; active: string | undefined }>();
@@ -126,13 +195,19 @@ describe("consumeBatches", () => {
         handleBatch: async (items) => {
           for (const item of items.filter((i) => i.payload.webhook_id === 24)) {
             const own = trace.getSpanContext(item.context)!;
-            seen.set(item.payload.event_id, { traceId: own.traceId, spanId: own.spanId, active: trace.getActiveSpan()?.spanContext().traceId });
+            seen.set(item.payload.event_id, {
+              traceId: own.traceId,
+              spanId: own.spanId,
+              active: trace.getActiveSpan()?.spanContext().traceId,
+            });
           }
         },
       }),
     );
     await expect.poll(() => seen.size, { timeout: 10_000 }).toBe(3);
-    await expect.poll(() => exporter.getFinishedSpans().filter((s) => s.name === "transfer.matched process").length, { timeout: 5_000 }).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(() => exporter.getFinishedSpans().filter((s) => s.name === "transfer.matched process").length, { timeout: 5_000 })
+      .toBeGreaterThanOrEqual(3);
     publishers.forEach((publisher, n) => {
       const own = seen.get(`evt-24-${n}`)!;
       expect(own.traceId).toBe(publisher.traceId);

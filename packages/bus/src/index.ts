@@ -1,20 +1,11 @@
-export {
-  connectBus,
-  DEFAULT_ACK_WAIT_MS,
-  DEFAULT_MAX_BATCH,
-  DUPLICATE_WINDOW_MS,
-  MAX_REDELIVERY_DELAY_MS,
-  STREAM_MAX_AGE_MS,
-  type BatchItem,
-  type Bus,
-  type BusLogger,
-  type BusOptions,
-  type ConsumeBatchesOptions,
-  type ConditionalPublishResult,
-  type ConsumeOptions,
-  type ConsumerProgress,
-  type Consumption,
-  type MessageInfo,
-  type PublishResult,
-} from "./connect-bus.ts";
+export { connectBus, type Bus, type BusOptions, type ConsumerProgress } from "./connect-bus.ts";
+export type { BusAdmin } from "./bus-admin.ts";
+export type { BusLogger } from "./bus-logger.ts";
+export type { BusNaming } from "./bus-naming.ts";
+export { DUPLICATE_WINDOW_MS, STREAM_MAX_AGE_MS } from "./ensure-streams.ts";
+export type { ConditionalPublishResult, PublishResult } from "./publish.ts";
+export { DEFAULT_ACK_WAIT_MS, type Consumption } from "./run-consumer.ts";
+export { MAX_REDELIVERY_DELAY_MS, type MessageInfo } from "./settle-message.ts";
+export type { ConsumeOptions } from "./consume.ts";
+export { DEFAULT_MAX_BATCH, type BatchItem, type BatchOutcome, type ConsumeBatchesOptions } from "./consume-batches.ts";
 export { extractTraceContext, injectTraceContext } from "./trace-headers.ts";

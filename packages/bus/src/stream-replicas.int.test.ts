@@ -42,22 +42,25 @@ afterAll(async () => {
 
 describe("streams in a JetStream cluster", () => {
   it("are created with the configured replicas and lose no event when the stream's leader server dies", async () => {
-    const info = await bus.manager.streams.info(transferMatched.stream);
+    const info = await bus.admin.streamInfo(transferMatched);
     expect(info.config.num_replicas).toBe(3);
     expect(info.cluster?.replicas).toHaveLength(2);
 
     const received = new Set<number>();
-    const consumption = await bus.consume(transferMatched, { durable: "replicas-test", handle: async (event) => void received.add(event.webhook_id) });
+    const consumption = await bus.consume(transferMatched, {
+      durable: "replicas-test",
+      handle: async (event) => void received.add(event.webhook_id),
+    });
     for (let n = 1; n <= 20; n++) await eventually(() => bus.publish(transferMatched, transfer(n)));
     await expect.poll(() => received.size, { timeout: 20_000 }).toBe(20);
 
     // Kill the server that leads the stream: another replica takes over with every stored event.
-    const leader = (await bus.manager.streams.info(transferMatched.stream)).cluster!.leader!;
+    const leader = (await bus.admin.streamInfo(transferMatched)).cluster!.leader!;
     const index = Number(leader.slice(leader.lastIndexOf("-") + 1));
     await cluster.servers[index]!.kill();
     for (let n = 21; n <= 40; n++) await eventually(() => bus.publish(transferMatched, transfer(n)));
     await expect.poll(() => received.size, { timeout: 60_000 }).toBe(40);
-    const after = await eventually(() => bus.manager.streams.info(transferMatched.stream));
+    const after = await eventually(() => bus.admin.streamInfo(transferMatched));
     expect(after.state.messages).toBe(40);
     expect(after.cluster?.leader).not.toBe(leader);
     await consumption.stop();

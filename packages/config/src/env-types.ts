@@ -11,7 +11,12 @@ export const url = () => z.url();
 export const urlList = () =>
   z
     .string()
-    .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url()).min(1));
 
 /** "true"/"false"/"1"/"0", which z.coerce.boolean() would read as always true. */
@@ -36,7 +41,10 @@ export const byteSize = (fallback: string) =>
       const match = BYTE_SIZE.exec(value.trim());
       const bytes = match ? Math.floor(Number(match[1]) * BYTES_PER_UNIT[(match[2] ?? "b").toLowerCase()]!) : Number.NaN;
       if (!(bytes >= 1) || !Number.isSafeInteger(bytes)) {
-        context.addIssue({ code: "custom", message: `must be a positive size such as 5mb, 512kb or 1048576 (got ${JSON.stringify(value)})` });
+        context.addIssue({
+          code: "custom",
+          message: `must be a positive size such as 5mb, 512kb or 1048576 (got ${JSON.stringify(value)})`,
+        });
         return z.NEVER;
       }
       return bytes;

@@ -68,7 +68,11 @@ describe("redactConfig: secrets, not every name with KEY in it", () => {
         API_KEY_CACHE_SIZE: 10_000,
         INTERNAL_API_KEY: "s3cr3t-shared-between-services",
         WEBHOOK_SIGNING_SECRET: "whsec_abc",
-        ETH_RPC_URL: ["https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161", "https://eth-mainnet.g.alchemy.com/v2/Xk2Lp0Q9zAbCdEfGhIjKlMnOpQr", "http://127.0.0.1:8545"],
+        ETH_RPC_URL: [
+          "https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161",
+          "https://eth-mainnet.g.alchemy.com/v2/Xk2Lp0Q9zAbCdEfGhIjKlMnOpQr",
+          "http://127.0.0.1:8545",
+        ],
         TRON_NODE_URL: "https://api.trongrid.io/wallet?apikey=5f3c1a2b-0000-4444-8888-abcdefabcdef",
         QUICKNODE: "https://old-snowy-pine.quiknode.pro/4a1b2c3d4e5f60718293a4b5c6d7e8f9/",
         DATABASE_URL: "postgres://postgres@127.0.0.1:5432/postgres",
@@ -89,7 +93,9 @@ describe("redactConfig: secrets, not every name with KEY in it", () => {
 describe("natsSettings", () => {
   const natsSchema = z.object(natsSettings());
   it("takes a cluster's comma-separated server list and a stream replica count; one server and one copy by default", () => {
-    expect(loadConfig("test", natsSchema, { NATS_URL: "nats://nats-0:4222, nats://nats-1:4222,nats://nats-2:4222", NATS_STREAM_REPLICAS: "3" })).toMatchObject({
+    expect(
+      loadConfig("test", natsSchema, { NATS_URL: "nats://nats-0:4222, nats://nats-1:4222,nats://nats-2:4222", NATS_STREAM_REPLICAS: "3" }),
+    ).toMatchObject({
       NATS_URL: "nats://nats-0:4222, nats://nats-1:4222,nats://nats-2:4222",
       NATS_STREAM_REPLICAS: 3,
     });

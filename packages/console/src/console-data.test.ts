@@ -30,6 +30,10 @@ describe("tabulate", () => {
   });
 
   it("a one-day window with no requests", () => {
-    expect(tabulate({ data: [], meta: { from: "2026-01-01", to: "2026-01-01" } })).toEqual({ days: ["2026-01-01"], groups: [], counts: {} });
+    expect(tabulate({ data: [], meta: { from: "2026-01-01", to: "2026-01-01" } })).toEqual({
+      days: ["2026-01-01"],
+      groups: [],
+      counts: {},
+    });
   });
 });

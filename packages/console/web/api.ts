@@ -15,7 +15,8 @@ api.use({
   onRequest({ request }) {
     const operatorPath = new URL(request.url).pathname.startsWith("/api/v1/operator/");
     const credential = operatorPath ? session.operatorToken() : session.apiKey();
-    if (credential) request.headers.set(operatorPath ? "x-operator-token" : "authorization", operatorPath ? credential : `Bearer ${credential}`);
+    if (credential)
+      request.headers.set(operatorPath ? "x-operator-token" : "authorization", operatorPath ? credential : `Bearer ${credential}`);
     return request;
   },
 });
@@ -43,7 +44,9 @@ function errorOf(status: number, body: unknown): ApiError {
   const shape = (body ?? {}) as { message?: unknown; error?: unknown; errors?: unknown };
   const fieldErrors = shape.errors && typeof shape.errors === "object" ? (shape.errors as Record<string, string[]>) : {};
   const nested = typeof shape.error === "object" && shape.error ? (shape.error as { message?: unknown }).message : shape.error;
-  const message = [shape.message, nested, Object.values(fieldErrors).flat()[0]].find((m): m is string => typeof m === "string") ?? `The request failed (HTTP ${status}).`;
+  const message =
+    [shape.message, nested, Object.values(fieldErrors).flat()[0]].find((m): m is string => typeof m === "string") ??
+    `The request failed (HTTP ${status}).`;
   return new ApiError(status, message, fieldErrors);
 }
 

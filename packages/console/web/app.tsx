@@ -91,7 +91,9 @@ export function App() {
         </button>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        {shown.page === "keys" && <KeysPage onOwnKeyDeactivated={() => signOut("Signed out: the key you signed in with is deactivated.")} />}
+        {shown.page === "keys" && (
+          <KeysPage onOwnKeyDeactivated={() => signOut("Signed out: the key you signed in with is deactivated.")} />
+        )}
         {shown.page === "usage" && <UsagePage />}
         {shown.page === "webhooks" && <WebhooksPage />}
         {shown.page === "webhook" && <WebhookPage key={shown.id} id={shown.id} />}

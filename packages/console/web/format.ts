@@ -6,5 +6,12 @@ export function formatTime(iso: string | null | undefined): string {
 
 /** Addresses pasted as a list: one per line, or separated by commas, spaces or semicolons. */
 export function parseAddressList(text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).map((entry) => entry.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

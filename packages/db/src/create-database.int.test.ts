@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrivatePostgres, type PrivatePostgres } from "@chaingate/testing";
 import { createDatabase, DatabaseUnavailableError, migrateToLatest, type Database } from "./index.ts";
@@ -9,7 +9,13 @@ const lost: unknown[] = [];
 
 beforeAll(async () => {
   server = await startPrivatePostgres();
-  database = createDatabase({ connectionString: server.url, schema: "drill", poolSize: 4, connectTimeoutMs: 500, logger: { warn: (fields) => lost.push(fields) } });
+  database = createDatabase({
+    connectionString: server.url,
+    schema: "drill",
+    poolSize: 4,
+    connectTimeoutMs: 500,
+    logger: { warn: (fields) => lost.push(fields) },
+  });
 });
 afterAll(async () => {
   await database?.close();
@@ -51,7 +57,9 @@ describe("createDatabase against a Postgres that restarts and crashes", () => {
     expect(rows[0]!.small).toBe(Number.MAX_SAFE_INTEGER);
     await expect(sql`select 9007199254740993::int8 as big`.execute(database.db)).rejects.toThrow(/does not fit a JS number exactly/);
     // Amounts live in numeric columns: exact strings.
-    const amounts = await sql<{ wei: string }>`select 115792089237316195423570985008687907853269984665640564039457584007913129639935::numeric as wei`.execute(database.db);
+    const amounts = await sql<{
+      wei: string;
+    }>`select 115792089237316195423570985008687907853269984665640564039457584007913129639935::numeric as wei`.execute(database.db);
     expect(amounts.rows[0]!.wei).toBe("115792089237316195423570985008687907853269984665640564039457584007913129639935");
   });
 });
@@ -61,7 +69,7 @@ describe("migrateToLatest at start-up", () => {
     await server.stop();
     const waits: unknown[] = [];
     const starting = createDatabase({ connectionString: server.url, schema: "late", connectTimeoutMs: 300 });
-    const migrated = migrateToLatest(starting.db as Kysely<unknown>, "late", { "0001": { up: async () => {} } }, { warn: (fields) => waits.push(fields) });
+    const migrated = migrateToLatest(starting.db, "late", { "0001": { up: async () => {} } }, { warn: (fields) => waits.push(fields) });
     await expect.poll(() => waits.length, { timeout: 10_000 }).toBeGreaterThan(1);
     await server.start();
     await expect(migrated).resolves.toEqual(["0001"]);

@@ -84,7 +84,8 @@ export function createDatabase<DB>(options: DatabaseOptions): Database<DB> {
   // on the client while checked out (inside a transaction between two queries, say). Unheard, either
   // is thrown and ends the process; heard, the next query on that client fails, and the client is
   // discarded when it is released.
-  const reportLost = (error: Error) => options.logger?.warn({ err: error, schema: options.schema }, "database connection lost; the pool reconnects on demand");
+  const reportLost = (error: Error) =>
+    options.logger?.warn({ err: error, schema: options.schema }, "database connection lost; the pool reconnects on demand");
   pool.on("error", reportLost);
   pool.on("connect", (client) => client.on("error", reportLost));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: withConnectionFailuresClassified(pool) }) });

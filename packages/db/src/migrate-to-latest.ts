@@ -4,23 +4,32 @@
  * starts while its database is down waits for it (with back-off, logged) instead of exiting: on
  * Kubernetes an exit would become a CrashLoopBackOff that outlasts the outage by minutes.
  */
+import { backoffDelayMs, type BackoffSchedule } from "@chaingate/backoff";
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import { assertIdentifier, type DatabaseLogger } from "./create-database.ts";
 import { isConnectionFailure } from "./database-unavailable-error.ts";
 
-const FIRST_RETRY_DELAY_MS = 500;
-const MAX_RETRY_DELAY_MS = 5_000;
+/** While the database is unreachable at start-up: 0.5 s, doubling up to 5 s. */
+const STARTUP_RETRY: BackoffSchedule = { firstMs: 500, maxMs: 5_000 };
 
 /** Migrations listed in code (ordered by name), so they load the same under tsx and bundlers. */
 export type MigrationList = Record<string, Migration>;
 
-export async function migrateToLatest(db: Kysely<unknown>, schema: string, migrations: MigrationList, logger?: DatabaseLogger): Promise<string[]> {
+/** Applies the migrations not yet applied; resolves with their names. Any kysely of the service's tables will do. */
+export async function migrateToLatest<DB>(
+  db: Kysely<DB>,
+  schema: string,
+  migrations: MigrationList,
+  logger?: DatabaseLogger,
+): Promise<string[]> {
+  // Migrations see the database untyped (they create the tables the type describes).
+  const untyped = db as unknown as Kysely<unknown>;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await migrateOnce(db, schema, migrations);
+      return await migrateOnce(untyped, schema, migrations);
     } catch (error) {
       if (!isConnectionFailure(error) && !isConnectionFailure((error as Error).cause)) throw error;
-      const delay = Math.min(FIRST_RETRY_DELAY_MS * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+      const delay = backoffDelayMs(attempt, STARTUP_RETRY);
       logger?.warn({ err: error, schema, attempt, retry_in_ms: delay }, "database unavailable at start-up; waiting for it");
       await new Promise((resolve) => setTimeout(resolve, delay));
     }

@@ -1,2 +1,2 @@
-export { ChaingateError, hasErrorCode, type ChaingateErrorOptions } from "./chaingate-error.ts";
+export { ChaingateError, hasErrorCode, isPermanentFailure, type ChaingateErrorOptions } from "./chaingate-error.ts";
 export { ValidationError, summarizeFieldErrors, type FieldErrors } from "./validation-error.ts";

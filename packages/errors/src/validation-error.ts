@@ -9,7 +9,8 @@ export class ValidationError extends ChaingateError {
   readonly fieldErrors: FieldErrors;
 
   constructor(fieldErrors: FieldErrors) {
-    super("validation_failed", summarizeFieldErrors(fieldErrors));
+    // The same input fails the same way on every try.
+    super("validation_failed", summarizeFieldErrors(fieldErrors), { retryable: false });
     this.fieldErrors = fieldErrors;
   }
 }

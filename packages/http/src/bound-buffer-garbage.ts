@@ -1,6 +1,6 @@
 /**
  * Keeps dead socket-read buffers from piling up while large bodies stream through a service
- * (the gateway's proxied answers, the btc-proxy's blocks).
+ * (the gateway's proxied answers, the chain proxies' blocks and JSON-RPC answers).
  *
  * Each 64 KB read of a proxied body is an ArrayBuffer that is garbage as soon as it is written on.
  * V8 frees it at the next scavenge, but a streaming hop allocates so little JavaScript per chunk
@@ -9,9 +9,20 @@
  * Counting forwarded bytes and asking for an asynchronous minor GC every `thresholdBytes` (2 MB) bounds
  * them; a small-body workload reaches the threshold once per tens of thousands of requests.
  */
+import { z } from "zod";
 import type { ServerResponse } from "node:http";
 
 export const DEFAULT_GARBAGE_THRESHOLD_BYTES = 2 * 1024 * 1024;
+
+/** The `GC_NUDGE_BYTES` setting of every service that streams bodies through; `counted` says which bytes it counts. */
+export function gcNudgeBytesSetting(counted: string) {
+  return z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .default(DEFAULT_GARBAGE_THRESHOLD_BYTES)
+    .describe(`${counted} between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off.`);
+}
 /** Responses announced smaller than this are not counted (no per-chunk work for them). */
 const LARGE_BODY_BYTES = 256 * 1024;
 

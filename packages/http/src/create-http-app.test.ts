@@ -2,7 +2,8 @@ import { ChaingateError } from "@chaingate/errors";
 import { createLogger } from "@chaingate/logger";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createHttpApp, listenOptions, parseRequest, serveHttpApp, startHttpServer, type RunningHttpServer } from "./index.ts";
+import { listenOptions, serveHttpApp, startHttpServer, type RunningHttpServer } from "@chaingate/service-kit";
+import { createHttpApp, parseRequest } from "./index.ts";
 
 const silent = createLogger({ service: "test", level: "silent" });
 const servers: RunningHttpServer[] = [];
@@ -102,20 +103,30 @@ describe("createHttpApp", () => {
     expect(echoed.headers.get("x-request-id")).toBe("abc-123");
     const assigned = await fetch(`${url}/api/v1/things/1`);
     expect(assigned.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    for (const hostile of ["x".repeat(129), "abc def", "a\"b", "ünïcode", "{\"level\":60}"]) {
-      const replaced = await fetch(`${url}/api/v1/things/1`, { headers: { "x-request-id": encodeURI(hostile) === hostile ? hostile : encodeURI(hostile) } });
+    for (const hostile of ["x".repeat(129), "abc def", 'a"b', "ünïcode", '{"level":60}']) {
+      const replaced = await fetch(`${url}/api/v1/things/1`, {
+        headers: { "x-request-id": encodeURI(hostile) === hostile ? hostile : encodeURI(hostile) },
+      });
       expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
 
   it("answers hostile requests with a 4xx {message}, never a 500", async () => {
     const { url } = await serve();
-    const notGzip = await fetch(`${url}/api/v1/things`, { method: "POST", headers: { "content-encoding": "gzip" }, body: "plainly not gzip" });
+    const notGzip = await fetch(`${url}/api/v1/things`, {
+      method: "POST",
+      headers: { "content-encoding": "gzip" },
+      body: "plainly not gzip",
+    });
     expect(notGzip.status).toBe(400);
     expect(await notGzip.json()).toEqual({ message: "The request could not be read: its body does not match its headers." });
     const brotliUnknown = await fetch(`${url}/api/v1/things`, { method: "POST", headers: { "content-encoding": "compress" }, body: "{}" });
     expect(brotliUnknown.status).toBe(415);
-    const badCharset = await fetch(`${url}/api/v1/things`, { method: "POST", headers: { "content-type": "application/json; charset=klingon" }, body: "{}" });
+    const badCharset = await fetch(`${url}/api/v1/things`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=klingon" },
+      body: "{}",
+    });
     expect(badCharset.status).toBe(415);
     for (const path of ["/api/v1/things/%ZZ", "/api/v1/nope/%E0%A4%A", "/api/v1/boxes/%ZZ/open"]) {
       const response = await fetch(`${url}${path}`);
@@ -259,12 +270,17 @@ describe("internal token", () => {
     http.finish();
     const server = await startHttpServer(http.app, { host: "127.0.0.1", port: 0, logger: silent });
     servers.push(server);
-    for (const headers of [{}, { "x-chaingate-internal-token": "wrong" }, { "x-chaingate-internal-token": token + "x" }] as Record<string, string>[]) {
+    for (const headers of [{}, { "x-chaingate-internal-token": "wrong" }, { "x-chaingate-internal-token": token + "x" }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await fetch(`${server.url}/api/v1/things/1`, { headers: { ...headers, "x-chaingate-account-id": "1" } });
       expect(refused.status).toBe(401);
       expect(await refused.json()).toEqual({ message: "This service answers only requests forwarded by the gateway." });
     }
-    const allowed = await fetch(`${server.url}/api/v1/things/1`, { headers: { "x-chaingate-internal-token": token, "x-chaingate-account-id": "1" } });
+    const allowed = await fetch(`${server.url}/api/v1/things/1`, {
+      headers: { "x-chaingate-internal-token": token, "x-chaingate-account-id": "1" },
+    });
     expect(await allowed.json()).toEqual({ account: "1" });
     for (const open of ["/healthz", "/readyz", "/metrics"]) expect((await fetch(`${server.url}${open}`)).status).toBe(200);
   });
@@ -274,7 +290,11 @@ describe("serveHttpApp with METRICS_PORT", () => {
   it("also serves /metrics on a listener of its own, and closes it with the app", async () => {
     const http = createHttpApp({ service: "svc", logger: silent });
     http.finish();
-    const served = await serveHttpApp(http, listenOptions({ HOST: "127.0.0.1", PORT: 0, DRAIN_TIMEOUT_MS: 1_000, METRICS_HOST: "127.0.0.1", METRICS_PORT: 0 }, silent), async () => {});
+    const served = await serveHttpApp(
+      http,
+      listenOptions({ HOST: "127.0.0.1", PORT: 0, DRAIN_TIMEOUT_MS: 1_000, METRICS_HOST: "127.0.0.1", METRICS_PORT: 0 }, silent),
+      async () => {},
+    );
     expect(served.metricsUrl).toBeDefined();
     expect(await (await fetch(`${served.metricsUrl}/metrics`)).text()).toMatch(/^svc_process_cpu_seconds_total \d/m);
     expect((await fetch(`${served.metricsUrl}/api`)).status).toBe(404);

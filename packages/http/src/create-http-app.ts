@@ -19,7 +19,7 @@ import {
 import { REQUEST_ID_HEADER } from "./internal-headers.ts";
 import { assertJsonDepth } from "./json-depth.ts";
 import { requireInternalToken } from "./require-internal-token.ts";
-import { createServiceMetrics, type ServiceMetrics } from "./service-metrics.ts";
+import { createServiceMetrics, type ServiceMetrics } from "@chaingate/service-kit";
 
 export const DEFAULT_JSON_BODY_LIMIT = "1mb";
 
@@ -158,14 +158,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
           next(error); // a URIError: malformed percent-encoding, the client's mistake (400)
           return;
         }
-        const answer = allowed.size > 0 && !allowed.has(req.method) ? methodNotAllowed(req.method, req.path, [...allowed]) : routeNotFound(req.path);
+        const answer =
+          allowed.size > 0 && !allowed.has(req.method) ? methodNotAllowed(req.method, req.path, [...allowed]) : routeNotFound(req.path);
         send(res, answer);
       });
       app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
         const known = errorResponseFor(fromFrameworkError(error) ?? error, errorResponses);
         if (!known) logger.error({ err: error, method: req.method, path: req.path }, "unhandled error");
         // A documented 5xx (a dependency down) is the operator's business: say why.
-        else if (known.status >= 500) logger.warn({ err: error, method: req.method, path: req.path, status: known.status }, "dependency failure answered");
+        else if (known.status >= 500)
+          logger.warn({ err: error, method: req.method, path: req.path, status: known.status }, "dependency failure answered");
         if (res.headersSent) {
           res.destroy();
           return;
@@ -229,7 +231,11 @@ function requestIdAndAccessLog(logger: Logger, metrics: ServiceMetrics): Request
       if (UNOBSERVED_PATHS.has(req.path)) return;
       // The route's pattern, never the raw path: ids and hashes would make a series each.
       const routePath = req.route?.path as string | undefined;
-      const labels = { method: req.method, route: routePath ? `${req.baseUrl}${routePath}`.replace(/:(\w+)/g, "{$1}") : "unmatched", status: String(res.statusCode) };
+      const labels = {
+        method: req.method,
+        route: routePath ? `${req.baseUrl}${routePath}`.replace(/:(\w+)/g, "{$1}") : "unmatched",
+        status: String(res.statusCode),
+      };
       const durationNs = Number(process.hrtime.bigint() - started);
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, durationNs / 1e9);

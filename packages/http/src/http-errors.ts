@@ -62,9 +62,13 @@ export function fromFrameworkError(error: unknown): ChaingateError | undefined {
   if (type === "encoding.unsupported" || type === "charset.unsupported") {
     return new ChaingateError("unsupported_encoding", "The request body's Content-Encoding or charset is not supported.", { cause: error });
   }
-  if (error instanceof URIError) return new ChaingateError("bad_request", "The request path is not valid percent-encoding.", { cause: error });
+  if (error instanceof URIError)
+    return new ChaingateError("bad_request", "The request path is not valid percent-encoding.", { cause: error });
   if (typeof status === "number" && status >= 400 && status < 500) {
-    return new ChaingateError("bad_request", "The request could not be read: its body does not match its headers.", { cause: error, details: { status } });
+    return new ChaingateError("bad_request", "The request could not be read: its body does not match its headers.", {
+      cause: error,
+      details: { status },
+    });
   }
   return undefined;
 }

@@ -22,7 +22,11 @@ describe("strictQuery", () => {
       return undefined;
     })();
     expect(error).toBeInstanceOf(QueryParameterError);
-    expect(error).toMatchObject({ parameter: "minconf", code: "invalid_query_parameter", message: "The minconf parameter must be given once, as a single value." });
+    expect(error).toMatchObject({
+      parameter: "minconf",
+      code: "invalid_query_parameter",
+      message: "The minconf parameter must be given once, as a single value.",
+    });
   });
 
   it("reads own members only: inherited names are absent", () => {

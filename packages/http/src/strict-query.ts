@@ -10,7 +10,9 @@ export class QueryParameterError extends ChaingateError {
   override name = "QueryParameterError" as const;
   readonly parameter: string;
   constructor(parameter: string) {
-    super("invalid_query_parameter", `The ${parameter} parameter must be given once, as a single value.`, { details: { parameter, status: 400 } });
+    super("invalid_query_parameter", `The ${parameter} parameter must be given once, as a single value.`, {
+      details: { parameter, status: 400 },
+    });
     this.parameter = parameter;
   }
 }

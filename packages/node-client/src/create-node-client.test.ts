@@ -15,7 +15,8 @@ import { tron } from "./chains/tron.ts";
 import type { JsonNumber } from "./lossless-json.ts";
 
 /** The Bitcoin configuration of the shared client, as the btc-proxy uses it. */
-const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient => createNodeClient({ chain: bitcoin, ...options });
+const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient =>
+  createNodeClient({ chain: bitcoin, ...options });
 
 type Handler = (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void;
 
@@ -67,13 +68,17 @@ describe("createBitcoinRpcClient response handling", () => {
       const { id } = JSON.parse(body) as { id: number };
       json(response, 200, { jsonrpc: "2.0", error: { code: -5, message: "Block not found" }, id });
     });
-    const error = await make({ urls: [url], auth }).call("getblock", ["00"]).catch((caught: unknown) => caught);
+    const error = await make({ urls: [url], auth })
+      .call("getblock", ["00"])
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NodeRpcError);
     expect(error).toMatchObject({ rpcCode: -5, rpcMessage: "Block not found", method: "getblock" });
   });
 
   it("reads JSON-RPC 2.0 results without an error member", async () => {
-    const url = await serve((_request, body, response) => json(response, 200, { jsonrpc: "2.0", result: 7, id: (JSON.parse(body) as { id: number }).id }));
+    const url = await serve((_request, body, response) =>
+      json(response, 200, { jsonrpc: "2.0", result: 7, id: (JSON.parse(body) as { id: number }).id }),
+    );
     expect(await make({ urls: [url], auth }).call("getblockcount")).toBe(7);
   });
 
@@ -89,7 +94,9 @@ describe("createBitcoinRpcClient response handling", () => {
   });
 
   it("treats an overloaded node's 503 text answer as down and fails over", async () => {
-    const busy = await serve((_request, _body, response) => response.writeHead(503, { "content-type": "text/html" }).end("Work queue depth exceeded"));
+    const busy = await serve((_request, _body, response) =>
+      response.writeHead(503, { "content-type": "text/html" }).end("Work queue depth exceeded"),
+    );
     const good = await serve((_request, _body, response) => json(response, 200, { result: 42, error: null, id: 1 }));
     const client = make({ urls: [busy, good], auth });
     expect(await client.call("getblockcount")).toBe(42);
@@ -103,7 +110,9 @@ describe("createBitcoinRpcClient response handling", () => {
   it("times out a hung node and reports it unreachable", async () => {
     const hung = await serve(() => {});
     const started = Date.now();
-    const error = await make({ urls: [hung], auth, timeoutMs: 300 }).call("getblockcount").catch((caught: unknown) => caught);
+    const error = await make({ urls: [hung], auth, timeoutMs: 300 })
+      .call("getblockcount")
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NodeUnreachableError);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -142,7 +151,10 @@ describe("createBitcoinRpcClient response handling", () => {
       json(response, 200, { result: 1, error: null, id: 1 });
     });
     const client = make({ urls: [hung, second], auth });
-    for (const start of [(signal: AbortSignal) => client.call("getblockcount", [], { signal }), (signal: AbortSignal) => client.callStreamed("getblock", [], { signal })]) {
+    for (const start of [
+      (signal: AbortSignal) => client.call("getblockcount", [], { signal }),
+      (signal: AbortSignal) => client.callStreamed("getblock", [], { signal }),
+    ]) {
       const controller = new AbortController();
       const pending = start(controller.signal);
       setTimeout(() => controller.abort(), 50);
@@ -239,15 +251,25 @@ describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
     });
     expect(await make({ chain: ethereum, urls: [url] }).call("eth_chainId")).toBe("0x7a69");
     await make({ chain: ethereum, urls: [url], auth: { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: "k-123" } }).call("eth_chainId");
-    expect(seen[0]).toEqual({ authorization: undefined, apiKey: undefined, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}' });
+    expect(seen[0]).toEqual({
+      authorization: undefined,
+      apiKey: undefined,
+      body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
+    });
     expect(seen[1]!.apiKey).toBe("k-123");
   });
 
   it("classifies a 2.0 refusal with the chain's table", async () => {
     const url = await serve((_request, body, response) =>
-      json(response, 200, { jsonrpc: "2.0", id: (JSON.parse(body) as { id: number }).id, error: { code: -32602, message: "invalid argument 0" } }),
+      json(response, 200, {
+        jsonrpc: "2.0",
+        id: (JSON.parse(body) as { id: number }).id,
+        error: { code: -32602, message: "invalid argument 0" },
+      }),
     );
-    const error = await make({ chain: ethereum, urls: [url] }).call("eth_getBalance", ["0x0"]).catch((caught: unknown) => caught);
+    const error = await make({ chain: ethereum, urls: [url] })
+      .call("eth_getBalance", ["0x0"])
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: "eth_node_rpc_error", rpcCode: -32602, reason: "invalid_argument" });
     expect(nodeFailureDetails(error)).toEqual({ reason: "invalid_argument", node_code: -32602, node_message: "invalid argument 0" });
   });
@@ -257,7 +279,12 @@ describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
     const broken = await serve((_request, _body, response) => response.writeHead(502, { "content-type": "text/plain" }).end("bad gateway"));
     const node = await serve((request, body, response) => {
       seen.push(`${request.method} ${request.url} ${body}`);
-      if (request.url === "/wallet/getaccount") return json(response, 200, body.includes("bad") ? { Error: "class org.tron.core.exception.BadItemException : Invalid address" } : { balance: 12 });
+      if (request.url === "/wallet/getaccount")
+        return json(
+          response,
+          200,
+          body.includes("bad") ? { Error: "class org.tron.core.exception.BadItemException : Invalid address" } : { balance: 12 },
+        );
       json(response, 200, { blockID: "00ab" });
     });
     const client = make({ chain: tron, urls: [broken, node] });
@@ -265,14 +292,21 @@ describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
     expect(await client.request("/wallet/getnowblock")).toEqual({ blockID: "00ab" });
     const refused = await client.request("/wallet/getaccount", { body: { address: "bad" } }).catch((caught: unknown) => caught);
     expect(refused).toMatchObject({ code: "trx_node_rpc_error", method: "/wallet/getaccount", reason: "invalid_argument" });
-    expect(seen).toEqual(['POST /wallet/getaccount {"address":"TXYZ","visible":true}', "GET /wallet/getnowblock ", 'POST /wallet/getaccount {"address":"bad"}']);
+    expect(seen).toEqual([
+      'POST /wallet/getaccount {"address":"TXYZ","visible":true}',
+      "GET /wallet/getnowblock ",
+      'POST /wallet/getaccount {"address":"bad"}',
+    ]);
     expect(client.upstreams()[0]).toMatchObject({ healthy: false, lastError: expect.stringContaining("502") });
   });
 
   it("reports a chain that needs no credentials as configured without them, and Bitcoin as not configured", async () => {
     const url = await serve((_request, _body, response) => json(response, 200, { jsonrpc: "2.0", id: 1, result: 1 }));
     expect(await make({ chain: tron, urls: [url] }).call("eth_blockNumber")).toBe(1);
-    await expect(make({ chain: bitcoin, urls: [url] }).call("getblockcount")).rejects.toMatchObject({ code: "btc_node_not_configured", reason: "not_configured" });
+    await expect(make({ chain: bitcoin, urls: [url] }).call("getblockcount")).rejects.toMatchObject({
+      code: "btc_node_not_configured",
+      reason: "not_configured",
+    });
   });
 
   describe("endpoint checks and demotion", () => {
@@ -303,14 +337,20 @@ describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
       // The wrong node was asked for its identity only; the right one once for its identity, then served.
       expect(wrong.calls).toEqual(["eth_chainId"]);
       expect(right.calls).toEqual(["eth_chainId", "eth_blockNumber", "eth_blockNumber"]);
-      expect(client.upstreams()[0]).toMatchObject({ healthy: false, refused: "chain id 0x7a69, expected 0x1", lastError: "refused: chain id 0x7a69, expected 0x1" });
+      expect(client.upstreams()[0]).toMatchObject({
+        healthy: false,
+        refused: "chain id 0x7a69, expected 0x1",
+        lastError: "refused: chain id 0x7a69, expected 0x1",
+      });
       expect(client.upstreams()[1]).toMatchObject({ healthy: true });
       expect(client.upstreams()[1]!.refused).toBeUndefined();
     });
 
     it("fails with the refusal when every URL is refused", async () => {
       const wrong = await ethNode("0x7a69", 5);
-      const error = await make({ chain: ethereum, urls: [wrong.url], verifyEndpoint: mainnetOnly }).call("eth_blockNumber").catch((caught: unknown) => caught);
+      const error = await make({ chain: ethereum, urls: [wrong.url], verifyEndpoint: mainnetOnly })
+        .call("eth_blockNumber")
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NodeUnreachableError);
       expect(String((error as Error).message)).toContain("refused: chain id 0x7a69");
     });
@@ -319,7 +359,13 @@ describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
       let clock = 1_000;
       const first = await ethNode("0x1", 9);
       const second = await ethNode("0x1", 8);
-      const client = make({ chain: ethereum, urls: [first.url, second.url], verifyEndpoint: mainnetOnly, coolDownMs: 100, now: () => clock });
+      const client = make({
+        chain: ethereum,
+        urls: [first.url, second.url],
+        verifyEndpoint: mainnetOnly,
+        coolDownMs: 100,
+        now: () => clock,
+      });
       expect(await client.call("eth_blockNumber")).toBe("0x9");
       first.setUp(false);
       expect(await client.call("eth_blockNumber")).toBe("0x8");
@@ -341,7 +387,13 @@ describe("createNodeClient for JSON-RPC 2.0 and plain HTTP JSON nodes", () => {
       let clock = 1_000;
       const ahead = await ethNode("0x1", 9);
       const behind = await ethNode("0x1", 3);
-      const client = make({ chain: ethereum, urls: [behind.url, ahead.url], verifyEndpoint: mainnetOnly, coolDownMs: 100, now: () => clock });
+      const client = make({
+        chain: ethereum,
+        urls: [behind.url, ahead.url],
+        verifyEndpoint: mainnetOnly,
+        coolDownMs: 100,
+        now: () => clock,
+      });
       expect(client.demoteCurrent("nothing answered yet")).toBeUndefined();
       expect(await client.call("eth_blockNumber")).toBe("0x3");
       expect(client.demoteCurrent("3 blocks behind for 60 s")).toBe(behind.url);

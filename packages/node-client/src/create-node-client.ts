@@ -37,6 +37,8 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 /** How long a URL that failed is skipped before it is tried again. */
 export const DEFAULT_COOL_DOWN_MS = 30_000;
+/** Calls per batch request a node takes by default: what common nodes and providers accept in one batch. */
+export const DEFAULT_NODE_BATCH_CALLS = 100;
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 const AUTH_STATUSES = new Set([401, 403]);
 /** How much of an unusable answer is quoted in the reason a URL was skipped. */
@@ -153,7 +155,11 @@ interface Upstream {
   refused?: string;
 }
 
-type Attempt<T> = { kind: "ok"; value: T } | { kind: "down"; reason: string } | { kind: "auth"; status: number } | { kind: "refused"; reason: string };
+type Attempt<T> =
+  | { kind: "ok"; value: T }
+  | { kind: "down"; reason: string }
+  | { kind: "auth"; status: number }
+  | { kind: "refused"; reason: string };
 
 interface Exchange {
   path: string;
@@ -171,7 +177,10 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   const coolDownMs = options.coolDownMs ?? DEFAULT_COOL_DOWN_MS;
   const now = options.now ?? Date.now;
   const upstreams = options.urls.map((url) => toUpstream(url, options.auth ?? "none", chain.requiresAuth));
-  const dispatcher = new Agent({ connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS });
+  const dispatcher = new Agent({
+    connect: { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+  });
   let nextId = 0;
   /** The URL that answered the most recent call: what demoteCurrent demotes. */
   let answered: Upstream | undefined;
@@ -231,17 +240,25 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   function endpointOf(upstream: Upstream): NodeEndpoint {
     const settle = <T>(outcome: Attempt<T>): T => {
       if (outcome.kind === "ok") return outcome.value;
-      throw new NodeUnreachableError(chain, [{ url: upstream.displayUrl, reason: outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.reason }]);
+      throw new NodeUnreachableError(chain, [
+        { url: upstream.displayUrl, reason: outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.reason },
+      ]);
     };
     return {
       url: upstream.displayUrl,
       call: async <T>(method: string, params: readonly unknown[] = []) => settle(await callAttempt<T>(upstream, method, params, {})),
-      request: async <T>(path: string, requestOptions: Omit<RequestOptions, "signal" | "lossless"> = {}) => settle(await requestAttempt<T>(upstream, path, requestOptions)),
+      request: async <T>(path: string, requestOptions: Omit<RequestOptions, "signal" | "lossless"> = {}) =>
+        settle(await requestAttempt<T>(upstream, path, requestOptions)),
     };
   }
 
   /** One JSON-RPC call to one URL. */
-  async function callAttempt<T>(upstream: Upstream, method: string, params: readonly unknown[], callOptions: BufferedCallOptions): Promise<Attempt<T>> {
+  async function callAttempt<T>(
+    upstream: Upstream,
+    method: string,
+    params: readonly unknown[],
+    callOptions: BufferedCallOptions,
+  ): Promise<Attempt<T>> {
     const body = chain.envelope.encode(method, params, ++nextId);
     const exchange: Exchange = { path: chain.jsonRpcPath, method: "POST", body, streamed: false, signal: callOptions.signal };
     const answer = await exchangeJson(upstream, exchange, callOptions.lossless === true);
@@ -258,7 +275,13 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   /** One plain HTTP JSON request to one URL. */
   async function requestAttempt<T>(upstream: Upstream, path: string, requestOptions: RequestOptions): Promise<Attempt<T>> {
     const body = requestOptions.body === undefined ? undefined : JSON.stringify(requestOptions.body);
-    const exchange: Exchange = { path, method: requestOptions.method ?? (body === undefined ? "GET" : "POST"), body, streamed: false, signal: requestOptions.signal };
+    const exchange: Exchange = {
+      path,
+      method: requestOptions.method ?? (body === undefined ? "GET" : "POST"),
+      body,
+      streamed: false,
+      signal: requestOptions.signal,
+    };
     const answer = await exchangeJson(upstream, exchange, requestOptions.lossless === true);
     if (answer.kind !== "ok") return answer;
     const { status, value } = answer.value;
@@ -296,7 +319,12 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       }
       // Whatever failed after our caller gave up failed because of it, not because of the node.
       if (signal?.aborted) throw new NodeCallAbortedError(chain, { cause: signal.reason });
-      const reason = outcome.kind === "auth" ? `HTTP ${outcome.status} (credentials refused)` : outcome.kind === "refused" ? `refused: ${outcome.reason}` : outcome.reason;
+      const reason =
+        outcome.kind === "auth"
+          ? `HTTP ${outcome.status} (credentials refused)`
+          : outcome.kind === "refused"
+            ? `refused: ${outcome.reason}`
+            : outcome.reason;
       if (outcome.kind === "auth") authFailure ??= { url: upstream.displayUrl, status: outcome.status };
       markDown(upstream, reason);
       if (outcome.kind === "refused") upstream.refused = outcome.reason;
@@ -307,7 +335,11 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   }
 
   /** One buffered exchange: the node's JSON answer parsed, or why the URL is to be skipped. */
-  async function exchangeJson(upstream: Upstream, exchange: Exchange, lossless: boolean): Promise<Attempt<{ status: number; value: unknown }>> {
+  async function exchangeJson(
+    upstream: Upstream,
+    exchange: Exchange,
+    lossless: boolean,
+  ): Promise<Attempt<{ status: number; value: unknown }>> {
     const response = await send(upstream, exchange);
     if (AUTH_STATUSES.has(response.statusCode)) {
       await response.body.dump();
@@ -318,7 +350,10 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     try {
       value = lossless ? parseLosslessJson(body) : JSON.parse(body);
     } catch {
-      return { kind: "down", reason: `HTTP ${response.statusCode} with a non-JSON body (${body.slice(0, PREVIEW_CHARS).trim() || "empty"})` };
+      return {
+        kind: "down",
+        reason: `HTTP ${response.statusCode} with a non-JSON body (${body.slice(0, PREVIEW_CHARS).trim() || "empty"})`,
+      };
     }
     return { kind: "ok", value: { status: response.statusCode, value } };
   }
@@ -337,7 +372,12 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     return new NodeRpcError(chain, method, code, message, chain.reasonFor(code, message));
   }
 
-  async function streamed(path: string, method: "GET" | "POST", body: string | undefined, signal: AbortSignal | undefined): Promise<RawNodeResponse> {
+  async function streamed(
+    path: string,
+    method: "GET" | "POST",
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<RawNodeResponse> {
     return withFailover<RawNodeResponse>(signal, async (upstream) => {
       const response = await send(upstream, { path, method, body, streamed: true, signal });
       if (AUTH_STATUSES.has(response.statusCode)) {
@@ -397,7 +437,11 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
 
     upstreams() {
       return upstreams.map((upstream) => {
-        const state: UpstreamState = { url: upstream.displayUrl, healthy: upstream.unhealthyUntil <= now(), unhealthyUntil: upstream.unhealthyUntil };
+        const state: UpstreamState = {
+          url: upstream.displayUrl,
+          healthy: upstream.unhealthyUntil <= now(),
+          unhealthyUntil: upstream.unhealthyUntil,
+        };
         if (upstream.lastError !== undefined) state.lastError = upstream.lastError;
         if (upstream.refused !== undefined) state.refused = upstream.refused;
         return state;

@@ -2,6 +2,7 @@ export {
   createNodeClient,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_NODE_BATCH_CALLS,
   DEFAULT_COOL_DOWN_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   type BufferedCallOptions,
@@ -33,21 +34,4 @@ export { ethereum, ETHEREUM_REASON_CODES } from "./chains/ethereum.ts";
 export { tron } from "./chains/tron.ts";
 export { JsonNumber, parseLosslessJson, stringifyLosslessJson } from "./lossless-json.ts";
 export { streamJsonRpcResult, type StreamResultHandlers } from "./stream-jsonrpc-result.ts";
-export {
-  createJsonRpcProxyPolicy,
-  DEFAULT_MAX_JSONRPC_DEPTH,
-  jsonRpcProxyErrorBody,
-  JSONRPC_INVALID_REQUEST,
-  JSONRPC_METHOD_NOT_ALLOWED,
-  JSONRPC_NODE_UNREACHABLE,
-  JSONRPC_PARSE_ERROR,
-  type ForwardedJsonRpcCall,
-  type JsonRpcPolicyDecision,
-  type JsonRpcProxyErrorBody,
-  type JsonRpcProxyPolicy,
-  type JsonRpcProxyPolicyOptions,
-  type JsonValue,
-} from "./jsonrpc-proxy-policy.ts";
-export { DEFAULT_NODE_BATCH_CALLS, forwardJsonRpc, JSONRPC_CONTENT_TYPE, NODE_CHUNKS_IN_FLIGHT, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
 export { observeNodeCalls, type NodeCallObservation, type NodeCallObserver } from "./observe-node-calls.ts";
-export { genericNodeError, nodeErrorResponses, nodeFailureResponse, type NodeErrorResponse } from "./node-error-responses.ts";

@@ -5,11 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 
-export type NodeAuth =
-  | { user: string; password: string }
-  | { cookieFile: string }
-  | { apiKeyHeader: string; apiKey: string }
-  | "none";
+export type NodeAuth = { user: string; password: string } | { cookieFile: string } | { apiKeyHeader: string; apiKey: string } | "none";
 
 /** The headers that authenticate a request; `refresh` re-reads a cookie file the node may have rotated. */
 export type Authorizer = (refresh: boolean) => Promise<Record<string, string>>;

@@ -44,6 +44,7 @@ export const JSONRPC_2_0: JsonRpcEnvelope = {
 /** A code table: codes per reason, anything else `node_error`. */
 export function reasonTable(table: Partial<Record<NodeFailureReason, readonly number[]>>): (code: number) => NodeFailureReason {
   const byCode = new Map<number, NodeFailureReason>();
-  for (const [reason, codes] of Object.entries(table) as [NodeFailureReason, readonly number[]][]) for (const code of codes) byCode.set(code, reason);
+  for (const [reason, codes] of Object.entries(table) as [NodeFailureReason, readonly number[]][])
+    for (const code of codes) byCode.set(code, reason);
   return (code) => byCode.get(code) ?? "node_error";
 }

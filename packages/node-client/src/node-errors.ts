@@ -40,7 +40,11 @@ export class NodeRpcError extends ChaingateError {
   /** The chain's code table applied to `rpcCode` (and the message where codes are too coarse). */
   readonly reason: NodeFailureReason;
   constructor(chain: ChainLabel, method: string, rpcCode: number, rpcMessage: string, reason: NodeFailureReason) {
-    super(`${chain.id}_node_rpc_error`, `${chain.name} node refused ${method}: ${rpcCode} ${rpcMessage}`, { details: { method, rpcCode, rpcMessage } });
+    // The node gave its answer: the same call gets the same refusal.
+    super(`${chain.id}_node_rpc_error`, `${chain.name} node refused ${method}: ${rpcCode} ${rpcMessage}`, {
+      retryable: false,
+      details: { method, rpcCode, rpcMessage },
+    });
     this.rpcCode = rpcCode;
     this.rpcMessage = rpcMessage;
     this.method = method;
@@ -54,9 +58,13 @@ export class NodeAuthError extends ChaingateError {
   /** Wrong credentials are an operator's configuration problem, not the client's. */
   readonly reason = "not_configured" as const;
   constructor(chain: ChainLabel, url: string, status: number) {
-    super(`${chain.id}_node_auth_failed`, `The ${chain.name} node at ${url} refused our credentials (HTTP ${status}); check the configured credentials.`, {
-      details: { url, status },
-    });
+    super(
+      `${chain.id}_node_auth_failed`,
+      `The ${chain.name} node at ${url} refused our credentials (HTTP ${status}); check the configured credentials.`,
+      {
+        details: { url, status },
+      },
+    );
   }
 }
 
@@ -87,7 +95,13 @@ export class NodeCallAbortedError extends ChaingateError {
 }
 
 /** Every error a node client throws. */
-export type NodeClientError = NodeUnreachableError | NodeRpcError | NodeAuthError | NodeNotConfiguredError | NodeAnswerError | NodeCallAbortedError;
+export type NodeClientError =
+  | NodeUnreachableError
+  | NodeRpcError
+  | NodeAuthError
+  | NodeNotConfiguredError
+  | NodeAnswerError
+  | NodeCallAbortedError;
 
 /** The codes a chain's errors carry, for a service's error table. */
 export function nodeErrorCodes(chainId: string) {
@@ -107,7 +121,12 @@ export function nodeErrorCodes(chainId: string) {
  */
 export function nodeFailureDetails(error: unknown): { reason: NodeFailureReason; node_code?: number; node_message?: string } | undefined {
   if (error instanceof NodeRpcError) return { reason: error.reason, node_code: error.rpcCode, node_message: error.rpcMessage };
-  if (error instanceof NodeUnreachableError || error instanceof NodeAuthError || error instanceof NodeNotConfiguredError || error instanceof NodeAnswerError) {
+  if (
+    error instanceof NodeUnreachableError ||
+    error instanceof NodeAuthError ||
+    error instanceof NodeNotConfiguredError ||
+    error instanceof NodeAnswerError
+  ) {
     return { reason: error.reason };
   }
   return undefined;

@@ -194,7 +194,8 @@ export function streamJsonRpcResult(body: Readable, handlers: StreamResultHandle
 
     const hold = (target: Capture, bytes: Buffer, limit: number) => {
       target.heldBytes += bytes.length;
-      if (target.heldBytes > limit) return fail(handlers.badAnswer(`${target.key} member larger than ${limit} bytes where a small one was expected`));
+      if (target.heldBytes > limit)
+        return fail(handlers.badAnswer(`${target.key} member larger than ${limit} bytes where a small one was expected`));
       target.held.push(Buffer.from(bytes));
     };
     /** This chunk's bytes of `target`, leading whitespace skipped. */

@@ -33,7 +33,9 @@ describe("telemetry preload", () => {
       expect((await app.get({ traceparent: TRACEPARENT })).status).toBe(200);
       const deadline = Date.now() + 10_000;
       while (!collector.spans.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(collector.spans).toContainEqual(expect.objectContaining({ service: "traced-app", traceId: "0af7651916cd43dd8448eb211c80319c" }));
+      expect(collector.spans).toContainEqual(
+        expect.objectContaining({ service: "traced-app", traceId: "0af7651916cd43dd8448eb211c80319c" }),
+      );
     } finally {
       await app.stop();
       await collector.close();
@@ -43,7 +45,10 @@ describe("telemetry preload", () => {
   it("exports the last spans when the service is stopped with SIGTERM (its graceful shutdown flushes them)", async () => {
     const collector = await startCollector();
     // Spans wait in the batch for a minute: only the flush on shutdown can send them.
-    const app = await runTracedApp({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "60000" }, "@chaingate/telemetry/register");
+    const app = await runTracedApp(
+      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: "60000" },
+      "@chaingate/telemetry/register",
+    );
     try {
       expect((await app.get({ traceparent: TRACEPARENT })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 300));

@@ -9,16 +9,33 @@ describe("SynchronousContextManager", () => {
     const manager = new SynchronousContextManager();
     const outer = ROOT_CONTEXT.setValue(KEY, "outer");
     const inner = ROOT_CONTEXT.setValue(KEY, "inner");
-    const seen = manager.with(outer, () => [manager.active().getValue(KEY), manager.with(inner, () => manager.active().getValue(KEY)), manager.active().getValue(KEY)]);
+    const seen = manager.with(outer, () => [
+      manager.active().getValue(KEY),
+      manager.with(inner, () => manager.active().getValue(KEY)),
+      manager.active().getValue(KEY),
+    ]);
     expect(seen).toEqual(["outer", "inner", "outer"]);
     expect(manager.active()).toBe(ROOT_CONTEXT);
   });
 
   it("restores the previous context when the callback throws, and passes this and arguments", () => {
     const manager = new SynchronousContextManager();
-    expect(() => manager.with(ROOT_CONTEXT.setValue(KEY, "x"), () => { throw new Error("boom"); })).toThrow("boom");
+    expect(() =>
+      manager.with(ROOT_CONTEXT.setValue(KEY, "x"), () => {
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
     expect(manager.active()).toBe(ROOT_CONTEXT);
     const target = { factor: 3 };
-    expect(manager.with(ROOT_CONTEXT, function (this: typeof target, n: number) { return this.factor * n; }, target, 7)).toBe(21);
+    expect(
+      manager.with(
+        ROOT_CONTEXT,
+        function (this: typeof target, n: number) {
+          return this.factor * n;
+        },
+        target,
+        7,
+      ),
+    ).toBe(21);
   });
 });

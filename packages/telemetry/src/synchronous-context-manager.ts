@@ -1,6 +1,6 @@
 /**
  * A context manager that keeps the active context only for the synchronous extent of `with()`.
- * It needs no async_hooks: AsyncLocalStorage turns on Node 20's promise hooks for every promise
+ * It needs no async_hooks: AsyncLocalStorage turns on Node's promise hooks (Node 22 still builds it on async_hooks) for every promise
  * of the process once any context is entered, which cost the gateway about a third of its
  * throughput. Spans still record and export; they just do not follow a request across awaits.
  */
@@ -13,7 +13,12 @@ export class SynchronousContextManager implements ContextManager {
     return this.current;
   }
 
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(context: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    context: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     const previous = this.current;
     this.current = context;
     try {

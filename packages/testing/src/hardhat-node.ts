@@ -93,7 +93,10 @@ async function launch(port: number): Promise<HardhatNode> {
   child.once("exit", () => process.removeListener("exit", killOnExit));
   let output = "";
   const started = new Promise<{ url: string; accounts: HardhatAccount[] }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hardhat node did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-2_000)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`hardhat node did not start within ${START_TIMEOUT_MS} ms:\n${output.slice(-2_000)}`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString("utf8");
       const ready = READY_LINE.exec(output);
@@ -138,14 +141,29 @@ function parseAccounts(text: string): HardhatAccount[] {
   }));
 }
 
+/**
+ * True for a request sent on a kept-alive socket the node had just closed as idle ("other side
+ * closed" with nothing answered): the node never read it, so sending it again is safe. Seen under
+ * load, when a busy event loop lets the node's keep-alive timeout pass before fetch reuses the socket.
+ */
+function isIdleSocketRace(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return error instanceof TypeError && cause?.code === "UND_ERR_SOCKET";
+}
+
 function createRpc(url: string) {
   let id = 0;
   return async <T = unknown>(method: string, params: unknown[] = []): Promise<T> => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
-      signal: AbortSignal.timeout(START_TIMEOUT_MS),
+    const send = () =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+        signal: AbortSignal.timeout(START_TIMEOUT_MS),
+      });
+    const response = await send().catch((error: unknown) => {
+      if (isIdleSocketRace(error)) return send();
+      throw error;
     });
     const body = (await response.json()) as { result?: T; error?: { code: number; message: string } };
     if (body.error) throw new HardhatRpcError(method, body.error.code, body.error.message);

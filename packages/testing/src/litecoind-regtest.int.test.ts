@@ -61,7 +61,10 @@ describe("startLitecoindRegtest (temporary node)", () => {
 
     const external = "rltc1qcr8te4kr609gcawutmrza0j4xv80jy8z8dz7lc";
     const [hash] = await node.mine(1, external);
-    const block = await node.rpc<{ tx: Array<{ vout: Array<{ scriptPubKey: { address?: string; addresses?: string[] } }> }> }>("getblock", [hash, 2]);
+    const block = await node.rpc<{ tx: Array<{ vout: Array<{ scriptPubKey: { address?: string; addresses?: string[] } }> }> }>("getblock", [
+      hash,
+      2,
+    ]);
     const coinbaseOutput = block.tx[0]!.vout[0]!.scriptPubKey;
     expect(coinbaseOutput.address ?? coinbaseOutput.addresses?.[0]).toBe(external);
   });
@@ -74,10 +77,10 @@ describe("startLitecoindRegtest (temporary node)", () => {
     const txid = await node.fundAddress(address, "1.25");
     expect(await node.rpc<string[]>("getrawmempool")).toContain(txid);
     const [blockHash] = await node.mine(1);
-    const tx = await node.rpc<{ blockhash: string; vout: Array<{ value: number; scriptPubKey: { address?: string; addresses?: string[] } }> }>(
-      "getrawtransaction",
-      [txid, true],
-    );
+    const tx = await node.rpc<{
+      blockhash: string;
+      vout: Array<{ value: number; scriptPubKey: { address?: string; addresses?: string[] } }>;
+    }>("getrawtransaction", [txid, true]);
     expect(tx.blockhash).toBe(blockHash);
     const paid = tx.vout.find((out) => (out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0]) === address);
     expect(paid?.value).toBe(1.25);
@@ -135,7 +138,9 @@ describe("startLitecoindRegtest (persistent datadir, fixed port)", () => {
 
   it("fails fast with the node's reason when the port is taken", async () => {
     const blocker = net.createServer();
-    const port = await new Promise<number>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as net.AddressInfo).port)));
+    const port = await new Promise<number>((resolve) =>
+      blocker.listen(0, "127.0.0.1", () => resolve((blocker.address() as net.AddressInfo).port)),
+    );
     try {
       await expect(startLitecoindRegtest({ rpcPort: port, startTimeoutMs: 20_000 })).rejects.toThrow(/litecoind/);
     } finally {

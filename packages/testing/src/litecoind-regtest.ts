@@ -113,7 +113,8 @@ export class LitecoindRpcError extends Error {
 /** Spawns `litecoind -regtest` and resolves once its JSON-RPC answers and the wallet is loaded. */
 export async function startLitecoindRegtest(options: LitecoindRegtestOptions = {}): Promise<LitecoindRegtest> {
   const binary = options.binary ?? process.env.LITECOIND_PATH ?? BINARY_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (!binary) throw new Error(`litecoind not found (tried ${BINARY_CANDIDATES.join(", ")}); apt-get install -y litecoind or set LITECOIND_PATH.`);
+  if (!binary)
+    throw new Error(`litecoind not found (tried ${BINARY_CANDIDATES.join(", ")}); apt-get install -y litecoind or set LITECOIND_PATH.`);
   const rpcUser = options.rpcUser ?? "chaingate";
   const rpcPassword = options.rpcPassword ?? randomBytes(16).toString("hex");
   const temporary = options.datadir === undefined;
@@ -146,7 +147,9 @@ interface LaunchedNode {
   call<T>(url: string, method: string, params: unknown[]): Promise<T>;
 }
 
-async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcUser: string; rpcPassword: string; datadir: string; rpcPort: number }): Promise<LaunchedNode> {
+async function launch(
+  settings: LitecoindRegtestOptions & { binary: string; rpcUser: string; rpcPassword: string; datadir: string; rpcPort: number },
+): Promise<LaunchedNode> {
   const args = [
     "-regtest",
     `-datadir=${settings.datadir}`,
@@ -177,7 +180,8 @@ async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcU
   const cookieFile = settings.cookieAuth ? path.join(settings.datadir, "regtest", ".cookie") : undefined;
   const password = `Basic ${Buffer.from(`${settings.rpcUser}:${settings.rpcPassword}`).toString("base64")}`;
   // The cookie is written while the node starts and rewritten at every start: read it per call.
-  const authorization = async () => (cookieFile ? `Basic ${Buffer.from((await readFile(cookieFile, "utf8")).trim()).toString("base64")}` : password);
+  const authorization = async () =>
+    cookieFile ? `Basic ${Buffer.from((await readFile(cookieFile, "utf8")).trim()).toString("base64")}` : password;
   const call = async <T>(url: string, method: string, params: unknown[]): Promise<T> => {
     const response = await fetch(url, {
       method: "POST",
@@ -227,7 +231,16 @@ async function launch(settings: LitecoindRegtestOptions & { binary: string; rpcU
     await killAndWait(child);
     throw error;
   }
-  return { child, rpcUrl, rpcPort: settings.rpcPort, rpcUser: settings.rpcUser, rpcPassword: settings.rpcPassword, cookieFile, datadir: settings.datadir, call };
+  return {
+    child,
+    rpcUrl,
+    rpcPort: settings.rpcPort,
+    rpcUser: settings.rpcUser,
+    rpcPassword: settings.rpcPassword,
+    cookieFile,
+    datadir: settings.datadir,
+    call,
+  };
 }
 
 async function finishStart(node: LaunchedNode, settings: { temporary: boolean; walletName: string }): Promise<LitecoindRegtest> {
@@ -273,7 +286,8 @@ async function finishStart(node: LaunchedNode, settings: { temporary: boolean; w
         await mine(COINBASE_MATURITY_BLOCKS);
         // Regtest halves the subsidy every 150 blocks, so very large amounts may never be reachable.
         for (let extra = 0; (await walletRpc<number>("getbalance")) < needed; extra += 10) {
-          if (extra >= MAX_EXTRA_FUNDING_BLOCKS) throw new Error(`litecoind wallet cannot reach ${amount} LTC by mining; fund smaller amounts.`);
+          if (extra >= MAX_EXTRA_FUNDING_BLOCKS)
+            throw new Error(`litecoind wallet cannot reach ${amount} LTC by mining; fund smaller amounts.`);
           await mine(10);
         }
       }

@@ -15,7 +15,10 @@ let client: NodeClient;
 const rawCall = async (url: string, body: unknown) => {
   const response = await fetch(url, {
     method: "POST",
-    headers: { authorization: `Basic ${Buffer.from(`${node.rpcUser}:${node.rpcPassword}`).toString("base64")}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${node.rpcUser}:${node.rpcPassword}`).toString("base64")}`,
+      "content-type": "application/json",
+    },
     body: JSON.stringify(body),
   });
   return { status: response.status, text: await response.text() };
@@ -58,12 +61,19 @@ describe("the node fault proxy in front of litecoind", () => {
     expect(await client.call("getblockcount")).toBe(height - 2);
     expect(await client.call("getbestblockhash")).toBe(await node.rpc("getblockhash", [height - 2]));
     expect(await client.call("getblockhash", [height - 2])).toBe(await node.rpc("getblockhash", [height - 2]));
-    await expect(client.call("getblockhash", [height - 1])).rejects.toMatchObject({ name: "NodeRpcError", rpcCode: -8, rpcMessage: "Block height out of range" });
+    await expect(client.call("getblockhash", [height - 1])).rejects.toMatchObject({
+      name: "NodeRpcError",
+      rpcCode: -8,
+      rpcMessage: "Block height out of range",
+    });
     await expect(client.call("getblock", [newest, 1])).rejects.toBeInstanceOf(NodeRpcError);
     await expect(client.call("getblock", [newest, 1])).rejects.toMatchObject({ rpcCode: -5, rpcMessage: "Block not found" });
     expect(proxy.counters()).toMatchObject({ requests: 6, lagged: 6, missingBlocks: 3, tipsRewritten: 2 });
     // The single-call error as bitcoind sends it: HTTP 500 with a 1.0 envelope.
-    expect(await rawCall(proxy.url, { jsonrpc: "1.0", id: 3, method: "getblockhash", params: [height] })).toEqual({ status: 500, text: JSON.stringify({ result: null, error: { code: -8, message: "Block height out of range" }, id: 3 }) });
+    expect(await rawCall(proxy.url, { jsonrpc: "1.0", id: 3, method: "getblockhash", params: [height] })).toEqual({
+      status: 500,
+      text: JSON.stringify({ result: null, error: { code: -8, message: "Block height out of range" }, id: 3 }),
+    });
   });
 
   test("a batch is answered call by call: the lag's errors in place, the node's answers kept", async () => {

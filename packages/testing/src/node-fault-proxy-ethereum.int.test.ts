@@ -22,7 +22,8 @@ const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
 beforeAll(async () => {
   node = await startHardhat();
   const [payer, payee] = node.accounts as [HardhatNode["accounts"][0], HardhatNode["accounts"][0]];
-  for (let i = 0; i < 2; i++) txids.push(await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: payee.address, value: "0x1" }]));
+  for (let i = 0; i < 2; i++)
+    txids.push(await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: payee.address, value: "0x1" }]));
   proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 1 });
   client = clientOf(proxy.url);
 });
@@ -42,16 +43,30 @@ describe("the node fault proxy in front of Hardhat", () => {
   test("without faults it is transparent: the node's answers, a batch included", async () => {
     const height = await tip();
     expect(await client.call("eth_blockNumber")).toBe(quantity(height));
-    expect(await client.call("eth_getBlockByNumber", [quantity(height), true])).toEqual(await node.rpc("eth_getBlockByNumber", [quantity(height), true]));
+    expect(await client.call("eth_getBlockByNumber", [quantity(height), true])).toEqual(
+      await node.rpc("eth_getBlockByNumber", [quantity(height), true]),
+    );
     // Hardhat 2 lacks eth_getBlockReceipts: the proxy answers it with the node's own receipts.
-    expect(await client.call("eth_getBlockReceipts", [quantity(height)])).toEqual([await node.rpc("eth_getTransactionReceipt", [txids[1]])]);
+    expect(await client.call("eth_getBlockReceipts", [quantity(height)])).toEqual([
+      await node.rpc("eth_getTransactionReceipt", [txids[1]]),
+    ]);
     const batch = JSON.stringify([
       { jsonrpc: "2.0", id: 7, method: "eth_blockNumber", params: [] },
       { jsonrpc: "2.0", id: "b", method: "eth_getTransactionReceipt", params: [txids[1]] },
     ]);
     const direct = await (await fetch(node.url, { method: "POST", headers: { "content-type": "application/json" }, body: batch })).json();
-    expect(await (await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: batch })).json()).toEqual(direct);
-    expect(proxy.counters()).toMatchObject({ requests: 4, lagged: 0, missingBlocks: 0, nullReceipts: 0, timeouts: 0, dropsBeforeAnswer: 0, dropsMidAnswer: 0 });
+    expect(await (await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: batch })).json()).toEqual(
+      direct,
+    );
+    expect(proxy.counters()).toMatchObject({
+      requests: 4,
+      lagged: 0,
+      missingBlocks: 0,
+      nullReceipts: 0,
+      timeouts: 0,
+      dropsBeforeAnswer: 0,
+      dropsMidAnswer: 0,
+    });
   });
 
   test("lag: the tip is N blocks behind and the blocks above it do not exist (null), by number, hash, receipts and 'latest'", async () => {
@@ -91,7 +106,10 @@ describe("the node fault proxy in front of Hardhat", () => {
         { jsonrpc: "2.0", id: 5, method: "eth_chainId", params: [] },
       ]),
     );
-    const answers = JSON.parse(await new Response(response.body as unknown as ReadableStream).text()) as Array<{ id: number; result: unknown }>;
+    const answers = JSON.parse(await new Response(response.body as unknown as ReadableStream).text()) as Array<{
+      id: number;
+      result: unknown;
+    }>;
     expect(answers).toEqual([
       { jsonrpc: "2.0", id: 1, result: quantity(height - 1) },
       { jsonrpc: "2.0", id: 2, result: null },
@@ -127,7 +145,12 @@ describe("the node fault proxy in front of Hardhat", () => {
   test("alternate: a load balancer's backends one block apart, answered at random; the same seed gives the same sequence", async () => {
     const height = await tip();
     const sequence = async (seed: number) => {
-      const alternating = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed, faults: { alternate: { probability: 0.5, lag: 1 } } });
+      const alternating = await startNodeFaultProxy({
+        chain: "ethereum",
+        upstream: node.url,
+        seed,
+        faults: { alternate: { probability: 0.5, lag: 1 } },
+      });
       const through = clientOf(alternating.url);
       try {
         const tips: number[] = [];

@@ -8,7 +8,7 @@ import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client"
 import { startTronDevnode } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 // By path: the simulator's test helper is not part of its package exports.
-import { useDevnode } from "../../tron-devnode/src/test-devnode.ts";
+import { useDevnode } from "@chaingate/tron-devnode/testing";
 import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy } from "./node-fault-proxy.ts";
 
 const node = useDevnode();
@@ -18,8 +18,10 @@ let client: NodeClient;
 let head: { number: number; blockID: string; txid: string };
 
 const post = (path: string, body: object = {}) => client.request<Record<string, unknown> | unknown[]>(path, { method: "POST", body });
-const direct = async (path: string, body: object = {}) => (await fetch(`${node.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
-const through = async (path: string, body: object = {}) => (await fetch(`${proxy.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
+const direct = async (path: string, body: object = {}) =>
+  (await fetch(`${node.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
+const through = async (path: string, body: object = {}) =>
+  (await fetch(`${proxy.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
 
 beforeAll(async () => {
   const txid = (await node.tronWeb.trx.sendTransaction(node.bob.base58, 1_000_000)).transaction.txID;
@@ -58,27 +60,43 @@ describe("the node fault proxy in front of the Tron simulator", () => {
     expect(await post("/wallet/getblock", { id_or_num: head.blockID, detail: false })).toEqual({});
     expect(await post("/wallet/getblock", { id_or_num: String(head.number), detail: false })).toEqual({});
     expect(await post("/wallet/gettransactioninfobyblocknum", { num: head.number })).toEqual([]);
-    expect(await post("/wallet/getblockbynum", { num: head.number - 1 })).toMatchObject({ block_header: { raw_data: { number: head.number - 1 } } });
+    expect(await post("/wallet/getblockbynum", { num: head.number - 1 })).toMatchObject({
+      block_header: { raw_data: { number: head.number - 1 } },
+    });
     expect(proxy.counters()).toMatchObject({ requests: 6, lagged: 6, missingBlocks: 4, tipsRewritten: 1 });
   });
 
   test("emptyTransactionInfo: the infos of a block the node has answered [], the block itself untouched", async () => {
     proxy.setFaults({ emptyTransactionInfo: 1 });
-    expect(await post("/wallet/getblockbynum", { num: head.number })).toMatchObject({ blockID: head.blockID, transactions: [expect.objectContaining({ txID: head.txid })] });
+    expect(await post("/wallet/getblockbynum", { num: head.number })).toMatchObject({
+      blockID: head.blockID,
+      transactions: [expect.objectContaining({ txID: head.txid })],
+    });
     expect(await post("/wallet/gettransactioninfobyblocknum", { num: head.number })).toEqual([]);
     proxy.setFaults({ emptyTransactionInfo: 0 });
-    expect(await post("/wallet/gettransactioninfobyblocknum", { num: head.number })).toEqual([expect.objectContaining({ id: head.txid, blockNumber: head.number })]);
+    expect(await post("/wallet/gettransactioninfobyblocknum", { num: head.number })).toEqual([
+      expect.objectContaining({ id: head.txid, blockNumber: head.number }),
+    ]);
     expect(proxy.counters().emptyTransactionInfo).toBe(1);
   });
 
   test("alternate with a second upstream: answers come from two real nodes at their own heights, at random, reproducibly from the seed", async () => {
     const behind = await startTronDevnode({ port: 0, blockIntervalMs: 0 });
     const sequence = async (seed: number) => {
-      const balancer = await startNodeFaultProxy({ chain: "tron", upstream: node.devnode.url, seed, faults: { alternate: { probability: 0.5, upstream: behind.url } } });
+      const balancer = await startNodeFaultProxy({
+        chain: "tron",
+        upstream: node.devnode.url,
+        seed,
+        faults: { alternate: { probability: 0.5, upstream: behind.url } },
+      });
       const balanced = createNodeClient({ chain: tron, urls: [balancer.url], coolDownMs: 0 });
       try {
         const heads: number[] = [];
-        for (let i = 0; i < 20; i++) heads.push(((await balanced.request("/wallet/getnowblock")) as { block_header: { raw_data: { number: number } } }).block_header.raw_data.number);
+        for (let i = 0; i < 20; i++)
+          heads.push(
+            ((await balanced.request("/wallet/getnowblock")) as { block_header: { raw_data: { number: number } } }).block_header.raw_data
+              .number,
+          );
         return { heads, alternated: balancer.counters().alternated };
       } finally {
         await balanced.close();

@@ -99,7 +99,15 @@ export interface NodeFaultProxy {
   stop(): Promise<void>;
 }
 
-export const NO_FAULTS: NodeFaults = { lag: 0, alternate: null, nullReceipts: 0, emptyTransactionInfo: 0, timeout: 0, drop: 0, holdMs: 10_000 };
+export const NO_FAULTS: NodeFaults = {
+  lag: 0,
+  alternate: null,
+  nullReceipts: 0,
+  emptyTransactionInfo: 0,
+  timeout: 0,
+  drop: 0,
+  holdMs: 10_000,
+};
 
 const zeroCounters = (): NodeFaultCounters => ({
   requests: 0,
@@ -176,16 +184,23 @@ export async function startNodeFaultProxy(options: NodeFaultProxyOptions): Promi
     if (alternate) counters.alternated++;
     if (lag > 0) counters.lagged++;
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (!HOP_HEADERS.has(name) && typeof value === "string") headers[name] = value;
+    for (const [name, value] of Object.entries(request.headers))
+      if (!HOP_HEADERS.has(name) && typeof value === "string") headers[name] = value;
     if (target.authorization && !headers.authorization) headers.authorization = target.authorization;
     const forward = async (path: string, forwardBody: string): Promise<Answer> => {
       // A body-less GET (java-tron's getnowblock) stays a GET; everything else is posted.
       const get = request.method === "GET" && forwardBody === "";
-      const answer = await fetch(`${target.base}${path}`, get ? { method: "GET", headers } : { method: "POST", headers, body: forwardBody });
+      const answer = await fetch(
+        `${target.base}${path}`,
+        get ? { method: "GET", headers } : { method: "POST", headers, body: forwardBody },
+      );
       return { status: answer.status, contentType: answer.headers.get("content-type") ?? JSON_TYPE, body: await answer.text() };
     };
     const context: RequestContext = { lag, forward, faults: current, draw: () => random.next() };
-    const answer = chain === "tron" ? await answerTron(request.url ?? "/", body, context, counters) : await answerJsonRpc(chain, request.url ?? "/", body, context, counters);
+    const answer =
+      chain === "tron"
+        ? await answerTron(request.url ?? "/", body, context, counters)
+        : await answerJsonRpc(chain, request.url ?? "/", body, context, counters);
     if (dropDraw < current.drop) {
       counters.dropsMidAnswer++;
       response.writeHead(answer.status, { "content-type": answer.contentType, "content-length": Buffer.byteLength(answer.body) });
@@ -233,7 +248,9 @@ export async function startNodeFaultProxy(options: NodeFaultProxyOptions): Promi
 /** A node URL without its user info, which becomes basic auth for clients that send none. */
 function parseUpstream(url: string): { base: string; authorization: string | undefined } {
   const parsed = new URL(url);
-  const authorization = parsed.username ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString("base64")}` : undefined;
+  const authorization = parsed.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString("base64")}`
+    : undefined;
   parsed.username = "";
   parsed.password = "";
   return { base: parsed.href.replace(/\/$/, ""), authorization };
@@ -242,8 +259,16 @@ function parseUpstream(url: string): { base: string; authorization: string | und
 // ---- JSON-RPC: bitcoind and Ethereum nodes ----
 
 /** An answer in the node's own envelope: bitcoind's 1.0 (`result`, `error`, `id`), Ethereum's 2.0. */
-const jsonRpcAnswer = (chain: "bitcoin" | "ethereum", call: JsonRpcCall, member: { result: unknown } | { error: { code: number; message: string } }) =>
-  JSON.stringify(chain === "bitcoin" ? { result: null, error: null, ...member, id: call.id ?? null } : { jsonrpc: "2.0", id: call.id ?? null, ...member });
+const jsonRpcAnswer = (
+  chain: "bitcoin" | "ethereum",
+  call: JsonRpcCall,
+  member: { result: unknown } | { error: { code: number; message: string } },
+) =>
+  JSON.stringify(
+    chain === "bitcoin"
+      ? { result: null, error: null, ...member, id: call.id ?? null }
+      : { jsonrpc: "2.0", id: call.id ?? null, ...member },
+  );
 
 /** The `result` of an answer body, for reading heights only (the bytes sent on stay the upstream's). */
 function resultOf(answer: Answer): unknown {
@@ -254,15 +279,23 @@ function resultOf(answer: Answer): unknown {
   }
 }
 
-async function answerJsonRpc(chain: "bitcoin" | "ethereum", path: string, body: string, context: RequestContext, counters: NodeFaultCounters): Promise<Answer> {
+async function answerJsonRpc(
+  chain: "bitcoin" | "ethereum",
+  path: string,
+  body: string,
+  context: RequestContext,
+  counters: NodeFaultCounters,
+): Promise<Answer> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     return context.forward(path, body);
   }
-  const one = (call: JsonRpcCall) => (chain === "bitcoin" ? answerBitcoinCall(call, path, context, counters) : answerEthereumCall(call, path, context, counters));
-  if (!Array.isArray(parsed)) return typeof parsed === "object" && parsed !== null ? one(parsed as JsonRpcCall) : context.forward(path, body);
+  const one = (call: JsonRpcCall) =>
+    chain === "bitcoin" ? answerBitcoinCall(call, path, context, counters) : answerEthereumCall(call, path, context, counters);
+  if (!Array.isArray(parsed))
+    return typeof parsed === "object" && parsed !== null ? one(parsed as JsonRpcCall) : context.forward(path, body);
   if (parsed.length === 0) return context.forward(path, body);
   // Call by call, in order (the schedule stays reproducible), each answer's bytes kept.
   const answers: string[] = [];
@@ -321,15 +354,26 @@ async function blockReceipts(call: JsonRpcCall, send: (call: JsonRpcCall) => Pro
   if (code === undefined || !UNSUPPORTED_METHOD_CODES.has(code)) return answer;
   const [block] = call.params ?? [];
   const byHash = typeof block === "string" && block.length === 66;
-  const header = resultOf(await send({ ...call, method: byHash ? "eth_getBlockByHash" : "eth_getBlockByNumber", params: [block, false] })) as { transactions: string[] } | null;
-  const receipts = header && (await Promise.all(header.transactions.map(async (hash) => resultOf(await send({ ...call, method: "eth_getTransactionReceipt", params: [hash] })))));
+  const header = resultOf(
+    await send({ ...call, method: byHash ? "eth_getBlockByHash" : "eth_getBlockByNumber", params: [block, false] }),
+  ) as { transactions: string[] } | null;
+  const receipts =
+    header &&
+    (await Promise.all(
+      header.transactions.map(async (hash) => resultOf(await send({ ...call, method: "eth_getTransactionReceipt", params: [hash] }))),
+    ));
   return { status: 200, contentType: JSON_TYPE, body: jsonRpcAnswer("ethereum", call, { result: receipts }) };
 }
 
 async function answerEthereumCall(call: JsonRpcCall, path: string, context: RequestContext, counters: NodeFaultCounters): Promise<Answer> {
   const send = (forwarded: JsonRpcCall) => context.forward(path, JSON.stringify(forwarded));
-  const forward = (forwarded: JsonRpcCall) => (forwarded.method === "eth_getBlockReceipts" ? blockReceipts(forwarded, send) : send(forwarded));
-  const result = (value: unknown): Answer => ({ status: 200, contentType: JSON_TYPE, body: jsonRpcAnswer("ethereum", call, { result: value }) });
+  const forward = (forwarded: JsonRpcCall) =>
+    forwarded.method === "eth_getBlockReceipts" ? blockReceipts(forwarded, send) : send(forwarded);
+  const result = (value: unknown): Answer => ({
+    status: 200,
+    contentType: JSON_TYPE,
+    body: jsonRpcAnswer("ethereum", call, { result: value }),
+  });
   const missing = () => (counters.missingBlocks++, result(null));
   if (call.method === "eth_getBlockReceipts" && context.draw() < context.faults.nullReceipts) {
     counters.nullReceipts++;
@@ -339,7 +383,8 @@ async function answerEthereumCall(call: JsonRpcCall, path: string, context: Requ
   const tip = () => servedTip(context, async () => Number(resultOf(await forward({ ...call, method: "eth_blockNumber", params: [] }))));
   const params = call.params ?? [];
   /** A block number or tag: the served tip for "latest", a number for a number, undefined for other tags. */
-  const heightOf = async (tag: unknown) => (tag === "latest" ? tip() : typeof tag === "string" && tag.startsWith("0x") && tag.length <= 18 ? Number(tag) : undefined);
+  const heightOf = async (tag: unknown) =>
+    tag === "latest" ? tip() : typeof tag === "string" && tag.startsWith("0x") && tag.length <= 18 ? Number(tag) : undefined;
   /** The block number of a block (`number`), a receipt or the first of a block's receipts (`blockNumber`). */
   const blockNumberOf = (answer: Answer) => {
     const value = resultOf(answer);

@@ -39,7 +39,15 @@ export async function startOtlpCollector(): Promise<OtlpCollector> {
       for (const resourceSpans of payload.resourceSpans) {
         const service = resourceSpans.resource.attributes.find((a) => a.key === "service.name")?.value.stringValue ?? "";
         for (const scope of resourceSpans.scopeSpans) {
-          for (const span of scope.spans) spans.push({ service, traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, kind: span.kind });
+          for (const span of scope.spans)
+            spans.push({
+              service,
+              traceId: span.traceId,
+              spanId: span.spanId,
+              parentSpanId: span.parentSpanId,
+              name: span.name,
+              kind: span.kind,
+            });
         }
       }
       res.writeHead(200, { "content-type": "application/json" });

@@ -39,7 +39,9 @@ export async function startPrivateNats(options: { port?: number; extraArgs?: rea
   let server: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    server = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...(options.extraArgs ?? [])], { stdio: "ignore" });
+    server = spawn(binary, ["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir, ...(options.extraArgs ?? [])], {
+      stdio: "ignore",
+    });
     await waitForPort(port, true);
   }
 
@@ -92,7 +94,19 @@ export async function startPrivateNatsCluster(size = 3): Promise<PrivateNatsClus
   const name = `cg${process.pid}`;
   const servers = await Promise.all(
     clientPorts.map((port, i) =>
-      startPrivateNats({ port, extraArgs: ["--server_name", `${name}-${i}`, "--cluster_name", name, "--cluster", `nats://127.0.0.1:${routePorts[i]}`, "--routes", routes] }),
+      startPrivateNats({
+        port,
+        extraArgs: [
+          "--server_name",
+          `${name}-${i}`,
+          "--cluster_name",
+          name,
+          "--cluster",
+          `nats://127.0.0.1:${routePorts[i]}`,
+          "--routes",
+          routes,
+        ],
+      }),
     ),
   );
   return {

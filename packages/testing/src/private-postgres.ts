@@ -90,7 +90,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     closeSync(log);
     // A server that exits at start (its port or shared memory still held) must fail at once, with its reason.
     const exited = new Promise<never>((_, reject) =>
-      child.once("exit", (code) => reject(new Error(`private Postgres exited (${code}) at start:\n${readFileSync(logPath, "utf8").slice(-2_000)}`))),
+      child.once("exit", (code) =>
+        reject(new Error(`private Postgres exited (${code}) at start:\n${readFileSync(logPath, "utf8").slice(-2_000)}`)),
+      ),
     );
     await Promise.race([waitUntilAccepting(url), exited]);
   }

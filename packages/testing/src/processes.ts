@@ -125,7 +125,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Polls `url` until it answers at all (any status), or throws after `timeoutMs`. */
-export async function waitForHttp(url: string, timeoutMs = 20_000): Promise<void> {
+export async function waitForHttp(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -17,13 +17,22 @@ describe("UsdtLikeToken", () => {
   it("mints the supply to the deployer, moves balances and logs each transfer as ERC-20 Transfer(from, to, value)", async () => {
     const [owner, payee] = [node.accounts[0]!.address, node.accounts[5]!.address];
     expect(await token.balanceOf(owner)).toBe(USDT_LIKE_SUPPLY);
-    const hash = await node.rpc<string>("eth_sendTransaction", [{ from: owner, to: token.address, data: token.transferData(payee, 2_500_000n) }]);
-    const receipt = await node.rpc<{ status: string; logs: Array<{ address: string; topics: string[]; data: string }> }>("eth_getTransactionReceipt", [hash]);
+    const hash = await node.rpc<string>("eth_sendTransaction", [
+      { from: owner, to: token.address, data: token.transferData(payee, 2_500_000n) },
+    ]);
+    const receipt = await node.rpc<{ status: string; logs: Array<{ address: string; topics: string[]; data: string }> }>(
+      "eth_getTransactionReceipt",
+      [hash],
+    );
     expect(receipt.status).toBe("0x1");
     expect(receipt.logs).toEqual([
       expect.objectContaining({
         address: token.address,
-        topics: [TRANSFER_TOPIC, `0x${owner.slice(2).toLowerCase().padStart(64, "0")}`, `0x${payee.slice(2).toLowerCase().padStart(64, "0")}`],
+        topics: [
+          TRANSFER_TOPIC,
+          `0x${owner.slice(2).toLowerCase().padStart(64, "0")}`,
+          `0x${payee.slice(2).toLowerCase().padStart(64, "0")}`,
+        ],
         data: `0x${(2_500_000).toString(16).padStart(64, "0")}`,
       }),
     ]);
@@ -34,7 +43,9 @@ describe("UsdtLikeToken", () => {
   it("refuses a transfer above the sender's balance (the transaction fails, no log, balances unchanged)", async () => {
     const [poor, payee] = [node.accounts[9]!.address, node.accounts[5]!.address];
     const before = await token.balanceOf(payee);
-    await expect(node.rpc("eth_sendTransaction", [{ from: poor, to: token.address, data: token.transferData(payee, 1n), gas: "0x30000" }])).rejects.toThrow(/balance too low/);
+    await expect(
+      node.rpc("eth_sendTransaction", [{ from: poor, to: token.address, data: token.transferData(payee, 1n), gas: "0x30000" }]),
+    ).rejects.toThrow(/balance too low/);
     expect(await token.balanceOf(payee)).toBe(before);
   });
 });

@@ -35,7 +35,11 @@ export function usdtLikeTokenBytecode(): string {
   const input = {
     language: "Solidity",
     sources: { "UsdtLikeToken.sol": { content: readFileSync(SOURCE_FILE, "utf8") } },
-    settings: { evmVersion: EVM_VERSION, optimizer: { enabled: true, runs: 200 }, outputSelection: { "*": { UsdtLikeToken: ["evm.bytecode.object"] } } },
+    settings: {
+      evmVersion: EVM_VERSION,
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { "*": { UsdtLikeToken: ["evm.bytecode.object"] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: Array<{ severity: string; formattedMessage: string }>;
@@ -52,7 +56,9 @@ const word = (hex: string) => hex.padStart(64, "0");
 /** Deploys the token from `node.accounts[deployer]` (default the first account), which receives the supply. */
 export async function deployUsdtLikeToken(node: HardhatNode, deployer = 0): Promise<DeployedToken> {
   const from = node.accounts[deployer]!.address;
-  const hash = await node.rpc<string>("eth_sendTransaction", [{ from, data: `${usdtLikeTokenBytecode()}${word(USDT_LIKE_SUPPLY.toString(16))}` }]);
+  const hash = await node.rpc<string>("eth_sendTransaction", [
+    { from, data: `${usdtLikeTokenBytecode()}${word(USDT_LIKE_SUPPLY.toString(16))}` },
+  ]);
   const receipt = await node.rpc<{ contractAddress: string; status: string }>("eth_getTransactionReceipt", [hash]);
   if (receipt.status !== "0x1") throw new Error(`the token's deployment failed (${hash})`);
   const address = receipt.contractAddress.toLowerCase();
@@ -62,7 +68,9 @@ export async function deployUsdtLikeToken(node: HardhatNode, deployer = 0): Prom
     decimals: USDT_LIKE_DECIMALS,
     transferData: (to, amount) => `0xa9059cbb${word(to.slice(2).toLowerCase())}${word(amount.toString(16))}`,
     async balanceOf(owner) {
-      return BigInt(await node.rpc<string>("eth_call", [{ to: address, data: `0x70a08231${word(owner.slice(2).toLowerCase())}` }, "latest"]));
+      return BigInt(
+        await node.rpc<string>("eth_call", [{ to: address, data: `0x70a08231${word(owner.slice(2).toLowerCase())}` }, "latest"]),
+      );
     },
   };
 }

@@ -1,35 +1,37 @@
-/** Tron addresses: 21 bytes (`0x41` + last 20 bytes of keccak256(pubkey)), Base58Check `T…` or hex `41…`. */
-import { secp256k1 } from "@noble/curves/secp256k1";
-import { keccak_256 } from "@noble/hashes/sha3";
-import { sha256 } from "@noble/hashes/sha2";
-import { createBase58check } from "@scure/base";
-import { parseHex, toHex } from "./hex.ts";
+/**
+ * Tron addresses as the simulator handles them: 21 bytes (`0x41` + last 20 bytes of
+ * keccak256(pubkey)). The encoding and derivation are @chaingate/tron's; what is the simulator's
+ * own is java-tron's request rule (`visible` picks the form) and the byte-level view its ledger keeps.
+ */
+import {
+  TRON_ADDRESS_PREFIX,
+  addressFromPrivateKey as tronAddressFromPrivateKey,
+  isTronAddressBytes,
+  parseTronBase58,
+  tronAddressFromBytes,
+  tronAddressFromPublicKey,
+} from "@chaingate/tron";
+import { hex } from "@scure/base";
+import { parseHex } from "./hex.ts";
 
 /** The first byte of every mainnet-style Tron address. */
-export const ADDRESS_PREFIX = 0x41;
+export const ADDRESS_PREFIX = TRON_ADDRESS_PREFIX;
 const ADDRESS_LENGTH = 21;
-const EVM_ADDRESS_LENGTH = 20;
-
-const base58check = createBase58check(sha256);
 
 /** Base58Check text (`T…`) of a 21-byte address. */
 export function addressToBase58(address: Uint8Array): string {
-  return base58check.encode(address);
+  return tronAddressFromBytes(address).base58;
 }
 
 /** True when the bytes are a well-formed 21-byte Tron address. */
 export function isValidAddress(address: Uint8Array): boolean {
-  return address.length === ADDRESS_LENGTH && address[0] === ADDRESS_PREFIX;
+  return isTronAddressBytes(address);
 }
 
 /** Decodes a `T…` address; `undefined` on a bad checksum, alphabet or length. */
 export function addressFromBase58(text: string): Uint8Array | undefined {
-  try {
-    const bytes = base58check.decode(text);
-    return isValidAddress(bytes) ? bytes : undefined;
-  } catch {
-    return undefined;
-  }
+  const address = parseTronBase58(text);
+  return address && hex.decode(address.hex);
 }
 
 /**
@@ -50,17 +52,12 @@ export function parseAnyAddress(text: unknown): Uint8Array | undefined {
 
 /** The Tron address of an uncompressed (65-byte, 0x04…) or compressed secp256k1 public key. */
 export function addressFromPublicKey(publicKey: Uint8Array): Uint8Array {
-  const uncompressed = publicKey.length === 65 ? publicKey : secp256k1.Point.fromHex(toHex(publicKey)).toRawBytes(false);
-  const hash = keccak_256(uncompressed.subarray(1));
-  const address = new Uint8Array(ADDRESS_LENGTH);
-  address[0] = ADDRESS_PREFIX;
-  address.set(hash.subarray(hash.length - EVM_ADDRESS_LENGTH), 1);
-  return address;
+  return hex.decode(tronAddressFromPublicKey(publicKey).hex);
 }
 
 /** The Tron address controlled by a private key (32-byte hex). */
 export function addressFromPrivateKey(privateKeyHex: string): Uint8Array {
-  return addressFromPublicKey(secp256k1.getPublicKey(privateKeyHex, false));
+  return hex.decode(tronAddressFromPrivateKey(hex.decode(privateKeyHex)).hex);
 }
 
 /** 20-byte EVM form (no `41`), as used in ABI words, event topics and `log[].address`. */

@@ -69,23 +69,86 @@ describe("signature recovery", () => {
 describe("encoding agrees with TronWeb's google-protobuf encoder on other shapes", () => {
   const owner = fixtures.ownerHex;
   const to = "4192ad11c1bf16b3b14b0bd6b5c7e2db73a0b5e83a";
-  const header = { ref_block_bytes: "ffff", ref_block_hash: "0123456789abcdef", expiration: 1_760_000_060_000, timestamp: 1_760_000_000_000 };
+  const header = {
+    ref_block_bytes: "ffff",
+    ref_block_hash: "0123456789abcdef",
+    expiration: 1_760_000_060_000,
+    timestamp: 1_760_000_000_000,
+  };
   const cases: { name: string; raw: JsonObject }[] = [
-    { name: "memo and large amount", raw: { ...header, data: "68656c6c6f", contract: [{ type: "TransferContract", parameter: { value: { owner_address: owner, to_address: to, amount: 9_007_199_254_740_991 }, type_url: "type.googleapis.com/protocol.TransferContract" } }] } },
-    { name: "permission id", raw: { ...header, contract: [{ type: "TransferContract", Permission_id: 2, parameter: { value: { owner_address: owner, to_address: to, amount: 1 }, type_url: "type.googleapis.com/protocol.TransferContract" } }] } },
-    { name: "trigger with call value and token", raw: { ...header, fee_limit: 15_000_000_000, contract: [{ type: "TriggerSmartContract", parameter: { value: { owner_address: owner, contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c", call_value: 5, data: "70a08231", call_token_value: 7, token_id: 1000001 }, type_url: "type.googleapis.com/protocol.TriggerSmartContract" } }] } },
+    {
+      name: "memo and large amount",
+      raw: {
+        ...header,
+        data: "68656c6c6f",
+        contract: [
+          {
+            type: "TransferContract",
+            parameter: {
+              value: { owner_address: owner, to_address: to, amount: 9_007_199_254_740_991 },
+              type_url: "type.googleapis.com/protocol.TransferContract",
+            },
+          },
+        ],
+      },
+    },
+    {
+      name: "permission id",
+      raw: {
+        ...header,
+        contract: [
+          {
+            type: "TransferContract",
+            Permission_id: 2,
+            parameter: {
+              value: { owner_address: owner, to_address: to, amount: 1 },
+              type_url: "type.googleapis.com/protocol.TransferContract",
+            },
+          },
+        ],
+      },
+    },
+    {
+      name: "trigger with call value and token",
+      raw: {
+        ...header,
+        fee_limit: 15_000_000_000,
+        contract: [
+          {
+            type: "TriggerSmartContract",
+            parameter: {
+              value: {
+                owner_address: owner,
+                contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+                call_value: 5,
+                data: "70a08231",
+                call_token_value: 7,
+                token_id: 1000001,
+              },
+              type_url: "type.googleapis.com/protocol.TriggerSmartContract",
+            },
+          },
+        ],
+      },
+    },
   ];
   for (const testCase of cases) {
     it(testCase.name, () => {
       const transaction = parseTransactionJson({ raw_data: testCase.raw }, false);
       const ours = toHex(encodeTransactionRaw(transaction.raw));
-      const theirs = tronWebUtils.transaction.txPbToRawDataHex(tronWebUtils.transaction.txJsonToPb({ raw_data: testCase.raw, visible: false })).toLowerCase();
+      const theirs = tronWebUtils.transaction
+        .txPbToRawDataHex(tronWebUtils.transaction.txJsonToPb({ raw_data: testCase.raw, visible: false }))
+        .toLowerCase();
       expect(ours).toBe(theirs);
     });
   }
 
   it("serialises a signed transaction with its result (the txTrieRoot leaf) as protobuf expects", () => {
-    const transaction = { ...parseTransactionJson(fixtures.vectors[0]?.transaction as JsonObject, false), signatures: [new Uint8Array([1, 2])], contractRet: "SUCCESS" as const };
+    const transaction = {
+      ...parseTransactionJson(fixtures.vectors[0]?.transaction as JsonObject, false),
+      signatures: [new Uint8Array([1, 2])],
+      contractRet: "SUCCESS" as const,
+    };
     const rawHex = fixtures.vectors[0]?.raw_data_hex ?? "";
     const rawLength = rawHex.length / 2; // 155: a two-byte varint
     const lengthVarint = toHex(Uint8Array.of((rawLength & 0x7f) | 0x80, rawLength >> 7));

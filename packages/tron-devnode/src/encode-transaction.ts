@@ -1,5 +1,5 @@
 /** Protobuf encoding of transactions exactly as java-tron (protobuf-java) and TronWeb (google-protobuf) produce it. */
-import { sha256 } from "@noble/hashes/sha2";
+import { tronTransactionId } from "@chaingate/tron";
 import { ProtobufWriter } from "./protobuf-writer.ts";
 import { CONTRACT_RESULTS, CONTRACT_TYPE_NUMBERS } from "./transaction.ts";
 import type { Transaction, TransactionContract, TransactionRaw } from "./transaction.ts";
@@ -11,11 +11,7 @@ export function encodeContractValue(contract: TransactionContract): Uint8Array {
   const writer = new ProtobufWriter();
   switch (contract.type) {
     case "TransferContract":
-      return writer
-        .bytes(1, contract.value.owner_address)
-        .bytes(2, contract.value.to_address)
-        .varint(3, contract.value.amount)
-        .finish();
+      return writer.bytes(1, contract.value.owner_address).bytes(2, contract.value.to_address).varint(3, contract.value.amount).finish();
     case "TransferAssetContract":
       return writer
         .bytes(1, contract.value.asset_name)
@@ -40,11 +36,7 @@ function encodeContract(contract: TransactionContract): Uint8Array {
     .string(1, TYPE_URL_PREFIX + contract.type)
     .bytes(2, encodeContractValue(contract))
     .finish();
-  return new ProtobufWriter()
-    .varint(1, CONTRACT_TYPE_NUMBERS[contract.type])
-    .message(2, any)
-    .varint(5, contract.permissionId)
-    .finish();
+  return new ProtobufWriter().varint(1, CONTRACT_TYPE_NUMBERS[contract.type]).message(2, any).varint(5, contract.permissionId).finish();
 }
 
 /** Serialises `Transaction.raw` (the bytes behind `raw_data_hex`). */
@@ -61,7 +53,7 @@ export function encodeTransactionRaw(raw: TransactionRaw): Uint8Array {
 
 /** txID: SHA-256 of the serialised raw data (signatures and results are not part of it). */
 export function transactionId(raw: TransactionRaw): Uint8Array {
-  return sha256(encodeTransactionRaw(raw));
+  return tronTransactionId(encodeTransactionRaw(raw));
 }
 
 /** Serialises the whole `Transaction` (raw, signatures, and `ret` when `withResult` and it is set). */

@@ -51,7 +51,8 @@ export function resolveEnergyCosts(overrides: Partial<EnergyCosts> = {}): Energy
   const costs = { ...DEFAULT_ENERGY_COSTS, ...overrides };
   for (const [name, value] of Object.entries(costs)) {
     if (!Object.hasOwn(DEFAULT_ENERGY_COSTS, name)) throw new Error(`unknown energy cost "${name}"`);
-    if (!Number.isSafeInteger(value) || value < 0) throw new Error(`energy cost ${name} must be a non-negative integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new Error(`energy cost ${name} must be a non-negative integer, got ${String(value)}`);
   }
   return costs;
 }

@@ -13,7 +13,14 @@ import type { WalletHandler, WalletRequest } from "./wallet-api.ts";
 /** Largest request body accepted (java-tron's default `maxHttpPostBodySize`, 4 MiB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Endpoints java-tron serves only on POST (a GET is answered 405). */
-const POST_ONLY = new Set(["broadcasttransaction", "createtransaction", "transferasset", "triggersmartcontract", "triggerconstantcontract", "estimateenergy"]);
+const POST_ONLY = new Set([
+  "broadcasttransaction",
+  "createtransaction",
+  "transferasset",
+  "triggersmartcontract",
+  "triggerconstantcontract",
+  "estimateenergy",
+]);
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 /**
  * Servlets that read only the query string, whatever the method (their doPost calls doGet, or the reverse:
@@ -85,7 +92,14 @@ function parseBody(body: string, contentType: string | undefined, endpoint: stri
   }
 }
 
-async function handleWallet(handlers: Map<string, WalletHandler>, solidity: boolean, endpoint: string, request: IncomingMessage, url: URL, response: ServerResponse): Promise<void> {
+async function handleWallet(
+  handlers: Map<string, WalletHandler>,
+  solidity: boolean,
+  endpoint: string,
+  request: IncomingMessage,
+  url: URL,
+  response: ServerResponse,
+): Promise<void> {
   const handler = handlers.get(endpoint);
   if (!handler) return send(response, 404, "Not Found\n", "text/plain; charset=utf-8");
   const method = request.method === "GET" ? "GET" : request.method === "POST" ? "POST" : undefined;
@@ -104,7 +118,13 @@ async function handleWallet(handlers: Map<string, WalletHandler>, solidity: bool
       if (body.trim().startsWith("{")) jsonText = body;
     }
   }
-  const walletRequest: WalletRequest = { params, visible: isTrue(params.visible), solidity, method, ...(jsonText === undefined ? {} : { jsonText }) };
+  const walletRequest: WalletRequest = {
+    params,
+    visible: isTrue(params.visible),
+    solidity,
+    method,
+    ...(jsonText === undefined ? {} : { jsonText }),
+  };
   send(response, 200, handler(walletRequest));
 }
 
@@ -114,10 +134,14 @@ function adminReorg(routes: HttpRoutes, body: string): [number, unknown] {
   try {
     params = JSON.parse(body.trim() === "" ? "{}" : body);
   } catch {
-    return [400, { error: "body must be JSON: {\"depth\":N,\"blocks\"?:M,\"requeue\"?:true}" }];
+    return [400, { error: 'body must be JSON: {"depth":N,"blocks"?:M,"requeue"?:true}' }];
   }
   const { depth, blocks, requeue } = (typeof params === "object" && params !== null ? params : {}) as Record<string, unknown>;
-  if (typeof depth !== "number" || (blocks !== undefined && typeof blocks !== "number") || (requeue !== undefined && typeof requeue !== "boolean")) {
+  if (
+    typeof depth !== "number" ||
+    (blocks !== undefined && typeof blocks !== "number") ||
+    (requeue !== undefined && typeof requeue !== "boolean")
+  ) {
     return [400, { error: "depth (number), blocks (number, optional) and requeue (boolean, optional) expected" }];
   }
   try {
@@ -135,7 +159,8 @@ export function createHttpServer(routes: HttpRoutes): Server {
     const path = url.pathname.replace(/\/+$/, "");
     const route = async (): Promise<void> => {
       if (path.startsWith("/wallet/")) return handleWallet(routes.wallet, false, path.slice("/wallet/".length), request, url, response);
-      if (path.startsWith("/walletsolidity/")) return handleWallet(routes.solidity, true, path.slice("/walletsolidity/".length), request, url, response);
+      if (path.startsWith("/walletsolidity/"))
+        return handleWallet(routes.solidity, true, path.slice("/walletsolidity/".length), request, url, response);
       if (path === "/healthcheck") return send(response, 200, { status: "ok" });
       if (path === "/admin/produceblock") {
         if (request.method !== "POST") return send(response, 405, "HTTP method not allowed\n", "text/plain; charset=utf-8");

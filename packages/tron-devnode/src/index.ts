@@ -97,7 +97,8 @@ export async function startTronDevnode(options: TronDevnodeOptions = {}): Promis
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   const blockIntervalMs = options.blockIntervalMs ?? DEFAULT_BLOCK_INTERVAL_MS;
-  if (!Number.isInteger(blockIntervalMs) || blockIntervalMs < 0) throw new Error(`blockIntervalMs must be a non-negative integer, got ${blockIntervalMs}`);
+  if (!Number.isInteger(blockIntervalMs) || blockIntervalMs < 0)
+    throw new Error(`blockIntervalMs must be a non-negative integer, got ${blockIntervalMs}`);
 
   const genesis = createGenesis();
   const ledger = new Ledger(genesis, Date.now, { energy: options.energy, solidLag: options.solidLag });

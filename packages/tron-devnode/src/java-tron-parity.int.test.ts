@@ -15,7 +15,11 @@ const FEE_LIMIT = 150_000_000;
 const node = useDevnode();
 
 async function post(path: string, body: unknown = {}): Promise<unknown> {
-  const response = await fetch(node.devnode.url + path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  const response = await fetch(node.devnode.url + path, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "Content-Type": "application/json" },
+  });
   expect(response.status).toBe(200);
   return response.json();
 }
@@ -49,10 +53,12 @@ describe("blocks that do not exist yet (a scanner must not step past the head)",
     expect(await post("/wallet/gettransactioninfobyblocknum", { num: 0 })).toEqual({});
   });
 
-  it("getblockbylimitnext past the head answers {\"block\":[]} (BlockStore.getLimitNumber), partially past the head only the blocks that exist", async () => {
+  it('getblockbylimitnext past the head answers {"block":[]} (BlockStore.getLimitNumber), partially past the head only the blocks that exist', async () => {
     const head = await headNumber();
     expect(await post("/wallet/getblockbylimitnext", { startNum: head + 1, endNum: head + 10 })).toEqual({ block: [] });
-    const partial = (await post("/wallet/getblockbylimitnext", { startNum: head, endNum: head + 10 })) as { block: { block_header: { raw_data: { number: number } } }[] };
+    const partial = (await post("/wallet/getblockbylimitnext", { startNum: head, endNum: head + 10 })) as {
+      block: { block_header: { raw_data: { number: number } } }[];
+    };
     expect(partial.block.map((block) => block.block_header.raw_data.number)).toEqual([head]);
     expect(await post("/wallet/getblockbylimitnext", { startNum: 5, endNum: 5 })).toEqual({}); // GetBlockByLimitNextServlet's range check
   });
@@ -70,13 +76,23 @@ describe("energy: current-mainnet-like costs with the dynamic energy penalty (VM
 
   it("a USDT transfer to a holder costs about 64 300 energy by default, the penalty in receipt.energy_penalty_total", async () => {
     const { tronWeb, bob, devnode } = node;
-    const estimate = (await post("/wallet/estimateenergy", { owner_address: node.alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: transferTo(bob.hex, 1) })) as { energy_required: number };
+    const estimate = (await post("/wallet/estimateenergy", {
+      owner_address: node.alice.hex,
+      contract_address: USDT_HEX,
+      function_selector: "transfer(address,uint256)",
+      parameter: transferTo(bob.hex, 1),
+    })) as { energy_required: number };
     expect(estimate.energy_required).toBe(64_376); // mainnet: about 64 285
     const usdt = await tronWeb.contract().at(USDT);
     const txid: string = await usdt.transfer(bob.base58, 1).send({ feeLimit: FEE_LIMIT });
     await devnode.produceBlock();
     const info = await tronWeb.trx.getTransactionInfo(txid);
-    expect(info.receipt).toMatchObject({ result: "SUCCESS", energy_usage_total: 64_376, energy_penalty_total: 49_745, energy_fee: 6_437_600 });
+    expect(info.receipt).toMatchObject({
+      result: "SUCCESS",
+      energy_usage_total: 64_376,
+      energy_penalty_total: 49_745,
+      energy_fee: 6_437_600,
+    });
     expect(info.fee).toBe(6_437_600 + (info.receipt.net_fee ?? 0));
   });
 
@@ -95,7 +111,12 @@ describe("energy: current-mainnet-like costs with the dynamic energy penalty (VM
 
   it("getcontractinfo reports the energy factor; triggerconstantcontract reports energy_penalty", async () => {
     expect(await post("/wallet/getcontractinfo", { value: USDT_HEX })).toMatchObject({ contract_state: { energy_factor: 34_000 } });
-    const call = (await post("/wallet/triggerconstantcontract", { owner_address: node.alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: transferTo(node.bob.hex, 1) })) as JsonObject;
+    const call = (await post("/wallet/triggerconstantcontract", {
+      owner_address: node.alice.hex,
+      contract_address: USDT_HEX,
+      function_selector: "transfer(address,uint256)",
+      parameter: transferTo(node.bob.hex, 1),
+    })) as JsonObject;
     expect(call).toMatchObject({ energy_used: 64_376, energy_penalty: 49_745 });
   });
 });
@@ -119,15 +140,23 @@ describe("energy costs are configurable", () => {
   });
 
   it("refuses a negative or unknown cost", async () => {
-    await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { transfer: -1 } })).rejects.toThrow(/transfer must be a non-negative integer/);
-    await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { nope: 1 } as never })).rejects.toThrow(/unknown energy cost "nope"/);
+    await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { transfer: -1 } })).rejects.toThrow(
+      /transfer must be a non-negative integer/,
+    );
+    await expect(startTronDevnode({ port: 0, blockIntervalMs: 0, energy: { nope: 1 } as never })).rejects.toThrow(
+      /unknown energy cost "nope"/,
+    );
   });
 });
 
 describe("broadcast follows Util.packTransaction and Manager.pushTransaction", () => {
   const hex = (text: string): string => Buffer.from(text).toString("hex");
-  const created = async (amount: number): Promise<JsonObject> => (await post("/wallet/createtransaction", { owner_address: node.alice.hex, to_address: node.bob.hex, amount })) as JsonObject;
-  const withRaw = (transaction: JsonObject, changes: JsonObject): JsonObject => ({ ...transaction, raw_data: { ...(transaction.raw_data as JsonObject), ...changes } });
+  const created = async (amount: number): Promise<JsonObject> =>
+    (await post("/wallet/createtransaction", { owner_address: node.alice.hex, to_address: node.bob.hex, amount })) as JsonObject;
+  const withRaw = (transaction: JsonObject, changes: JsonObject): JsonObject => ({
+    ...transaction,
+    raw_data: { ...(transaction.raw_data as JsonObject), ...changes },
+  });
 
   it("drops contracts it cannot parse: a signed transfer plus an unknown contract entry is the transfer alone", async () => {
     const signed = signJson(await created(11), node.alice.privateKey);
@@ -136,7 +165,7 @@ describe("broadcast follows Util.packTransaction and Manager.pushTransaction", (
     expect(await post("/wallet/broadcasttransaction", padded)).toEqual({ result: true, txid: signed.txID });
   });
 
-  it("an empty contract list answers CONTRACT_VALIDATE_ERROR \"Contract validate error : No contract!\" (Wallet.broadcastTransaction, 4.7.2+)", async () => {
+  it('an empty contract list answers CONTRACT_VALIDATE_ERROR "Contract validate error : No contract!" (Wallet.broadcastTransaction, 4.7.2+)', async () => {
     const signed = signJson(await created(12), node.alice.privateKey);
     const empty = withRaw(signed, { contract: [] });
     const answer = (await post("/wallet/broadcasttransaction", empty)) as JsonObject;
@@ -162,7 +191,10 @@ describe("broadcast follows Util.packTransaction and Manager.pushTransaction", (
   it("still refuses an expiration before the next slot first, before the signature (TransactionCapsule.checkExpiration)", async () => {
     const transaction = await created(14);
     const stale = signJson(withRaw(transaction, { expiration: 1 }), node.bob.privateKey);
-    expect(await post("/wallet/broadcasttransaction", stale)).toMatchObject({ code: "TRANSACTION_EXPIRATION_ERROR", message: hex("Transaction expired") });
+    expect(await post("/wallet/broadcasttransaction", stale)).toMatchObject({
+      code: "TRANSACTION_EXPIRATION_ERROR",
+      message: hex("Transaction expired"),
+    });
   });
 });
 
@@ -170,7 +202,10 @@ describe("/jsonrpc limits (LogFilterWrapper, JsonRpcApiUtil.getByJsonBlockId)", 
   const limited = useDevnode({ jsonRpcMaxBlockRange: 3 });
 
   async function rpc(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-    const response = await fetch(`${limited.devnode.url}/jsonrpc`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+    const response = await fetch(`${limited.devnode.url}/jsonrpc`, {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
     return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
   }
 
@@ -178,23 +213,47 @@ describe("/jsonrpc limits (LogFilterWrapper, JsonRpcApiUtil.getByJsonBlockId)", 
     for (let index = 0; index < 5; index += 1) await limited.devnode.produceBlock();
     const head = await limited.devnode.produceBlock();
     expect((await rpc("eth_getLogs", [{ fromBlock: "0x1", toBlock: "0x4" }])).result).toEqual([]);
-    expect((await rpc("eth_getLogs", [{ fromBlock: "0x1", toBlock: "0x5" }])).error).toMatchObject({ code: -32602, message: "exceed max block range: 3" });
+    expect((await rpc("eth_getLogs", [{ fromBlock: "0x1", toBlock: "0x5" }])).error).toMatchObject({
+      code: -32602,
+      message: "exceed max block range: 3",
+    });
     expect((await rpc("eth_getLogs", [{ fromBlock: "0x1" }])).error).toMatchObject({ code: -32602, message: "exceed max block range: 3" }); // to the head
-    expect((await rpc("eth_getLogs", [{ fromBlock: "0x4", toBlock: "0x2" }])).error).toMatchObject({ code: -32602, message: "please verify: fromBlock <= toBlock" });
+    expect((await rpc("eth_getLogs", [{ fromBlock: "0x4", toBlock: "0x2" }])).error).toMatchObject({
+      code: -32602,
+      message: "please verify: fromBlock <= toBlock",
+    });
     expect((await rpc("eth_getLogs", [{ blockHash: "0x" + head.blockID, fromBlock: "0x1" }])).error).toMatchObject({
       code: -32602,
       message: "cannot specify both BlockHash and FromBlock/ToBlock, choose one or the other",
     });
-    expect((await rpc("eth_getLogs", [{ blockHash: "0x" + "ab".repeat(32) }])).error).toMatchObject({ code: -32602, message: "invalid blockHash" });
+    expect((await rpc("eth_getLogs", [{ blockHash: "0x" + "ab".repeat(32) }])).error).toMatchObject({
+      code: -32602,
+      message: "invalid blockHash",
+    });
     expect((await rpc("eth_getLogs", [{ blockHash: "0x" + head.blockID }])).result).toEqual([]);
   });
 
   it("the pending tag is refused with -32602; balance reads accept only latest", async () => {
-    expect((await rpc("eth_getLogs", [{ fromBlock: "pending" }])).error).toMatchObject({ code: -32602, message: "TAG pending not supported" });
-    expect((await rpc("eth_getBlockByNumber", ["pending", false])).error).toMatchObject({ code: -32602, message: "TAG pending not supported" });
-    expect((await rpc("eth_getBlockTransactionCountByNumber", ["pending"])).error).toMatchObject({ code: -32602, message: "TAG pending not supported" });
-    expect((await rpc("eth_getBalance", ["0x" + limited.alice.hex.slice(2), "pending"])).error).toMatchObject({ code: -32602, message: "TAG [earliest | pending | finalized] not supported" });
-    expect((await rpc("eth_getBalance", ["0x" + limited.alice.hex.slice(2), "0x1"])).error).toMatchObject({ code: -32602, message: "QUANTITY not supported, just support TAG as latest" });
+    expect((await rpc("eth_getLogs", [{ fromBlock: "pending" }])).error).toMatchObject({
+      code: -32602,
+      message: "TAG pending not supported",
+    });
+    expect((await rpc("eth_getBlockByNumber", ["pending", false])).error).toMatchObject({
+      code: -32602,
+      message: "TAG pending not supported",
+    });
+    expect((await rpc("eth_getBlockTransactionCountByNumber", ["pending"])).error).toMatchObject({
+      code: -32602,
+      message: "TAG pending not supported",
+    });
+    expect((await rpc("eth_getBalance", ["0x" + limited.alice.hex.slice(2), "pending"])).error).toMatchObject({
+      code: -32602,
+      message: "TAG [earliest | pending | finalized] not supported",
+    });
+    expect((await rpc("eth_getBalance", ["0x" + limited.alice.hex.slice(2), "0x1"])).error).toMatchObject({
+      code: -32602,
+      message: "QUANTITY not supported, just support TAG as latest",
+    });
     expect((await rpc("eth_getBlockByNumber", ["finalized", false])).result).toMatchObject({ number: expect.stringMatching(/^0x/) });
   });
 });
@@ -208,7 +267,9 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
     // JsonFormat names the line:column where the refused value starts: {"address":"T… → 1:12.
     expect(await post("/wallet/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
     expect(await post("/walletsolidity/getaccount", { address: alice.base58 })).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
-    expect(await post("/wallet/getaccount", `{\n  "visible": false,\n  "address": "${alice.base58}"\n}`)).toEqual({ Error: PARSE + "3:14: INVALID hex String" });
+    expect(await post("/wallet/getaccount", `{\n  "visible": false,\n  "address": "${alice.base58}"\n}`)).toEqual({
+      Error: PARSE + "3:14: INVALID hex String",
+    });
     expect(await get(`/wallet/getaccount?address=${alice.base58}`)).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
     expect(await get(`/wallet/getaccount?address=${alice.base58}&visible=true`)).toMatchObject({ address: alice.base58 });
   });
@@ -217,13 +278,20 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
     const { alice } = node;
     const zero = alice.hex.indexOf("0");
     expect(zero).toBeGreaterThan(0);
-    expect(await post("/wallet/getaccount", { address: alice.hex, visible: true })).toEqual({ Error: `${PARSE}1:12: INVALID base58 String, Illegal character 0 at ${zero}` });
-    expect(await post("/wallet/getaccount", { address: "41abcdef", visible: true })).toEqual({ Error: "class java.lang.NullPointerException : null" });
+    expect(await post("/wallet/getaccount", { address: alice.hex, visible: true })).toEqual({
+      Error: `${PARSE}1:12: INVALID base58 String, Illegal character 0 at ${zero}`,
+    });
+    expect(await post("/wallet/getaccount", { address: "41abcdef", visible: true })).toEqual({
+      Error: "class java.lang.NullPointerException : null",
+    });
   });
 
   it("a POST reads visible from its body only, never from the query string", async () => {
     const { alice } = node;
-    const response = await fetch(`${node.devnode.url}/wallet/getaccount?visible=true`, { method: "POST", body: JSON.stringify({ address: alice.base58 }) });
+    const response = await fetch(`${node.devnode.url}/wallet/getaccount?visible=true`, {
+      method: "POST",
+      body: JSON.stringify({ address: alice.base58 }),
+    });
     expect(await response.json()).toEqual({ Error: PARSE + "1:12: INVALID hex String" });
     expect(await post("/wallet/getaccount", { address: alice.base58, visible: "true" })).toMatchObject({ address: alice.base58 });
   });
@@ -238,8 +306,15 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
 
   it("builders and triggers: the same parse errors (triggersmartcontract as OTHER_ERROR with the exception text)", async () => {
     const { alice, bob } = node;
-    expect(await post("/wallet/createtransaction", { owner_address: alice.base58, to_address: bob.base58, amount: 1 })).toEqual({ Error: PARSE + "1:18: INVALID hex String" });
-    const trigger = (await post("/wallet/triggersmartcontract", { owner_address: alice.base58, contract_address: USDT_HEX, function_selector: "decimals()", fee_limit: 1 })) as { result: { code: string; message: string } };
+    expect(await post("/wallet/createtransaction", { owner_address: alice.base58, to_address: bob.base58, amount: 1 })).toEqual({
+      Error: PARSE + "1:18: INVALID hex String",
+    });
+    const trigger = (await post("/wallet/triggersmartcontract", {
+      owner_address: alice.base58,
+      contract_address: USDT_HEX,
+      function_selector: "decimals()",
+      fee_limit: 1,
+    })) as { result: { code: string; message: string } };
     expect(trigger.result.code).toBe("OTHER_ERROR");
     expect(Buffer.from(trigger.result.message, "hex").toString()).toBe(PARSE + "1:18: INVALID hex String");
   });

@@ -11,7 +11,11 @@ let bob: DevAccount;
 let usdtTransferTxid: string;
 
 async function rpc(method: string, params: unknown[] = []): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
-  const response = await fetch(`${devnode.url}/jsonrpc`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(`${devnode.url}/jsonrpc`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
@@ -50,20 +54,31 @@ describe("/jsonrpc", () => {
   });
 
   it("serves blocks, transactions and receipts with the Transfer log", async () => {
-    const receipt = (await rpc("eth_getTransactionReceipt", ["0x" + usdtTransferTxid])).result as { status: string; logs: { address: string; topics: string[] }[]; blockNumber: string };
+    const receipt = (await rpc("eth_getTransactionReceipt", ["0x" + usdtTransferTxid])).result as {
+      status: string;
+      logs: { address: string; topics: string[] }[];
+      blockNumber: string;
+    };
     expect(receipt.status).toBe("0x1");
     expect(receipt.logs[0]?.address).toBe("0xa614f803b6fd780986a42c78ec9c7f77e6ded13c");
     expect(receipt.logs[0]?.topics[0]).toBe("0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef");
-    const block = (await rpc("eth_getBlockByNumber", [receipt.blockNumber, true])).result as { transactions: { hash: string; from: string }[] };
+    const block = (await rpc("eth_getBlockByNumber", [receipt.blockNumber, true])).result as {
+      transactions: { hash: string; from: string }[];
+    };
     expect(block.transactions[0]).toMatchObject({ hash: "0x" + usdtTransferTxid, from: "0x" + alice.hex.slice(2) });
-    const logs = (await rpc("eth_getLogs", [{ fromBlock: "0x0", toBlock: "latest", address: "0xa614f803b6fd780986a42c78ec9c7f77e6ded13c" }])).result as unknown[];
+    const logs = (
+      await rpc("eth_getLogs", [{ fromBlock: "0x0", toBlock: "latest", address: "0xa614f803b6fd780986a42c78ec9c7f77e6ded13c" }])
+    ).result as unknown[];
     expect(logs).toHaveLength(1);
     expect((await rpc("eth_getTransactionByHash", ["0x" + "00".repeat(32)])).result).toBeNull();
   });
 
   for (const method of REFUSED_METHODS) {
     it(`refuses ${method} with -32601 as java-tron does`, async () => {
-      expect((await rpc(method, [])).error).toMatchObject({ code: -32601, message: `the method ${method} does not exist/is not available` });
+      expect((await rpc(method, [])).error).toMatchObject({
+        code: -32601,
+        message: `the method ${method} does not exist/is not available`,
+      });
     });
   }
 

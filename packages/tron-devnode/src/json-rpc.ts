@@ -104,7 +104,8 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
   /** TronJsonRpcImpl.getTrxBalance and friends: only `latest` (or nothing). */
   const requireLatest = (tag: unknown): void => {
     if (tag === undefined || (typeof tag === "string" && tag.toLowerCase() === "latest")) return;
-    if (typeof tag === "string" && ["earliest", "pending", "finalized"].includes(tag.toLowerCase())) throw new RpcError(INVALID_PARAMS, TAG_NOT_SUPPORT_ERROR);
+    if (typeof tag === "string" && ["earliest", "pending", "finalized"].includes(tag.toLowerCase()))
+      throw new RpcError(INVALID_PARAMS, TAG_NOT_SUPPORT_ERROR);
     if (typeof tag === "string" && /^0x[0-9a-fA-F]+$/.test(tag)) throw new RpcError(INVALID_PARAMS, QUANTITY_NOT_SUPPORT_ERROR);
     throw new RpcError(INVALID_PARAMS, BLOCK_NUM_ERROR);
   };
@@ -125,8 +126,10 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
     let to = given(filter.toBlock) ? blockNumberFromTag(filter.toBlock) : -1;
     if (to === -1) to = Number.MAX_SAFE_INTEGER;
     if (from === -1) from = given(filter.fromBlock) || !given(filter.toBlock) ? head : Math.min(to, head);
-    if (given(filter.fromBlock) && given(filter.toBlock) && from > to) throw new RpcError(INVALID_PARAMS, "please verify: fromBlock <= toBlock");
-    if (maxBlockRange > 0 && Math.min(to, head) - from > maxBlockRange) throw new RpcError(INVALID_PARAMS, `exceed max block range: ${maxBlockRange}`);
+    if (given(filter.fromBlock) && given(filter.toBlock) && from > to)
+      throw new RpcError(INVALID_PARAMS, "please verify: fromBlock <= toBlock");
+    if (maxBlockRange > 0 && Math.min(to, head) - from > maxBlockRange)
+      throw new RpcError(INVALID_PARAMS, `exceed max block range: ${maxBlockRange}`);
     return { from, to: Math.min(to, head) };
   };
 
@@ -155,7 +158,13 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
       to: recipientOf(entry),
       transactionIndex: quantity(index),
       type: "0x0",
-      value: quantity(contract?.type === "TransferContract" ? contract.value.amount : contract?.type === "TriggerSmartContract" ? contract.value.call_value : 0),
+      value: quantity(
+        contract?.type === "TransferContract"
+          ? contract.value.amount
+          : contract?.type === "TriggerSmartContract"
+            ? contract.value.call_value
+            : 0,
+      ),
       v: quantity(signature[64] ?? 0),
       r: "0x" + toHex(signature.subarray(0, 32)),
       s: "0x" + toHex(signature.subarray(32, 64)),
@@ -211,7 +220,8 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
     const args = (params[0] ?? {}) as Record<string, unknown>;
     const from = args.from === undefined ? "41" + "00".repeat(20) : parseAddressParam(args.from);
     const to = parseAddressParam(args.to);
-    const data = parseHex(typeof args.data === "string" ? args.data : typeof args.input === "string" ? args.input : "0x") ?? new Uint8Array();
+    const data =
+      parseHex(typeof args.data === "string" ? args.data : typeof args.input === "string" ? args.input : "0x") ?? new Uint8Array();
     const result = ledger.callConstant(Buffer.from(from, "hex"), Buffer.from(to, "hex"), data, 0, 0);
     if (result.kind === "noContract") return { data: new Uint8Array(), energy: 0 };
     if (result.execution.status === "REVERT") throw new RpcError(EXECUTION_ERROR, "REVERT opcode executed");
@@ -313,8 +323,8 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
       const { from, to } = logRange(filter);
       const blocks: StoredBlock[] = [];
       for (let number = from; number <= to; number += 1) blocks.push(ledger.blockByNumber(number) as StoredBlock);
-      const addresses = (Array.isArray(filter.address) ? filter.address : filter.address === undefined ? [] : [filter.address]).map((value) =>
-        toHex(toEvmAddress(Buffer.from(parseAddressParam(value), "hex"))),
+      const addresses = (Array.isArray(filter.address) ? filter.address : filter.address === undefined ? [] : [filter.address]).map(
+        (value) => toHex(toEvmAddress(Buffer.from(parseAddressParam(value), "hex"))),
       );
       const topics = Array.isArray(filter.topics) ? filter.topics : [];
       const matchesTopics = (logTopics: unknown[]): boolean =>
@@ -353,7 +363,11 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
       return { jsonrpc: "2.0", id, result: implementation(Array.isArray(params) ? params : [params]) };
     } catch (error) {
       if (error instanceof RpcError) return { jsonrpc: "2.0", id, error: { code: error.code, message: error.message, data: "{}" } };
-      return { jsonrpc: "2.0", id, error: { code: EXECUTION_ERROR, message: error instanceof Error ? error.message : String(error), data: "{}" } };
+      return {
+        jsonrpc: "2.0",
+        id,
+        error: { code: EXECUTION_ERROR, message: error instanceof Error ? error.message : String(error), data: "{}" },
+      };
     }
   };
 

@@ -21,7 +21,11 @@ function setup(): { ledger: Ledger; alice: DevAccount; bob: DevAccount; tick: (m
 }
 
 function transfer(from: DevAccount, to: string, amount: number): TransactionContract {
-  return { type: "TransferContract", permissionId: 0, value: { owner_address: Buffer.from(from.hex, "hex"), to_address: Buffer.from(to, "hex"), amount } };
+  return {
+    type: "TransferContract",
+    permissionId: 0,
+    value: { owner_address: Buffer.from(from.hex, "hex"), to_address: Buffer.from(to, "hex"), amount },
+  };
 }
 
 function signed(raw: TransactionRaw, ...keys: string[]): Transaction {
@@ -51,8 +55,13 @@ describe("Ledger broadcast checks (java-tron's order and messages)", () => {
   it("refuses a wrong ref_block_hash or an unknown ref block with TAPOS_ERROR", () => {
     const { ledger, alice, bob } = setup();
     const raw = ledger.builderRaw(transfer(alice, bob.hex, 1));
-    expect(rejection(() => ledger.broadcast(signed({ ...raw, refBlockHash: new Uint8Array(8) }, alice.privateKey)))).toEqual({ code: "TAPOS_ERROR", message: "Tapos check error." });
-    expect(rejection(() => ledger.broadcast(signed({ ...raw, refBlockBytes: Uint8Array.of(0x12, 0x34) }, alice.privateKey))).code).toBe("TAPOS_ERROR");
+    expect(rejection(() => ledger.broadcast(signed({ ...raw, refBlockHash: new Uint8Array(8) }, alice.privateKey)))).toEqual({
+      code: "TAPOS_ERROR",
+      message: "Tapos check error.",
+    });
+    expect(rejection(() => ledger.broadcast(signed({ ...raw, refBlockBytes: Uint8Array.of(0x12, 0x34) }, alice.privateKey))).code).toBe(
+      "TAPOS_ERROR",
+    );
   });
 
   it("refuses expired and too-far expirations with TRANSACTION_EXPIRATION_ERROR", () => {
@@ -60,19 +69,27 @@ describe("Ledger broadcast checks (java-tron's order and messages)", () => {
     const raw = ledger.builderRaw(transfer(alice, bob.hex, 1));
     const head = ledger.head.raw.timestamp;
     for (const expiration of [head - 1, head, head + 86_400_001]) {
-      expect(rejection(() => ledger.broadcast(signed({ ...raw, expiration }, alice.privateKey)))).toEqual({ code: "TRANSACTION_EXPIRATION_ERROR", message: "Transaction expired" });
+      expect(rejection(() => ledger.broadcast(signed({ ...raw, expiration }, alice.privateKey)))).toEqual({
+        code: "TRANSACTION_EXPIRATION_ERROR",
+        message: "Transaction expired",
+      });
     }
   });
 
   it("refuses unsigned, over-signed, short-signed and foreign-signed transactions with SIGERROR", () => {
     const { ledger, alice, bob } = setup();
     const raw = ledger.builderRaw(transfer(alice, bob.hex, 1));
-    expect(rejection(() => ledger.broadcast({ raw, signatures: [] }))).toEqual({ code: "SIGERROR", message: "Validate signature error: miss sig or contract" });
+    expect(rejection(() => ledger.broadcast({ raw, signatures: [] }))).toEqual({
+      code: "SIGERROR",
+      message: "Validate signature error: miss sig or contract",
+    });
     expect(rejection(() => ledger.broadcast(signed(raw, alice.privateKey, bob.privateKey))).message).toBe(
       "Validate signature error: Signature count is 2 more than key counts of permission : 1",
     );
     const short = signed(raw, alice.privateKey);
-    expect(rejection(() => ledger.broadcast({ raw, signatures: [(short.signatures[0] as Uint8Array).subarray(0, 64)] })).message).toBe("Validate signature error: Signature size is 64");
+    expect(rejection(() => ledger.broadcast({ raw, signatures: [(short.signatures[0] as Uint8Array).subarray(0, 64)] })).message).toBe(
+      "Validate signature error: Signature size is 64",
+    );
     const foreign = signed(raw, bob.privateKey);
     expect(rejection(() => ledger.broadcast(foreign)).message).toBe(
       `Validate signature error: ${toHex(foreign.signatures[0] as Uint8Array)} is signed by ${bob.base58} but it is not contained of permission.`,
@@ -86,13 +103,19 @@ describe("Ledger broadcast checks (java-tron's order and messages)", () => {
       code: "CONTRACT_VALIDATE_ERROR",
       message: "Validate TransferContract error, balance is not sufficient.",
     });
-    expect(rejection(() => ledger.broadcast(signed(ledger.builderRaw(transfer(alice, alice.hex, 1)), alice.privateKey))).message).toBe("Cannot transfer TRX to yourself.");
+    expect(rejection(() => ledger.broadcast(signed(ledger.builderRaw(transfer(alice, alice.hex, 1)), alice.privateKey))).message).toBe(
+      "Cannot transfer TRX to yourself.",
+    );
     const usdtHex = toHex(addressFromBase58(USDT_ADDRESS) as Uint8Array);
-    expect(rejection(() => ledger.broadcast(signed(ledger.builderRaw(transfer(alice, usdtHex, 1)), alice.privateKey))).message).toBe("Cannot transfer TRX to a smartContract.");
+    expect(rejection(() => ledger.broadcast(signed(ledger.builderRaw(transfer(alice, usdtHex, 1)), alice.privateKey))).message).toBe(
+      "Cannot transfer TRX to a smartContract.",
+    );
 
     const strangerKey = "11".repeat(32);
     const stranger = { ...alice, privateKey: strangerKey, hex: toHex(addressFromPrivateKey(strangerKey)) };
-    expect(rejection(() => ledger.broadcast(signed(ledger.builderRaw(transfer(stranger, bob.hex, 1)), strangerKey))).message).toMatch(/^account \[T\w+\] does not exist$/);
+    expect(rejection(() => ledger.broadcast(signed(ledger.builderRaw(transfer(stranger, bob.hex, 1)), strangerKey))).message).toMatch(
+      /^account \[T\w+\] does not exist$/,
+    );
   });
 
   it("refuses a fee_limit above getMaxFeeLimit", () => {
@@ -101,7 +124,14 @@ describe("Ledger broadcast checks (java-tron's order and messages)", () => {
     const call: TransactionContract = {
       type: "TriggerSmartContract",
       permissionId: 0,
-      value: { owner_address: Buffer.from(alice.hex, "hex"), contract_address: usdt, call_value: 0, data: Uint8Array.of(0x31, 0x3c, 0xe5, 0x67), call_token_value: 0, token_id: 0 },
+      value: {
+        owner_address: Buffer.from(alice.hex, "hex"),
+        contract_address: usdt,
+        call_value: 0,
+        data: Uint8Array.of(0x31, 0x3c, 0xe5, 0x67),
+        call_token_value: 0,
+        token_id: 0,
+      },
     };
     const raw = ledger.builderRaw(call, { feeLimit: 15_000_000_001 });
     expect(rejection(() => ledger.broadcast(signed(raw, alice.privateKey)))).toEqual({
@@ -114,7 +144,9 @@ describe("Ledger broadcast checks (java-tron's order and messages)", () => {
 describe("Ledger resources", () => {
   it("uses the 600-byte daily free bandwidth first, then burns 1000 sun per byte", () => {
     const { ledger, alice, bob } = setup();
-    const results = [1, 2, 3].map((amount) => ledger.broadcast(signed(ledger.builderRaw(transfer(alice, bob.hex, amount)), alice.privateKey)));
+    const results = [1, 2, 3].map((amount) =>
+      ledger.broadcast(signed(ledger.builderRaw(transfer(alice, bob.hex, amount)), alice.privateKey)),
+    );
     const [first, second, third] = results as [(typeof results)[0], (typeof results)[0], (typeof results)[0]];
     expect(first.netFee).toBe(0);
     expect(second.netFee).toBe(0);
@@ -150,7 +182,9 @@ describe("Ledger blocks", () => {
     expect(toHex(computeBlockId(block.raw))).toBe(block.idHex);
     expect(block.idHex.slice(0, 16)).toBe(block.raw.number.toString(16).padStart(16, "0"));
     expect(block.transactions).toHaveLength(3);
-    expect(toHex(block.raw.txTrieRoot)).toBe(toHex(computeTxTrieRoot(block.transactions.map((entry) => encodeTransaction(entry.transaction)))));
+    expect(toHex(block.raw.txTrieRoot)).toBe(
+      toHex(computeTxTrieRoot(block.transactions.map((entry) => encodeTransaction(entry.transaction)))),
+    );
     expect(block.raw.timestamp).toBeGreaterThan(parent?.raw.timestamp ?? Infinity);
     expect(toHex(block.raw.witnessAddress)).toBe(ledger.genesis.witness.hex);
   });

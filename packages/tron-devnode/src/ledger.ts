@@ -170,7 +170,8 @@ export class Ledger {
   ) {
     this.energyCosts = resolveEnergyCosts(options.energy);
     this.solidLag = options.solidLag ?? 0;
-    if (!Number.isSafeInteger(this.solidLag) || this.solidLag < 0) throw new Error(`solidLag must be a non-negative integer, got ${String(options.solidLag)}`);
+    if (!Number.isSafeInteger(this.solidLag) || this.solidLag < 0)
+      throw new Error(`solidLag must be a non-negative integer, got ${String(options.solidLag)}`);
     this.loadGenesis();
   }
 
@@ -204,7 +205,8 @@ export class Ledger {
       };
     }
     const solid = this.solid;
-    const solidified = (block: StoredBlock | undefined): StoredBlock | undefined => (block && block.raw.number <= solid.raw.number ? block : undefined);
+    const solidified = (block: StoredBlock | undefined): StoredBlock | undefined =>
+      block && block.raw.number <= solid.raw.number ? block : undefined;
     return {
       head: solid,
       state: this.confirmedState,
@@ -268,8 +270,10 @@ export class Ledger {
   reorg(depth: number, options: ReorgOptions = {}): ReorgResult {
     const replacements = options.blocks ?? depth;
     const forkNumber = this.head.raw.number - depth;
-    if (!Number.isSafeInteger(depth) || depth < 1 || forkNumber < 0) throw new RangeError(`depth must be an integer from 1 to ${this.head.raw.number}, got ${depth}`);
-    if (!Number.isSafeInteger(replacements) || replacements < 0) throw new RangeError(`blocks must be a non-negative integer, got ${String(options.blocks)}`);
+    if (!Number.isSafeInteger(depth) || depth < 1 || forkNumber < 0)
+      throw new RangeError(`depth must be an integer from 1 to ${this.head.raw.number}, got ${depth}`);
+    if (!Number.isSafeInteger(replacements) || replacements < 0)
+      throw new RangeError(`blocks must be a non-negative integer, got ${String(options.blocks)}`);
     const fork = this.blocks[forkNumber] as StoredBlock;
     if (!fork.state) throw new RangeError(`depth ${depth} is beyond the ${this.keptStates() - 1} blocks the devnode can replace`);
     const newSolid = Math.max(0, forkNumber + replacements - this.solidLag);
@@ -361,7 +365,14 @@ export class Ledger {
   }
 
   /** Executes a call without committing anything (triggerconstantcontract, estimateenergy, eth_call). */
-  callConstant(owner: Uint8Array, contractAddress: Uint8Array, data: Uint8Array, callValue: number, tokenValue: number, confirmed = false): ConstantCallResult {
+  callConstant(
+    owner: Uint8Array,
+    contractAddress: Uint8Array,
+    data: Uint8Array,
+    callValue: number,
+    tokenValue: number,
+    confirmed = false,
+  ): ConstantCallResult {
     const state = (confirmed ? this.confirmedState : this.pendingState).clone();
     const token = this.tokensByAddress.get(toHex(contractAddress));
     const storage = token ? state.contracts.get(token.hex) : undefined;
@@ -415,7 +426,14 @@ export class Ledger {
     return block;
   }
 
-  private sealBlock(number: number, timestamp: number, parentHash: Uint8Array, txTrieRoot: Uint8Array, transactions: ExecutedTransaction[], state: LedgerState): StoredBlock {
+  private sealBlock(
+    number: number,
+    timestamp: number,
+    parentHash: Uint8Array,
+    txTrieRoot: Uint8Array,
+    transactions: ExecutedTransaction[],
+    state: LedgerState,
+  ): StoredBlock {
     const raw: BlockHeaderRaw = {
       timestamp,
       txTrieRoot,
@@ -467,7 +485,8 @@ export class Ledger {
   private validateSignature(transaction: Transaction, txId: Uint8Array, contract: TransactionContract): void {
     const fail = (message: string): TransactionRejected => new TransactionRejected("SIGERROR", `Validate signature error: ${message}`);
     if (transaction.signatures.length === 0) throw fail("miss sig or contract");
-    if (contract.permissionId !== OWNER_PERMISSION_ID && contract.permissionId !== ACTIVE_PERMISSION_ID) throw fail("permission isn't exit");
+    if (contract.permissionId !== OWNER_PERMISSION_ID && contract.permissionId !== ACTIVE_PERMISSION_ID)
+      throw fail("permission isn't exit");
     const keyCount = 1;
     if (transaction.signatures.length > keyCount) {
       throw fail(`Signature count is ${transaction.signatures.length} more than key counts of permission : ${keyCount}`);
@@ -522,7 +541,12 @@ export class Ledger {
   }
 
   /** java-tron's BandwidthProcessor without staking: account creation fee, then free bandwidth, then burning TRX. */
-  private consumeBandwidth(state: LedgerState, transaction: Transaction, contract: TransactionContract, owner: AccountRecord): { netUsage: number; netFee: number } {
+  private consumeBandwidth(
+    state: LedgerState,
+    transaction: Transaction,
+    contract: TransactionContract,
+    owner: AccountRecord,
+  ): { netUsage: number; netFee: number } {
     const bytes = encodeTransaction(transaction, false).length + MAX_RESULT_SIZE_IN_TX;
     const now = this.head.raw.timestamp;
     owner.latestOperationTime = now;
@@ -578,13 +602,20 @@ export class Ledger {
     return toAccount ? 0 : CREATE_NEW_ACCOUNT_FEE_IN_SYSTEM_CONTRACT_SUN;
   }
 
-  private executeSystemContract(state: LedgerState, contract: Exclude<TransactionContract, { type: "TriggerSmartContract" }>, fee: number): void {
+  private executeSystemContract(
+    state: LedgerState,
+    contract: Exclude<TransactionContract, { type: "TriggerSmartContract" }>,
+    fee: number,
+  ): void {
     const now = this.head.raw.timestamp;
     const ownerAccount = state.accounts.get(toHex(contract.value.owner_address)) as AccountRecord;
     const toHexAddress = toHex(contract.value.to_address);
     const toAccount = state.accounts.get(toHexAddress) ?? state.createAccount(toHexAddress, now);
     if (ownerAccount.balance < fee) {
-      throw new TransactionRejected("CONTRACT_EXE_ERROR", `Contract execute error : ${addressToBase58(contract.value.owner_address)} insufficient balance, balance: ${ownerAccount.balance}, amount: ${fee}`);
+      throw new TransactionRejected(
+        "CONTRACT_EXE_ERROR",
+        `Contract execute error : ${addressToBase58(contract.value.owner_address)} insufficient balance, balance: ${ownerAccount.balance}, amount: ${fee}`,
+      );
     }
     ownerAccount.balance -= fee;
     if (contract.type === "TransferContract") {
@@ -610,13 +641,30 @@ export class Ledger {
     contract: Extract<TransactionContract, { type: "TriggerSmartContract" }>,
     feeLimit: number,
     owner: AccountRecord,
-  ): { contractRet: ContractResult; energyUsed: number; energyPenalty: number; energyFee: number; returnData: Uint8Array; logs: EvmLog[]; resMessage?: string } {
+  ): {
+    contractRet: ContractResult;
+    energyUsed: number;
+    energyPenalty: number;
+    energyFee: number;
+    returnData: Uint8Array;
+    logs: EvmLog[];
+    resMessage?: string;
+  } {
     const token = this.validateTrigger(state, contract.value.contract_address, feeLimit);
-    if (owner.balance < contract.value.call_value) throw contractValidateError("Validate InternalTransfer error, balance is not sufficient.");
+    if (owner.balance < contract.value.call_value)
+      throw contractValidateError("Validate InternalTransfer error, balance is not sufficient.");
     const energyLimit = Math.min(Math.floor(feeLimit / ENERGY_FEE_SUN), Math.floor(owner.balance / ENERGY_FEE_SUN));
     const storage = state.contracts.get(token.hex);
     const scratch = { balances: new Map(storage?.balances), allowances: new Map(storage?.allowances) };
-    const execution = executeTrc20(token, scratch, owner.address, contract.value.data, contract.value.call_value, contract.value.call_token_value, this.energyCosts);
+    const execution = executeTrc20(
+      token,
+      scratch,
+      owner.address,
+      contract.value.data,
+      contract.value.call_value,
+      contract.value.call_token_value,
+      this.energyCosts,
+    );
     if (execution.energyUsed > energyLimit) {
       const energyFee = energyLimit * ENERGY_FEE_SUN;
       owner.balance -= energyFee;

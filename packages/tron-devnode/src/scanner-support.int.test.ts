@@ -21,7 +21,11 @@ interface BlockJson {
 }
 
 async function post<T = JsonObject>(devnode: TronDevnode, path: string, body: unknown = {}): Promise<T> {
-  const response = await fetch(devnode.url + path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
+  const response = await fetch(devnode.url + path, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json" },
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as T;
 }
@@ -49,7 +53,9 @@ describe("reading blocks as a scanner does", () => {
     const { number } = await devnode.produceBlock();
 
     const block = await post<BlockJson>(devnode, "/wallet/getblockbynum", { num: number });
-    const results = Object.fromEntries((block.transactions ?? []).map((tx) => [tx.txID, [tx.raw_data.contract[0]?.type, tx.ret[0]?.contractRet]]));
+    const results = Object.fromEntries(
+      (block.transactions ?? []).map((tx) => [tx.txID, [tx.raw_data.contract[0]?.type, tx.ret[0]?.contractRet]]),
+    );
     expect(results).toEqual({
       [sent.trx]: ["TransferContract", "SUCCESS"],
       [sent.trc10]: ["TransferAssetContract", "SUCCESS"],
@@ -63,7 +69,13 @@ describe("reading blocks as a scanner does", () => {
     expect(byId.get(sent.usdt)).toMatchObject({
       blockNumber: number,
       receipt: { result: "SUCCESS" },
-      log: [{ address: "a614f803b6fd780986a42c78ec9c7f77e6ded13c", topics: [TRANSFER_TOPIC, "0".repeat(24) + alice.hex.slice(2), "0".repeat(24) + bob.hex.slice(2)], data: (2_000_000).toString(16).padStart(64, "0") }],
+      log: [
+        {
+          address: "a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+          topics: [TRANSFER_TOPIC, "0".repeat(24) + alice.hex.slice(2), "0".repeat(24) + bob.hex.slice(2)],
+          data: (2_000_000).toString(16).padStart(64, "0"),
+        },
+      ],
     });
     expect(byId.get(sent.outOfEnergy)).toMatchObject({ result: "FAILED", receipt: { result: "OUT_OF_ENERGY" } });
     expect(byId.get(sent.outOfEnergy)).not.toHaveProperty("log");
@@ -147,11 +159,16 @@ describe("chain reorganisation (devnode.reorg, POST /admin/reorg)", () => {
     const reorg = await devnode.reorg(1, { requeue: true });
     expect(reorg.requeued).toEqual([mined.transaction.txID]);
     expect(reorg.discarded).toEqual([stranded.transaction.txID]);
-    expect(await post(devnode, "/wallet/gettransactionfrompending", { value: mined.transaction.txID })).toHaveProperty("txID", mined.transaction.txID);
+    expect(await post(devnode, "/wallet/gettransactionfrompending", { value: mined.transaction.txID })).toHaveProperty(
+      "txID",
+      mined.transaction.txID,
+    );
 
     const later = await devnode.produceBlock();
     expect(later.number).toBe(block.number + 1);
-    expect(await post(devnode, "/wallet/gettransactioninfobyid", { value: mined.transaction.txID })).toMatchObject({ blockNumber: later.number });
+    expect(await post(devnode, "/wallet/gettransactioninfobyid", { value: mined.transaction.txID })).toMatchObject({
+      blockNumber: later.number,
+    });
     expect(await tronWeb.trx.getBalance(to)).toBe(2_000_000);
   });
 
@@ -159,10 +176,15 @@ describe("chain reorganisation (devnode.reorg, POST /admin/reorg)", () => {
     const { devnode } = node;
     await devnode.produceBlock();
     const head = await post<BlockJson>(devnode, "/wallet/getnowblock");
-    const reorg = await post<{ dropped: { number: number; blockID: string }[]; produced: { number: number }[] }>(devnode, "/admin/reorg", { depth: 2, blocks: 3 });
+    const reorg = await post<{ dropped: { number: number; blockID: string }[]; produced: { number: number }[] }>(devnode, "/admin/reorg", {
+      depth: 2,
+      blocks: 3,
+    });
     expect(reorg.dropped.map((block) => block.number)).toEqual([head.block_header.raw_data.number - 1, head.block_header.raw_data.number]);
     expect(reorg.produced.map((block) => block.number)).toEqual([0, 1, 2].map((offset) => head.block_header.raw_data.number - 1 + offset));
-    expect((await post<BlockJson>(devnode, "/wallet/getnowblock")).block_header.raw_data.number).toBe(head.block_header.raw_data.number + 1);
+    expect((await post<BlockJson>(devnode, "/wallet/getnowblock")).block_header.raw_data.number).toBe(
+      head.block_header.raw_data.number + 1,
+    );
 
     for (const body of [{ depth: 0 }, { depth: 1_000_000 }, { depth: "1" }, { depth: 1, blocks: -1 }, { depth: 1, requeue: "yes" }]) {
       const response = await fetch(`${devnode.url}/admin/reorg`, { method: "POST", body: JSON.stringify(body) });

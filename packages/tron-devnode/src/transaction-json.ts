@@ -49,15 +49,44 @@ export class TransactionNotPacked extends Error {
 
 /** java-tron's `ContractType` names (Tron.proto) beyond the three the devnode executes. */
 const JAVA_TRON_ONLY_CONTRACT_TYPES = new Set([
-  "AccountCreateContract", "VoteAssetContract", "VoteWitnessContract", "WitnessCreateContract", "AssetIssueContract",
-  "WitnessUpdateContract", "ParticipateAssetIssueContract", "AccountUpdateContract", "FreezeBalanceContract",
-  "UnfreezeBalanceContract", "WithdrawBalanceContract", "UnfreezeAssetContract", "UpdateAssetContract",
-  "ProposalCreateContract", "ProposalApproveContract", "ProposalDeleteContract", "SetAccountIdContract", "CustomContract",
-  "CreateSmartContract", "GetContract", "UpdateSettingContract", "ExchangeCreateContract", "ExchangeInjectContract",
-  "ExchangeWithdrawContract", "ExchangeTransactionContract", "UpdateEnergyLimitContract", "AccountPermissionUpdateContract",
-  "ClearABIContract", "UpdateBrokerageContract", "ShieldedTransferContract", "MarketSellAssetContract",
-  "MarketCancelOrderContract", "FreezeBalanceV2Contract", "UnfreezeBalanceV2Contract", "WithdrawExpireUnfreezeContract",
-  "DelegateResourceContract", "UnDelegateResourceContract", "CancelAllUnfreezeV2Contract",
+  "AccountCreateContract",
+  "VoteAssetContract",
+  "VoteWitnessContract",
+  "WitnessCreateContract",
+  "AssetIssueContract",
+  "WitnessUpdateContract",
+  "ParticipateAssetIssueContract",
+  "AccountUpdateContract",
+  "FreezeBalanceContract",
+  "UnfreezeBalanceContract",
+  "WithdrawBalanceContract",
+  "UnfreezeAssetContract",
+  "UpdateAssetContract",
+  "ProposalCreateContract",
+  "ProposalApproveContract",
+  "ProposalDeleteContract",
+  "SetAccountIdContract",
+  "CustomContract",
+  "CreateSmartContract",
+  "GetContract",
+  "UpdateSettingContract",
+  "ExchangeCreateContract",
+  "ExchangeInjectContract",
+  "ExchangeWithdrawContract",
+  "ExchangeTransactionContract",
+  "UpdateEnergyLimitContract",
+  "AccountPermissionUpdateContract",
+  "ClearABIContract",
+  "UpdateBrokerageContract",
+  "ShieldedTransferContract",
+  "MarketSellAssetContract",
+  "MarketCancelOrderContract",
+  "FreezeBalanceV2Contract",
+  "UnfreezeBalanceV2Contract",
+  "WithdrawExpireUnfreezeContract",
+  "DelegateResourceContract",
+  "UnDelegateResourceContract",
+  "CancelAllUnfreezeV2Contract",
 ]);
 
 const INT64_TEXT = /^-?\d+$/;
@@ -66,8 +95,10 @@ const INT64_TEXT = /^-?\d+$/;
 export function parseInt64(value: unknown, field: string): number {
   if (value === undefined || value === null) return 0;
   const number = typeof value === "string" && INT64_TEXT.test(value) ? Number(value) : value;
-  if (typeof number !== "number" || !Number.isInteger(number)) throw new JsonParseError(`Not an int64 value for field ${field}: ${JSON.stringify(value)}`);
-  if (!Number.isSafeInteger(number)) throw new DevnodeLimitation(`Not an int64 value the devnode can hold exactly for field ${field}: ${JSON.stringify(value)}`);
+  if (typeof number !== "number" || !Number.isInteger(number))
+    throw new JsonParseError(`Not an int64 value for field ${field}: ${JSON.stringify(value)}`);
+  if (!Number.isSafeInteger(number))
+    throw new DevnodeLimitation(`Not an int64 value the devnode can hold exactly for field ${field}: ${JSON.stringify(value)}`);
   return number;
 }
 
@@ -122,7 +153,12 @@ function asObject(value: unknown, what: string): JsonObject {
 }
 
 /** Parses a contract parameter value (the body of builder requests uses the same field names). */
-export function parseContractValue<T extends ContractTypeName>(type: T, value: JsonObject, visible: boolean, permissionId = 0): Extract<TransactionContract, { type: T }> {
+export function parseContractValue<T extends ContractTypeName>(
+  type: T,
+  value: JsonObject,
+  visible: boolean,
+  permissionId = 0,
+): Extract<TransactionContract, { type: T }> {
   return parseAnyContractValue(type, value, visible, permissionId) as Extract<TransactionContract, { type: T }>;
 }
 
@@ -187,7 +223,9 @@ function packContract(entry: unknown, visible: boolean): TransactionContract[] {
   }
   try {
     const parameter = asObject(entry.parameter, "parameter");
-    return [parseContractValue(type, asObject(parameter.value, "parameter.value"), visible, parseInt64(entry.Permission_id, "Permission_id"))];
+    return [
+      parseContractValue(type, asObject(parameter.value, "parameter.value"), visible, parseInt64(entry.Permission_id, "Permission_id")),
+    ];
   } catch (error) {
     if ((error instanceof JsonParseError && !(error instanceof DevnodeLimitation)) || error instanceof JavaNullPointer) return [];
     throw error;

@@ -128,7 +128,11 @@ function moveBalance(storage: Trc20Storage, from: string, to: string, amount: bi
 }
 
 function transferLog(token: Trc20Token, from: string, to: string, amount: bigint): EvmLog {
-  return { address: toEvmAddress(Buffer.from(token.hex, "hex")), topics: [TRANSFER_TOPIC, addressWord(from), addressWord(to)], data: uintWord(amount) };
+  return {
+    address: toEvmAddress(Buffer.from(token.hex, "hex")),
+    topics: [TRANSFER_TOPIC, addressWord(from), addressWord(to)],
+    data: uintWord(amount),
+  };
 }
 
 /**
@@ -149,7 +153,15 @@ export function executeTrc20(
   return { ...execution, energyUsed: execution.energyUsed + penalty, energyPenalty: penalty };
 }
 
-function executeBase(token: Trc20Token, storage: Trc20Storage, caller: string, data: Uint8Array, callValue: number, tokenValue: number, costs: EnergyCosts): BaseExecution {
+function executeBase(
+  token: Trc20Token,
+  storage: Trc20Storage,
+  caller: string,
+  data: Uint8Array,
+  callValue: number,
+  tokenValue: number,
+  costs: EnergyCosts,
+): BaseExecution {
   if (callValue > 0 || tokenValue > 0) return revert(costs.revert);
   const functionSelector = toHex(data.subarray(0, 4));
   switch (functionSelector) {
@@ -186,7 +198,11 @@ function executeBase(token: Trc20Token, storage: Trc20Storage, caller: string, d
       const amount = readUint(data, 1);
       if (spender === undefined || amount === undefined) return revert(costs.revert, "invalid arguments");
       storage.allowances.set(`${caller}:${spender}`, amount);
-      const log: EvmLog = { address: toEvmAddress(Buffer.from(token.hex, "hex")), topics: [APPROVAL_TOPIC, addressWord(caller), addressWord(spender)], data: uintWord(amount) };
+      const log: EvmLog = {
+        address: toEvmAddress(Buffer.from(token.hex, "hex")),
+        topics: [APPROVAL_TOPIC, addressWord(caller), addressWord(spender)],
+        data: uintWord(amount),
+      };
       return success(costs.approve, TRUE_WORD, [log]);
     }
     case SELECTORS.transferFrom: {

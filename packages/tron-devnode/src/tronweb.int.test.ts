@@ -97,7 +97,10 @@ describe("TronWeb against the devnode", () => {
     const onChain = await tronWeb.trx.getTransaction(result.transaction.txID);
     expect(onChain.raw_data.contract[0]?.type).toBe("TransferAssetContract");
     expect(onChain.ret?.[0]?.contractRet).toBe("SUCCESS");
-    expect(await tronWeb.trx.getTransactionInfo(result.transaction.txID)).toMatchObject({ fee: FRESH_ACCOUNT_FEE, receipt: { net_fee: 100_000 } });
+    expect(await tronWeb.trx.getTransactionInfo(result.transaction.txID)).toMatchObject({
+      fee: FRESH_ACCOUNT_FEE,
+      receipt: { net_fee: 100_000 },
+    });
     expect((await tronWeb.trx.getTokenByID(TRC10_ID)).precision).toBe(6);
   });
 
@@ -198,7 +201,11 @@ describe("TronWeb against the devnode", () => {
     expect(broadcast.result).toBe(true);
     const block = await devnode.produceBlock();
     const onChain = await tronWeb.trx.getTransaction(signed.txID);
-    expect(onChain).toMatchObject({ txID: signed.txID, signature: signed.signature.map((s: string) => s.toLowerCase()), ret: [{ contractRet: "SUCCESS" }] });
+    expect(onChain).toMatchObject({
+      txID: signed.txID,
+      signature: signed.signature.map((s: string) => s.toLowerCase()),
+      ret: [{ contractRet: "SUCCESS" }],
+    });
     const info = await tronWeb.trx.getTransactionInfo(signed.txID);
     expect(info.blockNumber).toBe(block.number);
     const blockJson = await tronWeb.trx.getBlockByNumber(block.number);
@@ -215,7 +222,9 @@ describe("TronWeb against the devnode", () => {
     const result = await tronWeb.trx.sendRawTransaction(tampered);
     expect(result.code).toBe("SIGERROR");
     expect(result).not.toHaveProperty("result");
-    expect(utf8(result.message ?? "")).toMatch(/^Validate signature error: [0-9a-f]{130} is signed by T\w+ but it is not contained of permission\.$/);
+    expect(utf8(result.message ?? "")).toMatch(
+      /^Validate signature error: [0-9a-f]{130} is signed by T\w+ but it is not contained of permission\.$/,
+    );
   });
 
   it("a replay is refused as a duplicate, before and after the block", async () => {
@@ -230,13 +239,21 @@ describe("TronWeb against the devnode", () => {
   });
 
   it("node-built transactions (createtransaction, transferasset) pass TronWeb's byte-for-byte txCheck and can be signed and broadcast", async () => {
-    const created = await tronWeb.fullNode.request<Record<string, unknown>>("wallet/createtransaction", { owner_address: alice.hex, to_address: bob.hex, amount: 3_000, extra_data: "6d656d6f" }, "post");
+    const created = await tronWeb.fullNode.request<Record<string, unknown>>(
+      "wallet/createtransaction",
+      { owner_address: alice.hex, to_address: bob.hex, amount: 3_000, extra_data: "6d656d6f" },
+      "post",
+    );
     expect(created).toMatchObject({ visible: false, raw_data: { data: "6d656d6f" } });
     expect(tronWebUtils.transaction.txCheck(created)).toBe(true);
     const signed = await tronWeb.trx.sign(created as unknown as Types.Transaction, alice.privateKey);
     expect((await tronWeb.trx.sendRawTransaction(signed)).result).toBe(true);
 
-    const asset = await tronWeb.fullNode.request<Record<string, unknown>>("wallet/transferasset", { owner_address: alice.base58, to_address: bob.base58, asset_name: TRC10_ID, amount: 5, visible: true }, "post");
+    const asset = await tronWeb.fullNode.request<Record<string, unknown>>(
+      "wallet/transferasset",
+      { owner_address: alice.base58, to_address: bob.base58, asset_name: TRC10_ID, amount: 5, visible: true },
+      "post",
+    );
     expect(asset).toMatchObject({ visible: true });
     expect(tronWebUtils.transaction.txCheck(asset)).toBe(true);
     const signedAsset = await tronWeb.trx.sign(asset as unknown as Types.Transaction, alice.privateKey);

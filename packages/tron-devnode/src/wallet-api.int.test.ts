@@ -18,7 +18,9 @@ let bob: DevAccount;
 async function call(path: string, body?: unknown, init: RequestInit = {}): Promise<{ status: number; json: unknown; text: string }> {
   const response = await fetch(devnode.url + path, {
     method: body === undefined && !init.method ? "GET" : "POST",
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
+    ...(body === undefined
+      ? {}
+      : { body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
     ...init,
   });
   const text = await response.text();
@@ -36,7 +38,6 @@ async function post(path: string, body?: unknown): Promise<JsonObject> {
   expect(result.status).toBe(200);
   return result.json as JsonObject;
 }
-
 
 function utf8(hex: unknown): string {
   return Buffer.from(String(hex), "hex").toString("utf8");
@@ -56,44 +57,69 @@ describe("bad input gets java-tron's error bodies (HTTP 200), never a crash", ()
     const account = await call("/wallet/getaccount", "{not json", { method: "POST" });
     expect(account.status).toBe(200);
     expect((account.json as JsonObject).Error).toMatch(/^class com\.alibaba\.fastjson\.JSONException : /);
-    expect(await post("/wallet/broadcasttransaction", "{\"raw_data\":")).toEqual({ Error: "class java.lang.NullPointerException : null" });
-    expect((await post("/wallet/createtransaction", "[1,2]")).Error).toBe("class com.alibaba.fastjson.JSONException : can not cast to JSONObject.");
+    expect(await post("/wallet/broadcasttransaction", '{"raw_data":')).toEqual({ Error: "class java.lang.NullPointerException : null" });
+    expect((await post("/wallet/createtransaction", "[1,2]")).Error).toBe(
+      "class com.alibaba.fastjson.JSONException : can not cast to JSONObject.",
+    );
   });
 
   it("wrong address forms: JsonFormat's parse errors, {} for well-formed unknown addresses, actuator messages for short hex", async () => {
     expect(await post("/wallet/getaccount", { address: "41" + "00".repeat(20) })).toEqual({});
-    expect((await post("/wallet/getaccount", { address: 12345 })).Error).toBe("class org.tron.core.services.http.JsonFormat$ParseException : 1:12: Expected string.");
+    expect((await post("/wallet/getaccount", { address: 12345 })).Error).toBe(
+      "class org.tron.core.services.http.JsonFormat$ParseException : 1:12: Expected string.",
+    );
     expect(await post("/wallet/createtransaction", { owner_address: alice.hex, to_address: "41abcd", amount: 1 })).toEqual({
       Error: "class org.tron.core.exception.ContractValidateException : Invalid toAddress!",
     });
     // Base58 alphabet, bad checksum: Commons.decodeFromBase58Check returns null and the servlet dereferences it.
-    expect(await post("/wallet/createtransaction", { owner_address: "TNotAnAddress", to_address: bob.base58, amount: 1, visible: true })).toEqual({
+    expect(
+      await post("/wallet/createtransaction", { owner_address: "TNotAnAddress", to_address: bob.base58, amount: 1, visible: true }),
+    ).toEqual({
       Error: "class java.lang.NullPointerException : null",
     });
   });
 
   it("absurd amounts", async () => {
     const body = { owner_address: alice.hex, to_address: bob.hex };
-    expect((await post("/wallet/createtransaction", { ...body, amount: 1e30 })).Error).toMatch(/^class org\.tron\.core\.services\.http\.JsonFormat\$ParseException : /);
+    expect((await post("/wallet/createtransaction", { ...body, amount: 1e30 })).Error).toMatch(
+      /^class org\.tron\.core\.services\.http\.JsonFormat\$ParseException : /,
+    );
     expect((await post("/wallet/createtransaction", { ...body, amount: "lots" })).Error).toMatch(/ParseException/);
-    expect(await post("/wallet/createtransaction", { ...body, amount: -5 })).toEqual({ Error: "class org.tron.core.exception.ContractValidateException : Amount must be greater than 0." });
+    expect(await post("/wallet/createtransaction", { ...body, amount: -5 })).toEqual({
+      Error: "class org.tron.core.exception.ContractValidateException : Amount must be greater than 0.",
+    });
     expect(await post("/wallet/createtransaction", { ...body, amount: 9_000_000_000_000_000 })).toEqual({
       Error: "class org.tron.core.exception.ContractValidateException : Validate TransferContract error, balance is not sufficient.",
     });
-    expect(await post("/wallet/transferasset", { ...body, asset_name: "31303030303939", amount: 1 })).toEqual({ Error: "class org.tron.core.exception.ContractValidateException : No asset!" });
+    expect(await post("/wallet/transferasset", { ...body, asset_name: "31303030303939", amount: 1 })).toEqual({
+      Error: "class org.tron.core.exception.ContractValidateException : No asset!",
+    });
   });
 
   it("garbage transactions at broadcast", async () => {
     // Util.packTransaction drops contracts it cannot parse; an empty list is "No contract!" (java-tron 4.7.2+).
-    const unknownType = await post("/wallet/broadcasttransaction", { raw_data: { contract: [{ type: "NopeContract", parameter: { value: {} } }] }, visible: true });
+    const unknownType = await post("/wallet/broadcasttransaction", {
+      raw_data: { contract: [{ type: "NopeContract", parameter: { value: {} } }] },
+      visible: true,
+    });
     expect(unknownType).toMatchObject({ code: "CONTRACT_VALIDATE_ERROR", message: "Contract validate error : No contract!" });
     // A java-tron contract type the devnode does not execute is refused rather than dropped (a devnode limitation).
-    expect((await post("/wallet/broadcasttransaction", { raw_data: { contract: [{ type: "FreezeBalanceV2Contract", parameter: { value: {} } }] } })).Error).toMatch(/ParseException : Unsupported contract type/);
+    expect(
+      (
+        await post("/wallet/broadcasttransaction", {
+          raw_data: { contract: [{ type: "FreezeBalanceV2Contract", parameter: { value: {} } }] },
+        })
+      ).Error,
+    ).toMatch(/ParseException : Unsupported contract type/);
     // packTransaction returns null when raw_data itself does not parse: the servlet then fails with a NullPointerException.
     expect(await post("/wallet/broadcasttransaction", { raw_data: "x" })).toEqual({ Error: "class java.lang.NullPointerException : null" });
     const created = await post("/wallet/createtransaction", { owner_address: alice.hex, to_address: bob.hex, amount: 1 });
     const unsigned = await post("/wallet/broadcasttransaction", created);
-    expect(unsigned).toEqual({ code: "SIGERROR", txid: created.txID, message: Buffer.from("Validate signature error: miss sig or contract").toString("hex") });
+    expect(unsigned).toEqual({
+      code: "SIGERROR",
+      txid: created.txID,
+      message: Buffer.from("Validate signature error: miss sig or contract").toString("hex"),
+    });
     const badHexSignature = await post("/wallet/broadcasttransaction", { ...created, signature: ["zz"] });
     expect(badHexSignature).toEqual({ Error: "class java.lang.NullPointerException : null" });
   });
@@ -116,13 +142,24 @@ describe("bad input gets java-tron's error bodies (HTTP 200), never a crash", ()
 
 describe("requests and visible handling", () => {
   it("accepts empty POST bodies, form bodies and GET query parameters", async () => {
-    const params = await call("/wallet/getchainparameters", "", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-    expect((params.json as { chainParameter: { key: string; value?: number }[] }).chainParameter).toContainEqual({ key: "getEnergyFee", value: 100 });
-    const form = await call("/wallet/getaccount", `address=${alice.base58}&visible=true`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const params = await call("/wallet/getchainparameters", "", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect((params.json as { chainParameter: { key: string; value?: number }[] }).chainParameter).toContainEqual({
+      key: "getEnergyFee",
+      value: 100,
+    });
+    const form = await call("/wallet/getaccount", `address=${alice.base58}&visible=true`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect((form.json as JsonObject).address).toBe(alice.base58);
     const get = await call(`/wallet/getaccount?address=${alice.hex}`);
     expect((get.json as JsonObject).balance).toBe(alice.balanceSun);
-    expect((await call("/wallet/getnowblock?visible=true")).json).toMatchObject({ block_header: { raw_data: { witness_address: devnode.genesis.witness.base58 } } });
+    expect((await call("/wallet/getnowblock?visible=true")).json).toMatchObject({
+      block_header: { raw_data: { witness_address: devnode.genesis.witness.base58 } },
+    });
   });
 
   it("prints accounts in java-tron's shape, Base58 with visible=true", async () => {
@@ -147,20 +184,63 @@ describe("requests and visible handling", () => {
   });
 
   it("builder responses are visible-aware and messages are hex unless visible", async () => {
-    const visible = await post("/wallet/createtransaction", { owner_address: alice.base58, to_address: bob.base58, amount: 1, visible: true });
-    expect(visible).toMatchObject({ visible: true, raw_data: { contract: [{ parameter: { value: { owner_address: alice.base58, to_address: bob.base58 } } }] } });
-    const missing = await post("/wallet/triggersmartcontract", { owner_address: alice.hex, contract_address: bob.hex, function_selector: "transfer(address,uint256)", parameter: "", fee_limit: 1 });
-    expect(missing).toEqual({ result: { code: "CONTRACT_VALIDATE_ERROR", message: Buffer.from("No contract or not a valid smart contract").toString("hex") } });
-    const missingVisible = await post("/wallet/triggerconstantcontract", { owner_address: alice.base58, contract_address: bob.base58, function_selector: "decimals()", visible: true });
+    const visible = await post("/wallet/createtransaction", {
+      owner_address: alice.base58,
+      to_address: bob.base58,
+      amount: 1,
+      visible: true,
+    });
+    expect(visible).toMatchObject({
+      visible: true,
+      raw_data: { contract: [{ parameter: { value: { owner_address: alice.base58, to_address: bob.base58 } } }] },
+    });
+    const missing = await post("/wallet/triggersmartcontract", {
+      owner_address: alice.hex,
+      contract_address: bob.hex,
+      function_selector: "transfer(address,uint256)",
+      parameter: "",
+      fee_limit: 1,
+    });
+    expect(missing).toEqual({
+      result: { code: "CONTRACT_VALIDATE_ERROR", message: Buffer.from("No contract or not a valid smart contract").toString("hex") },
+    });
+    const missingVisible = await post("/wallet/triggerconstantcontract", {
+      owner_address: alice.base58,
+      contract_address: bob.base58,
+      function_selector: "decimals()",
+      visible: true,
+    });
     expect(missingVisible).toEqual({ result: { code: "CONTRACT_VALIDATE_ERROR", message: "No contract or not a valid smart contract" } });
   });
 
   it("triggerconstantcontract returns constant_result and energy_used; a revert carries a hex message", async () => {
-    const balance = await post("/wallet/triggerconstantcontract", { owner_address: alice.hex, contract_address: USDT_HEX, function_selector: "balanceOf(address)", parameter: "0".repeat(24) + alice.hex.slice(2) });
-    expect(balance).toMatchObject({ result: { result: true }, energy_used: DEFAULT_ENERGY_COSTS.balanceOf + energyPenalty(DEFAULT_ENERGY_COSTS.balanceOf, DEFAULT_ENERGY_COSTS), constant_result: [BigInt(alice.trc20.TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t ?? 0).toString(16).padStart(64, "0")], transaction: { ret: [{}] } });
+    const balance = await post("/wallet/triggerconstantcontract", {
+      owner_address: alice.hex,
+      contract_address: USDT_HEX,
+      function_selector: "balanceOf(address)",
+      parameter: "0".repeat(24) + alice.hex.slice(2),
+    });
+    expect(balance).toMatchObject({
+      result: { result: true },
+      energy_used: DEFAULT_ENERGY_COSTS.balanceOf + energyPenalty(DEFAULT_ENERGY_COSTS.balanceOf, DEFAULT_ENERGY_COSTS),
+      constant_result: [
+        BigInt(alice.trc20.TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t ?? 0)
+          .toString(16)
+          .padStart(64, "0"),
+      ],
+      transaction: { ret: [{}] },
+    });
     const tooMuch = "0".repeat(24) + bob.hex.slice(2) + "f".repeat(64);
-    const reverted = await post("/wallet/triggerconstantcontract", { owner_address: alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter: tooMuch });
-    expect(reverted).toMatchObject({ result: { result: true, message: Buffer.from("REVERT opcode executed").toString("hex") }, transaction: { ret: [{ ret: "FAILED" }] } });
+    const reverted = await post("/wallet/triggerconstantcontract", {
+      owner_address: alice.hex,
+      contract_address: USDT_HEX,
+      function_selector: "transfer(address,uint256)",
+      parameter: tooMuch,
+    });
+    expect(reverted).toMatchObject({
+      result: { result: true, message: Buffer.from("REVERT opcode executed").toString("hex") },
+      transaction: { ret: [{ ret: "FAILED" }] },
+    });
     expect(String((reverted.constant_result as string[])[0]).slice(0, 8)).toBe("08c379a0");
   });
 });
@@ -197,7 +277,9 @@ describe("blocks", () => {
     });
     expect(toHex(recomputed)).toBe(block.blockID);
 
-    expect(await post("/wallet/gettransactioninfobyblocknum", { num: number })).toEqual([await post("/walletsolidity/gettransactioninfobyid", { value: created.txID })]);
+    expect(await post("/wallet/gettransactioninfobyblocknum", { num: number })).toEqual([
+      await post("/walletsolidity/gettransactioninfobyid", { value: created.txID }),
+    ]);
     expect(await post("/wallet/getblockbyid", { value: block.blockID })).toEqual(block);
   });
 
@@ -217,10 +299,14 @@ describe("blocks", () => {
 
   it("getblockbylatestnum is ascending; getblockbylimitnext is [start, end)", async () => {
     await devnode.produceBlock();
-    const latest = ((await post("/wallet/getblockbylatestnum", { num: 3 })).block as { block_header: { raw_data: { number: number } } }[]).map((b) => b.block_header.raw_data.number);
+    const latest = (
+      (await post("/wallet/getblockbylatestnum", { num: 3 })).block as { block_header: { raw_data: { number: number } } }[]
+    ).map((b) => b.block_header.raw_data.number);
     expect(latest).toHaveLength(3);
     expect(latest).toEqual([...latest].sort((a, b) => a - b));
-    const range = ((await post("/wallet/getblockbylimitnext", { startNum: 1, endNum: 3 })).block as { block_header: { raw_data: { number: number } } }[]).map((b) => b.block_header.raw_data.number);
+    const range = (
+      (await post("/wallet/getblockbylimitnext", { startNum: 1, endNum: 3 })).block as { block_header: { raw_data: { number: number } } }[]
+    ).map((b) => b.block_header.raw_data.number);
     expect(range).toEqual([1, 2]);
     expect(await post("/wallet/getblockbylatestnum", { num: 0 })).toEqual({});
     expect(await post("/wallet/getblockbylimitnext", { startNum: 0, endNum: 500 })).toEqual({});
@@ -238,11 +324,18 @@ describe("blocks", () => {
   });
 
   it("getcontract, getcontractinfo, getassetissuebyid, getnodeinfo, healthcheck", async () => {
-    expect(await post("/wallet/getcontract", { value: USDT_HEX })).toMatchObject({ contract_address: USDT_HEX, abi: { entrys: expect.arrayContaining([expect.objectContaining({ name: "transfer", type: "Function" })]) } });
+    expect(await post("/wallet/getcontract", { value: USDT_HEX })).toMatchObject({
+      contract_address: USDT_HEX,
+      abi: { entrys: expect.arrayContaining([expect.objectContaining({ name: "transfer", type: "Function" })]) },
+    });
     expect((await call(`/wallet/getcontract?value=${USDT_HEX}`)).json).toMatchObject({ contract_address: USDT_HEX });
     expect(await post("/wallet/getcontract", { value: bob.hex })).toEqual({});
     expect(await post("/wallet/getcontractinfo", { value: USDT_HEX })).toHaveProperty("smart_contract.contract_address", USDT_HEX);
-    expect(await post("/wallet/getassetissuebyid", { value: "1000001" })).toMatchObject({ id: "1000001", precision: 6, name: Buffer.from("DevToken").toString("hex") });
+    expect(await post("/wallet/getassetissuebyid", { value: "1000001" })).toMatchObject({
+      id: "1000001",
+      precision: 6,
+      name: Buffer.from("DevToken").toString("hex"),
+    });
     expect(await post("/wallet/getassetissuebyid", { value: "1000002", visible: true })).toMatchObject({ name: "DevPoints" });
     expect(await post("/wallet/getassetissuebyid", { value: "42" })).toEqual({});
     const info = await post("/wallet/getnodeinfo");
@@ -255,21 +348,42 @@ describe("blocks", () => {
     const signedTx = signJson(created, alice.privateKey);
     expect((await post("/wallet/broadcasttransaction", signedTx)).result).toBe(true);
     await devnode.produceBlock();
-    expect(await post("/wallet/broadcasttransaction", signedTx)).toMatchObject({ code: "DUP_TRANSACTION_ERROR", message: Buffer.from("Dup transaction.").toString("hex") });
+    expect(await post("/wallet/broadcasttransaction", signedTx)).toMatchObject({
+      code: "DUP_TRANSACTION_ERROR",
+      message: Buffer.from("Dup transaction.").toString("hex"),
+    });
     const fake = { ...created, raw_data: { ...(created.raw_data as JsonObject), ref_block_hash: "0000000000000000" } };
-    expect(await post("/wallet/broadcasttransaction", signJson(fake, alice.privateKey))).toMatchObject({ code: "TAPOS_ERROR", message: Buffer.from("Tapos check error.").toString("hex") });
+    expect(await post("/wallet/broadcasttransaction", signJson(fake, alice.privateKey))).toMatchObject({
+      code: "TAPOS_ERROR",
+      message: Buffer.from("Tapos check error.").toString("hex"),
+    });
   });
 
   it("shows OUT_OF_ENERGY over HTTP in the block, gettransactionbyid and gettransactioninfobyid", async () => {
     const parameter = "0".repeat(24) + bob.hex.slice(2) + (1).toString(16).padStart(64, "0");
-    const built = await post("/wallet/triggersmartcontract", { owner_address: alice.hex, contract_address: USDT_HEX, function_selector: "transfer(address,uint256)", parameter, fee_limit: 500_000 });
+    const built = await post("/wallet/triggersmartcontract", {
+      owner_address: alice.hex,
+      contract_address: USDT_HEX,
+      function_selector: "transfer(address,uint256)",
+      parameter,
+      fee_limit: 500_000,
+    });
     const transaction = built.transaction as JsonObject;
     expect((transaction.raw_data as JsonObject).fee_limit).toBe(500_000);
-    expect(await post("/wallet/broadcasttransaction", signJson(transaction, alice.privateKey))).toEqual({ result: true, txid: transaction.txID });
+    expect(await post("/wallet/broadcasttransaction", signJson(transaction, alice.privateKey))).toEqual({
+      result: true,
+      txid: transaction.txID,
+    });
     await devnode.produceBlock();
-    expect(await post("/wallet/gettransactionbyid", { value: transaction.txID })).toMatchObject({ ret: [{ contractRet: "OUT_OF_ENERGY" }] });
+    expect(await post("/wallet/gettransactionbyid", { value: transaction.txID })).toMatchObject({
+      ret: [{ contractRet: "OUT_OF_ENERGY" }],
+    });
     const info = await post("/wallet/gettransactioninfobyid", { value: transaction.txID });
-    expect(info).toMatchObject({ result: "FAILED", receipt: { result: "OUT_OF_ENERGY", energy_fee: 500_000, energy_usage_total: 5_000 }, contractResult: [""] });
+    expect(info).toMatchObject({
+      result: "FAILED",
+      receipt: { result: "OUT_OF_ENERGY", energy_fee: 500_000, energy_usage_total: 5_000 },
+      contractResult: [""],
+    });
     expect(utf8(info.resMessage)).toMatch(/^Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit\[5000\]/);
     expect(info).not.toHaveProperty("log");
     const visible = await post("/wallet/gettransactioninfobyid", { value: transaction.txID, visible: true });

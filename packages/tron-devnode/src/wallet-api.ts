@@ -90,7 +90,8 @@ function fromJavaError(error: unknown, request: WalletRequest): { Error: string 
   if (error instanceof JavaNullPointer) return errorBody(JAVA_EXCEPTION.nullPointer, "null");
   if (error instanceof JsonParseError) {
     // A GET servlet builds `{"<field>":<value>}` from its parameter before JsonFormat parses it.
-    const text = error.field && request.method === "GET" ? JSON.stringify({ [error.field]: request.params[error.field] }) : request.jsonText;
+    const text =
+      error.field && request.method === "GET" ? JSON.stringify({ [error.field]: request.params[error.field] }) : request.jsonText;
     const position = error.field && text !== undefined ? jsonValuePosition(text, error.field) : undefined;
     return errorBody(JAVA_EXCEPTION.parse, position ? `${position}: ${error.message}` : error.message);
   }
@@ -118,7 +119,12 @@ function functionData(params: JsonObject): Uint8Array {
 }
 
 function triggerContract(params: JsonObject, visible: boolean): Extract<TransactionContract, { type: "TriggerSmartContract" }> {
-  const contract = parseContractValue("TriggerSmartContract", { ...params, data: undefined }, visible, parseInt64(params.Permission_id, "Permission_id"));
+  const contract = parseContractValue(
+    "TriggerSmartContract",
+    { ...params, data: undefined },
+    visible,
+    parseInt64(params.Permission_id, "Permission_id"),
+  );
   contract.value.data = functionData(params);
   return contract;
 }
@@ -133,22 +139,29 @@ function memo(params: JsonObject, visible: boolean): Uint8Array | undefined {
 export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHandler>; solidity: Map<string, WalletHandler> } {
   const chain = (request: WalletRequest): ChainView => ledger.view(request.solidity);
 
-  const blockOrEmpty = (block: StoredBlock | undefined, visible: boolean, detail = true): unknown => (block ? printBlock(block, visible, detail) : {});
-
+  const blockOrEmpty = (block: StoredBlock | undefined, visible: boolean, detail = true): unknown =>
+    block ? printBlock(block, visible, detail) : {};
 
   // Util.printBlockList: `{"block":[…]}`, an empty array when no block matched.
   const blockList = (blocks: StoredBlock[], visible: boolean): unknown => ({ block: blocks.map((block) => printBlock(block, visible)) });
 
-  const builder = (type: "TransferContract" | "TransferAssetContract"): WalletHandler => (request) => {
-    try {
-      const contract = parseContractValue(type, request.params, request.visible, parseInt64(request.params.Permission_id, "Permission_id"));
-      ledger.validateForBuilder(contract, 0);
-      const raw = ledger.builderRaw(contract, { memo: memo(request.params, request.visible) });
-      return printTransaction({ raw, signatures: [] }, request.visible, true);
-    } catch (error) {
-      return fromJavaError(error, request);
-    }
-  };
+  const builder =
+    (type: "TransferContract" | "TransferAssetContract"): WalletHandler =>
+    (request) => {
+      try {
+        const contract = parseContractValue(
+          type,
+          request.params,
+          request.visible,
+          parseInt64(request.params.Permission_id, "Permission_id"),
+        );
+        ledger.validateForBuilder(contract, 0);
+        const raw = ledger.builderRaw(contract, { memo: memo(request.params, request.visible) });
+        return printTransaction({ raw, signatures: [] }, request.visible, true);
+      } catch (error) {
+        return fromJavaError(error, request);
+      }
+    };
 
   const common: [string, WalletHandler][] = [
     [
@@ -199,7 +212,8 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const view = chain(request);
           const head = view.head.raw.number;
           const blocks: StoredBlock[] = [];
-          for (let number = Math.max(0, head - count + 1); number <= head; number += 1) blocks.push(view.blockByNumber(number) as StoredBlock);
+          for (let number = Math.max(0, head - count + 1); number <= head; number += 1)
+            blocks.push(view.blockByNumber(number) as StoredBlock);
           return blockList(blocks, request.visible);
         } catch (error) {
           return fromJavaError(error, request);
@@ -269,14 +283,29 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         try {
           const contract = triggerContract(request.params, request.visible);
           const value = contract.value;
-          const result = ledger.callConstant(value.owner_address, value.contract_address, value.data, value.call_value, value.call_token_value, request.solidity);
+          const result = ledger.callConstant(
+            value.owner_address,
+            value.contract_address,
+            value.data,
+            value.call_value,
+            value.call_token_value,
+            request.solidity,
+          );
           if (result.kind === "noContract") {
-            return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText("No contract or not a valid smart contract", request.visible) } };
+            return {
+              result: {
+                code: "CONTRACT_VALIDATE_ERROR",
+                message: visibleText("No contract or not a valid smart contract", request.visible),
+              },
+            };
           }
           const raw = ledger.builderRaw(contract, { feeLimit: parseInt64(request.params.fee_limit, "fee_limit") });
           const execution = result.execution;
           const reverted = execution.status === "REVERT";
-          const transaction = { ret: [reverted ? { ret: "FAILED" } : {}], ...printTransaction({ raw, signatures: [] }, request.visible, true) };
+          const transaction = {
+            ret: [reverted ? { ret: "FAILED" } : {}],
+            ...printTransaction({ raw, signatures: [] }, request.visible, true),
+          };
           return {
             result: reverted ? { result: true, message: visibleText("REVERT opcode executed", request.visible) } : { result: true },
             energy_used: execution.energyUsed,
@@ -304,7 +333,8 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const raw = ledger.builderRaw(contract, { feeLimit, memo: memo(request.params, request.visible) });
           return { result: { result: true }, transaction: printTransaction({ raw, signatures: [] }, request.visible, true) };
         } catch (error) {
-          if (error instanceof TransactionRejected) return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText(error.message, request.visible) } };
+          if (error instanceof TransactionRejected)
+            return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText(error.message, request.visible) } };
           return otherError(error, request);
         }
       },
@@ -315,9 +345,20 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         try {
           const contract = triggerContract(request.params, request.visible);
           const value = contract.value;
-          const result = ledger.callConstant(value.owner_address, value.contract_address, value.data, value.call_value, value.call_token_value);
+          const result = ledger.callConstant(
+            value.owner_address,
+            value.contract_address,
+            value.data,
+            value.call_value,
+            value.call_token_value,
+          );
           if (result.kind === "noContract") {
-            return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText("No contract or not a valid smart contract", request.visible) } };
+            return {
+              result: {
+                code: "CONTRACT_VALIDATE_ERROR",
+                message: visibleText("No contract or not a valid smart contract", request.visible),
+              },
+            };
           }
           if (result.execution.status === "REVERT") {
             return { result: { result: true, message: visibleText("REVERT opcode executed", request.visible) } };
@@ -382,7 +423,11 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
         const address = parseAddressField(request.params.value, request.visible, "value");
         const token = address ? ledger.token(toHex(address)) : undefined;
         if (!token) return {};
-        return { smart_contract: printSmartContract(token, request.visible), runtimecode: devnodeRuntimeCode(token), contract_state: ledger.energyCosts.energyFactor > 0 ? { energy_factor: ledger.energyCosts.energyFactor } : {} };
+        return {
+          smart_contract: printSmartContract(token, request.visible),
+          runtimecode: devnodeRuntimeCode(token),
+          contract_state: ledger.energyCosts.energyFactor > 0 ? { energy_factor: ledger.energyCosts.energyFactor } : {},
+        };
       },
     ],
     ["getchainparameters", () => ({ chainParameter: CHAIN_PARAMETERS.map(({ key, value }) => (value === 0 ? { key } : { key, value })) })],

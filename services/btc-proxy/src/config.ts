@@ -1,5 +1,8 @@
 /** The btc-proxy's settings, from the environment. */
 import { env, serviceSettings } from "@chaingate/config";
+import { bitcoinNodeAuthSettings } from "@chaingate/bitcoin";
+import { gcNudgeBytesSetting } from "@chaingate/http";
+import { jsonRpcBodyLimitSetting } from "@chaingate/chain-proxy";
 import { z } from "zod";
 
 export const btcProxyConfigSchema = z.object({
@@ -8,18 +11,18 @@ export const btcProxyConfigSchema = z.object({
 
   // The Bitcoin node(s): comma-separated URLs in order of preference, failover to the next
   // healthy one. Unset: every call answers the spec's 500 (node not configured).
-  BTC_RPC_URL: env.urlList().optional(),
-  BTC_RPC_USER: z.string().optional(),
-  BTC_RPC_PASSWORD: z.string().optional(),
-  /** bitcoind's .cookie file, instead of user/password. */
-  BTC_RPC_COOKIE_FILE: z.string().optional(),
-  BTC_RPC_TIMEOUT_MS: env.positiveInt(30_000),
-  BTC_RPC_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000),
+  BTC_RPC_URL: env
+    .urlList()
+    .optional()
+    .describe(
+      'Bitcoin node URL(s), comma-separated, in order of preference; credentials may be in the URL. Unset: every call answers 500 "not configured".',
+    ),
+  ...bitcoinNodeAuthSettings(),
+  BTC_RPC_TIMEOUT_MS: env.positiveInt(30_000).describe("Per-attempt timeout of a buffered node call."),
+  BTC_RPC_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000).describe("Longest silence in a streamed node answer."),
 
-  /** Largest POST /jsonrpc body: `5mb`, `512kb` or a number of bytes (parsed to bytes). */
-  JSONRPC_BODY_LIMIT: env.byteSize("5mb"),
-  /** Streamed bytes between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
-  GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
+  JSONRPC_BODY_LIMIT: jsonRpcBodyLimitSetting("5mb"),
+  GC_NUDGE_BYTES: gcNudgeBytesSetting("Streamed bytes of blocks and JSON-RPC answers"),
 });
 
 export type BtcProxyConfig = z.infer<typeof btcProxyConfigSchema>;

@@ -2,31 +2,35 @@
  * Wires a btc-proxy from its config. Every route of `/api/v1/btc` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createBufferGarbageBound, createHttpApp, createServiceMetrics, nodeCallMetrics, listenOptions, serveHttpApp, type ServiceMetrics, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createHttpApp, type HttpApp } from "@chaingate/http";
+import {
+  createServiceMetrics,
+  nodeCallMetrics,
+  listenOptions,
+  serveHttpApp,
+  type ServiceMetrics,
+  type ServedApp,
+} from "@chaingate/service-kit";
+import { getHealth, jsonRpcBody, nodeErrorResponses, postJsonRpc } from "@chaingate/chain-proxy";
 import type { Logger } from "@chaingate/logger";
-import { bitcoin, createNodeClient, type NodeAuth, type NodeClient } from "@chaingate/node-client";
+import { bitcoinNodeAuth } from "@chaingate/bitcoin";
+import { bitcoin, createNodeClient, type NodeClient } from "@chaingate/node-client";
 import type { BtcProxyConfig } from "./config.ts";
+import { btcJsonRpcRules } from "./domain/jsonrpc-rules.ts";
 import { getAccount } from "./http/get-account.ts";
 import { getBestBlock, getBlockByHash, getBlockByHeight, getBlockHeader, getBlockTransactionCount } from "./http/get-blocks.ts";
-import { getHealth } from "./http/get-health.ts";
 import { getFeeEstimate, getMempoolInfo } from "./http/get-network-info.ts";
-import { nodeErrorResponses } from "./http/node-error-response.ts";
-import { postJsonRpc, rawJsonRpcBody } from "./http/post-jsonrpc.ts";
+import { btcHealthProbe } from "./http/health-probe.ts";
 import { getTransaction, getTransactionOutput, sendRawTransaction } from "./http/transactions.ts";
 
 export type BtcProxy = ServedApp;
 
 export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Promise<BtcProxy> {
-  const auth: NodeAuth = config.BTC_RPC_COOKIE_FILE
-    ? { cookieFile: config.BTC_RPC_COOKIE_FILE }
-    : config.BTC_RPC_USER !== undefined
-      ? { user: config.BTC_RPC_USER, password: config.BTC_RPC_PASSWORD ?? "" }
-      : "none";
   const metrics = createServiceMetrics("btc-proxy");
   const node = createNodeClient({
     chain: bitcoin,
     urls: config.BTC_RPC_URL ?? [],
-    auth,
+    auth: bitcoinNodeAuth(config),
     timeoutMs: config.BTC_RPC_TIMEOUT_MS,
     streamIdleTimeoutMs: config.BTC_RPC_STREAM_IDLE_TIMEOUT_MS,
     onCall: nodeCallMetrics(metrics, "btc"),
@@ -42,11 +46,17 @@ export function createBtcProxyApp(
   logger: Logger,
   metrics?: ServiceMetrics,
 ): HttpApp {
-  const http = createHttpApp({ service: "btc-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN, metrics });
+  const http = createHttpApp({
+    service: "btc-proxy",
+    logger,
+    errorResponses: nodeErrorResponses(bitcoin, logger),
+    internalToken: config.INTERNAL_TOKEN,
+    metrics,
+  });
   // Verbosity-2 blocks are megabytes: keep their dead read buffers bounded.
   const route = { node, logger, garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES) };
   const base = "/api/v1/btc";
-  http.route("get", `${base}/health`, getHealth(route));
+  http.route("get", `${base}/health`, getHealth(route, btcHealthProbe));
   http.route("get", `${base}/block/best`, getBestBlock(route));
   http.route("get", `${base}/block/:blockNumber(-?\\d+)`, getBlockByHeight(route));
   http.route("get", `${base}/block/hash/:blockHash`, getBlockByHash(route));
@@ -58,7 +68,7 @@ export function createBtcProxyApp(
   http.route("get", `${base}/transactions/:txid/outputs/:n(\\d{1,9})`, getTransactionOutput(route));
   http.route("get", `${base}/fee-estimate`, getFeeEstimate(route));
   http.route("get", `${base}/mempool`, getMempoolInfo(route));
-  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route));
+  http.route("post", `${base}/jsonrpc`, jsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route, btcJsonRpcRules));
   http.finish();
   return http;
 }

@@ -37,7 +37,9 @@ it("a dead subscriber's backlog of due jobs does not delay a healthy webhook", a
     await bus.publish(transferMatched, event);
   }
   await expect.poll(() => receiver.received.filter((r) => r.path === "/healthy").length, { timeout: 10_000 }).toBe(20);
-  const latencies = receiver.received.filter((r) => r.path === "/healthy").map((r) => r.at - publishedAt.get(r.headers["webhook-id"] as string)!);
+  const latencies = receiver.received
+    .filter((r) => r.path === "/healthy")
+    .map((r) => r.at - publishedAt.get(r.headers["webhook-id"] as string)!);
   // Each arrives well within one dead attempt's timeout (nothing waited for a dead slot to free up).
   expect(Math.max(...latencies)).toBeLessThan(TIMEOUT_MS / 2);
 });

@@ -1,7 +1,7 @@
 /** The delivery service's settings, from the environment. */
 import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
-import { BITCOIN_NETWORKS } from "./domain/validate-address.ts";
+import { bitcoinNetworkSettings } from "@chaingate/bitcoin";
 import { parseAllowCidrs } from "./domain/forbidden-address.ts";
 import { DEFAULT_REGISTRY_QUOTAS } from "./domain/registry-quotas.ts";
 
@@ -13,9 +13,8 @@ export const deliveryConfigSchema = z.object({
   ...natsSettings(),
 
   // Registry
-  /** Which Bitcoin address forms are accepted: mainnet (`bc1…`, 1…, 3…) or the dev chain's litecoind regtest (`rltc1…`, m/n…, Q…/2…). */
-  BITCOIN_NETWORK: z.enum(BITCOIN_NETWORKS).default("mainnet"),
-  /** Comma-separated CIDRs webhooks may reach although internal (tests, labs); empty by default. */
+  // Which Bitcoin address forms webhooks accept.
+  ...bitcoinNetworkSettings(),
   WEBHOOK_ALLOW_CIDRS: z
     .string()
     .default("")
@@ -26,42 +25,52 @@ export const deliveryConfigSchema = z.object({
       } catch {
         return false;
       }
-    }, "must be comma-separated CIDRs such as 127.0.0.1/32"),
+    }, "must be comma-separated CIDRs such as 127.0.0.1/32")
+    .describe("Comma-separated CIDRs webhook URLs may reach although not public (tests, labs); empty by default."),
 
-  /**
-   * The xpub service's internal URL (as the gateway's XPUB_URL): the registry reads, once per key a
-   * webhook names, the addresses it issued before the registry recorded `address.issued`. Unset:
-   * those earlier addresses are not watched (the ones recorded since migration 0005 are).
-   */
-  XPUB_URL: z.url().optional(),
-  /**
-   * How often the registry publishes its watch-feed watermark (`webhook.watermark`, also right after
-   * relaying changes). The scanner waits for a watermark newer than a block before matching it, so
-   * this bounds the idle part of its notification latency.
-   */
-  WATCH_WATERMARK_INTERVAL_MS: env.positiveInt(1_000),
+  XPUB_URL: z
+    .url()
+    .optional()
+    .describe(
+      "The xpub service's internal URL (as the gateway's XPUB_URL): the registry reads, once per key a webhook names, the addresses it issued before the registry recorded `address.issued`. Unset: those earlier addresses are not watched (the ones recorded since migration 0005 are).",
+    ),
+  WATCH_WATERMARK_INTERVAL_MS: env
+    .positiveInt(1_000)
+    .describe(
+      "How often the registry publishes its watch-feed watermark (`webhook.watermark`, also right after relaying changes). The scanner waits for a watermark newer than a block before matching it, so this bounds the idle part of its notification latency.",
+    ),
 
   // Quotas (see domain/registry-quotas.ts): a write past one is a 422 naming it, a test event past its rate a 429
-  /** Live webhooks one account may have. */
-  QUOTA_WEBHOOKS_PER_ACCOUNT: env.positiveInt(DEFAULT_REGISTRY_QUOTAS.webhooksPerAccount),
-  /** Addresses watched over one account's webhooks (its own lists and the addresses its keys issued, which count but are never refused). */
-  QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT: env.positiveInt(DEFAULT_REGISTRY_QUOTAS.addressesPerAccount),
-  /** Test events (`POST /webhooks/{id}/test`) one webhook may queue in any 60 seconds. */
-  QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE: env.positiveInt(DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute),
+  QUOTA_WEBHOOKS_PER_ACCOUNT: env
+    .positiveInt(DEFAULT_REGISTRY_QUOTAS.webhooksPerAccount)
+    .describe("Live webhooks one account may have (422 past it)."),
+  QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT: env
+    .positiveInt(DEFAULT_REGISTRY_QUOTAS.addressesPerAccount)
+    .describe(
+      "Addresses watched over one account's webhooks: its own lists and the addresses its keys issued, which count but are never refused (422 past it).",
+    ),
+  QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE: env
+    .positiveInt(DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute)
+    .describe("Test events (`POST /webhooks/{id}/test`) one webhook may queue in any 60 seconds (429 past it)."),
 
   // Delivery
-  /** Multiplies every retry delay (1 = the documented schedule; 0.001 in tests turns 5 min into 300 ms). */
-  DELIVERY_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
-  /** One attempt's whole time budget (connect, send, answer). */
-  DELIVERY_TIMEOUT_MS: env.positiveInt(15_000),
-  /** Attempts in flight per webhook: a slow subscriber holds at most this many slots. */
-  DELIVERY_PER_WEBHOOK_CONCURRENCY: env.positiveInt(8),
-  /** A claimed job whose process died is due again this long after its attempt's timeout. */
-  DELIVERY_LEASE_MARGIN_MS: env.positiveInt(15_000),
-  /** Finished deliveries (and their attempts) are kept this long for the log and replay, then deleted hourly. */
-  DELIVERY_RETENTION_DAYS: env.positiveInt(30),
-  /** Attempts in flight in this process. */
-  DELIVERY_CONCURRENCY: env.positiveInt(256),
+  DELIVERY_RETRY_SCALE: z.coerce
+    .number()
+    .positive()
+    .max(1)
+    .default(1)
+    .describe("Multiplies every retry delay (1 = the documented schedule; 0.001 in tests turns 5 min into 300 ms)."),
+  DELIVERY_TIMEOUT_MS: env.positiveInt(15_000).describe("One attempt's whole time budget (connect, send, answer)."),
+  DELIVERY_PER_WEBHOOK_CONCURRENCY: env
+    .positiveInt(8)
+    .describe("Attempts in flight per webhook: a slow subscriber holds at most this many slots."),
+  DELIVERY_LEASE_MARGIN_MS: env
+    .positiveInt(15_000)
+    .describe("A claimed job whose process died is due again this long after its attempt's timeout."),
+  DELIVERY_RETENTION_DAYS: env
+    .positiveInt(30)
+    .describe("Finished deliveries (and their attempts) are kept this long for the log and replay, then deleted (at start-up and hourly)."),
+  DELIVERY_CONCURRENCY: env.positiveInt(256).describe("Attempts in flight in this process."),
 });
 
 export type DeliveryConfig = z.infer<typeof deliveryConfigSchema>;

@@ -7,7 +7,15 @@ import { fileURLToPath } from "node:url";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import { createTestDatabase, freePort, spawnService, stopChild, waitForHttp, type SpawnedService, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  freePort,
+  spawnService,
+  stopChild,
+  waitForHttp,
+  type SpawnedService,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startLocalReceiver, type LocalReceiver } from "./testing/index.ts";
 
@@ -64,10 +72,23 @@ it("a kill mid-batch loses nothing; duplicates carry the same event id", async (
   const eventIds: string[] = [];
   for (let i = 0; i < EVENTS; i++) {
     const event: EventPayload<typeof transferMatched> = {
-      event_id: `evt_kill_${i}`, type: "transfer", webhook_id: webhookId, coin: "ETH", currency: "ETH", from: null, to: "0x" + "1".repeat(40),
-      watched_address: "0x" + "1".repeat(40), amount: "1", raw_amount: "1000000000000000000", decimals: 18, token_contract: null,
-      txid: `0x${i.toString(16).padStart(64, "0")}`, position: null, block: { height: i, hash: `0x${i}`, time: "2026-11-22T10:00:00.000Z" },
-      execution_status: "SUCCESS", confirmations: 1,
+      event_id: `evt_kill_${i}`,
+      type: "transfer",
+      webhook_id: webhookId,
+      coin: "ETH",
+      currency: "ETH",
+      from: null,
+      to: "0x" + "1".repeat(40),
+      watched_address: "0x" + "1".repeat(40),
+      amount: "1",
+      raw_amount: "1000000000000000000",
+      decimals: 18,
+      token_contract: null,
+      txid: `0x${i.toString(16).padStart(64, "0")}`,
+      position: null,
+      block: { height: i, hash: `0x${i}`, time: "2026-11-22T10:00:00.000Z" },
+      execution_status: "SUCCESS",
+      confirmations: 1,
     };
     eventIds.push(event.event_id);
     await bus.publish(transferMatched, event);
@@ -81,5 +102,6 @@ it("a kill mid-batch loses nothing; duplicates carry the same event id", async (
   await expect.poll(() => new Set(receiver.received.map((r) => r.headers["webhook-id"])).size, { timeout: 30_000 }).toBe(EVENTS);
   expect([...new Set(receiver.received.map((r) => r.headers["webhook-id"]))].sort()).toEqual([...eventIds].sort());
   // Every request, first or repeated, names its event in the header and the body alike.
-  for (const request of receiver.received) expect((JSON.parse(request.body) as { event_id: string }).event_id).toBe(request.headers["webhook-id"]);
+  for (const request of receiver.received)
+    expect((JSON.parse(request.body) as { event_id: string }).event_id).toBe(request.headers["webhook-id"]);
 }, 90_000);

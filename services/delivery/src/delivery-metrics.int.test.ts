@@ -6,7 +6,7 @@
 import { transferMatched } from "@chaingate/contracts";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MAX_ATTEMPTS } from "./domain/retry-schedule.ts";
-import { AUTO_DISABLE_FAILURES } from "./infra/delivery-worker.ts";
+import { AUTO_DISABLE_FAILURES } from "./domain/attempt-outcome.ts";
 import { startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
 
 let harness: DeliveryHarness;
@@ -40,7 +40,10 @@ it("counts attempts by outcome and chain with their latency, failed jobs, disabl
   const down = await harness.createWebhook({ path: "/down", coin: "TRX" });
   const refused = await harness.createWebhook({ path: "/refused", coin: "BTC" });
   // As a rebinding resolver would: the address connected to is one WEBHOOK_ALLOW_CIDRS does not list.
-  await harness.query(`update delivery.webhooks set webhook_url = $1 where id = $2`, [`http://127.0.0.2:${new URL(receiver.url).port}/refused`, refused.id]);
+  await harness.query(`update delivery.webhooks set webhook_url = $1 where id = $2`, [
+    `http://127.0.0.2:${new URL(receiver.url).port}/refused`,
+    refused.id,
+  ]);
 
   for (let i = 0; i < 3; i++) await bus.publish(transferMatched, transferFor(ok.id, "BTC"));
   for (let i = 0; i < AUTO_DISABLE_FAILURES; i++) await bus.publish(transferMatched, transferFor(gone.id, "ETH"));

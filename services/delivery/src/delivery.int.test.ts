@@ -8,14 +8,13 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { deliveryFailed, transferMatched, webhookChanged, type EventPayload } from "@chaingate/contracts";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "./create-delivery-service.ts";
 import { startLocalReceiver, startTestDelivery, type LocalReceiver } from "./testing/index.ts";
-import { AUTO_DISABLE_FAILURES } from "./infra/delivery-worker.ts";
+import { AUTO_DISABLE_FAILURES } from "./domain/attempt-outcome.ts";
 import { MAX_ATTEMPTS } from "./domain/retry-schedule.ts";
 
 const NAMESPACE = `d${randomBytes(4).toString("hex")}`;
@@ -26,8 +25,9 @@ const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 let database: TestDatabase;
 let delivery: DeliveryService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let account: { accountId: number; key: string };
+let edge: InternalEdge;
+/** The account the gateway would have authenticated. */
+const account = { accountId: 1 };
 let receiver: LocalReceiver;
 let bus: Bus;
 const failures: Array<EventPayload<typeof deliveryFailed>> = [];
@@ -43,9 +43,9 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
     DELIVERY_RETRY_SCALE: "0.0001",
     DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS),
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
   });
-  gateway = await startTestGateway({ DELIVERY_URL: delivery.url }, database.connectionString);
-  account = await createAccountWithKey(database.connectionString, "deliveries");
+  edge = internalEdge(delivery);
   bus = await connectBus({ url: NATS_URL, name: "test", logger: silent, namespace: NAMESPACE });
   await bus.ensureStreams([transferMatched, deliveryFailed, webhookChanged]);
   await bus.consume(deliveryFailed, { durable: "test-failures", handle: async (payload) => void failures.push(payload) });
@@ -56,16 +56,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.end();
   await bus?.close();
-  await gateway?.close();
   await delivery?.close();
   await receiver?.close();
   await database?.drop();
 });
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown>; meta?: unknown } }> {
-  const response = await fetch(`${gateway.url}${path}`, {
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { data: Record<string, unknown>; meta?: unknown } }> {
+  const response = await fetch(`${edge.url}${path}`, {
     method,
-    headers: { "x-api-key": account.key, accept: "application/json", "content-type": "application/json" },
+    headers: { ...edge.headersFor(account.accountId), accept: "application/json", "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown>; meta?: unknown } };
@@ -119,12 +122,16 @@ describe("a delivered notification", () => {
     // The spec's scheme, checked with node:crypto: HMAC-SHA256(whole secret, timestamp + "." + body).
     const timestamp = request!.headers["x-service-timestamp"] as string;
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(30);
-    expect(request!.headers["x-service-signature"]).toBe(createHmac("sha256", secret).update(`${timestamp}.${request!.body}`).digest("hex"));
+    expect(request!.headers["x-service-signature"]).toBe(
+      createHmac("sha256", secret).update(`${timestamp}.${request!.body}`).digest("hex"),
+    );
     // Standard Webhooks, checked by the standardwebhooks library with the whole secret as raw key.
     expect(request!.headers["webhook-id"]).toBe(event.event_id);
     const verified = new StandardWebhook(secret, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>);
     expect(verified).toEqual(event);
-    expect(() => new StandardWebhook(`${secret}0`, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new StandardWebhook(`${secret}0`, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>),
+    ).toThrow();
   });
 
   it("the same event published twice is delivered once", async () => {
@@ -150,11 +157,13 @@ describe("retries", () => {
     await bus.publish(transferMatched, event);
     await expect.poll(() => at("/flaky").length, { timeout: 10_000 }).toBe(3);
     expect(new Set(at("/flaky").map((r) => r.headers["webhook-id"]))).toEqual(new Set([event.event_id]));
-    await expect.poll(() => attemptsOf(event.event_id), { timeout: 5_000 }).toEqual([
-      { attempt: 1, status_code: 500, error: "HTTP 500" },
-      { attempt: 2, status_code: 500, error: "HTTP 500" },
-      { attempt: 3, status_code: 204, error: null },
-    ]);
+    await expect
+      .poll(() => attemptsOf(event.event_id), { timeout: 5_000 })
+      .toEqual([
+        { attempt: 1, status_code: 500, error: "HTTP 500" },
+        { attempt: 2, status_code: 500, error: "HTTP 500" },
+        { attempt: 3, status_code: 204, error: null },
+      ]);
   });
 
   it("Retry-After is honoured", async () => {
@@ -179,7 +188,9 @@ describe("retries", () => {
     const { id } = await createWebhook("/gone");
     const event = transfer(id);
     await bus.publish(transferMatched, event);
-    await expect.poll(() => failures.find((f) => f.event_id === event.event_id), { timeout: 10_000 }).toEqual({ webhook_id: id, event_id: event.event_id, coin: "BTC", attempts: 1, last_status: 410, last_error: "HTTP 410" });
+    await expect
+      .poll(() => failures.find((f) => f.event_id === event.event_id), { timeout: 10_000 })
+      .toEqual({ webhook_id: id, event_id: event.event_id, coin: "BTC", attempts: 1, last_status: 410, last_error: "HTTP 410" });
     expect(at("/gone").length).toBe(1);
     expect(Number((await client.query(`select failure_count from delivery.webhooks where id = $1`, [id])).rows[0].failure_count)).toBe(1);
   });
@@ -193,9 +204,12 @@ describe("retries", () => {
     const { id } = await createWebhook("/down");
     const event = transfer(id);
     await bus.publish(transferMatched, event);
-    await expect.poll(() => failures.find((f) => f.event_id === event.event_id), { timeout: 20_000 }).toMatchObject({ attempts: MAX_ATTEMPTS, last_status: 502 });
+    await expect
+      .poll(() => failures.find((f) => f.event_id === event.event_id), { timeout: 20_000 })
+      .toMatchObject({ attempts: MAX_ATTEMPTS, last_status: 502 });
     expect(at("/down").length).toBe(MAX_ATTEMPTS);
-    const count = async () => Number((await client.query(`select failure_count from delivery.webhooks where id = $1`, [id])).rows[0].failure_count);
+    const count = async () =>
+      Number((await client.query(`select failure_count from delivery.webhooks where id = $1`, [id])).rows[0].failure_count);
     expect(await count()).toBe(1);
     healthy = true;
     await bus.publish(transferMatched, transfer(id));
@@ -277,13 +291,31 @@ describe("delivery log, replay and test events", () => {
     await bus.publish(transferMatched, first);
     await expect.poll(() => at("/logged").length, { timeout: 10_000 }).toBe(2);
     await bus.publish(transferMatched, second);
-    await expect.poll(async () => (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=delivered`)).body.meta, { timeout: 10_000 }).toEqual({ current_page: 1, per_page: 50, total: 2, last_page: 1 });
-    const page = (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=delivered`)).body as unknown as { data: Array<Record<string, unknown>> };
+    await expect
+      .poll(async () => (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=delivered`)).body.meta, { timeout: 10_000 })
+      .toEqual({ current_page: 1, per_page: 50, total: 2, last_page: 1 });
+    const page = (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=delivered`)).body as unknown as {
+      data: Array<Record<string, unknown>>;
+    };
     expect(page.data.map((d) => d.event_id)).toEqual([second.event_id, first.event_id]);
     expect(page.data[1]).toMatchObject({ status: "delivered", attempts: 2, next_attempt_at: null, payload: first });
     expect(page.data[1]!.attempt_log).toEqual([
-      { attempt: 1, status_code: 500, latency_ms: expect.any(Number), error: "HTTP 500", response_excerpt: "boom", created_at: expect.any(String) },
-      { attempt: 2, status_code: 200, latency_ms: expect.any(Number), error: null, response_excerpt: "fine", created_at: expect.any(String) },
+      {
+        attempt: 1,
+        status_code: 500,
+        latency_ms: expect.any(Number),
+        error: "HTTP 500",
+        response_excerpt: "boom",
+        created_at: expect.any(String),
+      },
+      {
+        attempt: 2,
+        status_code: 200,
+        latency_ms: expect.any(Number),
+        error: null,
+        response_excerpt: "fine",
+        created_at: expect.any(String),
+      },
     ]);
     expect((await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data).toEqual([]);
     expect((await api("GET", `/api/v1/webhooks/${id}/deliveries?status=bogus`)).status).toBe(422);
@@ -298,8 +330,12 @@ describe("delivery log, replay and test events", () => {
     const { id } = await createWebhook("/replay");
     const event = transfer(id);
     await bus.publish(transferMatched, event);
-    await expect.poll(async () => (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data, { timeout: 10_000 }).toHaveLength(1);
-    const failed = ((await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data as unknown as Array<{ id: number }>)[0]!;
+    await expect
+      .poll(async () => (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data, { timeout: 10_000 })
+      .toHaveLength(1);
+    const failed = (
+      (await api("GET", `/api/v1/webhooks/${id}/deliveries?status=failed`)).body.data as unknown as Array<{ id: number }>
+    )[0]!;
     up = true;
     const retried = await api("POST", `/api/v1/webhooks/${id}/deliveries/${failed.id}/retry`);
     expect(retried.status).toBe(202);
@@ -316,7 +352,11 @@ describe("delivery log, replay and test events", () => {
     await expect.poll(() => at("/test-event").length, { timeout: 10_000 }).toBe(1);
     const [request] = at("/test-event");
     expect(new StandardWebhook(secret, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>)).toEqual({
-      event_id: queued.body.data.event_id, type: "test", webhook_id: id, coin: "BTC", created_at: expect.any(String),
+      event_id: queued.body.data.event_id,
+      type: "test",
+      webhook_id: id,
+      coin: "BTC",
+      created_at: expect.any(String),
     });
   });
 });

@@ -1,5 +1,5 @@
 /** The delivery process: the webhook registry (and, later, signed delivery of notifications). */
-import { runService } from "@chaingate/http";
+import { runService } from "@chaingate/service-kit";
 import { deliveryConfigSchema } from "./config.ts";
 import { createDeliveryService } from "./create-delivery-service.ts";
 

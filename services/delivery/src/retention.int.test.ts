@@ -21,17 +21,26 @@ afterAll(async () => {
 async function jobOf(eventId: string, status: string): Promise<number> {
   let id: number | undefined;
   await expect
-    .poll(async () => {
-      const [row] = await harness.query<{ id: string; status: string }>(`select id, status from delivery.delivery_jobs where event_id = $1`, [eventId]);
-      id = row ? Number(row.id) : undefined;
-      return row?.status;
-    }, { timeout: 10_000 })
+    .poll(
+      async () => {
+        const [row] = await harness.query<{ id: string; status: string }>(
+          `select id, status from delivery.delivery_jobs where event_id = $1`,
+          [eventId],
+        );
+        id = row ? Number(row.id) : undefined;
+        return row?.status;
+      },
+      { timeout: 10_000 },
+    )
     .toBe(status);
   return id!;
 }
-const ageDays = (jobId: number, days: number) => harness.query(`update delivery.delivery_jobs set updated_at = now() - $2 * interval '1 day' where id = $1`, [jobId, days]);
-const jobIds = async () => (await harness.query<{ id: string }>(`select id from delivery.delivery_jobs order by id`)).map((row) => Number(row.id));
-const attemptsOf = async (jobId: number) => (await harness.query(`select 1 from delivery.delivery_attempts where job_id = $1`, [jobId])).length;
+const ageDays = (jobId: number, days: number) =>
+  harness.query(`update delivery.delivery_jobs set updated_at = now() - $2 * interval '1 day' where id = $1`, [jobId, days]);
+const jobIds = async () =>
+  (await harness.query<{ id: string }>(`select id from delivery.delivery_jobs order by id`)).map((row) => Number(row.id));
+const attemptsOf = async (jobId: number) =>
+  (await harness.query(`select 1 from delivery.delivery_attempts where job_id = $1`, [jobId])).length;
 
 it("deletes finished deliveries past retention with their attempts; keeps pending and younger ones", async () => {
   const { bus, receiver } = harness;
@@ -39,7 +48,12 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
   const ok = await harness.createWebhook({ path: "/ok" });
   const gone = await harness.createWebhook({ path: "/gone" });
   const inactive = await harness.createWebhook({ path: "/inactive", isActive: false });
-  const [oldDelivered, youngDelivered, oldFailed, oldSkipped] = [transferFor(ok.id), transferFor(ok.id), transferFor(gone.id), transferFor(inactive.id)];
+  const [oldDelivered, youngDelivered, oldFailed, oldSkipped] = [
+    transferFor(ok.id),
+    transferFor(ok.id),
+    transferFor(gone.id),
+    transferFor(inactive.id),
+  ];
   for (const event of [oldDelivered, youngDelivered, oldFailed, oldSkipped]) await bus.publish(transferMatched, event);
   const ids = {
     oldDelivered: await jobOf(oldDelivered.event_id, "delivered"),
@@ -48,7 +62,14 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
     oldSkipped: await jobOf(oldSkipped.event_id, "skipped"),
   };
   // delivery.failed of the failed job is published (its outbox column set) before it may go.
-  await expect.poll(async () => (await harness.query(`select 1 from delivery.delivery_jobs where id = $1 and failure_published_at is not null`, [ids.oldFailed])).length, { timeout: 10_000 }).toBe(1);
+  await expect
+    .poll(
+      async () =>
+        (await harness.query(`select 1 from delivery.delivery_jobs where id = $1 and failure_published_at is not null`, [ids.oldFailed]))
+          .length,
+      { timeout: 10_000 },
+    )
+    .toBe(1);
   // A pending job (its next attempt tomorrow) that has waited longer than the retention period.
   const [pending] = await harness.query<{ id: string }>(
     `insert into delivery.delivery_jobs (webhook_id, event_id, coin, body, next_attempt_at) values ($1, 'evt_waiting', 'BTC', '{}', now() + interval '1 day') returning id`,
@@ -68,5 +89,8 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
   expect(await attemptsOf(ids.youngDelivered)).toBe(1);
   // As a client sees it: the log keeps the younger delivery and the waiting one.
   const log = await harness.api("GET", `/api/v1/webhooks/${ok.id}/deliveries`);
-  expect((log.body.data as unknown as Array<{ event_id: string }>).map((d) => d.event_id)).toEqual(["evt_waiting", youngDelivered.event_id]);
+  expect((log.body.data as unknown as Array<{ event_id: string }>).map((d) => d.event_id)).toEqual([
+    "evt_waiting",
+    youngDelivered.event_id,
+  ]);
 });

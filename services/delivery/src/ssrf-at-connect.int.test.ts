@@ -40,7 +40,9 @@ describe("redirects", () => {
     receiver.on(`/redirect-${code}`, (_, res) => void res.writeHead(code, { location: `${receiver.url}${target}` }).end());
     const webhook = await harness.createWebhook({ path: `/redirect-${code}` });
     await harness.bus.publish(transferMatched, transferFor(webhook.id));
-    await expect.poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 }).toMatchObject({ attempt: 1, status_code: code, error: `HTTP ${code}` });
+    await expect
+      .poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 })
+      .toMatchObject({ attempt: 1, status_code: code, error: `HTTP ${code}` });
     expect((await deliveriesOf(harness, webhook.id))[0]!.status).toBe("pending"); // a failure: retried on the schedule
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received.filter((r) => r.path === target)).toEqual([]);
@@ -93,7 +95,8 @@ describe("DNS rebinding between save and delivery", () => {
     }
   }
 
-  const title = "a name re-pointed at 127.0.0.1 after the save-time check is refused when connecting, logged as such; the receiver gets nothing";
+  const title =
+    "a name re-pointed at 127.0.0.1 after the save-time check is refused when connecting, logged as such; the receiver gets nothing";
   it.skipIf(!hostsWritable)(hostsWritable ? title : `${title} (${NOT_WRITABLE})`, async () => {
     const { receiver } = harness;
     expect((await lookup(name, { all: true })).map((entry) => entry.address)).toEqual([PUBLIC_IP]);
@@ -107,9 +110,13 @@ describe("DNS rebinding between save and delivery", () => {
     expect(activated.status).toBe(200);
     await harness.bus.publish(transferMatched, transferFor(webhook.id));
 
-    await expect.poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 }).toMatchObject({ attempt: 1, status_code: null });
+    await expect
+      .poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 })
+      .toMatchObject({ attempt: 1, status_code: null });
     const [logged] = await deliveriesOf(harness, webhook.id);
-    expect(logged!.attempt_log[0]!.error).toMatch(new RegExp(`^${REFUSED_PREFIX}DNS lookup 127\\.0\\.0\\.1\\(family:4, host:${name.replaceAll(".", "\\.")}\\) is not allowed`));
+    expect(logged!.attempt_log[0]!.error).toMatch(
+      new RegExp(`^${REFUSED_PREFIX}DNS lookup 127\\.0\\.0\\.1\\(family:4, host:${name.replaceAll(".", "\\.")}\\) is not allowed`),
+    );
     expect(logged!.status).toBe("pending");
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received.filter((r) => r.path === "/rebound")).toEqual([]);

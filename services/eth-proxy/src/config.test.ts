@@ -7,7 +7,10 @@ const load = (env: Record<string, string>) => loadConfig("eth-proxy", ethProxyCo
 describe("eth-proxy config", () => {
   it("reads ETH_RPC_URL as URLs in order of preference, and leaves it unset when absent", () => {
     expect(load({}).ETH_RPC_URL).toBeUndefined();
-    expect(load({ ETH_RPC_URL: "http://a:8545, https://u:p@b.example/rpc" }).ETH_RPC_URL).toEqual(["http://a:8545", "https://u:p@b.example/rpc"]);
+    expect(load({ ETH_RPC_URL: "http://a:8545, https://u:p@b.example/rpc" }).ETH_RPC_URL).toEqual([
+      "http://a:8545",
+      "https://u:p@b.example/rpc",
+    ]);
   });
 
   it.each(["not a url", "http://a:8545,not a url"])("stops at start-up on ETH_RPC_URL=%j, naming the variable", (value) => {

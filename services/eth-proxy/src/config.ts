@@ -2,6 +2,8 @@
 import { env, serviceSettings } from "@chaingate/config";
 import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
 import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
+import { gcNudgeBytesSetting } from "@chaingate/http";
+import { jsonRpcBodyLimitSetting } from "@chaingate/chain-proxy";
 import { z } from "zod";
 
 export const ethProxyConfigSchema = z.object({
@@ -11,18 +13,23 @@ export const ethProxyConfigSchema = z.object({
   // The Ethereum node(s): comma-separated JSON-RPC URLs in order of preference, failover to the
   // next healthy one (user info in a URL is that URL's basic auth). Unset: every call answers the
   // spec's 500 (node not configured).
-  ETH_RPC_URL: env.urlList().optional(),
-  ETH_RPC_TIMEOUT_MS: env.positiveInt(30_000),
-  ETH_RPC_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000),
+  ETH_RPC_URL: env
+    .urlList()
+    .optional()
+    .describe(
+      "Ethereum node URL(s), comma-separated, in order of preference (user info in a URL is its basic auth). Unset: every call answers 500 not_configured.",
+    ),
+  ETH_RPC_TIMEOUT_MS: env.positiveInt(30_000).describe("Per-attempt timeout of a buffered node call."),
+  ETH_RPC_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000).describe("Longest silence in a streamed node answer."),
 
-  /** Largest POST /jsonrpc body: `5mb`, `512kb` or a number of bytes (parsed to bytes). */
-  JSONRPC_BODY_LIMIT: env.byteSize("5mb"),
-  /** Calls per POST /jsonrpc batch accepted from a client. */
-  JSONRPC_MAX_BATCH: env.positiveInt(ETH_JSONRPC_MAX_BATCH_CALLS),
-  /** The node's own batch limit: a larger client batch is sent to it in chunks of this many calls. */
-  ETH_RPC_MAX_BATCH: env.positiveInt(DEFAULT_NODE_BATCH_CALLS),
-  /** Streamed bytes between two minor GCs (needs --expose-gc, set by the start script); 0 turns it off. */
-  GC_NUDGE_BYTES: z.coerce.number().int().nonnegative().default(2 * 1024 * 1024),
+  JSONRPC_BODY_LIMIT: jsonRpcBodyLimitSetting("5mb"),
+  JSONRPC_MAX_BATCH: env.positiveInt(ETH_JSONRPC_MAX_BATCH_CALLS).describe("Calls per POST /jsonrpc batch accepted from a client."),
+  ETH_RPC_MAX_BATCH: env
+    .positiveInt(DEFAULT_NODE_BATCH_CALLS)
+    .describe(
+      "The node's own batch limit: a larger client batch is sent to it in chunks of this many calls (set it to your node's limit).",
+    ),
+  GC_NUDGE_BYTES: gcNudgeBytesSetting("Streamed bytes of blocks and JSON-RPC answers"),
 });
 
 export type EthProxyConfig = z.infer<typeof ethProxyConfigSchema>;

@@ -2,16 +2,18 @@
  * Wires an eth-proxy from its config. Every route of `/api/v1/eth` except xpub is listed here, in
  * one place; each handler lives in `http/`.
  */
-import { createBufferGarbageBound, createHttpApp, listenOptions, serveHttpApp, type HttpApp, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound, createHttpApp, type HttpApp } from "@chaingate/http";
+import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
+import { getHealth, jsonRpcBody, postJsonRpc } from "@chaingate/chain-proxy";
 import type { Logger } from "@chaingate/logger";
 import { createNodeClient, ethereum, type NodeClient } from "@chaingate/node-client";
 import type { EthProxyConfig } from "./config.ts";
+import { ethJsonRpcRules } from "./domain/jsonrpc-rules.ts";
 import { estimateGas, getAccount, getBalance, getNonce, sendTransaction } from "./http/accounts.ts";
 import { getBlockByHash, getBlockByNumber } from "./http/blocks.ts";
+import { ethErrorResponses } from "./http/eth-error-responses.ts";
 import { getFeeHistory, getGasPrice } from "./http/fees.ts";
-import { getHealth } from "./http/get-health.ts";
-import { nodeErrorResponses } from "./http/node-error-response.ts";
-import { postJsonRpc, rawJsonRpcBody } from "./http/post-jsonrpc.ts";
+import { ethHealthProbe } from "./http/health-probe.ts";
 import { getReceipt, getTransaction, sendRawTransaction } from "./http/transactions.ts";
 
 export type EthProxy = ServedApp;
@@ -28,12 +30,27 @@ export async function createEthProxy(config: EthProxyConfig, logger: Logger): Pr
 }
 
 /** The route table of `/api/v1/eth` (except xpub). */
-export function createEthProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined; JSONRPC_MAX_BATCH?: number; ETH_RPC_MAX_BATCH?: number }, logger: Logger): HttpApp {
-  const http = createHttpApp({ service: "eth-proxy", logger, errorResponses: nodeErrorResponses(logger), internalToken: config.INTERNAL_TOKEN });
+export function createEthProxyApp(
+  node: NodeClient,
+  config: {
+    JSONRPC_BODY_LIMIT: string | number;
+    GC_NUDGE_BYTES: number;
+    INTERNAL_TOKEN?: string | undefined;
+    JSONRPC_MAX_BATCH?: number;
+    ETH_RPC_MAX_BATCH?: number;
+  },
+  logger: Logger,
+): HttpApp {
+  const http = createHttpApp({
+    service: "eth-proxy",
+    logger,
+    errorResponses: ethErrorResponses(logger),
+    internalToken: config.INTERNAL_TOKEN,
+  });
   // Blocks with full transactions are megabytes: keep their dead read buffers bounded.
   const route = { node, logger, garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES) };
   const base = "/api/v1/eth";
-  http.route("get", `${base}/health`, getHealth(route));
+  http.route("get", `${base}/health`, getHealth(route, ethHealthProbe));
   http.route("get", `${base}/account`, getAccount(route));
   http.route("get", `${base}/account/:address/nonce`, getNonce(route));
   http.route("get", `${base}/account/:address/balance`, getBalance(route));
@@ -46,7 +63,12 @@ export function createEthProxyApp(node: NodeClient, config: { JSONRPC_BODY_LIMIT
   http.route("get", `${base}/block/:block`, getBlockByNumber(route));
   http.route("get", `${base}/gas-price`, getGasPrice(route));
   http.route("get", `${base}/fee-history`, getFeeHistory(route));
-  http.route("post", `${base}/jsonrpc`, rawJsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route, { maxBatchCalls: config.JSONRPC_MAX_BATCH, nodeBatchCalls: config.ETH_RPC_MAX_BATCH }));
+  http.route(
+    "post",
+    `${base}/jsonrpc`,
+    jsonRpcBody(config.JSONRPC_BODY_LIMIT),
+    postJsonRpc(route, ethJsonRpcRules, { maxBatchCalls: config.JSONRPC_MAX_BATCH, nodeBatchCalls: config.ETH_RPC_MAX_BATCH }),
+  );
   http.finish();
   return http;
 }

@@ -1,5 +1,5 @@
 /** The eth-proxy process: everything under /api/v1/eth except xpub, in front of Ethereum nodes. */
-import { runService } from "@chaingate/http";
+import { runService } from "@chaingate/service-kit";
 import { ethProxyConfigSchema } from "./config.ts";
 import { createEthProxy } from "./create-eth-proxy.ts";
 

@@ -6,7 +6,11 @@ import { createEthProxyApp } from "./create-eth-proxy.ts";
 
 describe("eth-proxy routes", () => {
   it("are every one in the published OpenAPI document", () => {
-    const app = createEthProxyApp(createNodeClient({ chain: ethereum, urls: [] }), { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 }, silentLogger);
+    const app = createEthProxyApp(
+      createNodeClient({ chain: ethereum, urls: [] }),
+      { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 },
+      silentLogger,
+    );
     const routes = app.routes().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect(routes.length).toBe(14);
     expect(routes.filter((route) => !documentedRoutes().has(route))).toEqual([]);

@@ -30,7 +30,10 @@ let key: string;
 beforeAll(async () => {
   await new Promise<void>((resolve) => delivery.listen(0, "127.0.0.1", resolve));
   gateway = await startTestGateway(
-    { DELIVERY_URL: `http://127.0.0.1:${(delivery.address() as AddressInfo).port}`, MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES) },
+    {
+      DELIVERY_URL: `http://127.0.0.1:${(delivery.address() as AddressInfo).port}`,
+      MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+    },
     undefined,
     { checkAnswers: false },
   );

@@ -70,7 +70,12 @@ describe("authentication (spec: Authentication 1-5)", () => {
   });
 
   it("accepts the key in X-API-Key whatever the header's case, and as a bearer token", async () => {
-    const variants: Record<string, string>[] = [{ "X-API-Key": account.key }, { "x-api-key": account.key }, { "X-API-KEY": account.key }, { Authorization: `Bearer ${account.key}` }];
+    const variants: Record<string, string>[] = [
+      { "X-API-Key": account.key },
+      { "x-api-key": account.key },
+      { "X-API-KEY": account.key },
+      { Authorization: `Bearer ${account.key}` },
+    ];
     for (const headers of variants) {
       const response = await get(gateway.url, "/api/v1/btc/health", headers);
       expect(response.status).toBe(200);
@@ -98,14 +103,23 @@ describe("forwarding", () => {
     echo.seen.length = 0;
     const response = await fetch(`${gateway.url}/api/v1/btc/jsonrpc?x=1&y=%20z`, {
       method: "POST",
-      headers: { "X-API-Key": account.key, "x-chaingate-account-id": "999999", "content-type": "application/json", "x-request-id": "req-42" },
+      headers: {
+        "X-API-Key": account.key,
+        "x-chaingate-account-id": "999999",
+        "content-type": "application/json",
+        "x-request-id": "req-42",
+      },
       body: JSON.stringify({ method: "getblockcount", params: [] }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-served-by")).toBe("echo");
     expect(response.headers.get("x-request-id")).toBe("req-42");
     const [seen] = echo.seen;
-    expect(seen).toMatchObject({ method: "POST", url: "/api/v1/btc/jsonrpc?x=1&y=%20z", body: JSON.stringify({ method: "getblockcount", params: [] }) });
+    expect(seen).toMatchObject({
+      method: "POST",
+      url: "/api/v1/btc/jsonrpc?x=1&y=%20z",
+      body: JSON.stringify({ method: "getblockcount", params: [] }),
+    });
     expect(seen!.headers["x-chaingate-account-id"]).toBe(String(account.accountId));
     expect(seen!.headers["x-request-id"]).toBe("req-42");
     expect(seen!.headers["x-api-key"]).toBeUndefined();
@@ -127,7 +141,10 @@ describe("key deactivation", () => {
     }
     // The operator's listing shows the key by prefix only, now inactive.
     const listing = await runAdminCli(gateway.databaseUrl, ["keys", "list", "--account", String(key.accountId)]);
-    const [header, row] = listing.trim().split("\n").map((line) => line.split("\t"));
+    const [header, row] = listing
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t"));
     expect(header).toEqual(["id", "account", "prefix", "name", "active", "created_at", "deactivated_at"]);
     expect(row?.slice(1, 5)).toEqual([String(key.accountId), key.key.slice(0, 8), "", "false"]);
     expect(row?.[6]).not.toBe("");
@@ -150,7 +167,11 @@ describe("usage statistics", () => {
     await gateway.flushUsage();
     const report = await runAdminCli(gateway.databaseUrl, ["usage", "--account", String(user.accountId)]);
     const today = new Date().toISOString().slice(0, 10);
-    const rows = report.trim().split("\n").slice(1).map((line) => line.split("\t"));
+    const rows = report
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split("\t"));
     expect(rows.map(([day, , prefix, group, count]) => [day, prefix, group, count])).toEqual([
       [today, user.key.slice(0, 8), "btc", "3"],
       [today, user.key.slice(0, 8), "btc-xpub", "1"],

@@ -2,10 +2,9 @@
  * Wires a gateway from its config: database and migrations, key store, usage recorder, upstream
  * proxy, public app and the HTTP server. `main.ts` calls it; tests call it with their own config.
  */
-import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createBufferGarbageBound, createServiceMetrics, serveHttpApp, serveMetrics, type ServedApp } from "@chaingate/http";
+import { createBufferGarbageBound } from "@chaingate/http";
+import { createServiceMetrics, openServiceDatabase, serveHttpApp, serveMetrics, type ServedApp } from "@chaingate/service-kit";
 import { createLogger, type Logger } from "@chaingate/logger";
-import type { Kysely } from "kysely";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
@@ -31,17 +30,13 @@ export interface Gateway extends ServedApp {
 }
 
 export async function createGateway(config: GatewayConfig, logger: Logger): Promise<Gateway> {
-  const database = createDatabase<GatewayDatabase>({
-    connectionString: config.DATABASE_URL,
+  const database = await openServiceDatabase<GatewayDatabase>({
+    settings: config,
     schema: GATEWAY_SCHEMA,
-    poolSize: config.DATABASE_POOL_SIZE,
+    migrations: gatewayMigrations,
     applicationName: "chaingate-gateway",
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     logger,
   });
-  const applied = await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations, logger);
-  if (applied.length) logger.info({ migrations: applied }, "migrated");
 
   const metrics = createServiceMetrics("gateway");
   const gatewayMetrics = createGatewayMetrics(metrics);
@@ -86,9 +81,12 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     readinessChecks: { database: () => database.ping() },
     metrics,
     consoleDir: config.CONSOLE_DIR ?? defaultConsoleDir(import.meta.url),
-    registerRoutes: (http) => registerAccountRoutes(http, { authenticate, admin: createAccountAdmin(database.db), operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
+    registerRoutes: (http) =>
+      registerAccountRoutes(http, { authenticate, admin: createAccountAdmin(database.db), operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
   });
-  const accessLogger = config.ACCESS_LOG ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true }) : undefined;
+  const accessLogger = config.ACCESS_LOG
+    ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true })
+    : undefined;
   const handler = createGatewayHandler({
     authenticate,
     proxy,
@@ -98,7 +96,10 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     metrics: gatewayMetrics,
     internalToken: config.INTERNAL_TOKEN,
   });
-  const metricsServer = config.METRICS_PORT === undefined ? undefined : await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await serveMetrics(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT, logger });
   const served = await serveHttpApp(
     { app: handler, markDraining: () => publicApp.markDraining() },
     { host: config.HOST, port: config.PORT, logger, drainTimeoutMs: config.DRAIN_TIMEOUT_MS },

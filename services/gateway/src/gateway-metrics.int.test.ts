@@ -9,7 +9,11 @@ let key: string;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, METRICS_PORT: "0" }, undefined, { checkAnswers: false });
+  gateway = await startTestGateway(
+    { BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, METRICS_PORT: "0" },
+    undefined,
+    { checkAnswers: false },
+  );
   ({ key } = await createAccountWithKey(gateway.databaseUrl));
 });
 afterAll(async () => {
@@ -20,7 +24,8 @@ afterAll(async () => {
 
 describe("gateway metrics", () => {
   it("counts API requests by group and status and key lookups by how they were answered, on the metrics port only", async () => {
-    for (let i = 0; i < 3; i++) expect((await fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "x-api-key": key } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "x-api-key": key } })).status).toBe(200);
     expect((await fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "x-api-key": "A".repeat(40) } })).status).toBe(401);
     expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404); // never on the public port
 

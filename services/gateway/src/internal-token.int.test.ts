@@ -14,7 +14,11 @@ let key: string;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, INTERNAL_TOKEN: TOKEN }, undefined, { checkAnswers: false });
+  gateway = await startTestGateway(
+    { BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, INTERNAL_TOKEN: TOKEN },
+    undefined,
+    { checkAnswers: false },
+  );
   ({ key } = await createAccountWithKey(gateway.databaseUrl));
 });
 afterAll(async () => {

@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createDatabase, type Database } from "@chaingate/db";
 import { startPrivatePostgres, type PrivatePostgres } from "@chaingate/testing";
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "./domain/api-key.ts";
 import { INVALID_KEY_MESSAGE, KEYS_UNAVAILABLE_MESSAGE } from "./http/authenticate-request.ts";
@@ -30,7 +30,7 @@ let accountId: number;
 beforeAll(async () => {
   postgres = await startPrivatePostgres();
   database = createDatabase<GatewayDatabase>({ connectionString: postgres.url, schema: GATEWAY_SCHEMA, connectTimeoutMs: 500 });
-  await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations);
+  await migrateToLatest(database.db, GATEWAY_SCHEMA, gatewayMigrations);
   admin = createAccountAdmin(database.db);
   accountId = await admin.createAccount("drill");
   upstream = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
@@ -56,7 +56,9 @@ afterAll(async () => {
 const call = (key: string) => fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "x-api-key": key } });
 
 async function listenerBackendPid(): Promise<number> {
-  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where application_name = 'chaingate-gateway-key-listener'`.execute(database.db);
+  const { rows } = await sql<{
+    pid: number;
+  }>`select pid from pg_stat_activity where application_name = 'chaingate-gateway-key-listener'`.execute(database.db);
   expect(rows).toHaveLength(1);
   return rows[0]!.pid;
 }
@@ -126,7 +128,7 @@ describe("key cache", () => {
   async function countingStore(ttlMs: number) {
     const counter = { queries: 0 };
     const counted = database.db.withPlugin({
-      transformQuery: (args) => ((counter.queries++, args.node)),
+      transformQuery: (args) => (counter.queries++, args.node),
       transformResult: async (args) => args.result,
     });
     const store = createApiKeyStore({ db: counted, connectionString: postgres.url, cacheSize: 100, ttlMs });

@@ -1,5 +1,5 @@
 /** The gateway process: the only public HTTP edge. */
-import { runService } from "@chaingate/http";
+import { runService } from "@chaingate/service-kit";
 import { gatewayConfigSchema } from "./config.ts";
 import { createGateway } from "./create-gateway.ts";
 

@@ -39,7 +39,9 @@ it("refuses a key's requests past the limit with 429 {message} and Retry-After; 
     expect(refused).toEqual({
       status: 429,
       retryAfter: "1",
-      body: { message: `Too many requests for this API key: the limit is ${LIMIT} per second (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND); retry after 1 second.` },
+      body: {
+        message: `Too many requests for this API key: the limit is ${LIMIT} per second (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND); retry after 1 second.`,
+      },
     });
   }
   expect((await burst(limited.url, bob.key, 1))[0]!.status).toBe(503);

@@ -39,10 +39,16 @@ let key: string;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}` }, undefined, { checkAnswers: false });
+  gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}` }, undefined, {
+    checkAnswers: false,
+  });
   ({ key } = await createAccountWithKey(gateway.databaseUrl));
   const port = await freePort();
-  xpub = spawnService(fileURLToPath(new URL("../../xpub", import.meta.url)), { PORT: String(port), DATABASE_URL: gateway.databaseUrl, LOG_LEVEL: "warn" });
+  xpub = spawnService(fileURLToPath(new URL("../../xpub", import.meta.url)), {
+    PORT: String(port),
+    DATABASE_URL: gateway.databaseUrl,
+    LOG_LEVEL: "warn",
+  });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   xpubGateway = await startTestGateway({ XPUB_URL: `http://127.0.0.1:${port}` }, gateway.databaseUrl, { checkAnswers: false });
 });
@@ -58,7 +64,9 @@ afterAll(async () => {
 describe("a client that leaves before the internal service answered", () => {
   it("cancels the gateway's call to the service (which cancels its node call in turn)", async () => {
     const leaving = new AbortController();
-    const request = fetch(`${gateway.url}/api/v1/btc/slow`, { headers: { "x-api-key": key }, signal: leaving.signal }).catch((error: unknown) => error);
+    const request = fetch(`${gateway.url}/api/v1/btc/slow`, { headers: { "x-api-key": key }, signal: leaving.signal }).catch(
+      (error: unknown) => error,
+    );
     await expect.poll(() => callsReceived).toBe(1);
     expect(callsClosed).toBe(0);
     leaving.abort();
@@ -72,22 +80,29 @@ describe("a request body the internal service answers before reading", () => {
     // Each body as large as its route accepts (route-table.ts): btc-proxy 5 MiB, xpub 1 MiB.
     ["an in-process service", () => gateway.url, "/api/v1/btc/unknown", 5 * 1024 * 1024, (i: number) => `/api/v1/btc/next-${i}`],
     ["a service process (xpub)", () => xpubGateway.url, "/api/v1/btc/xpub/1/address", 1024 * 1024, () => "/api/v1/btc/xpub/1/addresses"],
-  ])("leaves no half-sent body on the connection to %s: the next requests are answered at once", async (_name, base, bodyPath, bodyBytes, nextPath) => {
-    const headers = { "x-api-key": key, "content-type": "application/json" };
-    for (let round = 0; round < 3; round++) {
-      const early = await fetch(`${base()}${bodyPath}`, { method: "POST", headers, body: "x".repeat(bodyBytes) });
-      expect(early.status).toBe(404);
-      for (let i = 0; i < 4; i++) {
-        const next = await fetch(`${base()}${nextPath(i)}`, { headers, signal: AbortSignal.timeout(3_000) });
-        expect([200, 404]).toContain(next.status);
+  ])(
+    "leaves no half-sent body on the connection to %s: the next requests are answered at once",
+    async (_name, base, bodyPath, bodyBytes, nextPath) => {
+      const headers = { "x-api-key": key, "content-type": "application/json" };
+      for (let round = 0; round < 3; round++) {
+        const early = await fetch(`${base()}${bodyPath}`, { method: "POST", headers, body: "x".repeat(bodyBytes) });
+        expect(early.status).toBe(404);
+        for (let i = 0; i < 4; i++) {
+          const next = await fetch(`${base()}${nextPath(i)}`, { headers, signal: AbortSignal.timeout(3_000) });
+          expect([200, 404]).toContain(next.status);
+        }
       }
-    }
-  });
+    },
+  );
 
   // The 413 is answered on the declared length, unread, with `Connection: close`: the unread body
   // can never be taken for the next request (body-limits.int.test.ts has the rest).
   it("answers a body over its route's limit (btc-proxy: 5 MiB) with 413 and closes the connection; the next requests are answered at once", async () => {
-    const response = await fetch(`${gateway.url}/api/v1/btc/unknown`, { method: "POST", headers: { "x-api-key": key }, body: "x".repeat(17 * 1024 * 1024) });
+    const response = await fetch(`${gateway.url}/api/v1/btc/unknown`, {
+      method: "POST",
+      headers: { "x-api-key": key },
+      body: "x".repeat(17 * 1024 * 1024),
+    });
     expect(response.status).toBe(413);
     expect(response.headers.get("connection")).toBe("close");
     expect(await response.json()).toEqual({ message: "The request body is larger than 5242880 bytes." });

@@ -13,12 +13,20 @@ import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
 import { Publisher } from "zeromq";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { readyzOf, scrapeMetrics, startScannerUnderTest, stopScannerUnderTest, waitForFirstBlock, waitUntil, type EventRecorder, type ScannerUnderTest } from "./testing/scanner-harness.ts";
+import {
+  readyzOf,
+  scrapeMetrics,
+  startScannerUnderTest,
+  stopScannerUnderTest,
+  waitForFirstBlock,
+  waitUntil,
+  type EventRecorder,
+  type ScannerUnderTest,
+} from "./testing/scanner-harness.ts";
 
 const LONG_POLL_MS = 30_000;
 /** Well under the poll interval, with room for a loaded CI machine. */
 const PUSH_DEADLINE_MS = 5_000;
-
 
 const processed = (recorder: EventRecorder, hash: string) => () => recorder.blocks.some((block) => block.hash === hash);
 
@@ -34,9 +42,20 @@ describe("-blocknotify → POST /internal/chains/btc/block-announced (real litec
     // The documented set-up: the token in a header file, not on the node's command line (ps).
     const headerFile = path.join(dir, "scanner-token.header");
     await writeFile(headerFile, `x-chaingate-internal-token: ${token}\n`, { mode: 0o600 });
-    node = await startLitecoindRegtest({ extraArgs: [`-blocknotify=curl -fsS -m 5 -X POST -H @${headerFile} http://127.0.0.1:${port}/internal/chains/btc/block-announced?hash=%s`] });
+    node = await startLitecoindRegtest({
+      extraArgs: [
+        `-blocknotify=curl -fsS -m 5 -X POST -H @${headerFile} http://127.0.0.1:${port}/internal/chains/btc/block-announced?hash=%s`,
+      ],
+    });
     await node.mine(101);
-    under = await startScannerUnderTest({ PORT: String(port), INTERNAL_TOKEN: token, BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS) });
+    under = await startScannerUnderTest({
+      PORT: String(port),
+      INTERNAL_TOKEN: token,
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_RPC_USER: node.rpcUser,
+      BTC_RPC_PASSWORD: node.rpcPassword,
+      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+    });
     await waitForFirstBlock(under.recorder, () => node.mine(1));
   });
 
@@ -47,7 +66,10 @@ describe("-blocknotify → POST /internal/chains/btc/block-announced (real litec
   });
 
   test("a mined block is processed within seconds though the poll interval is 30 s", async () => {
-    const counted = async () => Number(/scanner_block_announcements_total\{chain="btc",channel="blocknotify"\} (\d+)/.exec(await scrapeMetrics(under.scanner))?.[1] ?? 0);
+    const counted = async () =>
+      Number(
+        /scanner_block_announcements_total\{chain="btc",channel="blocknotify"\} (\d+)/.exec(await scrapeMetrics(under.scanner))?.[1] ?? 0,
+      );
     const before = await counted();
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
@@ -89,11 +111,22 @@ describe("several replicas: the announcement reaches the lease holder wherever i
   beforeAll(async () => {
     node = await startLitecoindRegtest();
     await node.mine(101);
-    const env = { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS) };
+    const env = {
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_RPC_USER: node.rpcUser,
+      BTC_RPC_PASSWORD: node.rpcPassword,
+      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+    };
     holder = await startScannerUnderTest(env);
     await waitForFirstBlock(holder.recorder, () => fetch(`${holder.scanner.url}/internal/chains/btc/block-announced`, { method: "POST" }));
     // A second replica over the same database and bus: it stands by for BTC.
-    const config = scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: holder.database.connectionString, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: holder.recorder.namespace, ...env });
+    const config = scannerConfigSchema.parse({
+      PORT: "0",
+      DATABASE_URL: holder.database.connectionString,
+      NATS_URL: process.env.NATS_URL,
+      NATS_NAMESPACE: holder.recorder.namespace,
+      ...env,
+    });
     standby = await createScannerService(config, silentLogger);
   });
 
@@ -135,7 +168,8 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
    * joiner"): announce the current tip until the scanner counts one more announcement.
    */
   async function untilHeard(scanner: ScannerService) {
-    const count = async () => Number(/scanner_block_announcements_total\{chain="btc",channel="zmq [^"]*"\} (\d+)/.exec(await scrapeMetrics(scanner))?.[1] ?? 0);
+    const count = async () =>
+      Number(/scanner_block_announcements_total\{chain="btc",channel="zmq [^"]*"\} (\d+)/.exec(await scrapeMetrics(scanner))?.[1] ?? 0);
     const before = await count();
     const tip = await node.rpc<string>("getbestblockhash");
     await waitUntil("the scanner to hear an announcement", async () => {
@@ -163,7 +197,13 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
   });
 
   test("each announced block is processed within seconds though the poll interval is 30 s", async () => {
-    const under = await startScannerUnderTest({ BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, BTC_ZMQ_URL: zmqUrl, SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS) });
+    const under = await startScannerUnderTest({
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_RPC_USER: node.rpcUser,
+      BTC_RPC_PASSWORD: node.rpcPassword,
+      BTC_ZMQ_URL: zmqUrl,
+      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+    });
     try {
       await waitForFirstBlock(under.recorder, async () => announce(await node.rpc<string>("getbestblockhash")));
       await untilHeard(under.scanner);
@@ -173,7 +213,9 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
         await under.recorder.waitFor(`block ${hash} processed`, processed(under.recorder, hash), PUSH_DEADLINE_MS);
         expect(Date.now() - started).toBeLessThan(PUSH_DEADLINE_MS);
       }
-      expect(await scrapeMetrics(under.scanner)).toMatch(new RegExp(`scanner_push_channel_up\\{chain="btc",channel="zmq ${zmqUrl}"\\} 1\\n`));
+      expect(await scrapeMetrics(under.scanner)).toMatch(
+        new RegExp(`scanner_push_channel_up\\{chain="btc",channel="zmq ${zmqUrl}"\\} 1\\n`),
+      );
     } finally {
       await stopScannerUnderTest(under);
     }
@@ -181,12 +223,21 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
 
   test("with the publisher gone the follower polls (readyz degraded, not failed); when it is back, push resumes", async () => {
     const pollMs = 2_000;
-    const under = await startScannerUnderTest({ BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword, BTC_ZMQ_URL: zmqUrl, SCANNER_POLL_INTERVAL_MS: String(pollMs) });
+    const under = await startScannerUnderTest({
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_RPC_USER: node.rpcUser,
+      BTC_RPC_PASSWORD: node.rpcPassword,
+      BTC_ZMQ_URL: zmqUrl,
+      SCANNER_POLL_INTERVAL_MS: String(pollMs),
+    });
     try {
       await waitForFirstBlock(under.recorder, async () => announce(await node.rpc<string>("getbestblockhash")));
       await untilHeard(under.scanner);
       publisher!.close();
-      await waitUntil("readyz to name the lost channel", async () => (await readyzOf(under.scanner)).degraded?.blockAnnouncements !== undefined);
+      await waitUntil(
+        "readyz to name the lost channel",
+        async () => (await readyzOf(under.scanner)).degraded?.blockAnnouncements !== undefined,
+      );
       const status = await readyzOf(under.scanner);
       expect(status.status).toBe("ready");
       expect(status.degraded?.blockAnnouncements).toBe(`block announcement channels down (polling meanwhile): BTC zmq ${zmqUrl}`);
@@ -205,4 +256,3 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
     }
   });
 });
-

@@ -6,7 +6,16 @@
 import { startHardhat, type HardhatNode } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ScannerService } from "./create-scanner-service.ts";
-import { readyzOf, scrapeMetrics, startScannerUnderTest, stopScannerUnderTest, waitForFirstBlock, waitUntil, type EventRecorder, type ScannerUnderTest } from "./testing/scanner-harness.ts";
+import {
+  readyzOf,
+  scrapeMetrics,
+  startScannerUnderTest,
+  stopScannerUnderTest,
+  waitForFirstBlock,
+  waitUntil,
+  type EventRecorder,
+  type ScannerUnderTest,
+} from "./testing/scanner-harness.ts";
 import { startTcpRelay } from "./testing/tcp-relay.ts";
 
 const LONG_POLL_MS = 30_000;
@@ -23,8 +32,8 @@ afterAll(async () => {
 
 const tipHash = async () => (await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false])).hash;
 const processed = (recorder: EventRecorder, hash: string) => () => recorder.blocks.some((block) => block.hash === hash);
-const channelUp = async (scanner: ScannerService) => /scanner_push_channel_up\{chain="eth",channel="ws [^"]*"\} 1\n/.test(await scrapeMetrics(scanner));
-
+const channelUp = async (scanner: ScannerService) =>
+  /scanner_push_channel_up\{chain="eth",channel="ws [^"]*"\} 1\n/.test(await scrapeMetrics(scanner));
 
 async function mined(under: ScannerUnderTest) {
   const started = Date.now();
@@ -37,7 +46,11 @@ async function mined(under: ScannerUnderTest) {
 describe("eth_subscribe newHeads (real Hardhat)", () => {
   let under: ScannerUnderTest;
   beforeAll(async () => {
-    under = await startScannerUnderTest({ ETH_RPC_URL: node.url, ETH_WS_URL: node.url.replace(/^http/, "ws"), SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS) });
+    under = await startScannerUnderTest({
+      ETH_RPC_URL: node.url,
+      ETH_WS_URL: node.url.replace(/^http/, "ws"),
+      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+    });
     await waitForFirstBlock(under.recorder, () => node.rpc("evm_mine"));
     await waitUntil("the subscription", () => channelUp(under.scanner));
   });
@@ -69,12 +82,19 @@ describe("a lost subscription", () => {
   test("the follower polls meanwhile (readyz degraded, still ready); the socket reconnects and push resumes", async () => {
     const relay = await startTcpRelay(node.port);
     const pollMs = 2_000;
-    const under = await startScannerUnderTest({ ETH_RPC_URL: node.url, ETH_WS_URL: `ws://127.0.0.1:${relay.port}`, SCANNER_POLL_INTERVAL_MS: String(pollMs) });
+    const under = await startScannerUnderTest({
+      ETH_RPC_URL: node.url,
+      ETH_WS_URL: `ws://127.0.0.1:${relay.port}`,
+      SCANNER_POLL_INTERVAL_MS: String(pollMs),
+    });
     try {
       await waitForFirstBlock(under.recorder, () => node.rpc("evm_mine"));
       await waitUntil("the subscription", () => channelUp(under.scanner));
       await relay.stop();
-      await waitUntil("readyz to name the lost channel", async () => (await readyzOf(under.scanner)).degraded?.blockAnnouncements !== undefined);
+      await waitUntil(
+        "readyz to name the lost channel",
+        async () => (await readyzOf(under.scanner)).degraded?.blockAnnouncements !== undefined,
+      );
       expect(await readyzOf(under.scanner)).toEqual({
         status: "ready",
         degraded: { blockAnnouncements: `block announcement channels down (polling meanwhile): ETH ws ws://127.0.0.1:${relay.port}` },

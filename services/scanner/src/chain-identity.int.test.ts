@@ -67,7 +67,11 @@ async function eventually<T>(description: string, read: () => Promise<T>, accept
   }
 }
 
-const operator = (...args: string[]) => promisify(execFile)(process.execPath, ["--import", "tsx", "src/admin/cli.ts", ...args], { cwd: SERVICE_DIR, env: { ...process.env, DATABASE_URL: database.connectionString } });
+const operator = (...args: string[]) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", "src/admin/cli.ts", ...args], {
+    cwd: SERVICE_DIR,
+    env: { ...process.env, DATABASE_URL: database.connectionString },
+  });
 
 /** evm_mine one by one: hardhat_mine's reserved blocks answer a zero parent hash. */
 async function mine(node: HardhatNode, blocks: number): Promise<void> {
@@ -78,7 +82,9 @@ async function mine(node: HardhatNode, blocks: number): Promise<void> {
 async function processesNewBlockOf(node: HardhatNode): Promise<void> {
   await node.rpc("evm_mine");
   const block = await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false]);
-  await recorder.waitFor(`block ${block.hash}`, () => recorder.blocks.some((processed) => processed.coin === "ETH" && processed.hash === block.hash));
+  await recorder.waitFor(`block ${block.hash}`, () =>
+    recorder.blocks.some((processed) => processed.coin === "ETH" && processed.hash === block.hash),
+  );
 }
 
 /** A fresh scanner is 503 for a moment while it loads the watch feed; ETH's own failure is what counts. */
@@ -155,7 +161,9 @@ describe("chain identity", () => {
 
     await nodeB.stop();
     const stopped = await eventually("ETH reported stopped", readiness, ethStopped);
-    expect(stopped.body.failures?.ETH).toContain(`stopped_wrong_chain: ETH: no node URL of this chain answers (${nodeA.url} serves chain id 31337`);
+    expect(stopped.body.failures?.ETH).toContain(
+      `stopped_wrong_chain: ETH: no node URL of this chain answers (${nodeA.url} serves chain id 31337`,
+    );
     expect(await followerState()).toBe("stopped_wrong_chain");
   }, 60_000);
 });

@@ -1,18 +1,35 @@
+import { loadConfig } from "@chaingate/config";
 import { describe, expect, test } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 
 describe("scanner config", () => {
-  test("token whitelists are SYMBOL:contract:decimals lists, mainnet USDT/USDC by default", () => {
+  test("token whitelists: the chain packages' defaults, the TRC-20 one shared with the trx-proxy", () => {
     const defaults = scannerConfigSchema.parse({});
-    expect(defaults.TRX_TOKENS).toContainEqual({ symbol: "USDT", contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6 });
     expect(defaults.ETH_TOKENS.map((token) => token.symbol)).toEqual(["USDT", "USDC"]);
-    expect(scannerConfigSchema.parse({ ETH_TOKENS: "DAI:0x6b175474e89094c44da98b954eedeac495271d0f:18" }).ETH_TOKENS).toEqual([{ symbol: "DAI", contract: "0x6b175474e89094c44da98b954eedeac495271d0f", decimals: 18 }]);
+    expect(defaults.TRC20_WHITELIST.map((token) => token.symbol)).toEqual(["USDT", "USDC", "USDD", "TUSD", "WTRX"]);
+    expect(scannerConfigSchema.parse({ ETH_TOKENS: "DAI:0x6b175474e89094c44da98b954eedeac495271d0f:18" }).ETH_TOKENS).toEqual([
+      { symbol: "DAI", contract: "0x6b175474e89094c44da98b954eedeac495271d0f", decimals: 18 },
+    ]);
   });
 
   test("a malformed whitelist entry stops the process at start-up, naming the entry", () => {
-    const result = scannerConfigSchema.safeParse({ TRX_TOKENS: "USDT:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" });
+    const result = scannerConfigSchema.safeParse({ ETH_TOKENS: "USDT:0xdac17f958d2ee523a2206206994597c13d831ec7" });
     expect(result.success).toBe(false);
     expect(JSON.stringify(result.error?.issues)).toContain("SYMBOL:contract:decimals");
+  });
+
+  test("the retired TRX_TOKENS stops the process, pointing at TRC20_WHITELIST", () => {
+    expect(() => loadConfig("scanner", scannerConfigSchema, { TRX_TOKENS: "USDT:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t:6" })).toThrow(
+      /TRX_TOKENS: was replaced by TRC20_WHITELIST/,
+    );
+  });
+
+  test("a hosted Tron node's key travels in TRON_NODE_API_KEY_HEADER, as in the trx-proxy", () => {
+    expect(scannerConfigSchema.parse({ TRON_NODE_API_KEY: "k", TRON_NODE_API_KEY_HEADER: "x-api-key" })).toMatchObject({
+      TRON_NODE_API_KEY: "k",
+      TRON_NODE_API_KEY_HEADER: "x-api-key",
+    });
+    expect(scannerConfigSchema.parse({}).TRON_NODE_API_KEY_HEADER).toBe("TRON-PRO-API-KEY");
   });
 
   test("no node URL means the chain is not followed", () => {
@@ -33,7 +50,10 @@ describe("scanner config", () => {
     const defaults = scannerConfigSchema.parse({});
     expect(defaults).toMatchObject({ SCANNER_POLL_INTERVAL_MS: 1000, TRX_POLL_INTERVAL_MS: 300 });
     expect([defaults.BTC_ZMQ_URL, defaults.ETH_WS_URL]).toEqual([undefined, undefined]);
-    const push = scannerConfigSchema.parse({ BTC_ZMQ_URL: "tcp://bitcoind:28332", ETH_WS_URL: "ws://geth-0:8546, wss://provider.example/ws/KEY" });
+    const push = scannerConfigSchema.parse({
+      BTC_ZMQ_URL: "tcp://bitcoind:28332",
+      ETH_WS_URL: "ws://geth-0:8546, wss://provider.example/ws/KEY",
+    });
     expect([push.BTC_ZMQ_URL, push.ETH_WS_URL]).toEqual([["tcp://bitcoind:28332"], ["ws://geth-0:8546", "wss://provider.example/ws/KEY"]]);
     const bad = scannerConfigSchema.safeParse({ ETH_WS_URL: "http://geth:8545", BTC_ZMQ_URL: "bitcoind:28332" });
     expect(bad.error?.issues.map((issue) => [issue.path[0], issue.message])).toEqual([

@@ -4,7 +4,16 @@
  * kill publishes nothing twice (deterministic Nats-Msg-Ids), so each event id arrives once.
  */
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, freePort, spawnService, startLitecoindRegtest, waitForHttp, type LitecoindRegtest, type SpawnedService, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  freePort,
+  spawnService,
+  startLitecoindRegtest,
+  waitForHttp,
+  type LitecoindRegtest,
+  type SpawnedService,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
 

@@ -6,10 +6,9 @@
  */
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, webhookFeed, type Coin } from "@chaingate/contracts";
-import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createHttpApp, createServiceMetrics, listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
+import { createHttpApp } from "@chaingate/http";
+import { createServiceMetrics, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
-import type { Kysely } from "kysely";
 import type { ScannerConfig } from "./config.ts";
 import { BlockWake } from "./domain/block-wake.ts";
 import { followChain } from "./domain/follow-chain.ts";
@@ -34,19 +33,21 @@ export interface ScannerService extends ServedApp {
 }
 
 export async function createScannerService(config: ScannerConfig, logger: Logger): Promise<ScannerService> {
-  const database = createDatabase<ScannerDatabase>({
-    connectionString: config.DATABASE_URL,
+  const database = await openServiceDatabase<ScannerDatabase>({
+    settings: config,
     schema: SCANNER_SCHEMA,
-    poolSize: config.DATABASE_POOL_SIZE,
+    migrations: scannerMigrations,
     applicationName: "chaingate-scanner",
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     logger,
   });
-  const applied = await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations, logger);
-  if (applied.length) logger.info({ migrations: applied }, "migrated");
 
-  const bus = await connectBus({ url: config.NATS_URL, name: "scanner", logger, streamReplicas: config.NATS_STREAM_REPLICAS, ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}) });
+  const bus = await connectBus({
+    url: config.NATS_URL,
+    name: "scanner",
+    logger,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
+    ...(config.NATS_NAMESPACE ? { namespace: config.NATS_NAMESPACE } : {}),
+  });
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   // The durable is named per database (migration 0002): replicas over one database share it and
   // store each message once; a new database gets its own and rebuilds from the start of the
@@ -54,7 +55,15 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   // or bucket is only ever replaced by a newer version.
   const { name: watchFeedConsumer } = await database.db.selectFrom("watch_feed_consumer").select("name").executeTakeFirstOrThrow();
   const followedCoins = new Set(chainsConfigured(config));
-  const watchConsumer = await bus.consumeBatches(webhookFeed, { durable: watchFeedConsumer, handleBatch: (items) => storeFeedMessages(database.db, items.map((item) => item.payload), { rescanCoins: followedCoins }) });
+  const watchConsumer = await bus.consumeBatches(webhookFeed, {
+    durable: watchFeedConsumer,
+    handleBatch: (items) =>
+      storeFeedMessages(
+        database.db,
+        items.map((item) => item.payload),
+        { rescanCoins: followedCoins },
+      ),
+  });
   let feedLoaded = false;
 
   const index = new WatchIndex();
@@ -64,7 +73,15 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const metrics = createServiceMetrics("scanner");
   const scannerMetrics = createScannerMetrics(metrics);
   const { specs, nodes, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls);
-  const guards = createChainGuards({ specs, nodes, store: createPostgresChainStateStore(database.db), logger, metrics, resetPollMs: config.SCANNER_RESET_POLL_MS, resetStaleChains: config.SCANNER_RESET_STALE_CHAINS });
+  const guards = createChainGuards({
+    specs,
+    nodes,
+    store: createPostgresChainStateStore(database.db),
+    logger,
+    metrics,
+    resetPollMs: config.SCANNER_RESET_POLL_MS,
+    resetStaleChains: config.SCANNER_RESET_STALE_CHAINS,
+  });
   const stop = new AbortController();
   const held = new Set<Coin>();
   const wakes = new Map<Coin, BlockWake>(specs.map((spec) => [spec.coin, new BlockWake()]));
@@ -75,7 +92,10 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     while (!stop.signal.aborted) {
       let lease;
       try {
-        lease = await acquireAdvisoryLease({ connectionString: config.DATABASE_URL, name: `scanner:${spec.coin}`, logger: log, pollMs: config.SCANNER_LEASE_POLL_MS }, stop.signal);
+        lease = await acquireAdvisoryLease(
+          { connectionString: config.DATABASE_URL, name: `scanner:${spec.coin}`, logger: log, pollMs: config.SCANNER_LEASE_POLL_MS },
+          stop.signal,
+        );
       } catch {
         return;
       }
@@ -125,7 +145,11 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     };
   }
 
-  const startHeights: Record<Coin, number | undefined> = { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
+  const startHeights: Record<Coin, number | undefined> = {
+    BTC: config.BTC_START_HEIGHT,
+    ETH: config.ETH_START_HEIGHT,
+    TRX: config.TRX_START_HEIGHT,
+  };
   const reorgWindows: Record<Coin, number> = { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW };
   // Blocks are matched only once the projection holds what the feed held at start-up.
   const running = waitForWatchFeed(() => bus.consumerProgress(webhookFeed, watchFeedConsumer), stop.signal, logger).then(() => {
@@ -151,7 +175,9 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
       // Blocks wait (nothing is missed), but notifications are late: say so without failing readiness.
       watchFeedCurrent: async () => {
         if (waitingForFeed.size === 0) return;
-        const behind = [...waitingForFeed].map(([coin, ms]) => `${coin} ${Number.isFinite(ms) ? `${Math.ceil(ms / 1000)} s behind` : "no registry watermark yet"}`);
+        const behind = [...waitingForFeed].map(
+          ([coin, ms]) => `${coin} ${Number.isFinite(ms) ? `${Math.ceil(ms / 1000)} s behind` : "no registry watermark yet"}`,
+        );
         throw new Error(`blocks wait for the registry's watch feed: ${behind.join(", ")}`);
       },
       // Blocks are still seen, by polling: late by up to the poll interval, not lost.

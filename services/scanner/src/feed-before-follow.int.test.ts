@@ -35,7 +35,11 @@ describe("a scanner starting empty", () => {
     const watched = await node.walletRpc<string>("getnewaddress");
     const others = Array.from({ length: WEBHOOKS_BEFORE }, (_, i) => i + 1);
     for (let start = 0; start < others.length; start += PUBLISH_CONCURRENCY) {
-      await Promise.all(others.slice(start, start + PUBLISH_CONCURRENCY).map((id) => recorder.publishWebhook({ webhook_id: id, coin: "BTC", addresses: [`rltc1qother${id}`] })));
+      await Promise.all(
+        others
+          .slice(start, start + PUBLISH_CONCURRENCY)
+          .map((id) => recorder.publishWebhook({ webhook_id: id, coin: "BTC", addresses: [`rltc1qother${id}`] })),
+      );
     }
     // The webhook of the payment is the feed's last.
     await recorder.publishWebhook({ webhook_id: WEBHOOKS_BEFORE + 1, coin: "BTC", addresses: [watched] });
@@ -62,7 +66,9 @@ describe("a scanner starting empty", () => {
     expect(readiness.status).toBe(503);
     expect(await readiness.json()).toMatchObject({ failures: { watchFeed: "loading the watch projection from the feed" } });
     await recorder.waitFor("the block of the payment", () => recorder.blocks.some((block) => block.height === height), 60_000);
-    expect(recorder.transfers).toEqual([expect.objectContaining({ webhook_id: WEBHOOKS_BEFORE + 1, txid, amount: "0.42", block: expect.objectContaining({ height }) })]);
+    expect(recorder.transfers).toEqual([
+      expect.objectContaining({ webhook_id: WEBHOOKS_BEFORE + 1, txid, amount: "0.42", block: expect.objectContaining({ height }) }),
+    ]);
     expect(recorder.blocks.find((block) => block.height === height)).toMatchObject({ matched_count: 1 });
     expect((await fetch(`${scanner.url}/readyz`)).status).toBe(200);
   });

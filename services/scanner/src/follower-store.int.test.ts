@@ -5,7 +5,6 @@
  */
 import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { followChain } from "./domain/follow-chain.ts";
 import type { FollowerStore } from "./domain/ports.ts";
@@ -20,8 +19,12 @@ let database: Database<ScannerDatabase>;
 
 beforeAll(async () => {
   testDatabase = await createTestDatabase();
-  database = createDatabase<ScannerDatabase>({ connectionString: testDatabase.connectionString, schema: SCANNER_SCHEMA, logger: silentLogger });
-  await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations);
+  database = createDatabase<ScannerDatabase>({
+    connectionString: testDatabase.connectionString,
+    schema: SCANNER_SCHEMA,
+    logger: silentLogger,
+  });
+  await migrateToLatest(database.db, SCANNER_SCHEMA, scannerMigrations);
 });
 
 afterAll(async () => {
@@ -32,7 +35,15 @@ afterAll(async () => {
 /** A replica's store: its own instance (and caches) over the shared database. */
 const replica = (): FollowerStore => createPostgresFollowerStore(database.db);
 
-const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({ webhookId: 1, coin: "BTC", addresses, isActive: true, deleted: false, version: 1, ...extra });
+const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({
+  webhookId: 1,
+  coin: "BTC",
+  addresses,
+  isActive: true,
+  deleted: false,
+  version: 1,
+  ...extra,
+});
 
 async function clearChain() {
   await database.db.deleteFrom("blocks").execute();
@@ -43,7 +54,13 @@ async function clearChain() {
 /** Follows while `done` is false (a lease held for that long). */
 async function holdLease(options: Omit<Parameters<typeof followChain>[0], "signal" | "logger" | "watchFeed">, done: () => boolean) {
   const controller = new AbortController();
-  const running = followChain({ ...options, watchFeed: fixedWatchFeed(), signal: controller.signal, logger: silentLogger, pollIntervalMs: 10 } as Parameters<typeof followChain>[0]);
+  const running = followChain({
+    ...options,
+    watchFeed: fixedWatchFeed(),
+    signal: controller.signal,
+    logger: silentLogger,
+    pollIntervalMs: 10,
+  } as Parameters<typeof followChain>[0]);
   await vi.waitFor(() => expect(done()).toBe(true), { timeout: 10_000 });
   controller.abort();
   await running;

@@ -2,3 +2,9 @@ export { createScannerService, type ScannerService } from "./create-scanner-serv
 export { scannerConfigSchema, type ScannerConfig } from "./config.ts";
 export { SCANNER_SCHEMA } from "./infra/database-schema.ts";
 export { CHAIN_SETTINGS, DEFAULT_CONFIRMATIONS } from "./domain/chain-settings.ts";
+// The matching core, measured on its own by bench/scanner and bench/watch.
+export { DEFAULT_TRX_POLL_INTERVAL_MS } from "./config.ts";
+export { DEFAULT_POLL_INTERVAL_MS, followChain } from "./domain/follow-chain.ts";
+export { matchBitcoinBlock, type BitcoinBlock } from "./domain/match-bitcoin-block.ts";
+export { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "./domain/match-tron-block.ts";
+export { WatchIndex } from "./domain/watch-index.ts";

@@ -1,5 +1,5 @@
 /** The scanner process: follows Bitcoin, Ethereum and Tron and publishes matched transfers. */
-import { runService } from "@chaingate/http";
+import { runService } from "@chaingate/service-kit";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService } from "./create-scanner-service.ts";
 

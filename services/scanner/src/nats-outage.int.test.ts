@@ -2,7 +2,15 @@
  * Faults: NATS (a private server) stops while watched payments are mined and comes back: the
  * follower retries its publishes and nothing is lost or notified twice.
  */
-import { createTestDatabase, silentLogger, startLitecoindRegtest, startPrivateNats, type LitecoindRegtest, type PrivateNats, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  silentLogger,
+  startLitecoindRegtest,
+  startPrivateNats,
+  type LitecoindRegtest,
+  type PrivateNats,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";

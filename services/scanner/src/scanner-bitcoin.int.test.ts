@@ -69,7 +69,16 @@ describe("Bitcoin on litecoind regtest", () => {
       ].sort(),
     );
     for (const transfer of mine) {
-      expect(transfer).toMatchObject({ type: "transfer", coin: "BTC", currency: "BTC", txid, decimals: 8, confirmations: 1, execution_status: "SUCCESS", block: { height, hash } });
+      expect(transfer).toMatchObject({
+        type: "transfer",
+        coin: "BTC",
+        currency: "BTC",
+        txid,
+        decimals: 8,
+        confirmations: 1,
+        execution_status: "SUCCESS",
+        block: { height, hash },
+      });
       expect(transfer.watched_address).toBe(transfer.to);
     }
     expect(recorder.transfers.some((t) => t.block.hash === early)).toBe(false);
@@ -97,7 +106,9 @@ describe("Bitcoin on litecoind regtest", () => {
     expect(recorder.transfers.filter((t) => t.webhook_id === 2)).toEqual([]);
     await node.mine(1);
     await recorder.waitFor("the notification at depth 3", () => recorder.transfers.some((t) => t.webhook_id === 2));
-    expect(recorder.transfers.filter((t) => t.webhook_id === 2)).toEqual([expect.objectContaining({ amount: "0.25", confirmations: 3, block: expect.objectContaining({ height, hash }) })]);
+    expect(recorder.transfers.filter((t) => t.webhook_id === 2)).toEqual([
+      expect.objectContaining({ amount: "0.25", confirmations: 3, block: expect.objectContaining({ height, hash }) }),
+    ]);
   });
 
   test("a reorg reports the notified transfer as reverted, and the transfer again in the new branch", async () => {
@@ -138,7 +149,9 @@ describe("Bitcoin on litecoind regtest", () => {
     await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 4));
     await node.rpc("invalidateblock", [hash]);
     // The scanner sees a node without the processed block: it waits, and says so.
-    await expect.poll(async () => (await fetch(`${scanner.url}/metrics`)).text(), { timeout: 15_000 }).toMatch(/scanner_node_behind_blocks\{chain="btc"\} [1-9]/);
+    await expect
+      .poll(async () => (await fetch(`${scanner.url}/metrics`)).text(), { timeout: 15_000 })
+      .toMatch(/scanner_node_behind_blocks\{chain="btc"\} [1-9]/);
     await node.rpc("reconsiderblock", [hash]);
     await node.mine(1);
     await recorder.waitFor("the next block", processed(await tip()));
@@ -181,14 +194,21 @@ describe("Bitcoin on litecoind regtest", () => {
     await node.fundAddress(address, "0.6");
     const [hash] = await node.mine(1);
     const height = await tip();
-    await expect.poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 15_000 }).toMatchObject({ status: "ready", degraded: { watchFeedCurrent: expect.stringMatching(/^blocks wait for the registry's watch feed: BTC \d+ s behind/) } });
+    await expect
+      .poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 15_000 })
+      .toMatchObject({
+        status: "ready",
+        degraded: { watchFeedCurrent: expect.stringMatching(/^blocks wait for the registry's watch feed: BTC \d+ s behind/) },
+      });
     expect(await (await fetch(`${scanner.url}/metrics`)).text()).toMatch(/scanner_watch_feed_behind_seconds\{chain="btc"\} [0-9.]*[1-9]/);
     expect(recorder.blocks.some((b) => b.hash === hash)).toBe(false);
     // The registry had watched the address from before the block; its change and watermarks arrive now.
     await recorder.publishWebhook({ webhook_id: 6, coin: "BTC", addresses: [address] });
     recorder.pauseWatermarks(false);
     await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 6));
-    expect(recorder.transfers.filter((t) => t.webhook_id === 6).map((t) => [t.type, t.block.hash, t.block.height])).toEqual([["transfer", hash, height]]);
+    expect(recorder.transfers.filter((t) => t.webhook_id === 6).map((t) => [t.type, t.block.hash, t.block.height])).toEqual([
+      ["transfer", hash, height],
+    ]);
     await expect.poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 5_000 }).toEqual({ status: "ready" });
   });
 
@@ -203,6 +223,8 @@ describe("Bitcoin on litecoind regtest", () => {
     await recorder.waitFor("the rescan's notification", () => recorder.transfers.some((t) => t.webhook_id === 7));
     await node.mine(2);
     await recorder.waitFor("two more blocks", processed(await tip()));
-    expect(recorder.transfers.filter((t) => t.webhook_id === 7).map((t) => [t.type, t.block.hash, t.amount])).toEqual([["transfer", hash, "0.7"]]);
+    expect(recorder.transfers.filter((t) => t.webhook_id === 7).map((t) => [t.type, t.block.hash, t.amount])).toEqual([
+      ["transfer", hash, "0.7"],
+    ]);
   });
 });

@@ -19,11 +19,14 @@ let token: string;
 
 const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
 const processed = (height: number) => recorder.waitFor(`block ${height}`, () => recorder.blocks.some((block) => block.height === height));
-const send = (from: string, to: string, wei: bigint) => node.rpc<string>("eth_sendTransaction", [{ from, to, value: `0x${wei.toString(16)}` }]);
+const send = (from: string, to: string, wei: bigint) =>
+  node.rpc<string>("eth_sendTransaction", [{ from, to, value: `0x${wei.toString(16)}` }]);
 
 beforeAll(async () => {
   [node, database, recorder] = await Promise.all([startHardhat(), createTestDatabase(), startEventRecorder()]);
-  const deployment = await node.rpc<string>("eth_sendTransaction", [{ from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE }]);
+  const deployment = await node.rpc<string>("eth_sendTransaction", [
+    { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
+  ]);
   token = (await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress;
   const config = scannerConfigSchema.parse({
     PORT: "0",
@@ -89,7 +92,10 @@ describe("Ethereum on Hardhat", () => {
     await node.rpc("evm_mine");
     await processed(await tip());
     await recorder.waitFor("the revert", () => recorder.transfers.some((t) => t.txid === txid && t.type === "reverted"));
-    const [original, revert] = recorder.transfers.filter((t) => t.txid === txid) as [(typeof recorder.transfers)[number], (typeof recorder.transfers)[number]];
+    const [original, revert] = recorder.transfers.filter((t) => t.txid === txid) as [
+      (typeof recorder.transfers)[number],
+      (typeof recorder.transfers)[number],
+    ];
     expect(revert).toEqual({ ...original, type: "reverted", event_id: expect.not.stringMatching(original.event_id) });
   });
 
@@ -99,7 +105,9 @@ describe("Ethereum on Hardhat", () => {
     await recorder.publishWebhook({ webhook_id: 24, coin: "ETH", addresses: [payee.address], include_tokens: true });
     await waitForWebhookStored(database.connectionString, 24);
     await waitForWebhookStored(database.connectionString, 23);
-    const txid = await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: token, data: transferCallData(payee.address, 12_345_678n) }]);
+    const txid = await node.rpc<string>("eth_sendTransaction", [
+      { from: payer.address, to: token, data: transferCallData(payee.address, 12_345_678n) },
+    ]);
     await processed(await tip());
     await recorder.waitFor("the token transfer", () => recorder.transfers.some((t) => t.txid === txid));
     expect(recorder.transfers.filter((t) => t.txid === txid)).toEqual([
@@ -123,14 +131,24 @@ describe("Ethereum on Hardhat", () => {
   test("a failed transaction with value is reported with status FAILED, not as money received", async () => {
     const sender = node.accounts[1]!; // watched by webhook 21 (the sending side matches too)
     // The token reverts a transfer of 0; the ether sent along is not transferred.
-    const sent = node.rpc<string>("eth_sendTransaction", [{ from: sender.address, to: token, value: "0xde0b6b3a7640000", data: transferCallData(sender.address, 0n), gas: "0x30000" }]);
+    const sent = node.rpc<string>("eth_sendTransaction", [
+      { from: sender.address, to: token, value: "0xde0b6b3a7640000", data: transferCallData(sender.address, 0n), gas: "0x30000" },
+    ]);
     await sent.catch(() => undefined); // Hardhat answers a reverted transaction with an error, yet mines it
     const block = await node.rpc<{ transactions: string[] }>("eth_getBlockByNumber", ["latest", false]);
     const txid = block.transactions[0]!;
     expect((await node.rpc<{ status: string }>("eth_getTransactionReceipt", [txid])).status).toBe("0x0");
     await recorder.waitFor("the failed transfer", () => recorder.transfers.some((t) => t.txid === txid));
     expect(recorder.transfers.filter((t) => t.txid === txid)).toEqual([
-      expect.objectContaining({ webhook_id: 21, currency: "ETH", amount: "1", from: sender.address.toLowerCase(), to: token.toLowerCase(), watched_address: sender.address, execution_status: "FAILED" }),
+      expect.objectContaining({
+        webhook_id: 21,
+        currency: "ETH",
+        amount: "1",
+        from: sender.address.toLowerCase(),
+        to: token.toLowerCase(),
+        watched_address: sender.address,
+        execution_status: "FAILED",
+      }),
     ]);
   });
 });

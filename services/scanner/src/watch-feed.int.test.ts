@@ -5,15 +5,15 @@
  * scanner's followers load it.
  */
 import { randomBytes } from "node:crypto";
-import { bucketBitsFor, bucketHash, bucketOf, isAddressBucket, isWatermark } from "@chaingate/contracts";
+import { bucketBitsFor, bucketHash, bucketOf, isAddressBucket, isWatermark, webhookAddresses } from "@chaingate/contracts";
 import { createDatabase } from "@chaingate/db";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
 import type { Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// By path: the scanner package does not depend on the delivery service, only this test does.
-import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../../delivery/src/testing/index.ts";
-import type { DeliveryService } from "../../delivery/src/create-delivery-service.ts";
+// Only this test uses the delivery service (a dev dependency), through its package exports.
+import type { DeliveryService } from "@chaingate/delivery";
+import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "@chaingate/delivery/testing";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
 import { WatchIndex } from "./domain/watch-index.ts";
@@ -40,9 +40,19 @@ interface Scanner {
 /** A scanner service over its own new database, and a reader of its projection. */
 async function startScanner(): Promise<Scanner> {
   const database = await createTestDatabase();
-  const config = scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: database.connectionString, NATS_URL, NATS_NAMESPACE: NAMESPACE, LOG_LEVEL: "silent" });
+  const config = scannerConfigSchema.parse({
+    PORT: "0",
+    DATABASE_URL: database.connectionString,
+    NATS_URL,
+    NATS_NAMESPACE: NAMESPACE,
+    LOG_LEVEL: "silent",
+  });
   const service = await createScannerService(config, silentLogger);
-  const projection = createDatabase<ScannerDatabase>({ connectionString: database.connectionString, schema: SCANNER_SCHEMA, logger: silentLogger });
+  const projection = createDatabase<ScannerDatabase>({
+    connectionString: database.connectionString,
+    schema: SCANNER_SCHEMA,
+    logger: silentLogger,
+  });
   const client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
   return {
@@ -84,7 +94,11 @@ const webhooks: Record<"big" | "btc" | "trx" | "inactive", number> = { big: 0, b
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown> } }> {
   const response = await fetch(`${delivery.url}${path}`, {
     method,
-    headers: { "x-chaingate-account-id": "1", accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      "x-chaingate-account-id": "1",
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -109,16 +123,44 @@ afterAll(async () => {
 
 describe("the watch feed, registry to scanner", () => {
   it(`a webhook grown to ${GROWN_TO.toLocaleString("en")} addresses through the batch endpoints reaches the scanner's index; every message stays far under 1 MB`, async () => {
-    const created = await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: "http://93.184.216.34/hook", addresses: Array.from({ length: PER_REQUEST }, (_, i) => ethAddress(i + 1)), confirmations: 12, include_tokens: true });
+    const created = await call("POST", "/api/v1/webhooks", {
+      coin: "ETH",
+      webhook_url: "http://93.184.216.34/hook",
+      addresses: Array.from({ length: PER_REQUEST }, (_, i) => ethAddress(i + 1)),
+      confirmations: 12,
+      include_tokens: true,
+    });
     expect(created.status).toBe(201);
     webhooks.big = created.body.data.id as number;
     for (let start = PER_REQUEST; start < GROWN_TO; start += PER_REQUEST) {
-      const added = await call("POST", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: Array.from({ length: PER_REQUEST }, (_, i) => ethAddress(start + i + 1)) });
+      const added = await call("POST", `/api/v1/webhooks/${webhooks.big}/addresses`, {
+        addresses: Array.from({ length: PER_REQUEST }, (_, i) => ethAddress(start + i + 1)),
+      });
       expect(added.body.data).toEqual({ added: PER_REQUEST, total: start + PER_REQUEST });
     }
-    webhooks.btc = (await call("POST", "/api/v1/webhooks", { coin: "BTC", webhook_url: "http://93.184.216.34/hook", addresses: ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"], confirmations: 3 })).body.data.id as number;
-    webhooks.trx = (await call("POST", "/api/v1/webhooks", { coin: "TRX", webhook_url: "http://93.184.216.34/hook", addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] })).body.data.id as number;
-    webhooks.inactive = (await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: "http://93.184.216.34/hook", addresses: [ethAddress(1)], is_active: false })).body.data.id as number;
+    webhooks.btc = (
+      await call("POST", "/api/v1/webhooks", {
+        coin: "BTC",
+        webhook_url: "http://93.184.216.34/hook",
+        addresses: ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"],
+        confirmations: 3,
+      })
+    ).body.data.id as number;
+    webhooks.trx = (
+      await call("POST", "/api/v1/webhooks", {
+        coin: "TRX",
+        webhook_url: "http://93.184.216.34/hook",
+        addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"],
+      })
+    ).body.data.id as number;
+    webhooks.inactive = (
+      await call("POST", "/api/v1/webhooks", {
+        coin: "ETH",
+        webhook_url: "http://93.184.216.34/hook",
+        addresses: [ethAddress(1)],
+        is_active: false,
+      })
+    ).body.data.id as number;
 
     await waitUntilWatched(scanner, webhooks.big, GROWN_TO);
     for (const id of [webhooks.btc, webhooks.trx, webhooks.inactive]) await waitUntilWatched(scanner, id, 1);
@@ -148,7 +190,8 @@ describe("the watch feed, registry to scanner", () => {
       const rebuilt = new WatchIndex();
       await createPostgresWatchFeed(fresh.db).refresh(rebuilt);
       for (const id of Object.values(webhooks)) expect(rebuilt.watchedCount(id)).toBe(index.watchedCount(id));
-      for (let i = 1; i <= GROWN_TO; i++) if (rebuilt.watchers("ETH", ethAddress(i)) !== webhooks.big) expect.fail(`${ethAddress(i)} is not watched after the rebuild`);
+      for (let i = 1; i <= GROWN_TO; i++)
+        if (rebuilt.watchers("ETH", ethAddress(i)) !== webhooks.big) expect.fail(`${ethAddress(i)} is not watched after the rebuild`);
       expect(rebuilt.settings(webhooks.btc)).toEqual(index.settings(webhooks.btc));
       expect(rebuilt.watchers("TRX", "a614f803b6fd780986a42c78ec9c7f77e6ded13c")).toBe(webhooks.trx);
     } finally {
@@ -161,17 +204,29 @@ describe("the watch feed, registry to scanner", () => {
   it("one added address publishes its bucket alone; a removed address stops matching; a PUT of the list leaves only the new addresses", async () => {
     const seen = observer.messages.length;
     const added = ethAddress(GROWN_TO + 7);
-    expect((await call("POST", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [added] })).body.data).toEqual({ added: 1, total: GROWN_TO + 1 });
+    expect((await call("POST", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [added] })).body.data).toEqual({
+      added: 1,
+      total: GROWN_TO + 1,
+    });
     await waitUntilWatched(scanner, webhooks.big, GROWN_TO + 1);
     await expect.poll(() => observer.stateOf(webhooks.big).meta?.address_count, { timeout: 10_000 }).toBe(GROWN_TO + 1);
-    const published = observer.messages.slice(seen).filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === webhooks.big).map((m) => m.payload);
+    const published = observer.messages
+      .slice(seen)
+      .filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === webhooks.big)
+      .map((m) => m.payload);
     const bits = bucketBitsFor(GROWN_TO);
-    expect(published.map((p) => (isAddressBucket(p) ? `bucket ${p.bucket}` : "meta"))).toEqual([`bucket ${bucketOf(bucketHash(added), bits)}`, "meta"]);
+    expect(published.map((p) => (isAddressBucket(p) ? `bucket ${p.bucket}` : "meta"))).toEqual([
+      `bucket ${bucketOf(bucketHash(added), bits)}`,
+      "meta",
+    ]);
     await refresh();
     expect(index.watchers("ETH", added)).toBe(webhooks.big);
 
     const removed = ethAddress(4_242);
-    expect((await call("DELETE", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [removed] })).body.data).toEqual({ removed: 1, total: GROWN_TO });
+    expect((await call("DELETE", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [removed] })).body.data).toEqual({
+      removed: 1,
+      total: GROWN_TO,
+    });
     await waitUntilWatched(scanner, webhooks.big, GROWN_TO);
     await refresh();
     expect(index.watchers("ETH", removed)).toBeUndefined();
@@ -190,17 +245,25 @@ describe("the watch feed, registry to scanner", () => {
 
   it("a deleted webhook is gone from the index and its bucket messages are removed from the stream", async () => {
     const bucketSubjects = async () =>
-      Object.keys((await observer.bus.manager.streams.info(`${NAMESPACE}_WEBHOOK_FEED`, { subjects_filter: `${NAMESPACE}.webhook.addresses.${webhooks.big}.>` })).state.subjects ?? {}).length;
+      Object.keys(
+        (await observer.bus.admin.streamInfo(webhookAddresses, { subjects: `webhook.addresses.${webhooks.big}.>` })).state.subjects ?? {},
+      ).length;
     expect(await bucketSubjects()).toBeGreaterThan(0);
     expect((await call("DELETE", `/api/v1/webhooks/${webhooks.big}`)).status).toBe(204);
     await expect
-      .poll(async () => (await scanner.client.query(`select deleted from scanner.webhooks where webhook_id = $1`, [webhooks.big])).rows[0]?.deleted, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await scanner.client.query(`select deleted from scanner.webhooks where webhook_id = $1`, [webhooks.big])).rows[0]?.deleted,
+        { timeout: 10_000 },
+      )
       .toBe(true);
     await refresh();
     expect(index.watchedCount(webhooks.big)).toBe(0);
     expect(index.watchers("ETH", ethAddress(900_001))).toBeUndefined();
     await expect.poll(bucketSubjects, { timeout: 10_000 }).toBe(0);
-    const { rows } = await scanner.client.query(`select count(*)::int as n from scanner.webhook_buckets where webhook_id = $1`, [webhooks.big]);
+    const { rows } = await scanner.client.query(`select count(*)::int as n from scanner.webhook_buckets where webhook_id = $1`, [
+      webhooks.big,
+    ]);
     expect(rows[0].n).toBe(0);
   }, 60_000);
 });

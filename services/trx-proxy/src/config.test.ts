@@ -19,17 +19,32 @@ describe("trx-proxy config", () => {
   });
 
   it("replaces the whitelist with TRC20_WHITELIST, hex contracts read as Base58", () => {
-    const config = load({ TRC20_WHITELIST: JSON.stringify([{ contract: "41eca9bc828a3005b9a3b909f2cc5c2a54794de05f", symbol: "USDT", name: "Tether USD (Nile)", decimals: 6 }]) });
-    expect(config.TRC20_WHITELIST).toEqual([{ contract: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf", contractHex: "41eca9bc828a3005b9a3b909f2cc5c2a54794de05f", symbol: "USDT", name: "Tether USD (Nile)", decimals: 6 }]);
+    const config = load({
+      TRC20_WHITELIST: JSON.stringify([
+        { contract: "41eca9bc828a3005b9a3b909f2cc5c2a54794de05f", symbol: "USDT", name: "Tether USD (Nile)", decimals: 6 },
+      ]),
+    });
+    expect(config.TRC20_WHITELIST).toEqual([
+      {
+        contract: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
+        contractHex: "41eca9bc828a3005b9a3b909f2cc5c2a54794de05f",
+        symbol: "USDT",
+        name: "Tether USD (Nile)",
+        decimals: 6,
+      },
+    ]);
   });
 
   it.each([
     ["not JSON", "USDT"],
     ["a bad contract", JSON.stringify([{ contract: "Tnope", symbol: "X", name: "X", decimals: 6 }])],
-    ["a duplicate symbol", JSON.stringify([
-      { contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "a", decimals: 6 },
-      { contract: "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn", symbol: "USDT", name: "b", decimals: 18 },
-    ])],
+    [
+      "a duplicate symbol",
+      JSON.stringify([
+        { contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "a", decimals: 6 },
+        { contract: "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn", symbol: "USDT", name: "b", decimals: 18 },
+      ]),
+    ],
     ["fractional decimals", JSON.stringify([{ contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", symbol: "USDT", name: "a", decimals: 1.5 }])],
   ])("stops at start-up on TRC20_WHITELIST with %s, naming the variable", (_name, value) => {
     expect(() => load({ TRC20_WHITELIST: value })).toThrow(ConfigError);
@@ -48,5 +63,12 @@ describe("trx-proxy config: a hosted node's API key", () => {
     const logged = JSON.stringify(redactConfig(config as unknown as Record<string, unknown>));
     expect(logged).not.toContain("0b8c6f3e");
     expect(logged).toContain("TRON-PRO-API-KEY");
+  });
+
+  it("reads JSONRPC_BODY_LIMIT as the other proxies do (default 1mb), and still honours its former name JSONRPC_BODY_LIMIT_BYTES", () => {
+    expect(load({}).JSONRPC_BODY_LIMIT).toBe(1024 * 1024);
+    expect(load({ JSONRPC_BODY_LIMIT: "512kb" }).JSONRPC_BODY_LIMIT).toBe(512 * 1024);
+    expect(load({ JSONRPC_BODY_LIMIT_BYTES: "2048" }).JSONRPC_BODY_LIMIT_BYTES).toBe(2048);
+    expect(() => load({ JSONRPC_BODY_LIMIT: "5 megabytes" })).toThrow(/JSONRPC_BODY_LIMIT: must be a positive size/);
   });
 });

@@ -8,7 +8,11 @@ import { createTrxProxyApp } from "./create-trx-proxy.ts";
 
 describe("trx-proxy routes", () => {
   it("are every one in the published OpenAPI document", () => {
-    const app = createTrxProxyApp(createNodeClient({ chain: tron, urls: [] }), loadConfig("trx-proxy", trxProxyConfigSchema, {}), silentLogger);
+    const app = createTrxProxyApp(
+      createNodeClient({ chain: tron, urls: [] }),
+      loadConfig("trx-proxy", trxProxyConfigSchema, {}),
+      silentLogger,
+    );
     const routes = app.routes().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
     expect(routes.length).toBeGreaterThanOrEqual(13);
     expect(routes.filter((route) => !documentedRoutes().has(route))).toEqual([]);

@@ -9,8 +9,15 @@ import pg from "pg";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, startPrivateNats, type PrivateNats, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  internalEdge,
+  startPrivateNats,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type PrivateNats,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import type { XpubService } from "./create-xpub-service.ts";
@@ -20,34 +27,52 @@ const NAMESPACE = `x${randomBytes(4).toString("hex")}`;
 let database: TestDatabase;
 let nats: PrivateNats;
 let xpub: XpubService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let account: { accountId: number; key: string };
+let edge: InternalEdge;
+/** The account the gateway would have authenticated. */
+const account = { accountId: 1 };
 let observer: Bus;
 /** Every delivery to the observer (a NATS restart may redeliver a message whose ack was lost). */
-const deliveries: Array<{ payload: EventPayload<typeof addressIssued>; messageId: string | undefined; subject: string; streamSequence: number }> = [];
+const deliveries: Array<{
+  payload: EventPayload<typeof addressIssued>;
+  messageId: string | undefined;
+  subject: string;
+  streamSequence: number;
+}> = [];
 /** The stream's messages, once each, in stream order: what "published once" is about. */
-const stored = () => [...new Map(deliveries.map((d) => [d.streamSequence, d])).values()].sort((a, b) => a.streamSequence - b.streamSequence);
+const stored = () =>
+  [...new Map(deliveries.map((d) => [d.streamSequence, d])).values()].sort((a, b) => a.streamSequence - b.streamSequence);
 /** How many messages the stream holds: a second publish of an address would be one more. */
-const streamMessages = async () => (await observer.manager.streams.info(`${NAMESPACE}_${addressIssued.stream}`)).state.messages;
+const streamMessages = async () => (await observer.admin.streamInfo(addressIssued)).state.messages;
 
 beforeAll(async () => {
   [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
-  xpub = await startTestXpub(database.connectionString, { NATS_URL: nats.url, NATS_NAMESPACE: NAMESPACE });
-  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
-  account = await createAccountWithKey(database.connectionString, "outbox");
-  observer = await connectBus({ url: nats.url, name: "observer", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace: NAMESPACE });
+  xpub = await startTestXpub(database.connectionString, {
+    NATS_URL: nats.url,
+    NATS_NAMESPACE: NAMESPACE,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(xpub);
+  observer = await connectBus({
+    url: nats.url,
+    name: "observer",
+    logger: { info: () => {}, warn: () => {}, error: () => {} },
+    namespace: NAMESPACE,
+  });
   await observer.ensureStreams([addressIssued]);
-  await observer.consume(addressIssued, { durable: "observer", handle: async (payload, info) => void deliveries.push({ payload, messageId: info.messageId, subject: info.subject, streamSequence: info.streamSequence }) });
+  await observer.consume(addressIssued, {
+    durable: "observer",
+    handle: async (payload, info) =>
+      void deliveries.push({ payload, messageId: info.messageId, subject: info.subject, streamSequence: info.streamSequence }),
+  });
 });
 afterAll(async () => {
   await observer?.close();
-  await gateway?.close();
   await xpub?.close();
   await Promise.all([nats?.destroy(), database?.drop()]);
 });
 
 const post = (path: string, body?: unknown) =>
-  fetch(`${gateway.url}${path}`, { method: "POST", headers: { "x-api-key": account.key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  edge.request(account.accountId, path, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
 
 describe("address.issued", () => {
   let keyId: number;
@@ -55,10 +80,18 @@ describe("address.issued", () => {
 
   it("is published once for every issued address, with the account, the record, the coin and the index", async () => {
     keyId = ((await (await post("/api/v1/btc/xpub", { xpub: vectors.accounts[0]!.zpub })).json()) as { id: number }).id;
-    for (let i = 0; i < 5; i++) issued.push((await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number });
+    for (let i = 0; i < 5; i++)
+      issued.push((await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number });
     await expect.poll(() => stored().length, { timeout: 10_000 }).toBe(5);
     expect(stored().map((r) => r.payload)).toEqual(
-      issued.map(({ address, index }) => ({ account_id: account.accountId, xpub_id: keyId, coin: "BTC", address, index, issued_at: expect.any(String) })),
+      issued.map(({ address, index }) => ({
+        account_id: account.accountId,
+        xpub_id: keyId,
+        coin: "BTC",
+        address,
+        index,
+        issued_at: expect.any(String),
+      })),
     );
     expect(stored().map((r) => r.messageId)).toEqual(issued.map(({ index }) => `issued:BTC:${keyId}:${index}`));
   });
@@ -84,14 +117,24 @@ describe("address.issued", () => {
   });
 
   it("carries Ethereum addresses in lower case on address.issued.eth, each once", async () => {
-    const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync("test test test test test test test test test test test junk")).derive("m/44'/60'/0'").publicExtendedKey;
+    const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync("test test test test test test test test test test test junk")).derive(
+      "m/44'/60'/0'",
+    ).publicExtendedKey;
     const ethKeyId = ((await (await post("/api/v1/eth/xpub", { xpub })).json()) as { id: number }).id;
     const ethIssued: Array<{ address: string; address_lowercase: string; index: number }> = [];
-    for (let i = 0; i < 3; i++) ethIssued.push((await (await post(`/api/v1/eth/xpub/${ethKeyId}/address`)).json()) as (typeof ethIssued)[number]);
+    for (let i = 0; i < 3; i++)
+      ethIssued.push((await (await post(`/api/v1/eth/xpub/${ethKeyId}/address`)).json()) as (typeof ethIssued)[number]);
     await expect.poll(() => stored().length, { timeout: 10_000 }).toBe(11);
     const eth = stored().slice(8);
     expect(eth.map((r) => r.payload)).toEqual(
-      ethIssued.map(({ address_lowercase, index }) => ({ account_id: account.accountId, xpub_id: ethKeyId, coin: "ETH", address: address_lowercase, index, issued_at: expect.any(String) })),
+      ethIssued.map(({ address_lowercase, index }) => ({
+        account_id: account.accountId,
+        xpub_id: ethKeyId,
+        coin: "ETH",
+        address: address_lowercase,
+        index,
+        issued_at: expect.any(String),
+      })),
     );
     expect(eth.map((r) => r.messageId)).toEqual(ethIssued.map(({ index }) => `issued:ETH:${ethKeyId}:${index}`));
     expect(eth.map((r) => r.subject)).toEqual(ethIssued.map(() => `${NAMESPACE}.address.issued.eth`));

@@ -6,8 +6,16 @@
 import { randomBytes } from "node:crypto";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, silentLogger, startPrivateNats, type PrivateNats, type TestDatabase } from "@chaingate/testing";
+import {
+  createTestDatabase,
+  internalEdge,
+  silentLogger,
+  startPrivateNats,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type PrivateNats,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import type { XpubService } from "./create-xpub-service.ts";
@@ -17,26 +25,32 @@ const NAMESPACE = `s${randomBytes(4).toString("hex")}`;
 let database: TestDatabase;
 let nats: PrivateNats;
 let xpub: XpubService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let edge: InternalEdge;
 let observer: Bus | undefined;
 
 beforeAll(async () => {
   [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
   await nats.stop();
-  xpub = await startTestXpub(database.connectionString, { NATS_URL: nats.url, NATS_NAMESPACE: NAMESPACE });
-  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+  xpub = await startTestXpub(database.connectionString, {
+    NATS_URL: nats.url,
+    NATS_NAMESPACE: NAMESPACE,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(xpub);
 });
 afterAll(async () => {
   await observer?.close();
-  await gateway?.close();
   await xpub?.close();
   await Promise.all([nats?.destroy(), database?.drop()]);
 });
 
 it("issues with NATS down since start-up and publishes every address once NATS comes up", async () => {
-  const account = await createAccountWithKey(database.connectionString, "late-nats");
+  const account = { accountId: 1 };
   const post = async (path: string, body?: unknown) => {
-    const response = await fetch(`${gateway.url}${path}`, { method: "POST", headers: { "x-api-key": account.key, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await edge.request(account.accountId, path, {
+      method: "POST",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     expect(response.status).toBe(201);
     return (await response.json()) as Record<string, unknown>;
   };
@@ -53,6 +67,8 @@ it("issues with NATS down since start-up and publishes every address once NATS c
   await observer.ensureStreams([addressIssued]);
   await observer.consume(addressIssued, { durable: "observer", handle: async (payload) => void received.push(payload) });
   await expect.poll(() => received.length, { timeout: 30_000 }).toBe(4);
-  expect(received.map(({ address, index, xpub_id }) => ({ address, index, xpub_id }))).toEqual(issued.map(({ address, index }) => ({ address, index, xpub_id: keyId })));
+  expect(received.map(({ address, index, xpub_id }) => ({ address, index, xpub_id }))).toEqual(
+    issued.map(({ address, index }) => ({ address, index, xpub_id: keyId })),
+  );
   await expect.poll(async () => (await fetch(`${xpub.url}/readyz`)).json(), { timeout: 10_000 }).not.toHaveProperty("degraded");
 });

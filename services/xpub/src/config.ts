@@ -1,7 +1,7 @@
 /** The xpub service's settings, from the environment. */
 import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
-import { BITCOIN_NETWORKS, DEFAULT_BITCOIN_NETWORK } from "./domain/bitcoin-network.ts";
+import { bitcoinNetworkSettings } from "@chaingate/bitcoin";
 import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
 
 /**
@@ -24,14 +24,17 @@ export const xpubConfigSchema = z.object({
   ...natsSettings(),
 
   // Issuing
-  /** Picks the bech32 prefix of issued addresses: `bc` (mainnet) or `rltc` (the dev/test chain). */
-  BITCOIN_NETWORK: z.enum(BITCOIN_NETWORKS).default(DEFAULT_BITCOIN_NETWORK),
-  /** Capped at 2^31: a public key can derive only the non-hardened indexes 0 .. 2^31-1. */
-  XPUB_MAX_ADDRESSES_PER_KEY: env.positiveInt(DEFAULT_MAX_ADDRESSES_PER_KEY).pipe(z.number().max(MAX_ADDRESS_INDEX + 1)),
+  // Picks the bech32 prefix of issued addresses.
+  ...bitcoinNetworkSettings(),
+  XPUB_MAX_ADDRESSES_PER_KEY: env
+    .positiveInt(DEFAULT_MAX_ADDRESSES_PER_KEY)
+    .pipe(z.number().max(MAX_ADDRESS_INDEX + 1))
+    .describe("Addresses one key may issue (422 past it); at most 2^31, since a public key derives only the non-hardened indexes."),
 
   // Quotas
-  /** Extended-key records one account may hold (Bitcoin and Ethereum together); registering one more new key is a 422. */
-  QUOTA_XPUB_RECORDS_PER_ACCOUNT: env.positiveInt(DEFAULT_XPUB_RECORDS_PER_ACCOUNT),
+  QUOTA_XPUB_RECORDS_PER_ACCOUNT: env
+    .positiveInt(DEFAULT_XPUB_RECORDS_PER_ACCOUNT)
+    .describe("Extended-key records one account may hold (Bitcoin and Ethereum together); registering one more new key is a 422."),
 });
 
 export type XpubConfig = z.infer<typeof xpubConfigSchema>;

@@ -2,12 +2,9 @@
  * Wires the xpub service from its config: database and migrations, repository, HTTP app and
  * server. `main.ts` calls it; tests call it with their own config.
  */
-import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued } from "@chaingate/contracts";
-import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { listenOptions, serveHttpApp, type ServedApp } from "@chaingate/http";
+import { connectBusInBackground, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
-import type { Kysely } from "kysely";
 import type { XpubConfig } from "./config.ts";
 import { bitcoinScheme, ethereumScheme } from "./domain/key-scheme.ts";
 import { createXpubApp, ETH_XPUB_BASE_PATH, XPUB_BASE_PATH, type XpubChainRoutes } from "./http/create-xpub-app.ts";
@@ -25,61 +22,64 @@ export interface XpubService extends ServedApp {
 
 /** Migrates the `xpub` schema, then serves the xpub endpoints until `close()`. */
 export async function createXpubService(config: XpubConfig, logger: Logger): Promise<XpubService> {
-  const database = createDatabase<XpubDatabase>({
-    connectionString: config.DATABASE_URL,
+  const database = await openServiceDatabase<XpubDatabase>({
+    settings: config,
     schema: XPUB_SCHEMA,
-    poolSize: config.DATABASE_POOL_SIZE,
+    migrations: xpubMigrations,
     applicationName: "chaingate-xpub",
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
     logger,
   });
   try {
-    const applied = await migrateToLatest(database.db as Kysely<unknown>, XPUB_SCHEMA, xpubMigrations, logger);
-    if (applied.length) logger.info({ migrations: applied }, "migrated");
-    // Said at every start until the operator resolves them (see README, "Watch-only addresses").
+    // Said at every start until the operator resolves them (see docs/api.md, "Watch-only addresses").
     const duplicates = await findDuplicateKeyRecords(database.db);
     if (duplicates.length) {
-      logger.warn({ records: duplicates }, "xpub records share their key with an older record of another account; they answer 409 instead of issuing addresses");
+      logger.warn(
+        { records: duplicates },
+        "xpub records share their key with an older record of another account; they answer 409 instead of issuing addresses",
+      );
     }
   } catch (error) {
     await database.close();
     throw error;
   }
 
-  // The bus connects in the background: issuing never waits for NATS (the outbox relay catches up).
-  let bus: Bus | undefined;
-  let connecting: Promise<Bus> | undefined;
-  const connectOnce = (): Promise<Bus> =>
-    (connecting ??= connectBus({ url: config.NATS_URL, name: "xpub", logger, namespace: config.NATS_NAMESPACE, streamReplicas: config.NATS_STREAM_REPLICAS })
-      .then(async (connected) => {
-        bus = connected;
-        await connected.ensureStreams([addressIssued]);
-        return connected;
-      })
-      .catch((error: unknown) => {
-        connecting = undefined;
-        throw error;
-      }));
-  void connectOnce().catch(() => {}); // the relay reports and retries
-  const relay = startAddressIssuedRelay({ db: database.db, publisher: connectOnce, logger });
+  // Issuing never waits for NATS: the outbox relay catches up once the bus is there.
+  const bus = connectBusInBackground({ settings: config, name: "xpub", logger, streams: [addressIssued] });
+  const relay = startAddressIssuedRelay({ db: database.db, publisher: bus.get, logger });
 
   const limit = config.XPUB_MAX_ADDRESSES_PER_KEY;
   const bitcoin = bitcoinScheme(config.BITCOIN_NETWORK);
   const chains: XpubChainRoutes[] = [
     {
       basePath: XPUB_BASE_PATH,
-      repository: createXpubRepository({ db: database.db, scheme: bitcoin, maxAddressesPerKey: limit, maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT, onIssued: relay.wake }) as XpubRepository,
+      repository: createXpubRepository({
+        db: database.db,
+        scheme: bitcoin,
+        maxAddressesPerKey: limit,
+        maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT,
+        onIssued: relay.wake,
+      }) as XpubRepository,
       parseKey: bitcoin.parse,
       toIssued: ({ address, index, path }) => ({ address, index, path }),
       toHistoryEntry: ({ address, index, created_at }) => ({ address, index, created_at: created_at.toISOString() }),
     },
     {
       basePath: ETH_XPUB_BASE_PATH,
-      repository: createXpubRepository({ db: database.db, scheme: ethereumScheme, maxAddressesPerKey: limit, maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT, onIssued: relay.wake }) as XpubRepository,
+      repository: createXpubRepository({
+        db: database.db,
+        scheme: ethereumScheme,
+        maxAddressesPerKey: limit,
+        maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT,
+        onIssued: relay.wake,
+      }) as XpubRepository,
       parseKey: ethereumScheme.parse,
       toIssued: ({ address, index, path }) => ({ address, address_lowercase: address.toLowerCase(), index, path }),
-      toHistoryEntry: ({ address, index, created_at }) => ({ address, address_lowercase: address.toLowerCase(), index, created_at: created_at.toISOString() }),
+      toHistoryEntry: ({ address, index, created_at }) => ({
+        address,
+        address_lowercase: address.toLowerCase(),
+        index,
+        created_at: created_at.toISOString(),
+      }),
     },
   ];
   const http = createXpubApp({
@@ -87,15 +87,17 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
     logger,
     readinessChecks: { database: () => database.ping() },
     // Issuing works without NATS (the outbox waits): named, not failing readiness.
-    degradedChecks: { nats: async () => (bus ? bus.ping() : Promise.reject(new Error("not connected yet"))) },
+    degradedChecks: { nats: bus.ping },
     internalToken: config.INTERNAL_TOKEN,
-    quotaUsage: (accountId) => readAccountQuotaUsage(database.db, accountId, { maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT, maxAddressesPerKey: limit }),
+    quotaUsage: (accountId) =>
+      readAccountQuotaUsage(database.db, accountId, {
+        maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT,
+        maxAddressesPerKey: limit,
+      }),
   });
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     await relay.stop();
-    // A bus still waiting for its first connection (NATS down since start-up) is closed once it connects.
-    if (bus) await bus.close();
-    else void connecting?.then((late) => late.close(), () => {});
+    await bus.close();
     await database.close();
   });
   return { ...served, drainAddressEvents: () => relay.drain() };

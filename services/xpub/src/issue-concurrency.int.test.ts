@@ -1,11 +1,19 @@
 /**
  * The spec's "concurrent issue calls never hand out the same index", across replicas: two xpub
- * processes (started with the package's start script) behind two gateways, one database.
+ * processes (started with the package's start script), called at their internal edge as the
+ * gateway calls them, one database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
+import {
+  freePort,
+  internalEdge,
+  spawnService,
+  TEST_INTERNAL_TOKEN,
+  waitForHttp,
+  type InternalEdge,
+  type SpawnedService,
+} from "@chaingate/testing";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import { auditIssuedAddresses } from "./testing/index.ts";
@@ -16,38 +24,45 @@ const ACCOUNT_0 = vectors.accounts[0]!;
 
 let database: TestDatabase;
 const replicas: SpawnedService[] = [];
-const gateways: Array<Awaited<ReturnType<typeof startTestGateway>>> = [];
-let key: string;
+const edges: InternalEdge[] = [];
+/** The account the gateway would have authenticated. */
+const ACCOUNT_ID = 1;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
     // A small pool per replica so the 200 calls really queue on the row lock from both sides.
-    replicas.push(spawnService(SERVICE_DIR, { PORT: String(port), DATABASE_URL: database.connectionString, DATABASE_POOL_SIZE: "5", LOG_LEVEL: "warn" }));
+    replicas.push(
+      spawnService(SERVICE_DIR, {
+        PORT: String(port),
+        DATABASE_URL: database.connectionString,
+        DATABASE_POOL_SIZE: "5",
+        LOG_LEVEL: "warn",
+        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      }),
+    );
     await waitForHttp(`http://127.0.0.1:${port}/healthz`);
-    gateways.push(await startTestGateway({ XPUB_URL: `http://127.0.0.1:${port}` }, database.connectionString));
+    edges.push(internalEdge({ url: `http://127.0.0.1:${port}` }));
   }
-  ({ key } = await createAccountWithKey(database.connectionString, "concurrency"));
 });
 afterAll(async () => {
-  for (const gateway of gateways) await gateway.close();
   for (const replica of replicas) await replica.stop();
   await database?.drop();
 });
 
-const post = (base: string, path: string, body?: unknown) =>
-  fetch(`${base}${path}`, {
+const post = (edge: InternalEdge, path: string, body?: unknown) =>
+  edge.request(ACCOUNT_ID, path, {
     method: "POST",
-    headers: { "x-api-key": key, accept: "application/json", "content-type": "application/json" },
+    headers: { accept: "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
-describe(`${CALLS} concurrent issue calls through two gateways and two xpub processes`, () => {
+describe(`${CALLS} concurrent issue calls to two xpub processes`, () => {
   it("hand out indexes 0..199 once each, 200 distinct addresses, and next_index 200", async () => {
-    const registered = (await (await post(gateways[0]!.url, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as { id: number };
+    const registered = (await (await post(edges[0]!, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as { id: number };
     const responses = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) => post(gateways[i % 2]!.url, `/api/v1/btc/xpub/${registered.id}/address`)),
+      Array.from({ length: CALLS }, (_, i) => post(edges[i % 2]!, `/api/v1/btc/xpub/${registered.id}/address`)),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(CALLS).fill(201));
     const issued = (await Promise.all(responses.map((r) => r.json()))) as Array<{ address: string; index: number; path: string }>;
@@ -59,7 +74,7 @@ describe(`${CALLS} concurrent issue calls through two gateways and two xpub proc
       expect(byIndex.get(vector.index)).toEqual({ address: vector.mainnet, index: vector.index, path: vector.path });
     }
 
-    const record = (await (await post(gateways[1]!.url, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as Record<string, unknown>;
+    const record = (await (await post(edges[1]!, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as Record<string, unknown>;
     expect(record).toMatchObject({ id: registered.id, next_index: CALLS, issued_count: CALLS });
     expect(await auditIssuedAddresses(database.connectionString, registered.id)).toEqual({
       rows: CALLS,

@@ -1,5 +1,5 @@
 /** The xpub process: registers BIP84 account keys and issues their receive addresses. */
-import { runService } from "@chaingate/http";
+import { runService } from "@chaingate/service-kit";
 import { xpubConfigSchema } from "./config.ts";
 import { createXpubService } from "./create-xpub-service.ts";
 

@@ -30,7 +30,15 @@ export function SecretField({ id, label, value }: { id: string; label: string; v
     <div class="field secret">
       <label for={id}>{label}</label>
       <div class="secret-row">
-        <input id={id} type="text" readOnly value={value} spellcheck={false} autocomplete="off" onFocus={(event) => event.currentTarget.select()} />
+        <input
+          id={id}
+          type="text"
+          readOnly
+          value={value}
+          spellcheck={false}
+          autocomplete="off"
+          onFocus={(event) => event.currentTarget.select()}
+        />
         <CopyButton value={value} label={`Copy ${label.toLowerCase()}`} />
       </div>
     </div>

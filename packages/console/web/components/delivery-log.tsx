@@ -17,7 +17,12 @@ export function DeliveryLog({ webhookId, refreshToken }: { webhookId: number; re
   const [status, setStatus] = useState<(typeof STATUSES)[number] | "">("");
   const [page, setPage] = useState(1);
   const deliveries = useLoad(
-    () => unwrap(api.GET("/api/v1/webhooks/{webhook}/deliveries", { params: { path: { webhook: webhookId }, query: { page, per_page: PER_PAGE, ...(status ? { status } : {}) } } })),
+    () =>
+      unwrap(
+        api.GET("/api/v1/webhooks/{webhook}/deliveries", {
+          params: { path: { webhook: webhookId }, query: { page, per_page: PER_PAGE, ...(status ? { status } : {}) } },
+        }),
+      ),
     [webhookId, page, status, refreshToken],
   );
   const [error, setError] = useState<ApiError>();
@@ -31,7 +36,11 @@ export function DeliveryLog({ webhookId, refreshToken }: { webhookId: number; re
 
   async function retry(delivery: Schemas["Delivery"]) {
     try {
-      await unwrap(api.POST("/api/v1/webhooks/{webhook}/deliveries/{delivery}/retry", { params: { path: { webhook: webhookId, delivery: delivery.id } } }));
+      await unwrap(
+        api.POST("/api/v1/webhooks/{webhook}/deliveries/{delivery}/retry", {
+          params: { path: { webhook: webhookId, delivery: delivery.id } },
+        }),
+      );
       setNotice(`Delivery ${delivery.id} is queued again.`);
       setError(undefined);
       await deliveries.reload();
@@ -69,7 +78,8 @@ export function DeliveryLog({ webhookId, refreshToken }: { webhookId: number; re
                 Delivery {delivery.id}: <span class="delivery-status">{delivery.status}</span>
               </strong>
               <span>
-                {String(delivery.payload.type ?? "transfer")} · {delivery.attempts} {delivery.attempts === 1 ? "attempt" : "attempts"} · {formatTime(delivery.created_at)}
+                {String(delivery.payload.type ?? "transfer")} · {delivery.attempts} {delivery.attempts === 1 ? "attempt" : "attempts"} ·{" "}
+                {formatTime(delivery.created_at)}
               </span>
               {delivery.status !== "pending" && (
                 <button type="button" onClick={() => void retry(delivery)} aria-label={`Retry delivery ${delivery.id}`}>

@@ -38,7 +38,11 @@ export function KeyTable({ keys, onDeactivate, caption }: { keys: ApiKey[]; onDe
                 {key.active &&
                   (confirming === key.id ? (
                     <span role="group" aria-label={`Confirm deactivating key ${key.prefix}`}>
-                      <span class="warning">{key.current ? "This is the key you are signed in with: you will be signed out and it stops working. " : "It stops working at once. "}</span>
+                      <span class="warning">
+                        {key.current
+                          ? "This is the key you are signed in with: you will be signed out and it stops working. "
+                          : "It stops working at once. "}
+                      </span>
                       <button type="button" class="danger" onClick={() => void onDeactivate(key).finally(() => setConfirming(undefined))}>
                         Deactivate {key.prefix}
                       </button>

@@ -1,5 +1,13 @@
 /** Previous/next over a paged listing (`meta` of the API's page answers); nothing when there is one page. */
-export function Pager({ label, meta, onPage }: { label: string; meta: { current_page: number; last_page: number } | undefined; onPage(page: number): void }) {
+export function Pager({
+  label,
+  meta,
+  onPage,
+}: {
+  label: string;
+  meta: { current_page: number; last_page: number } | undefined;
+  onPage(page: number): void;
+}) {
   if (!meta || meta.last_page <= 1) return null;
   const page = meta.current_page;
   return (

@@ -18,7 +18,11 @@ export function UsageChart({ usage }: { usage: DailyUsage }) {
   const total = totals.reduce((a, b) => a + b, 0);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT + 20}`} role="img" aria-label={`Requests per day, ${usage.days[0]} to ${usage.days.at(-1)}: ${total} in all, at most ${max} in a day.`}>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT + 20}`}
+        role="img"
+        aria-label={`Requests per day, ${usage.days[0]} to ${usage.days.at(-1)}: ${total} in all, at most ${max} in a day.`}
+      >
         <text x="0" y="12" class="axis-label">
           {max}
         </text>

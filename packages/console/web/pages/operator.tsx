@@ -54,7 +54,11 @@ export function OperatorPage() {
                   <td>{formatTime(account.created_at)}</td>
                   <td>{account.active_keys}</td>
                   <td>
-                    <button type="button" aria-expanded={open === account.id} onClick={() => setOpen(open === account.id ? undefined : account.id)}>
+                    <button
+                      type="button"
+                      aria-expanded={open === account.id}
+                      onClick={() => setOpen(open === account.id ? undefined : account.id)}
+                    >
                       Keys<span class="visually-hidden"> of account {account.name}</span>
                     </button>
                   </td>
@@ -76,7 +80,9 @@ export function OperatorPage() {
       </form>
       {created && (
         <section class="card once" aria-labelledby="operator-created-heading">
-          <h2 id="operator-created-heading">Account {created.account.name} (id {created.account.id})</h2>
+          <h2 id="operator-created-heading">
+            Account {created.account.name} (id {created.account.id})
+          </h2>
           <p>Its first key, shown this once: hand it over now.</p>
           <SecretField id="operator-created-key" label="First API key" value={created.key.key} />
         </section>
@@ -86,7 +92,10 @@ export function OperatorPage() {
 }
 
 function AccountKeys({ accountId, onChanged }: { accountId: number; onChanged(): void }) {
-  const keys = useLoad(async () => (await unwrap(api.GET("/api/v1/operator/accounts/{account}/keys", { params: { path: { account: accountId } } }))).data, [accountId]);
+  const keys = useLoad(
+    async () => (await unwrap(api.GET("/api/v1/operator/accounts/{account}/keys", { params: { path: { account: accountId } } }))).data,
+    [accountId],
+  );
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<ApiError>();
   async function deactivate(key: Schemas["ApiKey"]) {

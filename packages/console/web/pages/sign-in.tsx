@@ -31,7 +31,11 @@ export function SignIn({ onSignedIn, reason }: { onSignedIn(mode: "account" | "o
     } catch (failure) {
       session.signOut();
       const error = failure as ApiError;
-      setFailure(mode === "operator" && error.status === 404 ? new ApiError(404, "Operator mode is off on this gateway (CONSOLE_OPERATOR_TOKEN is not set).") : error);
+      setFailure(
+        mode === "operator" && error.status === 404
+          ? new ApiError(404, "Operator mode is off on this gateway (CONSOLE_OPERATOR_TOKEN is not set).")
+          : error,
+      );
     } finally {
       setBusy(false);
     }
@@ -50,7 +54,18 @@ export function SignIn({ onSignedIn, reason }: { onSignedIn(mode: "account" | "o
         <p class="hint">The key stays in this browser tab only (session storage) and is sent in a request header, never in an address.</p>
         <div class="field">
           <label for="api-key">API key</label>
-          <input id="api-key" name="api-key" type="password" autocomplete="off" spellcheck={false} required minLength={40} maxLength={40} value={key} onInput={(e) => setKey(e.currentTarget.value)} />
+          <input
+            id="api-key"
+            name="api-key"
+            type="password"
+            autocomplete="off"
+            spellcheck={false}
+            required
+            minLength={40}
+            maxLength={40}
+            value={key}
+            onInput={(e) => setKey(e.currentTarget.value)}
+          />
         </div>
         <ErrorMessage error={error} />
         <button type="submit" disabled={busy}>
@@ -62,7 +77,16 @@ export function SignIn({ onSignedIn, reason }: { onSignedIn(mode: "account" | "o
         <p class="hint">Accounts and keys of everyone, with the gateway's operator token (CONSOLE_OPERATOR_TOKEN).</p>
         <div class="field">
           <label for="operator-token">Operator token</label>
-          <input id="operator-token" name="operator-token" type="password" autocomplete="off" spellcheck={false} required value={token} onInput={(e) => setToken(e.currentTarget.value)} />
+          <input
+            id="operator-token"
+            name="operator-token"
+            type="password"
+            autocomplete="off"
+            spellcheck={false}
+            required
+            value={token}
+            onInput={(e) => setToken(e.currentTarget.value)}
+          />
         </div>
         <ErrorMessage error={operatorError} />
         <button type="submit" disabled={busy}>

@@ -14,7 +14,10 @@ export function UsagePage() {
   return (
     <>
       <h1 tabIndex={-1}>Usage, last {DAYS} days</h1>
-      <p class="hint">Requests made with the X-API-Key header by every key of this account, per UTC day and endpoint group. Requests with Authorization: Bearer (this console's own) are not counted, as the API specification says.</p>
+      <p class="hint">
+        Requests made with the X-API-Key header by every key of this account, per UTC day and endpoint group. Requests with Authorization:
+        Bearer (this console's own) are not counted, as the API specification says.
+      </p>
       <ErrorMessage error={usage.error} />
       {table && (
         <>

@@ -19,7 +19,10 @@ type Webhook = Omit<Schemas["Webhook"], "last_triggered_at" | "deleted_at">;
 const SHOWN_ADDRESSES = 200;
 
 export function WebhookPage({ id }: { id: number }) {
-  const webhook = useLoad(async () => (await unwrap(api.GET("/api/v1/webhooks/{webhook}", { params: { path: { webhook: id } } }))).data, [id]);
+  const webhook = useLoad(
+    async () => (await unwrap(api.GET("/api/v1/webhooks/{webhook}", { params: { path: { webhook: id } } }))).data,
+    [id],
+  );
   const [error, setError] = useState<ApiError>();
   const [notice, setNotice] = useState<string>();
   const [deliveriesChanged, setDeliveriesChanged] = useState(0);
@@ -57,12 +60,23 @@ export function WebhookPage({ id }: { id: number }) {
       </p>
       {notice && <Notice>{notice}</Notice>}
       <ErrorMessage error={error} />
-      <SettingsForm webhook={data} onSave={(body) => act(() => unwrap(api.PUT("/api/v1/webhooks/{webhook}", { ...path, body })), "Settings saved.")} />
+      <SettingsForm
+        webhook={data}
+        onSave={(body) => act(() => unwrap(api.PUT("/api/v1/webhooks/{webhook}", { ...path, body })), "Settings saved.")}
+      />
 
       <section class="card" aria-labelledby="secret-heading">
         <h2 id="secret-heading">Signing secret</h2>
         <SecretField id="webhook-secret" label="Signing secret" value={data.secret} />
-        <button type="button" onClick={() => void act(() => unwrap(api.POST("/api/v1/webhooks/{webhook}/secret", path)), "The secret is rotated: the next delivery is signed with the new one.")}>
+        <button
+          type="button"
+          onClick={() =>
+            void act(
+              () => unwrap(api.POST("/api/v1/webhooks/{webhook}/secret", path)),
+              "The secret is rotated: the next delivery is signed with the new one.",
+            )
+          }
+        >
           Rotate secret
         </button>
         <Snippet secret={data.secret} />
@@ -70,7 +84,9 @@ export function WebhookPage({ id }: { id: number }) {
 
       <section class="card" aria-labelledby="test-heading">
         <h2 id="test-heading">Test event</h2>
-        <p class="hint">Queues a signed <code>test</code> notification to {data.webhook_url}; it appears in the delivery log below.</p>
+        <p class="hint">
+          Queues a signed <code>test</code> notification to {data.webhook_url}; it appears in the delivery log below.
+        </p>
         <button
           type="button"
           onClick={() =>
@@ -88,11 +104,26 @@ export function WebhookPage({ id }: { id: number }) {
 
       <Addresses
         webhook={data}
-        onAdd={(addresses) => act(async () => unwrap(api.POST("/api/v1/webhooks/{webhook}/addresses", { ...path, body: { addresses } })), `Added: the webhook watches the addresses sent.`)}
-        onRemove={(addresses) => act(async () => unwrap(api.DELETE("/api/v1/webhooks/{webhook}/addresses", { ...path, body: { addresses } })), `Removed from the webhook's list.`)}
+        onAdd={(addresses) =>
+          act(
+            async () => unwrap(api.POST("/api/v1/webhooks/{webhook}/addresses", { ...path, body: { addresses } })),
+            `Added: the webhook watches the addresses sent.`,
+          )
+        }
+        onRemove={(addresses) =>
+          act(
+            async () => unwrap(api.DELETE("/api/v1/webhooks/{webhook}/addresses", { ...path, body: { addresses } })),
+            `Removed from the webhook's list.`,
+          )
+        }
       />
 
-      <DeleteWebhook id={id} onDelete={() => act(async () => (await unwrap(api.DELETE("/api/v1/webhooks/{webhook}", path)), navigate({ page: "webhooks" })), "Deleted.")} />
+      <DeleteWebhook
+        id={id}
+        onDelete={() =>
+          act(async () => (await unwrap(api.DELETE("/api/v1/webhooks/{webhook}", path)), navigate({ page: "webhooks" })), "Deleted.")
+        }
+      />
     </>
   );
 }
@@ -124,7 +155,14 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
       </div>
       <div class="field">
         <label for="edit-confirmations">Confirmations</label>
-        <input id="edit-confirmations" type="number" min={1} required value={confirmations} onInput={(e) => setConfirmations(e.currentTarget.value)} />
+        <input
+          id="edit-confirmations"
+          type="number"
+          min={1}
+          required
+          value={confirmations}
+          onInput={(e) => setConfirmations(e.currentTarget.value)}
+        />
       </div>
       <div class="field checkbox">
         <input id="edit-active" type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
@@ -160,7 +198,15 @@ function Snippet({ secret }: { secret: string }) {
   );
 }
 
-function Addresses({ webhook, onAdd, onRemove }: { webhook: Webhook; onAdd(addresses: string[]): Promise<void>; onRemove(addresses: string[]): Promise<void> }) {
+function Addresses({
+  webhook,
+  onAdd,
+  onRemove,
+}: {
+  webhook: Webhook;
+  onAdd(addresses: string[]): Promise<void>;
+  onRemove(addresses: string[]): Promise<void>;
+}) {
   const [text, setText] = useState("");
   const pasted = parseAddressList(text);
   const run = (action: (addresses: string[]) => Promise<void>) => void action(pasted).then(() => setText(""));

@@ -24,7 +24,12 @@ export function WebhooksPage() {
     try {
       const { data } = await unwrap(
         api.POST("/api/v1/webhooks", {
-          body: { coin, webhook_url: url.trim(), addresses: parseAddressList(addresses), ...(confirmations ? { confirmations: Number(confirmations) } : {}) },
+          body: {
+            coin,
+            webhook_url: url.trim(),
+            addresses: parseAddressList(addresses),
+            ...(confirmations ? { confirmations: Number(confirmations) } : {}),
+          },
         }),
       );
       navigate({ page: "webhook", id: data.id });
@@ -41,7 +46,9 @@ export function WebhooksPage() {
       {webhooks.data && (
         <div class="table-scroll">
           <table>
-            <caption>Webhooks of this account{meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}</caption>
+            <caption>
+              Webhooks of this account{meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Id</th>
@@ -85,15 +92,36 @@ export function WebhooksPage() {
         </div>
         <div class="field">
           <label for="webhook-url">Webhook URL</label>
-          <input id="webhook-url" type="url" required placeholder="https://example.com/hooks/chaingate" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <input
+            id="webhook-url"
+            type="url"
+            required
+            placeholder="https://example.com/hooks/chaingate"
+            value={url}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="webhook-addresses">Addresses (one per line, or separated by commas or spaces)</label>
-          <textarea id="webhook-addresses" rows={4} required spellcheck={false} value={addresses} onInput={(e) => setAddresses(e.currentTarget.value)} />
+          <textarea
+            id="webhook-addresses"
+            rows={4}
+            required
+            spellcheck={false}
+            value={addresses}
+            onInput={(e) => setAddresses(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="webhook-confirmations">Confirmations (optional)</label>
-          <input id="webhook-confirmations" type="number" min={1} inputMode="numeric" value={confirmations} onInput={(e) => setConfirmations(e.currentTarget.value)} />
+          <input
+            id="webhook-confirmations"
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={confirmations}
+            onInput={(e) => setConfirmations(e.currentTarget.value)}
+          />
         </div>
         <ErrorMessage error={error} />
         <button type="submit">Create webhook</button>

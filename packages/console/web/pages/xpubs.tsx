@@ -26,7 +26,15 @@ export function XpubsPage() {
       <h1 tabIndex={-1}>Watch-only keys</h1>
       <div role="tablist" aria-label="Chain" class="tabs">
         {(Object.keys(CHAINS) as Chain[]).map((c) => (
-          <button key={c} type="button" role="tab" id={`tab-${c}`} aria-selected={chain === c} aria-controls="xpub-panel" onClick={() => setChain(c)}>
+          <button
+            key={c}
+            type="button"
+            role="tab"
+            id={`tab-${c}`}
+            aria-selected={chain === c}
+            aria-controls="xpub-panel"
+            onClick={() => setChain(c)}
+          >
             {CHAINS[c].title}
           </button>
         ))}
@@ -40,7 +48,10 @@ export function XpubsPage() {
 
 function ChainKeys({ chain }: { chain: Chain }) {
   const [page, setPage] = useState(1);
-  const records = useLoad(() => unwrap(api.GET(xpubPath(chain), { params: { query: { page, per_page: RECORDS_PER_PAGE } } })), [chain, page]);
+  const records = useLoad(
+    () => unwrap(api.GET(xpubPath(chain), { params: { query: { page, per_page: RECORDS_PER_PAGE } } })),
+    [chain, page],
+  );
   const [xpub, setXpub] = useState("");
   const [label, setLabel] = useState("");
   const [error, setError] = useState<ApiError>();
@@ -49,7 +60,9 @@ function ChainKeys({ chain }: { chain: Chain }) {
   async function register(event: Event) {
     event.preventDefault();
     try {
-      const record = await unwrap(api.POST(xpubPath(chain), { body: { xpub: xpub.trim(), ...(label.trim() ? { label: label.trim() } : {}) } }));
+      const record = await unwrap(
+        api.POST(xpubPath(chain), { body: { xpub: xpub.trim(), ...(label.trim() ? { label: label.trim() } : {}) } }),
+      );
       setXpub("");
       setLabel("");
       setError(undefined);
@@ -98,7 +111,11 @@ function ChainKeys({ chain }: { chain: Chain }) {
                   <td>{record.issued_count}</td>
                   <td>{formatTime(record.created_at)}</td>
                   <td>
-                    <button type="button" aria-expanded={open === record.id} onClick={() => setOpen(open === record.id ? undefined : record.id)}>
+                    <button
+                      type="button"
+                      aria-expanded={open === record.id}
+                      onClick={() => setOpen(open === record.id ? undefined : record.id)}
+                    >
                       {open === record.id ? "Hide addresses" : "Addresses"}
                       <span class="visually-hidden"> of key {record.id}</span>
                     </button>
@@ -115,7 +132,14 @@ function ChainKeys({ chain }: { chain: Chain }) {
         <h2>Register a {CHAINS[chain].title} key</h2>
         <div class="field">
           <label for="xpub-key">Extended public key ({CHAINS[chain].keyHint})</label>
-          <input id="xpub-key" required spellcheck={false} autocomplete="off" value={xpub} onInput={(e) => setXpub(e.currentTarget.value)} />
+          <input
+            id="xpub-key"
+            required
+            spellcheck={false}
+            autocomplete="off"
+            value={xpub}
+            onInput={(e) => setXpub(e.currentTarget.value)}
+          />
         </div>
         <div class="field">
           <label for="xpub-label">Label (optional)</label>
@@ -130,7 +154,10 @@ function ChainKeys({ chain }: { chain: Chain }) {
 
 function IssuedAddresses({ chain, id, onIssued }: { chain: Chain; id: number; onIssued(): void }) {
   const [page, setPage] = useState(1);
-  const history = useLoad(() => unwrap(api.GET(historyPath(chain), { params: { path: { id }, query: { page, per_page: ADDRESSES_PER_PAGE } } })), [chain, id, page]);
+  const history = useLoad(
+    () => unwrap(api.GET(historyPath(chain), { params: { path: { id }, query: { page, per_page: ADDRESSES_PER_PAGE } } })),
+    [chain, id, page],
+  );
   const [issued, setIssued] = useState<string>();
   const [error, setError] = useState<ApiError>();
 

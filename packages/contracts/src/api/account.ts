@@ -31,9 +31,20 @@ export const usageQuerySchema = z.object({
     .string()
     .regex(/^-?[0-9]{1,6}$/, { error: "The days field must be an integer." })
     .transform(Number)
-    .pipe(z.number().min(1, { error: "The days field must be at least 1." }).max(MAX_USAGE_DAYS, { error: `The days field must not be greater than ${MAX_USAGE_DAYS}.` }))
+    .pipe(
+      z
+        .number()
+        .min(1, { error: "The days field must be at least 1." })
+        .max(MAX_USAGE_DAYS, { error: `The days field must not be greater than ${MAX_USAGE_DAYS}.` }),
+    )
     .default(DEFAULT_USAGE_DAYS)
-    .openapi({ type: "integer", minimum: 1, maximum: MAX_USAGE_DAYS, default: DEFAULT_USAGE_DAYS, description: `Days back from today (UTC), today included; default ${DEFAULT_USAGE_DAYS}.` }),
+    .openapi({
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_USAGE_DAYS,
+      default: DEFAULT_USAGE_DAYS,
+      description: `Days back from today (UTC), today included; default ${DEFAULT_USAGE_DAYS}.`,
+    }),
 });
 
 export const createAccountRequestSchema = z
@@ -55,8 +66,13 @@ export const apiKeySchema = z
     active: z.boolean(),
     created_at: z.iso.datetime(),
     deactivated_at: z.iso.datetime().nullable(),
-    last_used_on: z.iso.date().nullable().openapi({ description: "The last UTC day the key was counted in the usage statistics (X-API-Key requests only); null when never." }),
-    current: z.boolean().openapi({ description: "Whether this is the key the request was made with (deactivating it ends the caller's access)." }),
+    last_used_on: z.iso
+      .date()
+      .nullable()
+      .openapi({ description: "The last UTC day the key was counted in the usage statistics (X-API-Key requests only); null when never." }),
+    current: z
+      .boolean()
+      .openapi({ description: "Whether this is the key the request was made with (deactivating it ends the caller's access)." }),
   })
   .openapi("ApiKey");
 export type ApiKey = z.infer<typeof apiKeySchema>;
@@ -76,7 +92,9 @@ export const accountSchema = z
   .object({ id: z.number().int(), name: z.string(), created_at: z.iso.datetime(), active_keys: z.number().int() })
   .openapi("Account");
 
-const keyIdParam = z.object({ key: z.number().int().nonnegative().openapi({ description: "API key id (digits; anything else is a routing miss).", example: 1 }) });
+const keyIdParam = z.object({
+  key: z.number().int().nonnegative().openapi({ description: "API key id (digits; anything else is a routing miss).", example: 1 }),
+});
 const accountIdParam = z.object({ account: z.number().int().nonnegative().openapi({ description: "Account id.", example: 1 }) });
 const VALIDATION = json("`{message, errors}`: the field-by-field reasons.", validationErrorSchema);
 const dataOf = (schema: z.ZodType) => z.object({ data: schema });
@@ -86,25 +104,53 @@ const body = (schema: z.ZodType, required = true) => ({ body: { required, conten
 export function registerAccountPaths(registry: OpenAPIRegistry): void {
   const tags = ["Account"];
   registry.registerPath({
-    method: "get", path: "/api/v1/keys", tags, summary: "List the account's API keys", security: SECURITY,
+    method: "get",
+    path: "/api/v1/keys",
+    tags,
+    summary: "List the account's API keys",
+    security: SECURITY,
     description: "Every key of the caller's account, active or not, ordered by id. The key itself is never returned here.",
     responses: { 200: json("`{data: [key]}`", dataOf(z.array(apiKeySchema))), ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "post", path: "/api/v1/keys", tags, summary: "Create an API key", security: SECURITY, request: body(createApiKeyRequestSchema, false),
+    method: "post",
+    path: "/api/v1/keys",
+    tags,
+    summary: "Create an API key",
+    security: SECURITY,
+    request: body(createApiKeyRequestSchema, false),
     description: "A new key of the caller's account. Its whole value is in this answer only.",
     responses: { 201: json("`{data: key}` with `key`.", dataOf(createdApiKeySchema)), 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "post", path: "/api/v1/keys/{key}/deactivate", tags, summary: "Deactivate an API key", security: SECURITY, request: { params: keyIdParam },
+    method: "post",
+    path: "/api/v1/keys/{key}/deactivate",
+    tags,
+    summary: "Deactivate an API key",
+    security: SECURITY,
+    request: { params: keyIdParam },
     description:
       "The key fails from the next request on (401), on every gateway replica. The caller may deactivate the very key it calls with (`current: true`): allowed, and the end of its access; the console asks first. Deactivating an inactive key changes nothing.",
-    responses: { 200: json("`{data: key}`, inactive.", dataOf(apiKeySchema)), 404: json("No API key with this id belongs to the caller's account.", messageErrorSchema), ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("`{data: key}`, inactive.", dataOf(apiKeySchema)),
+      404: json("No API key with this id belongs to the caller's account.", messageErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
-    method: "get", path: "/api/v1/usage", tags, summary: "Requests per day and endpoint group", security: SECURITY, request: { query: usageQuerySchema },
-    description: "Counts of the account's requests made with `X-API-Key` (the Bearer path is not counted, as the spec says), per UTC day and endpoint group, over every key of the account. Days without requests are absent.",
-    responses: { 200: json("`{data: [{day, endpoint_group, request_count}], meta: {from, to, days}}`", usageSchema), 422: VALIDATION, ...GATEWAY_RESPONSES },
+    method: "get",
+    path: "/api/v1/usage",
+    tags,
+    summary: "Requests per day and endpoint group",
+    security: SECURITY,
+    request: { query: usageQuerySchema },
+    description:
+      "Counts of the account's requests made with `X-API-Key` (the Bearer path is not counted, as the spec says), per UTC day and endpoint group, over every key of the account. Days without requests are absent.",
+    responses: {
+      200: json("`{data: [{day, endpoint_group, request_count}], meta: {from, to, days}}`", usageSchema),
+      422: VALIDATION,
+      ...GATEWAY_RESPONSES,
+    },
   });
 }
 
@@ -121,19 +167,54 @@ export function registerOperatorPaths(registry: OpenAPIRegistry): void {
   const UNAUTHORIZED = json("The operator token is missing or wrong.", messageErrorSchema);
   const OFF = json("CONSOLE_OPERATOR_TOKEN is not set: the operator paths do not exist (a routing miss).", messageErrorSchema);
   registry.registerPath({
-    method: "get", path: "/api/v1/operator/accounts", tags, summary: "List accounts", security,
+    method: "get",
+    path: "/api/v1/operator/accounts",
+    tags,
+    summary: "List accounts",
+    security,
     responses: { 200: json("`{data: [account]}`", dataOf(z.array(accountSchema))), 401: UNAUTHORIZED, 404: OFF },
   });
   registry.registerPath({
-    method: "post", path: "/api/v1/operator/accounts", tags, summary: "Create an account with its first key", security, request: body(createAccountRequestSchema),
-    responses: { 201: json("`{data: {account, key}}`; the key's whole value is in this answer only.", dataOf(z.object({ account: accountSchema, key: createdApiKeySchema }))), 401: UNAUTHORIZED, 404: OFF, 422: VALIDATION },
+    method: "post",
+    path: "/api/v1/operator/accounts",
+    tags,
+    summary: "Create an account with its first key",
+    security,
+    request: body(createAccountRequestSchema),
+    responses: {
+      201: json(
+        "`{data: {account, key}}`; the key's whole value is in this answer only.",
+        dataOf(z.object({ account: accountSchema, key: createdApiKeySchema })),
+      ),
+      401: UNAUTHORIZED,
+      404: OFF,
+      422: VALIDATION,
+    },
   });
   registry.registerPath({
-    method: "get", path: "/api/v1/operator/accounts/{account}/keys", tags, summary: "List an account's keys", security, request: { params: accountIdParam },
-    responses: { 200: json("`{data: [key]}` (`current` is always false).", dataOf(z.array(apiKeySchema))), 401: UNAUTHORIZED, 404: json("No such account (or the operator paths are off).", messageErrorSchema) },
+    method: "get",
+    path: "/api/v1/operator/accounts/{account}/keys",
+    tags,
+    summary: "List an account's keys",
+    security,
+    request: { params: accountIdParam },
+    responses: {
+      200: json("`{data: [key]}` (`current` is always false).", dataOf(z.array(apiKeySchema))),
+      401: UNAUTHORIZED,
+      404: json("No such account (or the operator paths are off).", messageErrorSchema),
+    },
   });
   registry.registerPath({
-    method: "post", path: "/api/v1/operator/keys/{key}/deactivate", tags, summary: "Deactivate any key", security, request: { params: keyIdParam },
-    responses: { 200: json("`{data: key}`, inactive.", dataOf(apiKeySchema)), 401: UNAUTHORIZED, 404: json("No such key (or the operator paths are off).", messageErrorSchema) },
+    method: "post",
+    path: "/api/v1/operator/keys/{key}/deactivate",
+    tags,
+    summary: "Deactivate any key",
+    security,
+    request: { params: keyIdParam },
+    responses: {
+      200: json("`{data: key}`, inactive.", dataOf(apiKeySchema)),
+      401: UNAUTHORIZED,
+      404: json("No such key (or the operator paths are off).", messageErrorSchema),
+    },
   });
 }

@@ -27,7 +27,14 @@ export const btcFeeEstimateQuerySchema = z.object({
 });
 
 const healthSchema = z
-  .object({ status: z.string(), time: z.iso.datetime(), chain: z.string(), blocks: z.number().int(), headers: z.number().int(), verificationProgress: z.number() })
+  .object({
+    status: z.string(),
+    time: z.iso.datetime(),
+    chain: z.string(),
+    blocks: z.number().int(),
+    headers: z.number().int(),
+    verificationProgress: z.number(),
+  })
   .openapi("BtcHealth");
 const healthErrorSchema = z.object({ status: z.literal("error"), message: z.string() }).openapi("HealthError");
 const blockSchema = z
@@ -55,15 +62,43 @@ const feeEstimateSchema = z
     errors: z.array(z.string()),
   })
   .openapi("BtcFeeEstimate");
+/** What POST /api/v1/btc/jsonrpc forwards (spec rule 1), exactly as bitcoind names them (case-sensitive); every wallet method is refused. */
+export const BTC_JSONRPC_ALLOWED_METHODS = [
+  "decoderawtransaction",
+  "estimatesmartfee",
+  "getbestblockhash",
+  "getblock",
+  "getblockchaininfo",
+  "getblockcount",
+  "getblockhash",
+  "getblockheader",
+  "getblockstats",
+  "getdifficulty",
+  "getmempoolinfo",
+  "getrawtransaction",
+  "gettxout",
+  "sendrawtransaction",
+  "testmempoolaccept",
+] as const;
+/** Calls per POST /api/v1/btc/jsonrpc batch (spec rule 3). */
+export const BTC_JSONRPC_MAX_BATCH_CALLS = 20;
+
 const jsonRpcRequestSchema = z
-  .object({ jsonrpc: z.string().optional(), method: z.string(), params: z.array(z.unknown()), id: z.union([z.string(), z.number()]).nullable().optional() })
+  .object({
+    jsonrpc: z.string().optional(),
+    method: z.string(),
+    params: z.array(z.unknown()),
+    id: z.union([z.string(), z.number()]).nullable().optional(),
+  })
   .openapi("BtcJsonRpcRequest");
 
 const nodeFailure = json(
   "The node failed: the generic message `Could not connect to BTC node.` (compatibility) with `details.reason` telling an unknown id (not_found), a bad argument (invalid_argument), a node refusal (node_error, with the node's code), an outage (node_unreachable) or a missing node configuration (not_configured).",
   nodeErrorSchema,
 );
-const hashParam = z.object({ blockHash: z.string().openapi({ example: "0000000000000000000320283a032748cef8227873ff4872689bf23f1cda83a5" }) });
+const hashParam = z.object({
+  blockHash: z.string().openapi({ example: "0000000000000000000320283a032748cef8227873ff4872689bf23f1cda83a5" }),
+});
 
 export function registerBtcPaths(registry: OpenAPIRegistry): void {
   const tags = ["Bitcoin"];
@@ -73,14 +108,25 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     method: "get",
     path: "/api/v1/btc/health",
     summary: "Node status",
-    responses: { 200: json("Chain, height and sync progress.", healthSchema), 500: json("The node is unreachable or not configured.", healthErrorSchema), ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("Chain, height and sync progress.", healthSchema),
+      500: json("The node is unreachable or not configured.", healthErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
     ...common,
     method: "get",
     path: "/api/v1/btc/block/{blockNumber}",
     summary: "Block by height, with full transactions (streamed; megabytes)",
-    request: { params: z.object({ blockNumber: z.string().regex(/^-?\d+$/).openapi({ example: "840000" }) }) },
+    request: {
+      params: z.object({
+        blockNumber: z
+          .string()
+          .regex(/^-?\d+$/)
+          .openapi({ example: "840000" }),
+      }),
+    },
     responses: {
       200: json("The block (getblock verbosity 2).", blockSchema),
       400: json("Negative height.", z.object({ error: z.string() })),
@@ -118,7 +164,11 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/btc/block/hash/{blockHash}/transactions/count",
     summary: "Number of transactions in a block",
     request: { params: hashParam },
-    responses: { 200: json("Count including the coinbase.", z.object({ transactionCount: z.number().int().nullable() })), 500: nodeFailure, ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("Count including the coinbase.", z.object({ transactionCount: z.number().int().nullable() })),
+      500: nodeFailure,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
     ...common,
@@ -126,7 +176,11 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/btc/account",
     summary: "Addresses of the node's own wallet (always [] on a node without a wallet)",
     request: {
-      query: z.object({ minconf: z.string().optional().openapi({ example: "1" }), includeEmpty: z.enum(["true", "false"]).optional(), includeWatchOnly: z.enum(["true", "false"]).optional() }),
+      query: z.object({
+        minconf: z.string().optional().openapi({ example: "1" }),
+        includeEmpty: z.enum(["true", "false"]).optional(),
+        includeWatchOnly: z.enum(["true", "false"]).optional(),
+      }),
     },
     responses: {
       200: json("listreceivedbyaddress rows.", z.array(walletAddressSchema)),
@@ -163,7 +217,10 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     summary: "Whether an output is unspent (gettxout, mempool included; chaingate addition)",
     request: { params: z.object({ txid: z.string(), n: z.string().regex(/^\d+$/) }) },
     responses: {
-      200: json("`unspent: false` with `output: null` means spent or never existed.", z.object({ unspent: z.boolean(), output: z.record(z.string(), z.unknown()).nullable() })),
+      200: json(
+        "`unspent: false` with `output: null` means spent or never existed.",
+        z.object({ unspent: z.boolean(), output: z.record(z.string(), z.unknown()).nullable() }),
+      ),
       500: nodeFailure,
       ...GATEWAY_RESPONSES,
     },
@@ -193,15 +250,23 @@ export function registerBtcPaths(registry: OpenAPIRegistry): void {
     ...common,
     method: "post",
     path: "/api/v1/btc/jsonrpc",
-    summary: "Allow-listed JSON-RPC 1.0 proxy (single call or a batch of at most 20)",
-    description:
-      "Allowed: decoderawtransaction, estimatesmartfee, getbestblockhash, getblock, getblockchaininfo, getblockcount, getblockhash, getblockheader, getblockstats, getdifficulty, getmempoolinfo, getrawtransaction, gettxout, sendrawtransaction, testmempoolaccept. Any other method (every wallet method) is refused with 403 and -32601 before the node is contacted; one disallowed call refuses the whole batch. `params` is required (an array). Forwarded as JSON-RPC 1.0, re-encoded from the parsed request.",
+    summary: `Allow-listed JSON-RPC 1.0 proxy (single call or a batch of at most ${BTC_JSONRPC_MAX_BATCH_CALLS})`,
+    description: `Allowed: ${BTC_JSONRPC_ALLOWED_METHODS.join(", ")}. Any other method (every wallet method) is refused with 403 and -32601 before the node is contacted; one disallowed call refuses the whole batch. \`params\` is required (an array). Forwarded as JSON-RPC 1.0, re-encoded from the parsed request.`,
     request: { body: { content: { "application/json": { schema: z.union([jsonRpcRequestSchema, z.array(jsonRpcRequestSchema)]) } } } },
     responses: {
-      200: json("The node answered: its envelope, or an array of envelopes for a batch (match by id; per-call errors inside).", z.unknown()),
-      400: json("-32700 unparseable body; -32600 missing method, missing params, empty batch or a batch over 20.", jsonRpcErrorSchema),
+      200: json(
+        "The node answered: its envelope, or an array of envelopes for a batch (match by id; per-call errors inside).",
+        z.unknown(),
+      ),
+      400: json(
+        `-32700 unparseable body; -32600 missing method, missing params, empty batch or a batch over ${BTC_JSONRPC_MAX_BATCH_CALLS}.`,
+        jsonRpcErrorSchema,
+      ),
       403: json("-32601: a method outside the allow-list.", jsonRpcErrorSchema),
-      500: json("The node refused the call: `{result: null, error: {code, message}, id}` with the node's code; or the node is not configured (-32603, no result member).", z.unknown()),
+      500: json(
+        "The node refused the call: `{result: null, error: {code, message}, id}` with the node's code; or the node is not configured (-32603, no result member).",
+        z.unknown(),
+      ),
       502: json("The node is unreachable: -32603.", jsonRpcErrorSchema),
       ...GATEWAY_RESPONSES,
     },

@@ -1,12 +1,10 @@
 /** The spec's error shapes (there is no single envelope; each endpoint documents its own). */
 import { z } from "../zod.ts";
 
-export const messageErrorSchema = z
-  .object({ message: z.string() })
-  .openapi("MessageError", {
-    description:
-      "Gateway-level errors: authentication (401), routing (404), method (405), body too large for its route (413), service unavailable or the gateway holding too many request bodies at once (503, with `Retry-After`).",
-  });
+export const messageErrorSchema = z.object({ message: z.string() }).openapi("MessageError", {
+  description:
+    "Gateway-level errors: authentication (401), routing (404), method (405), body too large for its route (413), service unavailable or the gateway holding too many request bodies at once (503, with `Retry-After`).",
+});
 
 export const nodeErrorSchema = z
   .object({

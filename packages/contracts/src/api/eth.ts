@@ -6,11 +6,11 @@
 import { ethValidationErrorSchema, jsonRpcErrorSchema, nodeErrorSchema } from "./error-bodies.ts";
 import { GATEWAY_RESPONSES, json, SECURITY, type OpenAPIRegistry } from "../openapi/openapi-registry.ts";
 import { z } from "../zod.ts";
+// A 20-byte address, any letter case (the node checks no EIP-55 checksum).
+import { ETHEREUM_ADDRESS } from "@chaingate/ethereum";
 
 /** EIP-1474 QUANTITY: 0x-prefixed, no leading zeros (`0x0`, `0x5208`). */
 export const ETH_QUANTITY = /^0x(?:0|[1-9a-fA-F][0-9a-fA-F]*)$/;
-/** A 20-byte address, any letter case (the node checks no EIP-55 checksum). */
-export const ETH_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** A 32-byte hash (block or transaction). */
 export const ETH_HASH = /^0x[0-9a-fA-F]{64}$/;
 /** EIP-1474 DATA: 0x-prefixed, whole bytes. */
@@ -23,8 +23,14 @@ export function isEthBlockParameter(value: string): boolean {
   return (ETH_BLOCK_TAGS as readonly string[]).includes(value) || ETH_QUANTITY.test(value);
 }
 
-const quantity = (field: string) => z.string({ error: `The transaction.${field} field must be a string.` }).regex(ETH_QUANTITY, `The transaction.${field} field must be a hex QUANTITY (0x-prefixed, no leading zeros).`);
-const address = (field: string) => z.string({ error: `The transaction.${field} field must be a string.` }).regex(ETH_ADDRESS, `The transaction.${field} field must be a 0x-prefixed 20-byte address.`);
+const quantity = (field: string) =>
+  z
+    .string({ error: `The transaction.${field} field must be a string.` })
+    .regex(ETH_QUANTITY, `The transaction.${field} field must be a hex QUANTITY (0x-prefixed, no leading zeros).`);
+const address = (field: string) =>
+  z
+    .string({ error: `The transaction.${field} field must be a string.` })
+    .regex(ETHEREUM_ADDRESS, `The transaction.${field} field must be a 0x-prefixed 20-byte address.`);
 
 /** The spec's "Ethereum transaction parameters": every member optional, unknown members refused. */
 export const ethTransactionParametersSchema = z
@@ -37,10 +43,18 @@ export const ethTransactionParametersSchema = z
       maxFeePerGas: quantity("maxFeePerGas").optional(),
       maxPriorityFeePerGas: quantity("maxPriorityFeePerGas").optional(),
       value: quantity("value").optional().openapi({ description: "Wei." }),
-      data: z.string({ error: "The transaction.data field must be a string." }).regex(ETH_DATA, "The transaction.data field must be 0x-prefixed hex of whole bytes.").optional(),
+      data: z
+        .string({ error: "The transaction.data field must be a string." })
+        .regex(ETH_DATA, "The transaction.data field must be 0x-prefixed hex of whole bytes.")
+        .optional(),
       nonce: quantity("nonce").optional(),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? `The transaction field has unknown members: ${issue.keys.join(", ")}.` : "The transaction field must be an object.") },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `The transaction field has unknown members: ${issue.keys.join(", ")}.`
+          : "The transaction field must be an object.",
+    },
   )
   .openapi("EthTransactionParameters", { description: "All members optional; numbers are hex QUANTITY strings." });
 
@@ -49,8 +63,12 @@ const blockParameter = z
   .refine(isEthBlockParameter, `The block field must be a hex QUANTITY or one of ${ETH_BLOCK_TAGS.join(", ")}.`)
   .openapi({ example: "latest" });
 
-export const ethEstimateGasRequestSchema = z.object({ transaction: ethTransactionParametersSchema, block: blockParameter.optional() }).openapi("EthEstimateGasRequest");
-export const ethSendTransactionRequestSchema = z.object({ transaction: ethTransactionParametersSchema }).openapi("EthSendTransactionRequest");
+export const ethEstimateGasRequestSchema = z
+  .object({ transaction: ethTransactionParametersSchema, block: blockParameter.optional() })
+  .openapi("EthEstimateGasRequest");
+export const ethSendTransactionRequestSchema = z
+  .object({ transaction: ethTransactionParametersSchema })
+  .openapi("EthSendTransactionRequest");
 export const ethSendRawRequestSchema = z
   .object({
     hex: z
@@ -59,23 +77,46 @@ export const ethSendRawRequestSchema = z
   })
   .openapi("EthSendRawRequest", { description: "A signed transaction (RLP, or a typed-transaction envelope), hex-encoded." });
 
-const healthSchema = z.object({ status: z.string(), time: z.iso.datetime(), blockNumber: z.string().openapi({ example: "0x1b4" }) }).openapi("EthHealth");
+const healthSchema = z
+  .object({ status: z.string(), time: z.iso.datetime(), blockNumber: z.string().openapi({ example: "0x1b4" }) })
+  .openapi("EthHealth");
 const healthErrorSchema = z.object({ status: z.literal("error"), message: z.string() });
 const nodeObject = (name: string, description: string) => z.record(z.string(), z.unknown()).openapi(name, { description });
-const blockSchema = nodeObject("EthBlock", "The node's eth_getBlockBy* object, streamed unchanged; `transactions` holds hashes, or full transaction objects with `fullTransactions=true`.");
+const blockSchema = nodeObject(
+  "EthBlock",
+  "The node's eth_getBlockBy* object, streamed unchanged; `transactions` holds hashes, or full transaction objects with `fullTransactions=true`.",
+);
 const transactionSchema = nodeObject("EthTransaction", "The node's eth_getTransactionByHash object, unchanged.");
 const receiptSchema = nodeObject("EthReceipt", "The node's eth_getTransactionReceipt object, unchanged.");
-const feeHistorySchema = nodeObject("EthFeeHistory", "The node's eth_feeHistory object (oldestBlock, baseFeePerGas, gasUsedRatio, reward), unchanged.");
+const feeHistorySchema = nodeObject(
+  "EthFeeHistory",
+  "The node's eth_feeHistory object (oldestBlock, baseFeePerGas, gasUsedRatio, reward), unchanged.",
+);
 const badRequest = (description: string) => json(description, z.object({ error: z.string() }));
 const nodeFailure = json(
   "The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured.",
   nodeErrorSchema,
 );
 const addressParam = z.object({ address: z.string().openapi({ example: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" }) });
-const blockQuery = z.object({ block: z.string().optional().openapi({ description: `Hex QUANTITY or ${ETH_BLOCK_TAGS.join(", ")}; default latest.` }) });
-const fullTransactionsQuery = z.object({ fullTransactions: z.enum(["true", "false"]).optional().openapi({ description: "Full transaction objects instead of hashes; default false." }) });
+const blockQuery = z.object({
+  block: z
+    .string()
+    .optional()
+    .openapi({ description: `Hex QUANTITY or ${ETH_BLOCK_TAGS.join(", ")}; default latest.` }),
+});
+const fullTransactionsQuery = z.object({
+  fullTransactions: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({ description: "Full transaction objects instead of hashes; default false." }),
+});
 const jsonRpcRequestSchema = z
-  .object({ jsonrpc: z.string().optional(), method: z.string(), params: z.array(z.unknown()).optional(), id: z.union([z.string(), z.number()]).nullable().optional() })
+  .object({
+    jsonrpc: z.string().optional(),
+    method: z.string(),
+    params: z.array(z.unknown()).optional(),
+    id: z.union([z.string(), z.number()]).nullable().optional(),
+  })
   .openapi("EthJsonRpcRequest");
 
 /** What POST /api/v1/eth/jsonrpc forwards; the description of the route lists them. */
@@ -123,15 +164,31 @@ export const ETH_JSONRPC_MAX_BATCH_CALLS = 1_000;
 export function registerEthPaths(registry: OpenAPIRegistry): void {
   const common = { tags: ["Ethereum"], security: SECURITY };
   const get = (path: string, summary: string, request: Record<string, unknown>, responses: Record<number, unknown>) =>
-    registry.registerPath({ ...common, method: "get", path, summary, request, responses: { ...responses, 500: nodeFailure, ...GATEWAY_RESPONSES } as never });
+    registry.registerPath({
+      ...common,
+      method: "get",
+      path,
+      summary,
+      request,
+      responses: { ...responses, 500: nodeFailure, ...GATEWAY_RESPONSES } as never,
+    });
   registry.registerPath({
     ...common,
     method: "get",
     path: "/api/v1/eth/health",
     summary: "Node status (eth_blockNumber)",
-    responses: { 200: json("The node's latest block number.", healthSchema), 500: json("The node is unreachable or not configured.", healthErrorSchema), ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("The node's latest block number.", healthSchema),
+      500: json("The node is unreachable or not configured.", healthErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
   });
-  get("/api/v1/eth/account", "Addresses of the node's key store (eth_accounts; a production node has none or refuses)", {}, { 200: json("Addresses.", z.array(z.string())) });
+  get(
+    "/api/v1/eth/account",
+    "Addresses of the node's key store (eth_accounts; a production node has none or refuses)",
+    {},
+    { 200: json("Addresses.", z.array(z.string())) },
+  );
   get(
     "/api/v1/eth/account/{address}/nonce",
     "Transaction count of an address: the next nonce (eth_getTransactionCount; `pending` counts the node's mempool)",
@@ -145,7 +202,10 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     "/api/v1/eth/account/{address}/balance",
     "Balance in wei at a block (eth_getBalance; chaingate addition)",
     { params: addressParam, query: blockQuery },
-    { 200: json("Wei, hex QUANTITY.", z.object({ address: z.string(), block: z.string(), balance: z.string() })), 400: badRequest("Not a 20-byte address, or a bad block.") },
+    {
+      200: json("Wei, hex QUANTITY.", z.object({ address: z.string(), block: z.string(), balance: z.string() })),
+      400: badRequest("Not a 20-byte address, or a bad block."),
+    },
   );
   registry.registerPath({
     ...common,
@@ -166,7 +226,12 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/eth/account/send",
     summary: "Send from an account the node holds unlocked (eth_sendTransaction; refused by production nodes: use send-raw)",
     request: { body: { content: { "application/json": { schema: ethSendTransactionRequestSchema } } } },
-    responses: { 200: json("The transaction hash.", z.object({ transactionHash: z.string() })), 422: json("Bad transaction.", ethValidationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("The transaction hash.", z.object({ transactionHash: z.string() })),
+      422: json("Bad transaction.", ethValidationErrorSchema),
+      500: nodeFailure,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
     ...common,
@@ -174,19 +239,30 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     path: "/api/v1/eth/transactions/send-raw",
     summary: "Broadcast a signed transaction (eth_sendRawTransaction)",
     request: { body: { content: { "application/json": { schema: ethSendRawRequestSchema } } } },
-    responses: { 200: json("The transaction hash.", z.object({ transactionHash: z.string() })), 422: json("hex missing or not hexadecimal.", ethValidationErrorSchema), 500: nodeFailure, ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("The transaction hash.", z.object({ transactionHash: z.string() })),
+      422: json("hex missing or not hexadecimal.", ethValidationErrorSchema),
+      500: nodeFailure,
+      ...GATEWAY_RESPONSES,
+    },
   });
   get(
     "/api/v1/eth/transactions/{transactionHash}",
     "A transaction (eth_getTransactionByHash)",
     { params: z.object({ transactionHash: z.string() }) },
-    { 200: json("The transaction; an unknown hash is a 500 with details.reason not_found.", transactionSchema), 400: badRequest("Not a 32-byte hash.") },
+    {
+      200: json("The transaction; an unknown hash is a 500 with details.reason not_found.", transactionSchema),
+      400: badRequest("Not a 32-byte hash."),
+    },
   );
   get(
     "/api/v1/eth/transactions/{transactionHash}/receipt",
     "A transaction's receipt (eth_getTransactionReceipt)",
     { params: z.object({ transactionHash: z.string() }) },
-    { 200: json("The receipt; unknown or not yet mined is a 500 with details.reason not_found.", receiptSchema), 400: badRequest("Not a 32-byte hash.") },
+    {
+      200: json("The receipt; unknown or not yet mined is a 500 with details.reason not_found.", receiptSchema),
+      400: badRequest("Not a 32-byte hash."),
+    },
   );
   get(
     "/api/v1/eth/block/{block}",
@@ -200,7 +276,12 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     { params: z.object({ blockHash: z.string() }), query: fullTransactionsQuery },
     { 200: json("The block.", blockSchema), 400: badRequest("Not a 32-byte hash, or a bad fullTransactions.") },
   );
-  get("/api/v1/eth/gas-price", "Legacy gas price in wei (eth_gasPrice)", {}, { 200: json("Wei per gas, hex QUANTITY.", z.object({ gasPrice: z.string() })) });
+  get(
+    "/api/v1/eth/gas-price",
+    "Legacy gas price in wei (eth_gasPrice)",
+    {},
+    { 200: json("Wei per gas, hex QUANTITY.", z.object({ gasPrice: z.string() })) },
+  );
   get(
     "/api/v1/eth/fee-history",
     "Base fees and priority-fee percentiles of recent blocks (eth_feeHistory)",
@@ -221,8 +302,14 @@ export function registerEthPaths(registry: OpenAPIRegistry): void {
     description: `Allowed: ${ETH_JSONRPC_ALLOWED_METHODS.join(", ")}. Anything else (eth_sendTransaction, eth_sign*, eth_accounts, personal_*, admin_*, debug_*, miner_*, txpool_*, hardhat_*, evm_*, filters, subscriptions, unknown names) is refused with 403 and -32601 before the node is contacted; one refused call refuses the whole batch. Forwarded as JSON-RPC 2.0, re-encoded from the parsed request; \`params\` may be omitted. A batch is checked as a whole, sent to the node in chunks of its own batch limit (ETH_RPC_MAX_BATCH) and answered as one array in request order. Answers carry the node's own Content-Type.`,
     request: { body: { content: { "application/json": { schema: z.union([jsonRpcRequestSchema, z.array(jsonRpcRequestSchema)]) } } } },
     responses: {
-      200: json("The node answered: its envelope, or an array of envelopes in request order (ids echoed; per-call errors inside).", z.unknown()),
-      400: json(`-32700 unparseable body; -32600 missing method, empty batch or a batch over JSONRPC_MAX_BATCH (default ${ETH_JSONRPC_MAX_BATCH_CALLS}).`, jsonRpcErrorSchema),
+      200: json(
+        "The node answered: its envelope, or an array of envelopes in request order (ids echoed; per-call errors inside).",
+        z.unknown(),
+      ),
+      400: json(
+        `-32700 unparseable body; -32600 missing method, empty batch or a batch over JSONRPC_MAX_BATCH (default ${ETH_JSONRPC_MAX_BATCH_CALLS}).`,
+        jsonRpcErrorSchema,
+      ),
       403: json("-32601: a method outside the allow-list.", jsonRpcErrorSchema),
       500: json("The node is not configured: -32603.", jsonRpcErrorSchema),
       502: json("The node is unreachable: -32603.", jsonRpcErrorSchema),

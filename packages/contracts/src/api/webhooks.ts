@@ -30,11 +30,17 @@ export const WEBHOOK_ADDRESS_PAGE_MAX = 10_000;
 /** Most extended-key records one webhook auto-watches. */
 export const WEBHOOK_MAX_XPUB_IDS = 100;
 
-const coinField = z.enum(COINS, { error: "The selected coin is invalid." }).openapi({ description: "`TRX`, `BTC` or `ETH`: one subscription covers a whole chain." });
+const coinField = z
+  .enum(COINS, { error: "The selected coin is invalid." })
+  .openapi({ description: "`TRX`, `BTC` or `ETH`: one subscription covers a whole chain." });
 const urlField = z
   .string({ error: "The webhook url field must be a string." })
   .max(2048, { error: "The webhook url field must not be greater than 2048 characters." })
-  .openapi({ description: "Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, and host names resolving into them, are refused with 422.", example: "https://example.com/hooks/chaingate" });
+  .openapi({
+    description:
+      "Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, and host names resolving into them, are refused with 422.",
+    example: "https://example.com/hooks/chaingate",
+  });
 const addressesField = z
   .array(
     z
@@ -45,9 +51,15 @@ const addressesField = z
   )
   .min(1, { error: "The addresses field must have at least 1 items." })
   .max(WEBHOOK_ADDRESSES_PER_REQUEST, { error: `The addresses field must not have more than ${WEBHOOK_ADDRESSES_PER_REQUEST} items.` })
-  .openapi({ description: `Watched addresses, 1 to ${WEBHOOK_ADDRESSES_PER_REQUEST} per request, validated per coin; duplicates collapse; ETH is stored and matched lower case.` });
-const isActiveField = z.boolean({ error: "The is active field must be true or false." }).openapi({ description: "Whether notifications are sent. Default true." });
-const confirmationsMaxima = Object.entries(MAX_CONFIRMATIONS).map(([coin, max]) => `${coin} ${max}`).join(", ");
+  .openapi({
+    description: `Watched addresses, 1 to ${WEBHOOK_ADDRESSES_PER_REQUEST} per request, validated per coin; duplicates collapse; ETH is stored and matched lower case.`,
+  });
+const isActiveField = z
+  .boolean({ error: "The is active field must be true or false." })
+  .openapi({ description: "Whether notifications are sent. Default true." });
+const confirmationsMaxima = Object.entries(MAX_CONFIRMATIONS)
+  .map(([coin, max]) => `${coin} ${max}`)
+  .join(", ");
 const confirmationsField = z
   .number({ error: "The confirmations field must be an integer." })
   .int({ error: "The confirmations field must be an integer." })
@@ -61,9 +73,15 @@ const includeTokensField = z.boolean({ error: "The include tokens field must be 
     "ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition.",
 });
 const xpubIdsField = z
-  .array(z.number({ error: "Each xpub id must be an integer." }).int({ error: "Each xpub id must be an integer." }).positive({ error: "Each xpub id must be positive." }), {
-    error: "The xpub ids field must be an array.",
-  })
+  .array(
+    z
+      .number({ error: "Each xpub id must be an integer." })
+      .int({ error: "Each xpub id must be an integer." })
+      .positive({ error: "Each xpub id must be positive." }),
+    {
+      error: "The xpub ids field must be an array.",
+    },
+  )
   .max(WEBHOOK_MAX_XPUB_IDS, { error: `The xpub ids field must not have more than ${WEBHOOK_MAX_XPUB_IDS} items.` })
   .openapi({
     description:
@@ -115,10 +133,17 @@ export const webhookSchema = z
     }),
     address_count: z.number().int().openapi({ description: "How many addresses the webhook watches (a chaingate addition)." }),
     secret: z.string().openapi({ description: "`whsec_` + 64 hex characters; the whole string is the HMAC key.", example: "whsec_3f0c…" }),
-    is_active: z.union([z.boolean(), z.literal(0), z.literal(1)]).openapi({ description: "The boolean sent in the create answer; 0 or 1 in every other answer (v1 compatibility)." }),
+    is_active: z
+      .union([z.boolean(), z.literal(0), z.literal(1)])
+      .openapi({ description: "The boolean sent in the create answer; 0 or 1 in every other answer (v1 compatibility)." }),
     xpub_ids: z.array(z.number().int()).openapi({ description: "Extended-key records auto-watched (a chaingate addition)." }),
-    confirmations: z.number().int().openapi({ description: `Block depth at which transfers are notified (a chaingate addition; default ${DEFAULT_CONFIRMATIONS}).` }),
-    include_tokens: z.boolean().openapi({ description: "Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true." }),
+    confirmations: z
+      .number()
+      .int()
+      .openapi({ description: `Block depth at which transfers are notified (a chaingate addition; default ${DEFAULT_CONFIRMATIONS}).` }),
+    include_tokens: z
+      .boolean()
+      .openapi({ description: "Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true." }),
     last_triggered_at: z.null(),
     deleted_at: z.null(),
     created_at: z.iso.datetime(),
@@ -135,7 +160,9 @@ export const webhookPageSchema = z
   .openapi("WebhookPage");
 
 export const webhookAddressPageQuerySchema = z.object({
-  page: pageNumber("page", 1).openapi({ description: "Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`." }),
+  page: pageNumber("page", 1).openapi({
+    description: "Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`.",
+  }),
   per_page: pageNumber("per_page", WEBHOOK_ADDRESS_PAGE_DEFAULT, WEBHOOK_ADDRESS_PAGE_MAX).openapi({
     description: `Addresses per page, 1 to ${WEBHOOK_ADDRESS_PAGE_MAX} (default ${WEBHOOK_ADDRESS_PAGE_DEFAULT}).`,
   }),
@@ -155,7 +182,9 @@ export const webhookAddressPageSchema = z
     data: z.array(
       z.object({
         address: z.string(),
-        listed: z.boolean().openapi({ description: "true: in the webhook's own list; false: watched only because a key in its `xpub_ids` issued it." }),
+        listed: z
+          .boolean()
+          .openapi({ description: "true: in the webhook's own list; false: watched only because a key in its `xpub_ids` issued it." }),
       }),
     ),
     meta: z.object({
@@ -163,13 +192,21 @@ export const webhookAddressPageSchema = z
       per_page: z.number().int(),
       total: z.number().int(),
       last_page: z.number().int(),
-      next_after: z.string().nullable().openapi({ description: "The page's last address when the page is full (send it as `after` for the next page); null when it is not, so no page follows." }),
+      next_after: z.string().nullable().openapi({
+        description:
+          "The page's last address when the page is full (send it as `after` for the next page); null when it is not, so no page follows.",
+      }),
     }),
   })
   .openapi("WebhookAddressPage");
 
-const webhookIdParam = z.object({ webhook: z.number().int().nonnegative().openapi({ description: "Webhook id (digits; anything else is a routing miss).", example: 1 }) });
-const NOT_FOUND = json("No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
+const webhookIdParam = z.object({
+  webhook: z.number().int().nonnegative().openapi({ description: "Webhook id (digits; anything else is a routing miss).", example: 1 }),
+});
+const NOT_FOUND = json(
+  "No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).",
+  messageErrorSchema,
+);
 const VALIDATION = json("`{message, errors}`: the field-by-field reasons.", validationErrorSchema);
 const QUOTAS =
   "Also a quota, named with its value: `errors.webhooks` when the account has QUOTA_WEBHOOKS_PER_ACCOUNT live webhooks (default 1,000), `errors.addresses` when the write would leave the account watching more than QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT addresses over its webhooks (default 1,000,000; addresses issued by `xpub_ids` keys count but are never refused).";
@@ -182,48 +219,112 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   const base = "/api/v1/webhooks";
   const body = (schema: z.ZodType) => ({ body: { required: true, content: { "application/json": { schema } } } });
   registry.registerPath({
-    method: "post", path: base, tags: TAG, summary: "Create a webhook", security: SECURITY, request: body(createWebhookRequestSchema),
+    method: "post",
+    path: base,
+    tags: TAG,
+    summary: "Create a webhook",
+    security: SECURITY,
+    request: body(createWebhookRequestSchema),
     description: "The secret is generated. Watching begins at the next block the scanner processes.",
-    responses: { 201: json("`{data: webhook}`; `is_active` echoes the boolean sent (true when omitted).", dataOf(webhookSchema)), 422: VALIDATION_OR_QUOTA, ...GATEWAY_RESPONSES },
+    responses: {
+      201: json("`{data: webhook}`; `is_active` echoes the boolean sent (true when omitted).", dataOf(webhookSchema)),
+      422: VALIDATION_OR_QUOTA,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
-    method: "get", path: base, tags: TAG, summary: "List the account's webhooks", security: SECURITY, request: { query: webhookListQuerySchema },
+    method: "get",
+    path: base,
+    tags: TAG,
+    summary: "List the account's webhooks",
+    security: SECURITY,
+    request: { query: webhookListQuerySchema },
     description: `Ordered by id; deleted webhooks never appear. Each webhook carries at most its first ${WEBHOOK_LIST_ADDRESS_CAP} addresses (see \`address_count\` and \`GET /api/v1/webhooks/{webhook}/addresses\`), so a page's size stays bounded whatever the webhooks watch.`,
     responses: { 200: json("A page of webhooks.", webhookPageSchema), 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "get", path: `${base}/{webhook}`, tags: TAG, summary: "Get a webhook", security: SECURITY, request: { params: webhookIdParam },
+    method: "get",
+    path: `${base}/{webhook}`,
+    tags: TAG,
+    summary: "Get a webhook",
+    security: SECURITY,
+    request: { params: webhookIdParam },
     responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "put", path: `${base}/{webhook}`, tags: TAG, summary: "Update a webhook", security: SECURITY, request: { params: webhookIdParam, ...body(updateWebhookRequestSchema) },
+    method: "put",
+    path: `${base}/{webhook}`,
+    tags: TAG,
+    summary: "Update a webhook",
+    security: SECURITY,
+    request: { params: webhookIdParam, ...body(updateWebhookRequestSchema) },
     description:
       "Partial: each field sent replaces the stored value (addresses: the webhook's whole own list; the addresses issued by its `xpub_ids` stay watched), others are kept; `is_active: true` re-enables a disabled webhook and resets its failure count.",
     responses: { 200: json("`{data: webhook}`", dataOf(webhookSchema)), 404: NOT_FOUND, 422: VALIDATION_OR_QUOTA, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "delete", path: `${base}/{webhook}`, tags: TAG, summary: "Delete a webhook", security: SECURITY, request: { params: webhookIdParam },
+    method: "delete",
+    path: `${base}/{webhook}`,
+    tags: TAG,
+    summary: "Delete a webhook",
+    security: SECURITY,
+    request: { params: webhookIdParam },
     description: "Soft delete: the webhook is never returned or notified again.",
     responses: { 204: { description: "Deleted." }, 404: NOT_FOUND, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "post", path: `${base}/{webhook}/secret`, tags: TAG, summary: "Rotate the signing secret", security: SECURITY, request: { params: webhookIdParam },
-    responses: { 200: json("`{data: webhook}` with the new secret; the next delivery is signed with it.", dataOf(webhookSchema)), 404: NOT_FOUND, ...GATEWAY_RESPONSES },
+    method: "post",
+    path: `${base}/{webhook}/secret`,
+    tags: TAG,
+    summary: "Rotate the signing secret",
+    security: SECURITY,
+    request: { params: webhookIdParam },
+    responses: {
+      200: json("`{data: webhook}` with the new secret; the next delivery is signed with it.", dataOf(webhookSchema)),
+      404: NOT_FOUND,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
-    method: "post", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Add addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
+    method: "post",
+    path: `${base}/{webhook}/addresses`,
+    tags: TAG,
+    summary: "Add addresses",
+    security: SECURITY,
+    request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
     description: `Adds up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses; ones already watched are ignored.`,
-    responses: { 200: json("`{data: {added, total}}`", dataOf(z.object({ added: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION_OR_QUOTA, ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("`{data: {added, total}}`", dataOf(z.object({ added: z.number().int(), total: z.number().int() }))),
+      404: NOT_FOUND,
+      422: VALIDATION_OR_QUOTA,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
-    method: "get", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "List a webhook's addresses", security: SECURITY, request: { params: webhookIdParam, query: webhookAddressPageQuerySchema },
-    description: "Every watched address, in address order, a page at a time (a chaingate addition): how a client reads a webhook larger than the list answer's cap.",
+    method: "get",
+    path: `${base}/{webhook}/addresses`,
+    tags: TAG,
+    summary: "List a webhook's addresses",
+    security: SECURITY,
+    request: { params: webhookIdParam, query: webhookAddressPageQuerySchema },
+    description:
+      "Every watched address, in address order, a page at a time (a chaingate addition): how a client reads a webhook larger than the list answer's cap.",
     responses: { 200: json("A page of addresses.", webhookAddressPageSchema), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "delete", path: `${base}/{webhook}/addresses`, tags: TAG, summary: "Remove addresses", security: SECURITY, request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
+    method: "delete",
+    path: `${base}/{webhook}/addresses`,
+    tags: TAG,
+    summary: "Remove addresses",
+    security: SECURITY,
+    request: { params: webhookIdParam, ...body(webhookAddressBatchSchema) },
     description: `Removes up to ${WEBHOOK_ADDRESSES_PER_REQUEST} addresses from the webhook's own list; ones not watched are ignored, and one issued by a key in its \`xpub_ids\` stays watched (not counted as removed). A webhook may end with no address.`,
-    responses: { 200: json("`{data: {removed, total}}`", dataOf(z.object({ removed: z.number().int(), total: z.number().int() }))), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
+    responses: {
+      200: json("`{data: {removed, total}}`", dataOf(z.object({ removed: z.number().int(), total: z.number().int() }))),
+      404: NOT_FOUND,
+      422: VALIDATION,
+      ...GATEWAY_RESPONSES,
+    },
   });
 }
 
@@ -238,7 +339,11 @@ export const deliveryListQuerySchema = addressHistoryQuerySchema.extend({
 export const deliveryAttemptSchema = z
   .object({
     attempt: z.number().int(),
-    status_code: z.number().int().nullable().openapi({ description: "The subscriber's HTTP status; null when no answer came (timeout, refused, SSRF guard)." }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The subscriber's HTTP status; null when no answer came (timeout, refused, SSRF guard)." }),
     latency_ms: z.number().int(),
     error: z.string().nullable(),
     response_excerpt: z.string().nullable().openapi({ description: "The first 1,000 characters of the answer." }),
@@ -250,8 +355,13 @@ export const deliverySchema = z
   .object({
     id: z.number().int(),
     webhook_id: z.number().int(),
-    event_id: z.string().openapi({ description: "The notification's `event_id` and `webhook-id` header: stable across retries and replays." }),
-    status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was inactive or deleted)." }),
+    event_id: z
+      .string()
+      .openapi({ description: "The notification's `event_id` and `webhook-id` header: stable across retries and replays." }),
+    status: z.enum(DELIVERY_STATUSES).openapi({
+      description:
+        "pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was inactive or deleted).",
+    }),
     attempts: z.number().int(),
     next_attempt_at: z.iso.datetime().nullable(),
     payload: z.record(z.string(), z.unknown()).openapi({ description: "The notification body as sent." }),
@@ -262,26 +372,51 @@ export const deliverySchema = z
   .openapi("Delivery");
 
 export const deliveryPageSchema = z
-  .object({ data: z.array(deliverySchema), meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }) })
+  .object({
+    data: z.array(deliverySchema),
+    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  })
   .openapi("DeliveryPage");
 
 /** Registers the delivery log, replay and test paths. */
 export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
   const base = "/api/v1/webhooks/{webhook}";
   registry.registerPath({
-    method: "get", path: `${base}/deliveries`, tags: TAG, summary: "List deliveries (newest first)", security: SECURITY, request: { params: webhookIdParam, query: deliveryListQuerySchema },
-    description: "Each notification job with its attempts. Finished deliveries are kept for the retention period (DELIVERY_RETENTION_DAYS, default 30), then deleted.",
+    method: "get",
+    path: `${base}/deliveries`,
+    tags: TAG,
+    summary: "List deliveries (newest first)",
+    security: SECURITY,
+    request: { params: webhookIdParam, query: deliveryListQuerySchema },
+    description:
+      "Each notification job with its attempts. Finished deliveries are kept for the retention period (DELIVERY_RETENTION_DAYS, default 30), then deleted.",
     responses: { 200: json("A page of deliveries.", deliveryPageSchema), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
-    method: "post", path: `${base}/deliveries/{delivery}/retry`, tags: TAG, summary: "Send a delivery again", security: SECURITY,
-    request: { params: webhookIdParam.extend({ delivery: z.number().int().nonnegative().openapi({ description: "Delivery id.", example: 1 }) }) },
+    method: "post",
+    path: `${base}/deliveries/{delivery}/retry`,
+    tags: TAG,
+    summary: "Send a delivery again",
+    security: SECURITY,
+    request: {
+      params: webhookIdParam.extend({ delivery: z.number().int().nonnegative().openapi({ description: "Delivery id.", example: 1 }) }),
+    },
     description: "Queues the same notification (same event id) for a fresh retry schedule, whatever its status.",
-    responses: { 202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)), 404: json("No such delivery of this webhook.", messageErrorSchema), ...GATEWAY_RESPONSES },
+    responses: {
+      202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)),
+      404: json("No such delivery of this webhook.", messageErrorSchema),
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
-    method: "post", path: `${base}/test`, tags: TAG, summary: "Send a signed test event", security: SECURITY, request: { params: webhookIdParam },
-    description: "Queues `{event_id, type: \"test\", webhook_id, coin, created_at}`, signed and retried like any notification (also when the webhook is inactive).",
+    method: "post",
+    path: `${base}/test`,
+    tags: TAG,
+    summary: "Send a signed test event",
+    security: SECURITY,
+    request: { params: webhookIdParam },
+    description:
+      'Queues `{event_id, type: "test", webhook_id, coin, created_at}`, signed and retried like any notification (also when the webhook is inactive).',
     responses: {
       202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)),
       404: NOT_FOUND,

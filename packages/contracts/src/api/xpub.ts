@@ -20,12 +20,10 @@ export const MAX_PER_PAGE = 500;
 
 export const registerXpubRequestSchema = z
   .object({
-    xpub: z
-      .string({ error: (issue) => (issue.input === undefined ? undefined : "The xpub field must be a string.") })
-      .openapi({
-        description: "BIP84 account-level public key (m/84'/0'/account') in SLIP-0132 zpub encoding, exactly as the wallet exports it.",
-        example: "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs",
-      }),
+    xpub: z.string({ error: (issue) => (issue.input === undefined ? undefined : "The xpub field must be a string.") }).openapi({
+      description: "BIP84 account-level public key (m/84'/0'/account') in SLIP-0132 zpub encoding, exactly as the wallet exports it.",
+      example: "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs",
+    }),
     label: z
       .string({ error: "The label field must be a string." })
       .max(XPUB_LABEL_MAX_CHARS, { error: `The label field must not be greater than ${XPUB_LABEL_MAX_CHARS} characters.` })
@@ -55,8 +53,12 @@ export function pageNumber(field: string, fallback: number, max?: number) {
 }
 
 export const addressHistoryQuerySchema = z.object({
-  page: pageNumber("page", FIRST_PAGE).openapi({ description: `Page number, starting at ${FIRST_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.` }),
-  per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({ description: `Addresses per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).` }),
+  page: pageNumber("page", FIRST_PAGE).openapi({
+    description: `Page number, starting at ${FIRST_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.`,
+  }),
+  per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({
+    description: `Addresses per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
+  }),
 });
 
 export type AddressHistoryQuery = z.infer<typeof addressHistoryQuerySchema>;
@@ -71,12 +73,20 @@ export const xpubIdPathSchema = z.object({
 export const xpubRecordSchema = z
   .object({
     id: z.number().int().openapi({ description: "Record id, used in `{id}` paths." }),
-    chain: z.enum(["BTC", "ETH"]).openapi({ description: "BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub; records of one chain never answer under the other's path." }),
+    chain: z.enum(["BTC", "ETH"]).openapi({
+      description: "BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub; records of one chain never answer under the other's path.",
+    }),
     fingerprint: z.string().openapi({ description: "First 4 bytes of hash160 of the key's public key, hex.", example: "fd13aac9" }),
     label: z.string().nullable(),
-    xpub_preview: z.string().openapi({ description: "Masked key: first 8 characters, an ellipsis, the last 4. The full key is never returned.", example: "zpub6rFR…tZYs" }),
+    xpub_preview: z.string().openapi({
+      description: "Masked key: first 8 characters, an ellipsis, the last 4. The full key is never returned.",
+      example: "zpub6rFR…tZYs",
+    }),
     next_index: z.number().int().openapi({ description: "Index the next issued address gets." }),
-    issued_count: z.number().int().openapi({ description: "Addresses issued so far. Indexes are issued without gaps, so it equals next_index." }),
+    issued_count: z
+      .number()
+      .int()
+      .openapi({ description: "Addresses issued so far. Indexes are issued without gaps, so it equals next_index." }),
     created_at: z.iso.datetime().openapi({ example: "2026-11-02T10:15:30.123Z" }),
   })
   .openapi("XpubRecord", { description: "A registered account key: BIP84 zpub (Bitcoin) or BIP44 xpub (Ethereum)." });
@@ -125,7 +135,10 @@ export type AddressHistoryPage = z.infer<typeof addressHistoryPageSchema>;
 export const ethIssuedAddressSchema = z
   .object({
     address: z.string().openapi({ description: "EIP-55 checksummed.", example: "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266" }),
-    address_lowercase: z.string().openapi({ description: "The same address in lower case: what webhook matching on Ethereum compares.", example: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }),
+    address_lowercase: z.string().openapi({
+      description: "The same address in lower case: what webhook matching on Ethereum compares.",
+      example: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+    }),
     index: z.number().int().openapi({ description: "Derivation index on the receive chain, from 0." }),
     path: z.string().openapi({ example: "m/44'/60'/0'/0/0" }),
   })
@@ -144,14 +157,19 @@ export const ethAddressHistoryEntrySchema = z
 
 export type EthAddressHistoryEntry = z.infer<typeof ethAddressHistoryEntrySchema>;
 
-export const ethAddressHistoryPageSchema = addressHistoryPageSchema.extend({ data: z.array(ethAddressHistoryEntrySchema) }).openapi("EthAddressHistoryPage");
+export const ethAddressHistoryPageSchema = addressHistoryPageSchema
+  .extend({ data: z.array(ethAddressHistoryEntrySchema) })
+  .openapi("EthAddressHistoryPage");
 
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────────
 
 const HELD_BY_ANOTHER_ACCOUNT =
   "A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts.";
 
-const NOT_FOUND = json("No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).", messageErrorSchema);
+const NOT_FOUND = json(
+  "No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).",
+  messageErrorSchema,
+);
 
 /** What differs between the Bitcoin and the Ethereum xpub paths in the document. */
 interface XpubArea {
@@ -176,7 +194,8 @@ const AREAS: XpubArea[] = [
     base: "/api/v1/eth/xpub",
     tag: "Ethereum xpub",
     keyName: "a BIP44 Ethereum account xpub",
-    keyDescription: "Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index.",
+    keyDescription:
+      "Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index.",
     issued: ethIssuedAddressSchema,
     page: ethAddressHistoryPageSchema,
   },

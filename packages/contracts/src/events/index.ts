@@ -6,7 +6,15 @@ export { webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED
 export { webhookAddresses, webhookAddressesSchema } from "./webhook-addresses.ts";
 export { webhookWatermark, webhookWatermarkSchema } from "./webhook-watermark.ts";
 export { webhookFeed, webhookFeedSchema, isAddressBucket, isWatermark, isWebhookMeta, type WebhookFeedMessage } from "./webhook-feed.ts";
-export { ADDRESSES_PER_BUCKET, BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, MAX_BUCKET_BITS, bucketBitsFor, bucketHash, bucketOf } from "./webhook-buckets.ts";
+export {
+  ADDRESSES_PER_BUCKET,
+  BUCKET_HASH_BITS,
+  MAX_ADDRESSES_PER_BUCKET,
+  MAX_BUCKET_BITS,
+  bucketBitsFor,
+  bucketHash,
+  bucketOf,
+} from "./webhook-buckets.ts";
 export { addressIssued, addressIssuedSchema } from "./address-issued.ts";
 
 import { blockProcessed } from "./block-processed.ts";
@@ -18,4 +26,12 @@ import { addressIssued } from "./address-issued.ts";
 import { webhookWatermark } from "./webhook-watermark.ts";
 
 /** Every publishable event contract (not the consume-only `webhookFeed`); stream set-up creates one stream per distinct `stream`. */
-export const ALL_EVENTS = [blockProcessed, transferMatched, deliveryFailed, webhookChanged, webhookAddresses, webhookWatermark, addressIssued] as const;
+export const ALL_EVENTS = [
+  blockProcessed,
+  transferMatched,
+  deliveryFailed,
+  webhookChanged,
+  webhookAddresses,
+  webhookWatermark,
+  addressIssued,
+] as const;

@@ -8,7 +8,11 @@ import { MAX_BUCKET_BITS } from "./webhook-buckets.ts";
  * starts empty rebuilds its whole projection from it (see `webhook.addresses`).
  */
 export const WEBHOOK_FEED_STREAM = "WEBHOOK_FEED";
-export const WEBHOOK_FEED_STREAM_OPTIONS: StreamOptions = { subjects: ["webhook.changed.*", "webhook.addresses.*.*.*", "webhook.watermark"], maxMsgsPerSubject: 1, maxAgeMs: 0 };
+export const WEBHOOK_FEED_STREAM_OPTIONS: StreamOptions = {
+  subjects: ["webhook.changed.*", "webhook.addresses.*.*.*", "webhook.watermark"],
+  maxMsgsPerSubject: 1,
+  maxAgeMs: 0,
+};
 
 /**
  * When the changes a feed message carries first took effect in the registry (ISO 8601, ms): the

@@ -6,7 +6,7 @@
 import { z } from "../zod.ts";
 
 /** express form; `{account}` is the gateway's account id. */
-export const QUOTA_USAGE_ROUTE = "/internal/quotas/:account(\\d+)";
+export const QUOTA_USAGE_ROUTE = "/internal/quotas/:account(\\d{1,15})";
 
 export function quotaUsagePath(accountId: number): string {
   return `/internal/quotas/${accountId}`;
@@ -16,7 +16,7 @@ export const quotaUsageSchema = z.object({
   account_id: z.number().int(),
   quotas: z.array(
     z.object({
-      /** The setting that holds the quota (its name in the README's configuration tables). */
+      /** The setting that holds the quota (its name in docs/operations/configuration.md). */
       setting: z.string(),
       used: z.number().int(),
       limit: z.number().int(),

@@ -50,7 +50,13 @@ export function createAnswerValidator(document = buildOpenApiDocument()): Answer
         .split("/")
         .map((segment) => (/^\{.+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&")))
         .join("/");
-      routes.push({ method: method.toUpperCase(), template, pattern: new RegExp(`^${source}$`), parameters: (template.match(/\{/g) ?? []).length, responses: operation.responses ?? {} });
+      routes.push({
+        method: method.toUpperCase(),
+        template,
+        pattern: new RegExp(`^${source}$`),
+        parameters: (template.match(/\{/g) ?? []).length,
+        responses: operation.responses ?? {},
+      });
     }
   }
   routes.sort((a, b) => a.parameters - b.parameters);
@@ -74,10 +80,21 @@ export function createAnswerValidator(document = buildOpenApiDocument()): Answer
       if (!route) return { operation: undefined, problems: [`${method} ${path}: no documented operation`] };
       const operation = `${route.method} ${route.template}`;
       const documented = route.responses[String(status)];
-      if (!documented) return { operation, problems: [`${operation}: status ${status} is not documented (${Object.keys(route.responses).join(", ")}): ${body.slice(0, 200)}`] };
-      if (!documented.content) return { operation, problems: body === "" ? [] : [`${operation} ${status}: documented without a body, answered ${body.slice(0, 200)}`] };
+      if (!documented)
+        return {
+          operation,
+          problems: [
+            `${operation}: status ${status} is not documented (${Object.keys(route.responses).join(", ")}): ${body.slice(0, 200)}`,
+          ],
+        };
+      if (!documented.content)
+        return {
+          operation,
+          problems: body === "" ? [] : [`${operation} ${status}: documented without a body, answered ${body.slice(0, 200)}`],
+        };
       if (!documented.content["application/json"]) return { operation, problems: [] };
-      if (!contentType?.startsWith("application/json")) return { operation, problems: [`${operation} ${status}: content type ${contentType ?? "none"}, documented application/json`] };
+      if (!contentType?.startsWith("application/json"))
+        return { operation, problems: [`${operation} ${status}: content type ${contentType ?? "none"}, documented application/json`] };
       let parsed: unknown;
       try {
         parsed = JSON.parse(body);

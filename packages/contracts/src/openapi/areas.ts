@@ -7,4 +7,13 @@ import { registerDeliveryPaths, registerWebhookPaths } from "../api/webhooks.ts"
 import { registerAccountPaths, registerOperatorPaths } from "../api/account.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
-export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [registerBtcPaths, registerXpubPaths, registerTrxPaths, registerEthPaths, registerWebhookPaths, registerDeliveryPaths, registerAccountPaths, registerOperatorPaths];
+export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [
+  registerBtcPaths,
+  registerXpubPaths,
+  registerTrxPaths,
+  registerEthPaths,
+  registerWebhookPaths,
+  registerDeliveryPaths,
+  registerAccountPaths,
+  registerOperatorPaths,
+];

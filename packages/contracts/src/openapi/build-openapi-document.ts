@@ -37,7 +37,7 @@ export function buildOpenApiDocument(): ReturnType<OpenApiGeneratorV31["generate
       operation.operationId ??= operationIdOf(method, path);
       const responses = operation.responses as Record<string, Response>;
       // The shared HTTP layer's answers, possible on every operation (packages/http).
-      addAnswer(responses, "500", "Or `{message: \"Internal server error\"}`: a fault of the service's own (logged).");
+      addAnswer(responses, "500", 'Or `{message: "Internal server error"}`: a fault of the service\'s own (logged).');
       // A path segment its route does not accept (digits only, say) is a routing miss.
       if (path.includes("{")) addAnswer(responses, "404", "Or `{message}`: a path segment of the wrong form (a routing miss).");
       if (operation.requestBody) {
@@ -87,7 +87,10 @@ export function operationIdOf(method: string, path: string): string {
     .filter(Boolean)
     .map((segment) => {
       const parameter = /^\{(.+)\}$/.exec(segment);
-      return (parameter ? `by-${parameter[1]}` : segment).split(/[-_.]/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("");
+      return (parameter ? `by-${parameter[1]}` : segment)
+        .split(/[-_.]/)
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join("");
     });
   return method.toLowerCase() + words.join("");
 }
@@ -95,5 +98,7 @@ export function operationIdOf(method: string, path: string): string {
 /** "METHOD /path/{param}" for every operation in the document: services check their routes against it. */
 export function documentedRoutes(): Set<string> {
   const { paths = {} } = buildOpenApiDocument();
-  return new Set(Object.entries(paths).flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`)));
+  return new Set(
+    Object.entries(paths).flatMap(([path, operations]) => Object.keys(operations ?? {}).map((method) => `${method.toUpperCase()} ${path}`)),
+  );
 }

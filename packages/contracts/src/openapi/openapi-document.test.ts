@@ -15,7 +15,9 @@ const FORBIDDEN_WARNINGS = /example|operationId/i;
 it("lints clean with Redocly's recommended rules", async () => {
   const config = await createConfig({ extends: ["recommended"] });
   const problems = await lintFromString({ source: JSON.stringify(buildOpenApiDocument()), absoluteRef: "openapi.json", config });
-  const described = problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ""}: ${problem.message}`);
+  const described = problems.map(
+    (problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ""}: ${problem.message}`,
+  );
   expect(described.filter((line) => line.startsWith("error"))).toEqual([]);
   expect(described.filter((line) => FORBIDDEN_WARNINGS.test(line.split(":")[0]!))).toEqual([]);
 }, 60_000);
@@ -24,7 +26,10 @@ it("gives every operation its pinned operationId", () => {
   const { paths = {} } = buildOpenApiDocument();
   const ids = Object.fromEntries(
     Object.entries(paths).flatMap(([path, operations]) =>
-      Object.entries(operations as Record<string, { operationId?: string }>).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId]),
+      Object.entries(operations as Record<string, { operationId?: string }>).map(([method, operation]) => [
+        `${method.toUpperCase()} ${path}`,
+        operation.operationId,
+      ]),
     ),
   );
   expect(ids).toEqual(PINNED_IDS);

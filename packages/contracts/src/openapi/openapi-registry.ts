@@ -13,7 +13,9 @@ export function json(description: string, schema: z.ZodType): ResponseConfig {
 }
 
 /** The `Retry-After` header of a 429 or 503: whole seconds. */
-export const RETRY_AFTER_HEADER = { "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 1 } } };
+export const RETRY_AFTER_HEADER = {
+  "Retry-After": { description: "Seconds to wait before retrying.", schema: { type: "integer" as const, minimum: 1 } },
+};
 
 /** The gateway's opt-in request rate limit (off by default: the spec's v1 has none). */
 export const RATE_LIMITED: ResponseConfig = {

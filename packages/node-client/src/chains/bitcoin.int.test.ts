@@ -9,7 +9,8 @@ import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientO
 import { NodeAuthError, NodeNotConfiguredError, NodeRpcError, NodeUnreachableError } from "../node-errors.ts";
 
 /** The Bitcoin configuration of the shared client, as the btc-proxy uses it. */
-const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient => createNodeClient({ chain: bitcoin, ...options });
+const createBitcoinRpcClient = (options: Omit<NodeClientOptions, "chain">): BitcoinRpcClient =>
+  createNodeClient({ chain: bitcoin, ...options });
 
 /** A loopback port nothing listens on: bound, then released. */
 async function deadUrl(): Promise<string> {
@@ -66,7 +67,12 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
   it("classifies node errors with the node's code and message", async () => {
     const outOfRange = await rejection(client.call("getblockhash", [1_000_000]));
     expect(outOfRange).toBeInstanceOf(NodeRpcError);
-    expect(outOfRange).toMatchObject({ code: "btc_node_rpc_error", rpcCode: -8, rpcMessage: "Block height out of range", retryable: false });
+    expect(outOfRange).toMatchObject({
+      code: "btc_node_rpc_error",
+      rpcCode: -8,
+      rpcMessage: "Block height out of range",
+      retryable: false,
+    });
 
     const unknownTx = await rejection(client.call("getrawtransaction", ["00".repeat(32)]));
     expect(unknownTx).toMatchObject({ rpcCode: -5 });
@@ -104,7 +110,12 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
   it("fails over from a dead URL to the live one, and skips the dead one during its cool-down", async () => {
     let clock = 1_000_000;
     const dead = await deadUrl();
-    const failover = make({ urls: [dead, node.rpcUrl], auth: { user: node.rpcUser, password: node.rpcPassword }, coolDownMs: 30_000, now: () => clock });
+    const failover = make({
+      urls: [dead, node.rpcUrl],
+      auth: { user: node.rpcUser, password: node.rpcPassword },
+      coolDownMs: 30_000,
+      now: () => clock,
+    });
     expect(await failover.call<number>("getblockcount")).toBeGreaterThanOrEqual(101);
     const [deadState, liveState] = failover.upstreams();
     expect(deadState).toMatchObject({ url: dead, healthy: false, unhealthyUntil: 1_030_000 });
@@ -129,7 +140,9 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(error).toBeInstanceOf(NodeUnreachableError);
     expect(error).toMatchObject({ code: "btc_node_unreachable", retryable: true });
     expect((error as NodeUnreachableError).attempts.map((attempt) => attempt.url)).toEqual(urls);
-    await expect(unreachable.callRaw('{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}')).rejects.toBeInstanceOf(NodeUnreachableError);
+    await expect(unreachable.callRaw('{"jsonrpc":"1.0","id":1,"method":"getblockcount","params":[]}')).rejects.toBeInstanceOf(
+      NodeUnreachableError,
+    );
   });
 
   it("reports a missing URL or missing credentials as not configured", async () => {
@@ -162,7 +175,11 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
   it("passes node errors and batches through raw with the node's status", async () => {
     const failed = await client.callRaw(JSON.stringify({ jsonrpc: "1.0", id: 9, method: "getblockhash", params: [1_000_000] }));
     expect(failed.status).toBe(500);
-    expect(JSON.parse((await collect(failed.body)).text)).toEqual({ result: null, error: { code: -8, message: "Block height out of range" }, id: 9 });
+    expect(JSON.parse((await collect(failed.body)).text)).toEqual({
+      result: null,
+      error: { code: -8, message: "Block height out of range" },
+      id: 9,
+    });
 
     const batch = await client.callRaw(
       JSON.stringify([

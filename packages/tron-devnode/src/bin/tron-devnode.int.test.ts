@@ -6,8 +6,16 @@ import { describe, expect, it } from "vitest";
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 const LISTENING = /listening on (http:\/\/[\d.]+:\d+)/;
 
-function startCli(env: Record<string, string>): { url: Promise<string>; exit: Promise<number | null>; stop: (signal: NodeJS.Signals) => void } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/bin/tron-devnode.ts"], { cwd: PACKAGE_DIR, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+function startCli(env: Record<string, string>): {
+  url: Promise<string>;
+  exit: Promise<number | null>;
+  stop: (signal: NodeJS.Signals) => void;
+} {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/bin/tron-devnode.ts"], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const url = new Promise<string>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
@@ -41,8 +49,15 @@ describe("tron-devnode CLI", () => {
     const cli = startCli({ ...env, TRON_DEVNODE_ENERGY_COSTS: '{"transfer":20000}', TRON_DEVNODE_ENERGY_FACTOR: "0" });
     const url = await cli.url;
     const parameter = "0".repeat(24) + "839c6ba5028f102371864857b99c73bde103da3e" + "1".padStart(64, "0");
-    const body = { owner_address: "412acde11fc43f962ab418ae9ce0a1abbc1970629f", contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c", function_selector: "transfer(address,uint256)", parameter };
-    const estimate = (await (await fetch(`${url}/wallet/estimateenergy`, { method: "POST", body: JSON.stringify(body) })).json()) as { energy_required: number };
+    const body = {
+      owner_address: "412acde11fc43f962ab418ae9ce0a1abbc1970629f",
+      contract_address: "41a614f803b6fd780986a42c78ec9c7f77e6ded13c",
+      function_selector: "transfer(address,uint256)",
+      parameter,
+    };
+    const estimate = (await (await fetch(`${url}/wallet/estimateenergy`, { method: "POST", body: JSON.stringify(body) })).json()) as {
+      energy_required: number;
+    };
     expect(estimate.energy_required).toBe(20_000);
     const solid = (await (await fetch(`${url}/walletsolidity/getnowblock`)).json()) as { blockID: string };
     const genesis = (await (await fetch(`${url}/wallet/getblockbynum?num=0`)).json()) as { blockID: string };

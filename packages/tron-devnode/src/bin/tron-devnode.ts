@@ -1,6 +1,6 @@
 /**
  * CLI: starts the Tron devnode until SIGINT/SIGTERM. Env: TRON_DEVNODE_HOST, TRON_DEVNODE_PORT,
- * TRON_DEVNODE_BLOCK_INTERVAL_MS, TRON_DEVNODE_SOLID_LAG, TRON_DEVNODE_ENERGY_FACTOR, TRON_DEVNODE_ENERGY_COSTS (README).
+ * TRON_DEVNODE_BLOCK_INTERVAL_MS, TRON_DEVNODE_SOLID_LAG, TRON_DEVNODE_ENERGY_FACTOR, TRON_DEVNODE_ENERGY_COSTS (the package README).
  */
 import { startTronDevnode } from "../index.ts";
 import type { EnergyCosts } from "../index.ts";
@@ -19,7 +19,8 @@ function energyFromEnv(): Partial<EnergyCosts> {
   let costs: Partial<EnergyCosts> = {};
   if (text !== undefined && text !== "") {
     const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error(`TRON_DEVNODE_ENERGY_COSTS must be a JSON object, got "${text}"`);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      throw new Error(`TRON_DEVNODE_ENERGY_COSTS must be a JSON object, got "${text}"`);
     costs = parsed as Partial<EnergyCosts>;
   }
   const factor = numberFromEnv("TRON_DEVNODE_ENERGY_FACTOR");
@@ -34,7 +35,9 @@ const devnode = await startTronDevnode({
   energy: energyFromEnv(),
 });
 
-console.log(`tron-devnode listening on ${devnode.url} (java-tron HTTP API, /walletsolidity, /jsonrpc; POST /admin/produceblock, /admin/reorg)`);
+console.log(
+  `tron-devnode listening on ${devnode.url} (java-tron HTTP API, /walletsolidity, /jsonrpc; POST /admin/produceblock, /admin/reorg)`,
+);
 console.log("dev accounts (DEV ONLY keys):");
 for (const account of devnode.genesis.accounts) console.log(`  ${account.base58}  ${account.privateKey}`);
 for (const token of devnode.genesis.trc20) console.log(`TRC-20 ${token.symbol} (${token.decimals} decimals) at ${token.base58}`);

@@ -1,18 +1,21 @@
 /**
- * Issue 9, "abandoned requests and swallowed errors", through the gateway, against scripted
+ * Issue 9, "abandoned requests and swallowed errors", at the proxy's internal edge, against scripted
  * Bitcoin nodes (a hung node, a node that cuts its body, a node answering nonsense): behaviours a
  * healthy litecoind cannot be made to show.
  */
 import http from "node:http";
 import { Writable } from "node:stream";
 import { loadConfig } from "@chaingate/config";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { serveHttpApp, type ServedApp } from "@chaingate/http";
+import { serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import { createLogger } from "@chaingate/logger";
 import { bitcoin, createNodeClient, type NodeClient } from "@chaingate/node-client";
+import { internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { btcProxyConfigSchema } from "../config.ts";
 import { createBtcProxy, createBtcProxyApp } from "../create-btc-proxy.ts";
+
+/** The account the gateway would have authenticated. */
+const ACCOUNT_ID = 1;
 
 type NodeBehaviour = (method: string, response: http.ServerResponse, request: http.IncomingMessage) => void;
 
@@ -57,26 +60,25 @@ function recordingLogger() {
 describe("btc-proxy: abandoned requests and unexpected failures", () => {
   let node: ScriptedNode;
   let fallback: ScriptedNode;
-  let gatewayUrl: string;
-  let key: string;
+  let edge: InternalEdge;
   const log = recordingLogger();
   const closers: Array<() => Promise<void>> = [];
-  const request = (path: string, init: RequestInit = {}) => fetch(`${gatewayUrl}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });
+  const request = (path: string, init: RequestInit = {}) => edge.request(ACCOUNT_ID, path, init);
 
   beforeAll(async () => {
     node = await startScriptedNode();
     fallback = await startScriptedNode();
     fallback.behave((_method, response) => answer(response, { bestblockhash: "ff", blocks: 1 }));
-    const env = { PORT: "0", BTC_RPC_URL: `${node.url},${fallback.url}`, BTC_RPC_USER: "u", BTC_RPC_PASSWORD: "p" };
+    const env = {
+      PORT: "0",
+      BTC_RPC_URL: `${node.url},${fallback.url}`,
+      BTC_RPC_USER: "u",
+      BTC_RPC_PASSWORD: "p",
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    };
     const proxy = await createBtcProxy(loadConfig("btc-proxy", btcProxyConfigSchema, env), log.logger);
-    const gateway = await startTestGateway({ BTC_PROXY_URL: proxy.url });
-    ({ key } = await createAccountWithKey(gateway.databaseUrl));
-    gatewayUrl = gateway.url;
+    edge = internalEdge(proxy);
     closers.push(
-      async () => {
-        await gateway.close();
-        await gateway.dropDatabase();
-      },
       () => proxy.close(),
       ...[node, fallback].map((scripted) => async () => {
         scripted.server.closeAllConnections();
@@ -126,22 +128,38 @@ describe("btc-proxy: abandoned requests and unexpected failures", () => {
   it("logs a node body that is cut: before the result as a node_error 500, mid-result by cutting the connection", async () => {
     node.behave((_method, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"res'));
     const early = await request(`/api/v1/btc/transactions/${"cd".repeat(32)}`);
-    expect({ status: early.status, body: await early.json() }).toEqual({ status: 500, body: { error: "Could not connect to BTC node.", details: { reason: "node_error" } } });
+    expect({ status: early.status, body: await early.json() }).toEqual({
+      status: 500,
+      body: { error: "Could not connect to BTC node.", details: { reason: "node_error" } },
+    });
     expect(log.lines.find((line) => line.message === "unusable answer from the Bitcoin node")).toBeDefined();
 
-    node.behave((_method, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"result":{"hash":"00","tx":[{"txid":"1"},'));
-    const cut = await request(`/api/v1/btc/block/hash/${"ef".repeat(32)}`);
-    // Whether the gateway had forwarded the headers yet or not, the client gets no block that looks whole.
-    const received = cut.status === 200 ? await cut.text().then((text) => (JSON.parse(text) as unknown, "a whole block"), () => "a cut body") : `HTTP ${cut.status}`;
+    node.behave((_method, response) =>
+      response.writeHead(200, { "content-type": "application/json" }).end('{"result":{"hash":"00","tx":[{"txid":"1"},'),
+    );
+    // Whether the proxy had sent the headers yet or not (then the connection closes unanswered),
+    // the client gets no block that looks whole.
+    const received = await request(`/api/v1/btc/block/hash/${"ef".repeat(32)}`).then(
+      (cut) =>
+        cut.status === 200
+          ? cut.text().then(
+              (text) => (JSON.parse(text) as unknown, "a whole block"),
+              () => "a cut body",
+            )
+          : `HTTP ${cut.status}`,
+      () => "no answer",
+    );
     expect(received).not.toBe("a whole block");
-    await expect.poll(() => log.lines.some((line) => line.message === "the node's streamed answer failed; connection cut" && line.method === "getblock")).toBe(true);
+    await expect
+      .poll(() =>
+        log.lines.some((line) => line.message === "the node's streamed answer failed; connection cut" && line.method === "getblock"),
+      )
+      .toBe(true);
   });
 });
 
 describe("btc-proxy POST /jsonrpc: a fault of the proxy's own", () => {
   let proxy: ServedApp;
-  let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-  let key: string;
   const log = recordingLogger();
   beforeAll(async () => {
     // A node client that fails in a way no node failure looks like.
@@ -150,25 +168,25 @@ describe("btc-proxy POST /jsonrpc: a fault of the proxy's own", () => {
       ...unconfigured,
       callRaw: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'status')")),
     };
-    proxy = await serveHttpApp(createBtcProxyApp(broken, { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 }, log.logger), { host: "127.0.0.1", port: 0, logger: log.logger }, () =>
-      unconfigured.close(),
+    proxy = await serveHttpApp(
+      createBtcProxyApp(broken, { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 }, log.logger),
+      { host: "127.0.0.1", port: 0, logger: log.logger },
+      () => unconfigured.close(),
     );
-    gateway = await startTestGateway({ BTC_PROXY_URL: proxy.url });
-    ({ key } = await createAccountWithKey(gateway.databaseUrl));
   });
   afterAll(async () => {
-    await gateway?.close();
-    await gateway?.dropDatabase();
     await proxy?.close();
   });
 
   it("answers 500 -32603 saying so, and logs the error, instead of blaming the node's configuration", async () => {
-    const response = await fetch(`${gateway.url}/api/v1/btc/jsonrpc`, {
+    const response = await internalEdge(proxy).request(ACCOUNT_ID, "/api/v1/btc/jsonrpc", {
       method: "POST",
-      headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify({ id: "q", method: "getblockcount", params: [] }),
     });
-    expect({ status: response.status, body: await response.json() }).toEqual({ status: 500, body: { error: { code: -32603, message: "Internal error in the proxy." }, id: "q" } });
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 500,
+      body: { error: { code: -32603, message: "Internal error in the proxy." }, id: "q" },
+    });
     const line = log.lines.find((entry) => entry.message === "POST /jsonrpc failed unexpectedly");
     expect((line?.err as { message?: string } | undefined)?.message).toContain("reading 'status'");
   });

@@ -1,6 +1,6 @@
 /**
- * The `bitcoin-core` npm client, unmodified, pointed at the gateway's /api/v1/btc/jsonrpc with the
- * X-API-Key header: results, a verbosity-2 block, a batch, and errors with their codes. The client
+ * The `bitcoin-core` npm client, unmodified, pointed at the proxy's /api/v1/btc/jsonrpc with the
+ * headers the gateway adds (the client sets them as it would set X-API-Key): results, a verbosity-2 block, a batch, and errors with their codes. The client
  * reads an error body only when Content-Type is exactly `application/json` (what bitcoind sends).
  */
 import Client from "bitcoin-core";
@@ -12,7 +12,7 @@ let client: Client;
 
 beforeAll(async () => {
   stack = await startBtcStack();
-  client = new Client({ host: `${stack.gatewayUrl}/api/v1/btc/jsonrpc`, headers: { "x-api-key": stack.key }, logger: quietLogger() });
+  client = new Client({ host: `${stack.url}/api/v1/btc/jsonrpc`, headers: stack.headers, logger: quietLogger() });
 });
 afterAll(() => stack?.stop());
 
@@ -43,17 +43,33 @@ it("answers a batch call by call, a node refusal inside it as that call's error"
 });
 
 it("reaches the caller with -32601 for a refused wallet method", async () => {
-  await expect(client.command("getbalance")).rejects.toMatchObject({ name: "RpcError", code: -32601, message: expect.stringContaining("Method not allowed") });
+  await expect(client.command("getbalance")).rejects.toMatchObject({
+    name: "RpcError",
+    code: -32601,
+    message: expect.stringContaining("Method not allowed"),
+  });
   await expect(client.command("dumpprivkey", "x")).rejects.toMatchObject({ code: -32601 });
 });
 
 it("reaches the caller with the node's own code for a node refusal (-22)", async () => {
-  await expect(client.command("decoderawtransaction", "zz")).rejects.toMatchObject({ name: "RpcError", code: -22, message: expect.stringContaining("TX decode failed") });
+  await expect(client.command("decoderawtransaction", "zz")).rejects.toMatchObject({
+    name: "RpcError",
+    code: -22,
+    message: expect.stringContaining("TX decode failed"),
+  });
 });
 
-it("answers with exactly the node's content type, through the gateway", async () => {
-  for (const body of [{ id: 1, method: "getblockcount", params: [] }, { id: 1, method: "stop", params: [] }, { id: 1, method: "getblockhash", params: [-1] }, "{"]) {
-    const response = await stack.request("/api/v1/btc/jsonrpc", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+it("answers with exactly the node's content type", async () => {
+  for (const body of [
+    { id: 1, method: "getblockcount", params: [] },
+    { id: 1, method: "stop", params: [] },
+    { id: 1, method: "getblockhash", params: [-1] },
+    "{",
+  ]) {
+    const response = await stack.request("/api/v1/btc/jsonrpc", {
+      method: "POST",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
     expect(response.headers.get("content-type")).toBe("application/json");
   }
 });

@@ -7,7 +7,7 @@ import { abortOnClose, QueryParameterError, strictQuery } from "@chaingate/http"
 import { bitcoin, nodeErrorCodes, stringifyLosslessJson, type JsonNumber, type NodeRpcError } from "@chaingate/node-client";
 import { hasErrorCode } from "@chaingate/errors";
 import type { RequestHandler } from "express";
-import type { NodeRoute } from "./stream-node-result.ts";
+import type { ProxyRoute } from "@chaingate/chain-proxy";
 
 /** -18 no wallet loaded, -19 wallet not specified, -32601 wallet support compiled out or disabled. */
 const NO_WALLET_CODES = new Set([-18, -19, -32601]);
@@ -36,7 +36,7 @@ interface ReceivedByAddress {
   txids: string[];
 }
 
-export function getAccount({ node }: NodeRoute): RequestHandler {
+export function getAccount({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     let query: Partial<Record<(typeof PARAMETERS)[number], string>>;
     try {
@@ -62,7 +62,10 @@ export function getAccount({ node }: NodeRoute): RequestHandler {
       flags.push(value);
     }
     try {
-      const rows = await node.call<ReceivedByAddress[]>("listreceivedbyaddress", [Number(minconf), ...flags], { signal: abortOnClose(res), lossless: true });
+      const rows = await node.call<ReceivedByAddress[]>("listreceivedbyaddress", [Number(minconf), ...flags], {
+        signal: abortOnClose(res),
+        lossless: true,
+      });
       const picked = rows.map(({ address, amount, confirmations, label, txids }) => ({ address, amount, confirmations, label, txids }));
       res.type("application/json").send(stringifyLosslessJson(picked));
     } catch (error) {

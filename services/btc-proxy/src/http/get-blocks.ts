@@ -8,13 +8,13 @@
  */
 import { abortOnClose } from "@chaingate/http";
 import type { RequestHandler } from "express";
-import { streamNodeResult, type NodeRoute } from "./stream-node-result.ts";
+import { streamNodeResult, type ProxyRoute } from "@chaingate/chain-proxy";
 
 /** getblockhash takes a 32-bit int: a larger height is no block number on any node. */
 const MAX_HEIGHT = 0x7fffffff;
 const VERBOSITY_FULL_TRANSACTIONS = 2;
 
-export function getBlockByHeight(route: NodeRoute): RequestHandler {
+export function getBlockByHeight(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     // The route's constraint made a non-integer a routing miss (404).
     const raw = String(req.params.blockNumber);
@@ -31,15 +31,15 @@ export function getBlockByHeight(route: NodeRoute): RequestHandler {
   };
 }
 
-export function getBlockByHash(route: NodeRoute): RequestHandler {
+export function getBlockByHash(route: ProxyRoute): RequestHandler {
   return (req, res) => streamNodeResult(route, res, "getblock", [String(req.params.blockHash), VERBOSITY_FULL_TRANSACTIONS]);
 }
 
-export function getBlockHeader(route: NodeRoute): RequestHandler {
+export function getBlockHeader(route: ProxyRoute): RequestHandler {
   return (req, res) => streamNodeResult({ ...route, garbageBound: undefined }, res, "getblockheader", [String(req.params.blockHash), true]);
 }
 
-export function getBlockTransactionCount({ node }: NodeRoute): RequestHandler {
+export function getBlockTransactionCount({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     // The header carries nTx: no need to read the block's body.
     const header = await node.call<{ nTx?: number }>("getblockheader", [String(req.params.blockHash), true], { signal: abortOnClose(res) });
@@ -47,7 +47,7 @@ export function getBlockTransactionCount({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function getBestBlock({ node }: NodeRoute): RequestHandler {
+export function getBestBlock({ node }: ProxyRoute): RequestHandler {
   return async (_req, res) => {
     // One call, so hash and height describe the same tip.
     const info = await node.call<{ bestblockhash: string; blocks: number }>("getblockchaininfo", [], { signal: abortOnClose(res) });

@@ -5,18 +5,23 @@
  */
 import { btcFeeEstimateQuerySchema } from "@chaingate/contracts";
 import { abortOnClose, parseRequest, strictQuery } from "@chaingate/http";
+import { BITCOIN_DECIMALS } from "@chaingate/bitcoin";
 import type { RequestHandler } from "express";
-import type { NodeRoute } from "./stream-node-result.ts";
+import type { ProxyRoute } from "@chaingate/chain-proxy";
 
-const SATOSHI_PER_BTC = 100_000_000;
+const SATOSHI_PER_BTC = 10 ** BITCOIN_DECIMALS;
 const VBYTES_PER_KVB = 1_000;
 
-export function getFeeEstimate({ node }: NodeRoute): RequestHandler {
+export function getFeeEstimate({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const { blocks, mode } = parseRequest(btcFeeEstimateQuerySchema, { ...strictQuery(req.query, ["blocks", "mode"]) });
-    const estimate = await node.call<{ feerate?: number; blocks: number; errors?: string[] }>("estimatesmartfee", [blocks, mode.toUpperCase()], {
-      signal: abortOnClose(res),
-    });
+    const estimate = await node.call<{ feerate?: number; blocks: number; errors?: string[] }>(
+      "estimatesmartfee",
+      [blocks, mode.toUpperCase()],
+      {
+        signal: abortOnClose(res),
+      },
+    );
     // feerate is BTC per kvB as a JSON double; whole satoshis per kvB are exact, then /1000.
     const satPerKvb = estimate.feerate === undefined ? null : Math.round(estimate.feerate * SATOSHI_PER_BTC);
     res.json({
@@ -28,7 +33,7 @@ export function getFeeEstimate({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function getMempoolInfo({ node }: NodeRoute): RequestHandler {
+export function getMempoolInfo({ node }: ProxyRoute): RequestHandler {
   return async (_req, res) => {
     res.json(await node.call("getmempoolinfo", [], { signal: abortOnClose(res) }));
   };

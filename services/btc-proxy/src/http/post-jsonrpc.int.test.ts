@@ -56,7 +56,10 @@ describe("POST /api/v1/btc/jsonrpc: allowed methods (rules 1, 4)", () => {
   });
 
   it("reports gettxout of a spent or missing output as a null result with 200 (rule 9)", async () => {
-    expect(await rpc({ id: 1, method: "gettxout", params: [txid, 99] })).toEqual({ status: 200, body: { result: null, error: null, id: 1 } });
+    expect(await rpc({ id: 1, method: "gettxout", params: [txid, 99] })).toEqual({
+      status: 200,
+      body: { result: null, error: null, id: 1 },
+    });
   });
 });
 
@@ -69,17 +72,32 @@ describe("refused methods (rules 2, 3)", () => {
     expect(await stack.node.rpc("getblockcount")).toBeGreaterThan(0);
   });
 
-  it.each(["dumpprivkey", "getnewaddress", "sendtoaddress", "listreceivedbyaddress", "getbalance", "walletpassphrase", "importprivkey", "GETBLOCKCOUNT"])(
-    "refuses %s with 403",
-    async (method) => {
-      expect((await rpc({ id: 1, method, params: [] })).status).toBe(403);
-    },
-  );
+  it.each([
+    "dumpprivkey",
+    "getnewaddress",
+    "sendtoaddress",
+    "listreceivedbyaddress",
+    "getbalance",
+    "walletpassphrase",
+    "importprivkey",
+    "GETBLOCKCOUNT",
+  ])("refuses %s with 403", async (method) => {
+    expect((await rpc({ id: 1, method, params: [] })).status).toBe(403);
+  });
 
   it("refuses a whole batch when one call is disallowed, and forwards none of it", async () => {
-    const unsent = (await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [
-      (await stack.node.walletRpc<{ hex: string }>("fundrawtransaction", [await stack.node.walletRpc<string>("createrawtransaction", [[], { [await stack.node.walletRpc<string>("getnewaddress")]: 0.2 }])])).hex,
-    ])).hex;
+    const unsent = (
+      await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [
+        (
+          await stack.node.walletRpc<{ hex: string }>("fundrawtransaction", [
+            await stack.node.walletRpc<string>("createrawtransaction", [
+              [],
+              { [await stack.node.walletRpc<string>("getnewaddress")]: 0.2 },
+            ]),
+          ])
+        ).hex,
+      ])
+    ).hex;
     const decoded = await stack.node.rpc<{ txid: string }>("decoderawtransaction", [unsent]);
     const { status, body } = await rpc([
       { id: 1, method: "sendrawtransaction", params: [unsent] },
@@ -123,7 +141,10 @@ describe("malformed requests (rules 5, 8)", () => {
     const depth = 200_000;
     const { status, body } = await rpc(`{"id":"deep","method":"getblock","params":${"[".repeat(depth)}${"]".repeat(depth)}}`, true);
     expect(status).toBe(400);
-    expect(body).toEqual({ error: { code: -32600, message: "Invalid request: the body nests JSON more than 64 levels deep." }, id: "deep" });
+    expect(body).toEqual({
+      error: { code: -32600, message: "Invalid request: the body nests JSON more than 64 levels deep." },
+      id: "deep",
+    });
   });
 
   it("re-encodes the forwarded body: extra members dropped, answered as JSON-RPC 1.0 whatever the client sent", async () => {
@@ -140,7 +161,10 @@ describe("node answers (rules 4, 6, 7)", () => {
       body: { result: null, error: { code: -8, message: "Block height out of range" }, id: "h" },
     });
     expect((await rpc({ id: 1, method: "sendrawtransaction", params: ["00"] })).body).toMatchObject({ result: null, error: { code: -22 } });
-    expect((await rpc({ id: 1, method: "getrawtransaction", params: ["ab".repeat(32)] })).body).toMatchObject({ result: null, error: { code: -5 } });
+    expect((await rpc({ id: 1, method: "getrawtransaction", params: ["ab".repeat(32)] })).body).toMatchObject({
+      result: null,
+      error: { code: -5 },
+    });
   });
 
   it("keeps per-call errors inside a 200 batch", async () => {

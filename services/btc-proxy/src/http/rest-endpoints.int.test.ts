@@ -40,7 +40,10 @@ describe("blocks", () => {
   });
 
   it("answers a negative height with 400, a non-numeric one with a routing 404", async () => {
-    expect(await json(await stack.request("/api/v1/btc/block/-1"))).toEqual({ status: 400, body: { error: "The block number must be a non-negative integer." } });
+    expect(await json(await stack.request("/api/v1/btc/block/-1"))).toEqual({
+      status: 400,
+      body: { error: "The block number must be a non-negative integer." },
+    });
     const notNumeric = await json(await stack.request("/api/v1/btc/block/abc"));
     expect(notNumeric.status).toBe(404);
     expect(notNumeric.body.message).toMatch(/could not be found/);
@@ -53,7 +56,9 @@ describe("blocks", () => {
         body: { error: "The block number must be a non-negative integer no greater than 2147483647." },
       });
     }
-    expect((await json(await stack.request("/api/v1/btc/block/2147483647"))).body).toMatchObject({ details: { reason: "invalid_argument", node_code: -8 } });
+    expect((await json(await stack.request("/api/v1/btc/block/2147483647"))).body).toMatchObject({
+      details: { reason: "invalid_argument", node_code: -8 },
+    });
   });
 
   it("answers a height above the tip with the generic 500 and details saying invalid argument", async () => {
@@ -96,7 +101,9 @@ describe("transactions", () => {
 
   it("POST /transactions/send-raw broadcasts a signed transaction and returns its txid", async () => {
     const { hex } = await signedTransaction(0.25);
-    const { status, body } = await json(await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex }) }));
+    const { status, body } = await json(
+      await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex }) }),
+    );
     expect(status).toBe(200);
     expect(await stack.node.rpc<string[]>("getrawmempool")).toContain(body.txid);
     // Broadcasting again is harmless: the node answers the same txid.
@@ -108,17 +115,29 @@ describe("transactions", () => {
     const input = decoded.vin[0]!;
     const spent = await stack.node.rpc<{ value: number }>("gettxout", [input.txid, input.vout, false]);
     const elsewhere = await stack.node.walletRpc<string>("getnewaddress");
-    const conflict = await stack.node.walletRpc<string>("createrawtransaction", [[input], { [elsewhere]: Number((spent.value - 0.001).toFixed(8)) }]);
+    const conflict = await stack.node.walletRpc<string>("createrawtransaction", [
+      [input],
+      { [elsewhere]: Number((spent.value - 0.001).toFixed(8)) },
+    ]);
     const signedConflict = await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [conflict]);
-    const refused = await json(await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex: signedConflict.hex }) }));
+    const refused = await json(
+      await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex: signedConflict.hex }) }),
+    );
     expect(refused).toMatchObject({ status: 500, body: { error: GENERIC, details: { reason: "node_error", node_code: -26 } } });
   });
 
   it("refuses a missing or non-hex body with 422, an undecodable transaction with 500 invalid_argument", async () => {
     const missing = await json(await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: "{}" }));
-    expect(missing).toEqual({ status: 422, body: { message: "The hex field is required.", errors: { hex: ["The hex field is required."] } } });
-    expect((await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex: "xyz" }) })).status).toBe(422);
-    const undecodable = await json(await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex: "00" }) }));
+    expect(missing).toEqual({
+      status: 422,
+      body: { message: "The hex field is required.", errors: { hex: ["The hex field is required."] } },
+    });
+    expect(
+      (await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex: "xyz" }) })).status,
+    ).toBe(422);
+    const undecodable = await json(
+      await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex: "00" }) }),
+    );
     expect(undecodable).toMatchObject({ status: 500, body: { details: { reason: "invalid_argument", node_code: -22 } } });
   });
 
@@ -126,7 +145,9 @@ describe("transactions", () => {
     const { hex, to } = await signedTransaction(0.5);
     const txid = await stack.node.rpc<string>("sendrawtransaction", [hex]);
     await stack.node.mine(1);
-    const tx = (await (await stack.request(`/api/v1/btc/transactions/${txid}`)).json()) as { vout: { scriptPubKey: { address?: string; addresses?: string[] } }[] };
+    const tx = (await (await stack.request(`/api/v1/btc/transactions/${txid}`)).json()) as {
+      vout: { scriptPubKey: { address?: string; addresses?: string[] } }[];
+    };
     expect(tx).toEqual(await stack.node.rpc("getrawtransaction", [txid, true]));
     const index = tx.vout.findIndex((o) => (o.scriptPubKey.address ?? o.scriptPubKey.addresses?.[0]) === to);
     const unspent = (await json(await stack.request(`/api/v1/btc/transactions/${txid}/outputs/${index}`))).body;
@@ -169,7 +190,10 @@ describe("GET /api/v1/btc/account", () => {
 
   it("refuses a negative or non-integer minconf and a non-boolean flag with 400", async () => {
     for (const query of ["minconf=-1", "minconf=abc", "minconf=1.5"]) {
-      expect(await json(await stack.request(`/api/v1/btc/account?${query}`))).toEqual({ status: 400, body: { error: "The minconf must be a non-negative integer." } });
+      expect(await json(await stack.request(`/api/v1/btc/account?${query}`))).toEqual({
+        status: 400,
+        body: { error: "The minconf must be a non-negative integer." },
+      });
     }
     expect((await stack.request("/api/v1/btc/account?includeEmpty=maybe")).status).toBe(400);
   });
@@ -179,7 +203,10 @@ describe("GET /api/v1/btc/account", () => {
     const change = await stack.node.walletRpc<string>("getnewaddress", ["", "bech32"]);
     const [coin] = await stack.node.walletRpc<Array<{ txid: string; vout: number; amount: number }>>("listunspent", [1]);
     // The wallet refuses dust outputs; a hand-built transaction does not.
-    const raw = await stack.node.rpc<string>("createrawtransaction", [[{ txid: coin!.txid, vout: coin!.vout }], [{ [to]: 0.0000005 }, { [change]: Math.round((coin!.amount - 0.001) * 1e8) / 1e8 }]]);
+    const raw = await stack.node.rpc<string>("createrawtransaction", [
+      [{ txid: coin!.txid, vout: coin!.vout }],
+      [{ [to]: 0.0000005 }, { [change]: Math.round((coin!.amount - 0.001) * 1e8) / 1e8 }],
+    ]);
     const signed = await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [raw]);
     await stack.node.rpc("sendrawtransaction", [signed.hex]);
     await stack.node.mine(1);
@@ -196,7 +223,13 @@ describe("GET /api/v1/btc/account", () => {
       expect(await json(await stack.request(`/api/v1/btc/account?${query}`)), query).toEqual(minconf);
     }
     const includeEmpty = { status: 400, body: { error: "The includeEmpty parameter must be true or false." } };
-    for (const query of ["includeEmpty=constructor", "includeEmpty=toString", "includeEmpty=__proto__", "includeEmpty=true&includeEmpty=false", "includeEmpty[]=true"]) {
+    for (const query of [
+      "includeEmpty=constructor",
+      "includeEmpty=toString",
+      "includeEmpty=__proto__",
+      "includeEmpty=true&includeEmpty=false",
+      "includeEmpty[]=true",
+    ]) {
       expect(await json(await stack.request(`/api/v1/btc/account?${query}`)), query).toEqual(includeEmpty);
     }
     expect(await json(await stack.request("/api/v1/btc/fee-estimate?blocks=2&blocks=3"))).toEqual({

@@ -8,9 +8,9 @@ import { btcSendRawRequestSchema } from "@chaingate/contracts";
 import { abortOnClose, parseRequest } from "@chaingate/http";
 import { stringifyLosslessJson } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
-import { streamNodeResult, type NodeRoute } from "./stream-node-result.ts";
+import { streamNodeResult, type ProxyRoute } from "@chaingate/chain-proxy";
 
-export function sendRawTransaction({ node }: NodeRoute): RequestHandler {
+export function sendRawTransaction({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const { hex } = parseRequest(btcSendRawRequestSchema, req.body);
     // Not cancelled when the client leaves: a broadcast half-sent is worse than one finished.
@@ -19,11 +19,11 @@ export function sendRawTransaction({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function getTransaction(route: NodeRoute): RequestHandler {
+export function getTransaction(route: ProxyRoute): RequestHandler {
   return (req, res) => streamNodeResult({ ...route, garbageBound: undefined }, res, "getrawtransaction", [String(req.params.txid), true]);
 }
 
-export function getTransactionOutput({ node }: NodeRoute): RequestHandler {
+export function getTransactionOutput({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const n = String(req.params.n);
     const output = await node.call<Record<string, unknown> | null>("gettxout", [String(req.params.txid), Number(n), true], {

@@ -1,27 +1,31 @@
 /**
- * A real Bitcoin-compatible regtest node (litecoind), a btc-proxy in front of it and a gateway in
- * front of that, with an account and key: what a client of /api/v1/btc talks to.
+ * A real Bitcoin-compatible regtest node (litecoind) and a btc-proxy in front of it, called at its
+ * internal edge as the gateway calls it (an account's id and the internal token). Through the
+ * gateway: drills/src/e2e.
  */
 import { loadConfig } from "@chaingate/config";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { silentLogger, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { internalEdge, silentLogger, startLitecoindRegtest, TEST_INTERNAL_TOKEN, type LitecoindRegtest } from "@chaingate/testing";
 import { btcProxyConfigSchema } from "../config.ts";
 import { createBtcProxy, type BtcProxy } from "../create-btc-proxy.ts";
 
 export interface BtcStack {
   node: LitecoindRegtest;
   proxy: BtcProxy;
-  gatewayUrl: string;
-  key: string;
+  /** The proxy's URL. */
+  url: string;
+  /** The headers the gateway adds for the stack's account. */
+  headers: Record<string, string>;
   accountId: number;
-  /** A request through the gateway with the key. */
+  /** A JSON request to the proxy as the gateway forwards it for the stack's account. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  /** A btc-proxy with other settings (not behind the gateway), e.g. a dead node URL. */
+  /** A btc-proxy with other settings (no internal token), e.g. a dead node URL. */
   startProxy(env: Record<string, string | undefined>): Promise<BtcProxy>;
   stop(): Promise<void>;
 }
 
 export const MATURE_BLOCKS = 101;
+/** The account the gateway would have authenticated. */
+const STACK_ACCOUNT_ID = 1;
 
 export async function startBtcStack(): Promise<BtcStack> {
   // Non-standard transactions (a 50-satoshi dust output) let tests show amounts a double would change.
@@ -34,20 +38,20 @@ export async function startBtcStack(): Promise<BtcStack> {
     extraProxies.push(proxy);
     return proxy;
   };
-  const proxy = await createBtcProxy(loadConfig("btc-proxy", btcProxyConfigSchema, { PORT: "0", ...nodeEnv }), silentLogger);
-  const gateway = await startTestGateway({ BTC_PROXY_URL: proxy.url });
-  const { key, accountId } = await createAccountWithKey(gateway.databaseUrl);
+  const proxy = await createBtcProxy(
+    loadConfig("btc-proxy", btcProxyConfigSchema, { PORT: "0", ...nodeEnv, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN }),
+    silentLogger,
+  );
+  const edge = internalEdge(proxy);
   return {
     node,
     proxy,
-    gatewayUrl: gateway.url,
-    key,
-    accountId,
-    request: (path, init = {}) => fetch(`${gateway.url}${path}`, { ...init, headers: { "x-api-key": key, "content-type": "application/json", ...init.headers } }),
+    url: proxy.url,
+    headers: edge.headersFor(STACK_ACCOUNT_ID),
+    accountId: STACK_ACCOUNT_ID,
+    request: (path, init) => edge.request(STACK_ACCOUNT_ID, path, init),
     startProxy,
     async stop() {
-      await gateway.close();
-      await gateway.dropDatabase();
       await Promise.all([proxy, ...extraProxies].map((p) => p.close()));
       await node.stop();
     },

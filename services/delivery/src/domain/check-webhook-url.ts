@@ -7,7 +7,8 @@ import { isIP } from "node:net";
 import { isForbiddenAddress, type Cidr } from "./forbidden-address.ts";
 
 export const URL_NOT_HTTP = "The webhook url must be a valid http or https URL.";
-export const URL_NOT_PUBLIC = "The webhook url must point to a publicly reachable host; loopback, private, link-local and other internal addresses are not allowed.";
+export const URL_NOT_PUBLIC =
+  "The webhook url must point to a publicly reachable host; loopback, private, link-local and other internal addresses are not allowed.";
 export const URL_NOT_RESOLVED = "The webhook url host could not be resolved.";
 
 /** Resolves a host name to all its addresses (node's dns.lookup with all: true in production). */
@@ -21,7 +22,8 @@ export async function checkWebhookUrl(url: string, resolve: ResolveHost, allow: 
   } catch {
     return URL_NOT_HTTP;
   }
-  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || !parsed.hostname || parsed.username || parsed.password) return URL_NOT_HTTP;
+  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || !parsed.hostname || parsed.username || parsed.password)
+    return URL_NOT_HTTP;
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   if (isIP(host)) addresses = [host];

@@ -47,7 +47,11 @@ describe("isForbiddenAddress", () => {
 });
 
 describe("checkWebhookUrl", () => {
-  const dns: Record<string, string[]> = { "public.test": ["93.184.216.34"], "sneaky.test": ["93.184.216.34", "127.0.0.1"], "v6.test": ["::1"] };
+  const dns: Record<string, string[]> = {
+    "public.test": ["93.184.216.34"],
+    "sneaky.test": ["93.184.216.34", "127.0.0.1"],
+    "v6.test": ["::1"],
+  };
   const resolve = async (host: string) => {
     const found = dns[host];
     if (!found) throw new Error("ENOTFOUND");

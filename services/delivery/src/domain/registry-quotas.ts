@@ -23,7 +23,9 @@ export const TEST_EVENT_WINDOW_MS = 60_000;
 /** A create past the account's webhook quota. */
 export function webhookQuotaError(quota: number): ValidationError {
   return new ValidationError({
-    webhooks: [`This account already has ${quota} webhooks, its quota (QUOTA_WEBHOOKS_PER_ACCOUNT = ${quota}); delete a webhook or ask the operator to raise the quota.`],
+    webhooks: [
+      `This account already has ${quota} webhooks, its quota (QUOTA_WEBHOOKS_PER_ACCOUNT = ${quota}); delete a webhook or ask the operator to raise the quota.`,
+    ],
   });
 }
 
@@ -53,7 +55,11 @@ export class TestEventRateError extends ChaingateError {
  * Whether one more test event fits in the window ending `now`, given the times of the earlier ones:
  * the times to keep (those inside the window, plus now) or the seconds until the oldest leaves it.
  */
-export function admitTestEvent(sentAt: readonly Date[], now: Date, quota: number): { admitted: true; keep: Date[] } | { admitted: false; retryAfterSeconds: number } {
+export function admitTestEvent(
+  sentAt: readonly Date[],
+  now: Date,
+  quota: number,
+): { admitted: true; keep: Date[] } | { admitted: false; retryAfterSeconds: number } {
   const windowStart = now.getTime() - TEST_EVENT_WINDOW_MS;
   const recent = sentAt.filter((time) => time.getTime() > windowStart).sort((a, b) => a.getTime() - b.getTime());
   if (recent.length < quota) return { admitted: true, keep: [...recent, now] };

@@ -11,7 +11,12 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 const JITTER = 0.2;
 
 /** Delay before attempt `attemptsDone + 1`, or null when the retries are used up. */
-export function nextRetryDelayMs(attemptsDone: number, scale: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
+export function nextRetryDelayMs(
+  attemptsDone: number,
+  scale: number,
+  retryAfterMs: number | null,
+  random: () => number = Math.random,
+): number | null {
   const base = RETRY_DELAYS_MS[attemptsDone - 1];
   if (base === undefined) return null;
   const jittered = base * scale * (1 + JITTER * (2 * random() - 1));

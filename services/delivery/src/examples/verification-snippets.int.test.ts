@@ -1,5 +1,5 @@
 /**
- * The README's verification snippets (these files, quoted verbatim there) verify a real delivery
+ * The verification snippets of docs/api.md (these files, quoted verbatim there) verify a real delivery
  * and refuse a tampered one: the spec's scheme, and Standard Webhooks with stock libraries
  * (`standardwebhooks`, `svix`) given the secret as issued and no options, and the raw-key form
  * integrators already use.
@@ -21,14 +21,27 @@ afterAll(async () => {
   await harness?.close();
 });
 
-it("the README snippets accept a real delivery and refuse a tampered body or a wrong secret", async () => {
+it("the published snippets accept a real delivery and refuse a tampered body or a wrong secret", async () => {
   const { bus, receiver } = harness;
   const data = await harness.createWebhook({ path: "/hook", coin: "TRX" });
   await bus.publish(transferMatched, {
-    event_id: "evt_snippet", type: "transfer", webhook_id: data.id, coin: "TRX", currency: "USDT", from: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
-    to: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", watched_address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", amount: "12.5", raw_amount: "12500000", decimals: 6,
-    token_contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", txid: "ab".repeat(32), position: 0, block: { height: 1, hash: "cd".repeat(32), time: "2026-11-22T10:00:00.000Z" },
-    execution_status: "SUCCESS", confirmations: 1,
+    event_id: "evt_snippet",
+    type: "transfer",
+    webhook_id: data.id,
+    coin: "TRX",
+    currency: "USDT",
+    from: "TJRabPrwbZy45sbavfcjinPJC18kjpRTv8",
+    to: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+    watched_address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+    amount: "12.5",
+    raw_amount: "12500000",
+    decimals: 6,
+    token_contract: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+    txid: "ab".repeat(32),
+    position: 0,
+    block: { height: 1, hash: "cd".repeat(32), time: "2026-11-22T10:00:00.000Z" },
+    execution_status: "SUCCESS",
+    confirmations: 1,
   });
   await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
   const { headers, body } = receiver.received[0]!;

@@ -1,12 +1,11 @@
 /**
  * The registry refuses addresses chosen to collide in one watch-feed bucket (whose message would
- * outgrow NATS's payload limit), through the real gateway over real Postgres and NATS; addresses
+ * outgrow NATS's payload limit), at the service's internal edge over real Postgres and NATS; addresses
  * spread by the hash are never affected.
  */
 import { randomBytes } from "node:crypto";
 import { bucketBitsFor, bucketHash, bucketOf, MAX_ADDRESSES_PER_BUCKET } from "@chaingate/contracts";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
@@ -15,17 +14,20 @@ import { startTestDelivery } from "../testing/index.ts";
 const URL_OK = "http://93.184.216.34/hook";
 let database: TestDatabase;
 let delivery: DeliveryService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let key: string;
+let edge: InternalEdge;
+/** The account the gateway would have authenticated. */
+const ACCOUNT_ID = 1;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL: process.env.NATS_URL ?? "nats://127.0.0.1:4222", NATS_NAMESPACE: `b${randomBytes(4).toString("hex")}` });
-  gateway = await startTestGateway({ DELIVERY_URL: delivery.url }, database.connectionString);
-  ({ key } = await createAccountWithKey(database.connectionString, "grinder"));
+  delivery = await startTestDelivery(database.connectionString, {
+    NATS_URL: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+    NATS_NAMESPACE: `b${randomBytes(4).toString("hex")}`,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(delivery);
 });
 afterAll(async () => {
-  await gateway?.close();
   await delivery?.close();
   await database?.drop();
 });
@@ -43,9 +45,9 @@ function colliding(count: number, level = count): string[] {
 const randomAddresses = (count: number) => Array.from({ length: count }, () => `0x${randomBytes(20).toString("hex")}`);
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${gateway.url}${path}`, {
+  const response = await fetch(`${edge.url}${path}`, {
     method,
-    headers: { "x-api-key": key, accept: "application/json", "content-type": "application/json" },
+    headers: { ...edge.headersFor(ACCOUNT_ID), accept: "application/json", "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -55,7 +57,10 @@ async function storedAddresses(webhookId?: number): Promise<number> {
   const client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: string }>(`select count(*) as n from delivery.webhook_addresses${webhookId === undefined ? "" : " where webhook_id = $1"}`, webhookId === undefined ? [] : [webhookId]);
+    const { rows } = await client.query<{ n: string }>(
+      `select count(*) as n from delivery.webhook_addresses${webhookId === undefined ? "" : " where webhook_id = $1"}`,
+      webhookId === undefined ? [] : [webhookId],
+    );
     return Number(rows[0]!.n);
   } finally {
     await client.end();
@@ -67,13 +72,21 @@ const REFUSED = `More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's address
 describe("addresses that collide in one watch-feed bucket", () => {
   it("are refused past the cap on create (422, nothing stored) and on a batch add (422, the webhook unchanged); at the cap they are accepted", async () => {
     const before = await storedAddresses();
-    const tooMany = await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: URL_OK, addresses: colliding(MAX_ADDRESSES_PER_BUCKET + 1) });
+    const tooMany = await call("POST", "/api/v1/webhooks", {
+      coin: "ETH",
+      webhook_url: URL_OK,
+      addresses: colliding(MAX_ADDRESSES_PER_BUCKET + 1),
+    });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body).toEqual({ message: REFUSED, errors: { addresses: [REFUSED] } });
     expect(await storedAddresses()).toBe(before);
 
     const atCap = colliding(MAX_ADDRESSES_PER_BUCKET + 1);
-    const created = await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: URL_OK, addresses: atCap.slice(0, MAX_ADDRESSES_PER_BUCKET) });
+    const created = await call("POST", "/api/v1/webhooks", {
+      coin: "ETH",
+      webhook_url: URL_OK,
+      addresses: atCap.slice(0, MAX_ADDRESSES_PER_BUCKET),
+    });
     expect(created.status).toBe(201);
     const id = (created.body.data as { id: number }).id;
     const added = await call("POST", `/api/v1/webhooks/${id}/addresses`, { addresses: atCap.slice(MAX_ADDRESSES_PER_BUCKET) });
@@ -85,6 +98,9 @@ describe("addresses that collide in one watch-feed bucket", () => {
     const created = await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: URL_OK, addresses: randomAddresses(10_000) });
     expect(created.status).toBe(201);
     const id = (created.body.data as { id: number }).id;
-    expect(await call("POST", `/api/v1/webhooks/${id}/addresses`, { addresses: randomAddresses(10_000) })).toMatchObject({ status: 200, body: { data: { added: 10_000, total: 20_000 } } });
+    expect(await call("POST", `/api/v1/webhooks/${id}/addresses`, { addresses: randomAddresses(10_000) })).toMatchObject({
+      status: 200,
+      body: { data: { added: 10_000, total: 20_000 } },
+    });
   });
 });

@@ -5,6 +5,7 @@
 import { ValidationError, type FieldErrors } from "@chaingate/errors";
 import { checkRequest, createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
+import type { ServiceMetrics } from "@chaingate/service-kit";
 import type { Request } from "express";
 import type { z } from "zod";
 import {
@@ -22,7 +23,8 @@ import {
   type Webhook,
   QUOTA_USAGE_ROUTE,
 } from "@chaingate/contracts";
-import { normalizeAddress, type BitcoinNetwork } from "../domain/validate-address.ts";
+import type { BitcoinNetwork } from "@chaingate/bitcoin";
+import { normalizeAddress } from "../domain/validate-address.ts";
 import type { ResolveHost } from "../domain/check-webhook-url.ts";
 import { checkWebhookUrl } from "../domain/check-webhook-url.ts";
 import type { Cidr } from "../domain/forbidden-address.ts";
@@ -46,6 +48,8 @@ export interface WebhookAppOptions {
   allowCidrs: readonly Cidr[];
   resolveHost: ResolveHost;
   logger: Logger;
+  /** The service's metrics registry (its own observers registered there too); one is made when absent. */
+  metrics?: ServiceMetrics;
   readinessChecks: Record<string, () => Promise<unknown>>;
   degradedChecks?: Record<string, () => Promise<unknown>>;
   internalToken?: string | undefined;
@@ -79,6 +83,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
   const http = createHttpApp({
     service: "delivery",
     logger: options.logger,
+    metrics: options.metrics,
     readinessChecks: options.readinessChecks,
     degradedChecks: options.degradedChecks,
     internalToken: options.internalToken,
@@ -88,7 +93,11 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       webhook_not_found: (error) => ({ status: 404, body: { message: error.message } }),
       delivery_not_found: (error) => ({ status: 404, body: { message: error.message } }),
-      test_event_rate_exceeded: (error) => ({ status: 429, headers: { "retry-after": String((error as TestEventRateError).retryAfterSeconds) }, body: { message: error.message } }),
+      test_event_rate_exceeded: (error) => ({
+        status: 429,
+        headers: { "retry-after": String((error as TestEventRateError).retryAfterSeconds) },
+        body: { message: error.message },
+      }),
     },
   });
 
@@ -113,7 +122,10 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
    * the schema refused other fields, so one 422 names every invalid field. `body` is undefined when
    * the schema refused the request.
    */
-  async function checkBody<Schema extends z.ZodType<{ webhook_url?: string | undefined }>>(schema: Schema, input: unknown): Promise<{ body: z.infer<Schema> | undefined; errors: FieldErrors }> {
+  async function checkBody<Schema extends z.ZodType<{ webhook_url?: string | undefined }>>(
+    schema: Schema,
+    input: unknown,
+  ): Promise<{ body: z.infer<Schema> | undefined; errors: FieldErrors }> {
     const checked = checkRequest(schema, input);
     const errors: FieldErrors = checked.ok ? {} : checked.fieldErrors;
     const url = checked.ok ? checked.data.webhook_url : (input as { webhook_url?: unknown } | null)?.webhook_url;
@@ -175,7 +187,10 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     const data = await repository.addressPage(webhookId, (page - 1) * perPage, perPage, after);
     const total = record.address_count;
     const nextAfter = data.length === perPage ? data.at(-1)!.address : null;
-    res.json({ data, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)), next_after: nextAfter } });
+    res.json({
+      data,
+      meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)), next_after: nextAfter },
+    });
   });
 
   http.route("put", one, http.jsonBody, async (req, res) => {
@@ -218,7 +233,10 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     const { webhookId } = await owned(req);
     const { page, per_page: perPage, status } = parseRequest(deliveryListQuerySchema, req.query);
     const { total, deliveries } = await options.deliveries.list(webhookId, status, (page - 1) * perPage, perPage);
-    res.json({ data: deliveries, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+    res.json({
+      data: deliveries,
+      meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+    });
   });
 
   http.route("post", `${one}/deliveries/:delivery(\\d+)/retry`, async (req, res) => {
@@ -244,7 +262,11 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
       quotas: [
         { setting: "QUOTA_WEBHOOKS_PER_ACCOUNT", used: usage.webhooks, limit: quotas.webhooksPerAccount },
         { setting: "QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT", used: usage.addresses, limit: quotas.addressesPerAccount },
-        { setting: "QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE", used: usage.testEventsLastMinute, limit: quotas.testEventsPerWebhookPerMinute },
+        {
+          setting: "QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE",
+          used: usage.testEventsLastMinute,
+          limit: quotas.testEventsPerWebhookPerMinute,
+        },
       ],
     };
     res.json(answer);

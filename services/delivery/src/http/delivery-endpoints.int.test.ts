@@ -37,8 +37,14 @@ describe("another account's webhook", () => {
     const alice = await harness.createWebhook({ path: "/alice", accountId: ALICE });
     const bobs = await harness.createWebhook({ path: "/bob", accountId: BOB });
     await harness.bus.publish(transferMatched, transferFor(alice.id));
-    await expect.poll(async () => (await harness.api("GET", `/api/v1/webhooks/${alice.id}/deliveries?status=failed`, ALICE)).body.data, { timeout: 10_000 }).toHaveLength(1);
-    const failed = ((await harness.api("GET", `/api/v1/webhooks/${alice.id}/deliveries`, ALICE)).body.data as unknown as Array<{ id: number }>)[0]!;
+    await expect
+      .poll(async () => (await harness.api("GET", `/api/v1/webhooks/${alice.id}/deliveries?status=failed`, ALICE)).body.data, {
+        timeout: 10_000,
+      })
+      .toHaveLength(1);
+    const failed = (
+      (await harness.api("GET", `/api/v1/webhooks/${alice.id}/deliveries`, ALICE)).body.data as unknown as Array<{ id: number }>
+    )[0]!;
     const sentBefore = at("/alice").length;
 
     for (const [method, suffix] of [
@@ -49,8 +55,16 @@ describe("another account's webhook", () => {
     ] as const) {
       const theirs = await harness.api(method, `/api/v1/webhooks/${alice.id}${suffix}`, BOB);
       const none = await harness.api(method, `/api/v1/webhooks/${MISSING}${suffix}`, BOB);
-      expect({ suffix, status: theirs.status, body: theirs.body }).toEqual({ suffix, status: 404, body: { message: `No webhook with id ${alice.id} was found.` } });
-      expect({ suffix, status: none.status, body: none.body }).toEqual({ suffix, status: 404, body: { message: `No webhook with id ${MISSING} was found.` } });
+      expect({ suffix, status: theirs.status, body: theirs.body }).toEqual({
+        suffix,
+        status: 404,
+        body: { message: `No webhook with id ${alice.id} was found.` },
+      });
+      expect({ suffix, status: none.status, body: none.body }).toEqual({
+        suffix,
+        status: 404,
+        body: { message: `No webhook with id ${MISSING} was found.` },
+      });
     }
     // Bob's own webhook with Alice's delivery id: not one of his deliveries.
     const crossed = await harness.api("POST", `/api/v1/webhooks/${bobs.id}/deliveries/${failed.id}/retry`, BOB);
@@ -59,7 +73,10 @@ describe("another account's webhook", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(at("/alice").length).toBe(sentBefore);
     expect(at("/bob")).toEqual([]);
-    const [job] = await harness.query<{ status: string; attempts: number }>(`select status, attempts from delivery.delivery_jobs where id = $1`, [failed.id]);
+    const [job] = await harness.query<{ status: string; attempts: number }>(
+      `select status, attempts from delivery.delivery_jobs where id = $1`,
+      [failed.id],
+    );
     expect(job).toEqual({ status: "failed", attempts: 1 });
     expect((await harness.query(`select 1 from delivery.delivery_jobs where webhook_id = $1`, [alice.id])).length).toBe(1); // no test event queued
     // The owner still sees and controls it.
@@ -82,7 +99,10 @@ describe("secret rotation", () => {
     const early = transferFor(webhook.id);
     await harness.bus.publish(transferMatched, early);
     await expect
-      .poll(async () => (await harness.query(`select status, attempts from delivery.delivery_jobs where event_id = $1`, [early.event_id]))[0], { timeout: 10_000 })
+      .poll(
+        async () => (await harness.query(`select status, attempts from delivery.delivery_jobs where event_id = $1`, [early.event_id]))[0],
+        { timeout: 10_000 },
+      )
       .toEqual({ status: "pending", attempts: 1 });
     const rotated = await harness.api("POST", `/api/v1/webhooks/${webhook.id}/secret`, 1);
     expect(rotated.status).toBe(200);

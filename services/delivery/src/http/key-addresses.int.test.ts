@@ -35,10 +35,18 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data?: Record<string, unknown>; errors?: Record<string, string[]> } }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { data?: Record<string, unknown>; errors?: Record<string, string[]> } }> {
   const response = await fetch(`${delivery.url}${path}`, {
     method,
-    headers: { accept: "application/json", [ACCOUNT_ID_HEADER]: String(ACCOUNT), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      accept: "application/json",
+      [ACCOUNT_ID_HEADER]: String(ACCOUNT),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -55,9 +63,18 @@ const watched = async (id: number) => ((await call("GET", `/api/v1/webhooks/${id
 /** Publishes `address.issued` for each address and waits until the registry consumed all of them. */
 async function issue(xpubId: number, addresses: string[], coin: Coin = "ETH"): Promise<void> {
   for (const address of addresses) {
-    await observer.bus.publish(addressIssued, { account_id: ACCOUNT, xpub_id: xpubId, coin, address, index: nextIndex++, issued_at: new Date().toISOString() });
+    await observer.bus.publish(addressIssued, {
+      account_id: ACCOUNT,
+      xpub_id: xpubId,
+      coin,
+      address,
+      index: nextIndex++,
+      issued_at: new Date().toISOString(),
+    });
   }
-  await expect.poll(async () => (await observer.bus.consumerProgress(addressIssued, ADDRESS_ISSUED_CONSUMER)).pending, { timeout: 10_000 }).toBe(0);
+  await expect
+    .poll(async () => (await observer.bus.consumerProgress(addressIssued, ADDRESS_ISSUED_CONSUMER)).pending, { timeout: 10_000 })
+    .toBe(0);
 }
 /** Waits until the feed's state of the webhook is the registry's answer, and returns it. */
 async function feedAgrees(id: number, expected: string[]): Promise<void> {
@@ -134,8 +151,17 @@ describe("addresses watched through xpub_ids", () => {
   it("keys of another coin or account never add addresses", async () => {
     const key = nextKey++;
     await issue(key, ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"], "BTC");
-    await observer.bus.publish(addressIssued, { account_id: ACCOUNT + 1, xpub_id: key, coin: "ETH", address: ethAddress(), index: nextIndex++, issued_at: new Date().toISOString() });
-    await expect.poll(async () => (await observer.bus.consumerProgress(addressIssued, ADDRESS_ISSUED_CONSUMER)).pending, { timeout: 10_000 }).toBe(0);
+    await observer.bus.publish(addressIssued, {
+      account_id: ACCOUNT + 1,
+      xpub_id: key,
+      coin: "ETH",
+      address: ethAddress(),
+      index: nextIndex++,
+      issued_at: new Date().toISOString(),
+    });
+    await expect
+      .poll(async () => (await observer.bus.consumerProgress(addressIssued, ADDRESS_ISSUED_CONSUMER)).pending, { timeout: 10_000 })
+      .toBe(0);
     const listed = ethAddress();
     const id = await createWebhook([listed], [key]);
     expect(await watched(id)).toEqual([listed]);
@@ -155,7 +181,11 @@ describe("addresses watched through xpub_ids", () => {
     const id = await createWebhook(listed);
     const { status, body } = await call("PUT", `/api/v1/webhooks/${id}`, { xpub_ids: [key] });
     expect(status).toBe(422);
-    expect(body.errors).toEqual({ addresses: [`More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's addresses fall into one bucket of the watch feed; spread these addresses over several webhooks.`] });
+    expect(body.errors).toEqual({
+      addresses: [
+        `More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's addresses fall into one bucket of the watch feed; spread these addresses over several webhooks.`,
+      ],
+    });
     const after = (await call("GET", `/api/v1/webhooks/${id}`)).body.data!;
     expect(after.xpub_ids).toEqual([]);
     expect((after.addresses as string[]).length).toBe(MAX_ADDRESSES_PER_BUCKET);

@@ -8,7 +8,16 @@ import { createWebhookApp } from "./create-webhook-app.ts";
 
 describe("delivery routes", () => {
   it("are every one in the published OpenAPI document", () => {
-    const app = createWebhookApp({ repository: {} as WebhookRepository, deliveries: {} as DeliveryLog, quotas: DEFAULT_REGISTRY_QUOTAS, bitcoinNetwork: "mainnet", allowCidrs: [], resolveHost: async () => [], logger: silentLogger, readinessChecks: {} });
+    const app = createWebhookApp({
+      repository: {} as WebhookRepository,
+      deliveries: {} as DeliveryLog,
+      quotas: DEFAULT_REGISTRY_QUOTAS,
+      bitcoinNetwork: "mainnet",
+      allowCidrs: [],
+      resolveHost: async () => [],
+      logger: silentLogger,
+      readinessChecks: {},
+    });
     // The internal quota route is not public (the gateway routes only /api/v1).
     const routes = app
       .routes()

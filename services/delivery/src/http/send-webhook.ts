@@ -1,7 +1,7 @@
 /**
  * Writes a `{data: webhook}` answer whose `addresses` come from a chunked source, so a webhook of a
  * million addresses is never built as one array or one 45 MB string. Backpressure is the socket's:
- * a slow client slows the reads. (Peak RSS still grows with the answer: README, the `rss` benchmark.)
+ * a slow client slows the reads. (Peak RSS still grows with the answer: docs/benchmarks.md, the `rss` benchmark.)
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -14,7 +14,12 @@ const ADDRESSES_PLACEHOLDER = "\u0000addresses\u0000";
 /** A webhook answer without its addresses: they are streamed in their place. */
 export type WebhookWithoutAddresses = Omit<Webhook, "addresses">;
 
-export async function sendWebhook(res: Response, status: number, webhook: WebhookWithoutAddresses, addressChunks: AsyncIterable<readonly string[]>): Promise<void> {
+export async function sendWebhook(
+  res: Response,
+  status: number,
+  webhook: WebhookWithoutAddresses,
+  addressChunks: AsyncIterable<readonly string[]>,
+): Promise<void> {
   // Field order as the spec's table: addresses right after webhook_url.
   const { id, user_id, coin, webhook_url, ...rest } = webhook;
   const text = JSON.stringify({ data: { id, user_id, coin, webhook_url, addresses: ADDRESSES_PLACEHOLDER, ...rest } });

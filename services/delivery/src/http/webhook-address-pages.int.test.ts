@@ -1,13 +1,19 @@
 /**
- * Large webhooks through the real gateway (answers validated against the OpenAPI document): the
+ * Large webhooks at the service's internal edge (answers validated against the OpenAPI document): the
  * list caps each webhook's `addresses` at WEBHOOK_LIST_ADDRESS_CAP with `address_count` beside it,
  * `GET /webhooks/{id}/addresses` pages every address, and the answers about one webhook carry all
  * of them (streamed in chunks of 1,000 addresses, so 26 chunks here).
  */
 import { randomBytes } from "node:crypto";
 import { addressIssued, WEBHOOK_LIST_ADDRESS_CAP } from "@chaingate/contracts";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import {
+  accountSequence,
+  createTestDatabase,
+  internalEdge,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type TestDatabase,
+} from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
@@ -20,9 +26,10 @@ const LARGE = 25_001;
 
 let database: TestDatabase;
 let delivery: DeliveryService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let edge: InternalEdge;
 let observer: WatchFeedObserver;
-let alice: { accountId: number; key: string };
+const newAccount = accountSequence();
+const alice = newAccount();
 let large: { id: number; addresses: string[] };
 let small: { id: number; addresses: string[] };
 
@@ -36,10 +43,14 @@ interface Page {
   meta: { current_page: number; per_page: number; total: number; last_page: number; next_after: string | null };
 }
 
-async function call<T>(method: string, path: string, as: { key: string }, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${gateway.url}${path}`, {
+async function call<T>(method: string, path: string, as: { accountId: number }, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${edge.url}${path}`, {
     method,
-    headers: { "x-api-key": as.key, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...edge.headersFor(as.accountId),
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as T };
@@ -49,21 +60,38 @@ const ethAddresses = (count: number) => Array.from({ length: count }, () => `0x$
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
-  gateway = await startTestGateway({ DELIVERY_URL: delivery.url }, database.connectionString);
+  delivery = await startTestDelivery(database.connectionString, {
+    NATS_URL,
+    NATS_NAMESPACE: NAMESPACE,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(delivery);
   observer = await observeWatchFeed(NATS_URL, NAMESPACE);
   await observer.bus.ensureStreams([addressIssued]);
-  alice = await createAccountWithKey(database.connectionString, "alice");
 
   const addresses = ethAddresses(LARGE - 1);
-  const created = await call<{ data: WebhookAnswer }>("POST", "/api/v1/webhooks", alice, { coin: "ETH", webhook_url: URL_OK, addresses: addresses.slice(0, BATCH), xpub_ids: [5] });
+  const created = await call<{ data: WebhookAnswer }>("POST", "/api/v1/webhooks", alice, {
+    coin: "ETH",
+    webhook_url: URL_OK,
+    addresses: addresses.slice(0, BATCH),
+    xpub_ids: [5],
+  });
   const id = created.body.data.id;
   for (let start = BATCH; start < addresses.length; start += BATCH) {
-    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: addresses.slice(start, start + BATCH) })).status).toBe(200);
+    expect(
+      (await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: addresses.slice(start, start + BATCH) })).status,
+    ).toBe(200);
   }
   // One address watched only because its key issued it.
   const issued = `0x${randomBytes(20).toString("hex")}`;
-  await observer.bus.publish(addressIssued, { account_id: alice.accountId, xpub_id: 5, coin: "ETH", address: issued, index: 0, issued_at: new Date().toISOString() });
+  await observer.bus.publish(addressIssued, {
+    account_id: alice.accountId,
+    xpub_id: 5,
+    coin: "ETH",
+    address: issued,
+    index: 0,
+    issued_at: new Date().toISOString(),
+  });
   const deadline = Date.now() + 10_000;
   while ((await call<{ data: WebhookAnswer }>("GET", `/api/v1/webhooks/${id}`, alice)).body.data.address_count < LARGE) {
     if (Date.now() > deadline) throw new Error("the issued address was not watched within 10 s");
@@ -71,11 +99,19 @@ beforeAll(async () => {
   }
   large = { id, addresses: [...addresses, issued].sort() };
   const smallAddresses = ethAddresses(3);
-  small = { id: (await call<{ data: WebhookAnswer }>("POST", "/api/v1/webhooks", alice, { coin: "ETH", webhook_url: URL_OK, addresses: smallAddresses })).body.data.id, addresses: smallAddresses.sort() };
+  small = {
+    id: (
+      await call<{ data: WebhookAnswer }>("POST", "/api/v1/webhooks", alice, {
+        coin: "ETH",
+        webhook_url: URL_OK,
+        addresses: smallAddresses,
+      })
+    ).body.data.id,
+    addresses: smallAddresses.sort(),
+  };
 }, 120_000);
 afterAll(async () => {
   await observer?.close();
-  await gateway?.close();
   await delivery?.close();
   await database?.drop();
 });
@@ -112,7 +148,13 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
     for (let page = 1; ; page++) {
       const { status, body } = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}&page=${page}`, alice);
       expect(status).toBe(200);
-      expect(body.meta).toEqual({ current_page: page, per_page: BATCH, total: LARGE, last_page: 3, next_after: page < 3 ? body.data.at(-1)!.address : null });
+      expect(body.meta).toEqual({
+        current_page: page,
+        per_page: BATCH,
+        total: LARGE,
+        last_page: 3,
+        next_after: page < 3 ? body.data.at(-1)!.address : null,
+      });
       seen.push(...body.data);
       if (page === body.meta.last_page) break;
     }
@@ -126,7 +168,11 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
     let pages = 0;
     do {
       const query: string = after === null ? "" : `&after=${encodeURIComponent(after)}`;
-      const { status, body }: { status: number; body: Page } = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}${query}`, alice);
+      const { status, body }: { status: number; body: Page } = await call<Page>(
+        "GET",
+        `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}${query}`,
+        alice,
+      );
       expect(status).toBe(200);
       seen.push(...body.data.map((entry) => entry.address));
       after = body.meta.next_after;
@@ -140,16 +186,32 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
 
   it("defaults to 1,000 per page; a page past the last is empty with the real meta", async () => {
     const first = await call<Page>("GET", `/api/v1/webhooks/${small.id}/addresses`, alice);
-    expect(first.body).toEqual({ data: small.addresses.map((address) => ({ address, listed: true })), meta: { current_page: 1, per_page: 1_000, total: 3, last_page: 1, next_after: null } });
+    expect(first.body).toEqual({
+      data: small.addresses.map((address) => ({ address, listed: true })),
+      meta: { current_page: 1, per_page: 1_000, total: 3, last_page: 1, next_after: null },
+    });
     const past = await call<Page>("GET", `/api/v1/webhooks/${small.id}/addresses?page=5`, alice);
     expect(past.body).toEqual({ data: [], meta: { current_page: 5, per_page: 1_000, total: 3, last_page: 1, next_after: null } });
   });
 
   it("422 for a per_page over 10,000 or not an integer; 404 for another account's webhook", async () => {
-    const tooMany = await call<{ message: string; errors: Record<string, string[]> }>("GET", `/api/v1/webhooks/${small.id}/addresses?per_page=10001`, alice);
-    expect(tooMany).toEqual({ status: 422, body: { message: "The per page field must not be greater than 10000.", errors: { per_page: ["The per page field must not be greater than 10000."] } } });
+    const tooMany = await call<{ message: string; errors: Record<string, string[]> }>(
+      "GET",
+      `/api/v1/webhooks/${small.id}/addresses?per_page=10001`,
+      alice,
+    );
+    expect(tooMany).toEqual({
+      status: 422,
+      body: {
+        message: "The per page field must not be greater than 10000.",
+        errors: { per_page: ["The per page field must not be greater than 10000."] },
+      },
+    });
     expect((await call("GET", `/api/v1/webhooks/${small.id}/addresses?page=x`, alice)).status).toBe(422);
-    const bob = await createAccountWithKey(database.connectionString, "bob");
-    expect(await call("GET", `/api/v1/webhooks/${small.id}/addresses`, bob)).toEqual({ status: 404, body: { message: `No webhook with id ${small.id} was found.` } });
+    const bob = newAccount();
+    expect(await call("GET", `/api/v1/webhooks/${small.id}/addresses`, bob)).toEqual({
+      status: 404,
+      body: { message: `No webhook with id ${small.id} was found.` },
+    });
   });
 });

@@ -1,12 +1,18 @@
 /**
- * The registry through the real gateway (API key auth, account header) over a real Postgres and
- * NATS: statuses and bodies as a client sees them, and the watch feed (`webhook.changed` metas and
+ * The registry at the service's internal edge (the account header and internal token the gateway
+ * sends) over a real Postgres and NATS: statuses and bodies as the gateway passes them to a client, and the watch feed (`webhook.changed` metas and
  * `webhook.addresses` buckets) the scanner builds its watch projection from.
  */
 import { randomBytes } from "node:crypto";
-import { addressIssued, bucketHash, bucketOf, isAddressBucket, isWatermark } from "@chaingate/contracts";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { addressIssued, bucketHash, bucketOf, isAddressBucket, isWatermark, webhookAddresses } from "@chaingate/contracts";
+import {
+  accountSequence,
+  createTestDatabase,
+  internalEdge,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type TestDatabase,
+} from "@chaingate/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
@@ -22,23 +28,25 @@ const ETH = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 
 let database: TestDatabase;
 let delivery: DeliveryService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let alice: { accountId: number; key: string };
-let bob: { accountId: number; key: string };
+let edge: InternalEdge;
+const newAccount = accountSequence();
+const alice = newAccount();
+const bob = newAccount();
 let observer: WatchFeedObserver;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
-  gateway = await startTestGateway({ DELIVERY_URL: delivery.url }, database.connectionString);
-  alice = await createAccountWithKey(database.connectionString, "alice");
-  bob = await createAccountWithKey(database.connectionString, "bob");
+  delivery = await startTestDelivery(database.connectionString, {
+    NATS_URL,
+    NATS_NAMESPACE: NAMESPACE,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(delivery);
   observer = await observeWatchFeed(NATS_URL, NAMESPACE);
   await observer.bus.ensureStreams([addressIssued]);
 });
 afterAll(async () => {
   await observer?.close();
-  await gateway?.close();
   await delivery?.close();
   await database?.drop();
 });
@@ -47,16 +55,20 @@ interface Call {
   status: number;
   body: Record<string, unknown> & { data?: Record<string, unknown> & Array<Record<string, unknown>> };
 }
-async function call(method: string, path: string, as: { key: string }, body?: unknown): Promise<Call> {
-  const response = await fetch(`${gateway.url}${path}`, {
+async function call(method: string, path: string, as: { accountId: number }, body?: unknown): Promise<Call> {
+  const response = await fetch(`${edge.url}${path}`, {
     method,
-    headers: { "x-api-key": as.key, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...edge.headersFor(as.accountId),
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Call["body"]) : {} };
 }
-const create = (as: { key: string }, body: unknown) => call("POST", "/api/v1/webhooks", as, body);
+const create = (as: { accountId: number }, body: unknown) => call("POST", "/api/v1/webhooks", as, body);
 const latestChange = (webhookId: number) => observer.stateOf(webhookId).meta;
 async function countRows(table: string): Promise<number> {
   const client = new pg.Client({ connectionString: database.connectionString });
@@ -115,7 +127,11 @@ describe("POST /api/v1/webhooks", () => {
     expect(status).toBe(422);
     expect(body).toEqual({
       message: "The selected coin is invalid. (and 2 more errors)",
-      errors: { coin: ["The selected coin is invalid."], webhook_url: ["The webhook url field is required."], addresses: ["The addresses field must have at least 1 items."] },
+      errors: {
+        coin: ["The selected coin is invalid."],
+        webhook_url: ["The webhook url field is required."],
+        addresses: ["The addresses field must have at least 1 items."],
+      },
     });
     const tooLong = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, "x".repeat(256)] });
     expect(tooLong.status).toBe(422);
@@ -123,17 +139,25 @@ describe("POST /api/v1/webhooks", () => {
     const wrongCoin = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, BTC, "0x12"] });
     expect(wrongCoin.body).toEqual({
       message: "The addresses.1 field must be a valid ETH address. (and 1 more error)",
-      errors: { "addresses.1": ["The addresses.1 field must be a valid ETH address."], "addresses.2": ["The addresses.2 field must be a valid ETH address."] },
+      errors: {
+        "addresses.1": ["The addresses.1 field must be a valid ETH address."],
+        "addresses.2": ["The addresses.2 field must be a valid ETH address."],
+      },
     });
     // Malformed JSON is the shared HTTP layer's 400 (packages/http), before any validation.
     expect((await create(alice, "{not json")).status).toBe(400);
-    expect((await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: Array.from({ length: 10_001 }, () => BTC) })).status).toBe(422);
+    expect((await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: Array.from({ length: 10_001 }, () => BTC) })).status).toBe(
+      422,
+    );
     expect(await countRows("webhooks")).toBe(before);
   });
 
   it("answers 404 {message} for the test event of a webhook that is not the caller's", async () => {
     const created = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
-    expect(await call("POST", `/api/v1/webhooks/${created.body.data!.id}/test`, bob)).toMatchObject({ status: 404, body: { message: expect.any(String) } });
+    expect(await call("POST", `/api/v1/webhooks/${created.body.data!.id}/test`, bob)).toMatchObject({
+      status: 404,
+      body: { message: expect.any(String) },
+    });
   });
 
   it("names every invalid field at once: the URL's checks run even when other fields already failed", async () => {
@@ -150,7 +174,10 @@ describe("POST /api/v1/webhooks", () => {
     const internal = await create(alice, { coin: "BTC", webhook_url: "http://127.0.0.1/hook", addresses: [], confirmations: "six" });
     expect(Object.keys(internal.body.errors as object).sort()).toEqual(["addresses", "confirmations", "webhook_url"]);
     const created = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
-    const update = await call("PUT", `/api/v1/webhooks/${created.body.data!.id}`, alice, { webhook_url: "ftp://example.com/", is_active: "maybe" });
+    const update = await call("PUT", `/api/v1/webhooks/${created.body.data!.id}`, alice, {
+      webhook_url: "ftp://example.com/",
+      is_active: "maybe",
+    });
     expect(update.status).toBe(422);
     expect(Object.keys(update.body.errors as object).sort()).toEqual(["is_active", "webhook_url"]);
     expect(await countRows("webhooks")).toBe(before + 1);
@@ -178,7 +205,13 @@ describe("POST /api/v1/webhooks", () => {
 
 describe("confirmations and include_tokens", () => {
   it("are stored on create and PUT, returned by every answer and carried to the scanner", async () => {
-    const { status, body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 12, include_tokens: true });
+    const { status, body } = await create(alice, {
+      coin: "ETH",
+      webhook_url: URL_OK,
+      addresses: [ETH],
+      confirmations: 12,
+      include_tokens: true,
+    });
     expect(status).toBe(201);
     expect(body.data).toMatchObject({ confirmations: 12, include_tokens: true });
     const id = body.data!.id as number;
@@ -215,8 +248,14 @@ describe("confirmations and include_tokens", () => {
       [{ coin: "BTC", confirmations: "3" }, { confirmations: ["The confirmations field must be an integer."] }],
       [{ coin: "BTC", confirmations: 1e300 }, { confirmations: ["The confirmations field must be an integer."] }],
       [{ coin: "ETH", include_tokens: "yes" }, { include_tokens: ["The include tokens field must be true or false."] }],
-      [{ coin: "BTC", include_tokens: true }, { include_tokens: ["The include tokens field must be false for BTC webhooks: the chain has no tokens."] }],
-      [{ coin: "TRX", include_tokens: false }, { include_tokens: ["The include tokens field must be true for TRX webhooks: TRC-10 and TRC-20 transfers are always reported."] }],
+      [
+        { coin: "BTC", include_tokens: true },
+        { include_tokens: ["The include tokens field must be false for BTC webhooks: the chain has no tokens."] },
+      ],
+      [
+        { coin: "TRX", include_tokens: false },
+        { include_tokens: ["The include tokens field must be true for TRX webhooks: TRC-10 and TRC-20 transfers are always reported."] },
+      ],
     ];
     const addressOf = { BTC, ETH, TRX: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } as const;
     for (const [fields, errors] of cases) {
@@ -230,16 +269,26 @@ describe("confirmations and include_tokens", () => {
     const refused = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 100, is_active: false });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual({ confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] });
-    expect((await call("PUT", `/api/v1/webhooks/${id}`, alice, { include_tokens: null })).body.errors).toEqual({ include_tokens: ["The include tokens field must be true or false."] });
-    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 3, include_tokens: false, is_active: 1 });
+    expect((await call("PUT", `/api/v1/webhooks/${id}`, alice, { include_tokens: null })).body.errors).toEqual({
+      include_tokens: ["The include tokens field must be true or false."],
+    });
+    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({
+      confirmations: 3,
+      include_tokens: false,
+      is_active: 1,
+    });
   });
 });
 
 describe("the other registry endpoints", () => {
   it("list pages the account's own webhooks in id order with meta; deleted ones never return", async () => {
-    const carol = await createAccountWithKey(database.connectionString, "carol");
+    const carol = newAccount();
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await create(carol, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] })).body.data!.id as number);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await create(carol, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] })).body.data!
+          .id as number,
+      );
     const page2 = await call("GET", "/api/v1/webhooks?per_page=2&page=2", carol);
     expect(page2.status).toBe(200);
     expect(page2.body.data!.map((w) => w.id)).toEqual([ids[2]]);
@@ -256,7 +305,14 @@ describe("the other registry endpoints", () => {
     const id = body.data!.id as number;
     const put = await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: true, addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"] });
     expect(put.status).toBe(200);
-    expect(put.body.data).toMatchObject({ id, webhook_url: URL_OK, is_active: 1, addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"], secret: body.data!.secret, coin: "BTC" });
+    expect(put.body.data).toMatchObject({
+      id,
+      webhook_url: URL_OK,
+      is_active: 1,
+      addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"],
+      secret: body.data!.secret,
+      coin: "BTC",
+    });
     const bad = await call("PUT", `/api/v1/webhooks/${id}`, alice, { webhook_url: "http://192.168.1.1/" });
     expect(bad.status).toBe(422);
     expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.webhook_url).toBe(URL_OK);
@@ -276,7 +332,9 @@ describe("the other registry endpoints", () => {
     const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
     const id = body.data!.id as number;
     const batch = Array.from({ length: 2_000 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
-    const added = await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [...batch, ETH.toUpperCase().replace("0X", "0x")] });
+    const added = await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, {
+      addresses: [...batch, ETH.toUpperCase().replace("0X", "0x")],
+    });
     expect(added.body).toEqual({ data: { added: 2_000, total: 2_001 } });
     const removed = await call("DELETE", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [ETH, "0x" + "f".repeat(40)] });
     expect(removed.body).toEqual({ data: { removed: 1, total: 2_000 } });
@@ -312,9 +370,20 @@ describe("the watch feed", () => {
   it("publishes the buckets a change touched and then the webhook's meta; a settings change publishes the meta alone", async () => {
     const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
     const id = body.data!.id as number;
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toEqual({
-      webhook_id: id, coin: "ETH", is_active: true, deleted: false, version: expect.any(Number), confirmations: 1, include_tokens: false, address_count: 1, bucket_bits: 0, since: expect.stringMatching(ISO),
-    });
+    await expect
+      .poll(() => latestChange(id), { timeout: 10_000 })
+      .toEqual({
+        webhook_id: id,
+        coin: "ETH",
+        is_active: true,
+        deleted: false,
+        version: expect.any(Number),
+        confirmations: 1,
+        include_tokens: false,
+        address_count: 1,
+        bucket_bits: 0,
+        since: expect.stringMatching(ISO),
+      });
     expect(observer.stateOf(id).addresses).toEqual([ETH.toLowerCase()]);
     const first = latestChange(id)!.version;
     const ofWebhook = () => observer.messages.filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id);
@@ -335,8 +404,10 @@ describe("the watch feed", () => {
     // 3,000 addresses: level 2, four buckets.
     await expect.poll(() => observer.stateOf(id).addresses.length, { timeout: 10_000 }).toBe(3_000);
     expect(latestChange(id)).toMatchObject({ bucket_bits: 2, address_count: 3_000 });
-    const stream = `${NAMESPACE}_WEBHOOK_FEED`;
-    const bucketSubjects = async () => Object.keys((await observer.bus.manager.streams.info(stream, { subjects_filter: `${NAMESPACE}.webhook.addresses.${id}.>` })).state.subjects ?? {}).sort();
+    const bucketSubjects = async () =>
+      Object.keys(
+        (await observer.bus.admin.streamInfo(webhookAddresses, { subjects: `webhook.addresses.${id}.>` })).state.subjects ?? {},
+      ).sort();
     expect(await bucketSubjects()).toEqual([0, 1, 2, 3].map((b) => `${NAMESPACE}.webhook.addresses.${id}.2.${b}`));
     expect((await call("DELETE", `/api/v1/webhooks/${id}`, alice)).status).toBe(204);
     await expect.poll(() => latestChange(id)?.deleted, { timeout: 10_000 }).toBe(true);
@@ -352,13 +423,21 @@ describe("the watch feed", () => {
     expect(bits).toBe(3);
     const seen = observer.messages.length;
     const added = "0x" + "b".repeat(40);
-    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [added] })).body.data).toEqual({ added: 1, total: 5_001 });
+    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [added] })).body.data).toEqual({
+      added: 1,
+      total: 5_001,
+    });
     await expect.poll(() => latestChange(id)?.address_count, { timeout: 10_000 }).toBe(5_001);
-    const after = observer.messages.slice(seen).filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id).map((m) => m.payload);
+    const after = observer.messages
+      .slice(seen)
+      .filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id)
+      .map((m) => m.payload);
     const bucket = bucketOf(bucketHash(added), bits);
     expect(after.map((p) => (isAddressBucket(p) ? `bucket ${p.bucket}` : "meta"))).toEqual([`bucket ${bucket}`, "meta"]);
     const published = after[0]!;
-    expect(isAddressBucket(published) && published.addresses).toEqual([...many.filter((a) => bucketOf(bucketHash(a), bits) === bucket), added].sort());
+    expect(isAddressBucket(published) && published.addresses).toEqual(
+      [...many.filter((a) => bucketOf(bucketHash(a), bits) === bucket), added].sort(),
+    );
     expect(observer.stateOf(id).addresses).toEqual([...many, added].sort());
   });
 
@@ -367,8 +446,19 @@ describe("the watch feed", () => {
     const other = await create(bob, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], xpub_ids: [7] });
     const id = body.data!.id as number;
     const issued = "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3";
-    await observer.bus.publish(addressIssued, { account_id: alice.accountId, xpub_id: 7, coin: "BTC", address: issued, index: 0, issued_at: new Date().toISOString() });
-    await expect.poll(async () => ((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).toSorted(), { timeout: 10_000 }).toEqual([BTC, issued].sort());
+    await observer.bus.publish(addressIssued, {
+      account_id: alice.accountId,
+      xpub_id: 7,
+      coin: "BTC",
+      address: issued,
+      index: 0,
+      issued_at: new Date().toISOString(),
+    });
+    await expect
+      .poll(async () => ((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).toSorted(), {
+        timeout: 10_000,
+      })
+      .toEqual([BTC, issued].sort());
     await expect.poll(() => observer.stateOf(id).addresses, { timeout: 10_000 }).toEqual([BTC, issued].sort());
     expect((await call("GET", `/api/v1/webhooks/${other.body.data!.id}`, bob)).body.data!.addresses).toEqual([BTC]);
   });
@@ -385,7 +475,12 @@ describe("the watch feed", () => {
     const id = Number(rows[0]!.id);
     await client.query(`insert into delivery.webhook_changes (webhook_id) values ($1)`, [id]);
     await client.end();
-    delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
+    delivery = await startTestDelivery(database.connectionString, {
+      NATS_URL,
+      NATS_NAMESPACE: NAMESPACE,
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    });
+    edge = internalEdge(delivery);
     await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ webhook_id: id, is_active: true, deleted: false });
     expect(await countRows("webhook_changes")).toBe(0);
   });

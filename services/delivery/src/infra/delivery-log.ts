@@ -4,9 +4,7 @@ import type { Coin } from "@chaingate/contracts";
 import { sql, type Kysely } from "kysely";
 import type { DeliveryDatabase, JobStatus } from "./database-schema.ts";
 import { admitTestEvent, DEFAULT_REGISTRY_QUOTAS, TestEventRateError } from "../domain/registry-quotas.ts";
-
-/** Prefix of test event ids: the worker sends them also to an inactive webhook. */
-export const TEST_EVENT_PREFIX = "test_";
+import { TEST_EVENT_PREFIX } from "../domain/attempt-outcome.ts";
 
 export interface DeliveryView {
   id: number;
@@ -16,7 +14,14 @@ export interface DeliveryView {
   attempts: number;
   next_attempt_at: string | null;
   payload: Record<string, unknown>;
-  attempt_log: Array<{ attempt: number; status_code: number | null; latency_ms: number; error: string | null; response_excerpt: string | null; created_at: string }>;
+  attempt_log: Array<{
+    attempt: number;
+    status_code: number | null;
+    latency_ms: number;
+    error: string | null;
+    response_excerpt: string | null;
+    created_at: string;
+  }>;
   created_at: string;
   updated_at: string;
 }
@@ -24,7 +29,11 @@ export interface DeliveryView {
 export type DeliveryLog = ReturnType<typeof createDeliveryLog>;
 
 /** `testEventsPerMinute`: the per-webhook quota of test events (QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE). */
-export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => void, testEventsPerMinute = DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute) {
+export function createDeliveryLog(
+  db: Kysely<DeliveryDatabase>,
+  onQueued: () => void,
+  testEventsPerMinute = DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute,
+) {
   async function view(jobIds: number[]): Promise<DeliveryView[]> {
     if (!jobIds.length) return [];
     const jobs = await db.selectFrom("delivery_jobs").selectAll().where("id", "in", jobIds).orderBy("id", "desc").execute();
@@ -39,14 +48,26 @@ export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => 
       payload: JSON.parse(job.body) as Record<string, unknown>,
       attempt_log: attempts
         .filter((a) => a.job_id === job.id)
-        .map((a) => ({ attempt: a.attempt, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error, response_excerpt: a.response_excerpt, created_at: a.created_at.toISOString() })),
+        .map((a) => ({
+          attempt: a.attempt,
+          status_code: a.status_code,
+          latency_ms: a.latency_ms,
+          error: a.error,
+          response_excerpt: a.response_excerpt,
+          created_at: a.created_at.toISOString(),
+        })),
       created_at: job.created_at.toISOString(),
       updated_at: job.updated_at.toISOString(),
     }));
   }
 
   return {
-    async list(webhookId: number, status: JobStatus | undefined, offset: number, limit: number): Promise<{ total: number; deliveries: DeliveryView[] }> {
+    async list(
+      webhookId: number,
+      status: JobStatus | undefined,
+      offset: number,
+      limit: number,
+    ): Promise<{ total: number; deliveries: DeliveryView[] }> {
       let query = db.selectFrom("delivery_jobs").where("webhook_id", "=", webhookId);
       if (status) query = query.where("status", "=", status);
       const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
@@ -86,7 +107,11 @@ export function createDeliveryLog(db: Kysely<DeliveryDatabase>, onQueued: () => 
         if (!admitted.admitted) throw new TestEventRateError(testEventsPerMinute, admitted.retryAfterSeconds);
         await trx.updateTable("webhooks").set({ test_event_times: admitted.keep }).where("id", "=", webhookId).execute();
         const body = JSON.stringify({ event_id: eventId, type: "test", webhook_id: webhookId, coin, created_at: now.toISOString() });
-        const inserted = await trx.insertInto("delivery_jobs").values({ webhook_id: webhookId, event_id: eventId, coin, body }).returning("id").executeTakeFirstOrThrow();
+        const inserted = await trx
+          .insertInto("delivery_jobs")
+          .values({ webhook_id: webhookId, event_id: eventId, coin, body })
+          .returning("id")
+          .executeTakeFirstOrThrow();
         return inserted.id;
       });
       onQueued();

@@ -4,18 +4,12 @@
  * from Postgres when scraped (one grouped count over the pending jobs' partial index).
  */
 import { COINS, type Coin } from "@chaingate/contracts";
-import type { ServiceMetrics } from "@chaingate/http";
+import type { ServiceMetrics } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
 import { sql, type Kysely } from "kysely";
 import { Gauge } from "prom-client";
+import type { AttemptOutcome } from "../domain/attempt-outcome.ts";
 import type { DeliveryDatabase } from "./database-schema.ts";
-
-/**
- * What became of one attempt: `delivered` (2xx), `gone` (410: the job stops), `refused` (the
- * connect-time address check refused the address; retried like any failure), `retry` (another
- * failure, a later attempt is scheduled), `failed` (another failure on the last attempt).
- */
-export type AttemptOutcome = "delivered" | "gone" | "refused" | "retry" | "failed";
 
 /** What the worker and the consumer report; the metrics below implement it, tests may too. */
 export interface DeliveryObserver {
@@ -34,11 +28,31 @@ const chainOf = (coin: Coin) => coin.toLowerCase();
 
 export function createDeliveryMetrics(metrics: ServiceMetrics, db: Kysely<DeliveryDatabase>, logger: Logger): DeliveryObserver {
   const { prefix } = metrics;
-  const attempts = metrics.counter({ name: `${prefix}attempts_total`, help: "Delivery attempts by outcome: delivered, gone (410), refused (connect-time address check), retry (failed, another attempt scheduled), failed (failed, no attempt left).", labelNames: ["chain", "outcome"] });
-  const attemptDuration = metrics.histogram({ name: `${prefix}attempt_duration_seconds`, help: "One attempt from connecting to the subscriber's last byte (or the error), by outcome.", labelNames: ["chain", "outcome"] });
-  const jobsFailed = metrics.counter({ name: `${prefix}jobs_failed_total`, help: "Jobs failed for good (attempts used up, or 410): each counts one failure against its webhook.", labelNames: ["chain"] });
-  const disabled = metrics.counter({ name: `${prefix}webhooks_disabled_total`, help: "Webhooks set inactive after 20 consecutive failed jobs.", labelNames: ["chain"] });
-  const consumed = metrics.counter({ name: `${prefix}events_consumed_total`, help: "transfer.matched events acked: stored as a job, or ignored (a duplicate, or a webhook this registry does not know).", labelNames: ["chain", "result"] });
+  const attempts = metrics.counter({
+    name: `${prefix}attempts_total`,
+    help: "Delivery attempts by outcome: delivered, gone (410), refused (connect-time address check), retry (failed, another attempt scheduled), failed (failed, no attempt left).",
+    labelNames: ["chain", "outcome"],
+  });
+  const attemptDuration = metrics.histogram({
+    name: `${prefix}attempt_duration_seconds`,
+    help: "One attempt from connecting to the subscriber's last byte (or the error), by outcome.",
+    labelNames: ["chain", "outcome"],
+  });
+  const jobsFailed = metrics.counter({
+    name: `${prefix}jobs_failed_total`,
+    help: "Jobs failed for good (attempts used up, or 410): each counts one failure against its webhook.",
+    labelNames: ["chain"],
+  });
+  const disabled = metrics.counter({
+    name: `${prefix}webhooks_disabled_total`,
+    help: "Webhooks set inactive after 20 consecutive failed jobs.",
+    labelNames: ["chain"],
+  });
+  const consumed = metrics.counter({
+    name: `${prefix}events_consumed_total`,
+    help: "transfer.matched events acked: stored as a job, or ignored (a duplicate, or a webhook this registry does not know).",
+    labelNames: ["chain", "result"],
+  });
   new Gauge({
     name: `${prefix}queue_jobs`,
     help: "Pending jobs when scraped: due (to be sent now) and scheduled (a later retry, or claimed and being sent).",

@@ -9,7 +9,10 @@ import { W3CTraceContextPropagator } from "@opentelemetry/core";
 const propagator = new W3CTraceContextPropagator();
 type Carrier = { traceparent?: string };
 const setter = { set: (carrier: Carrier, key: string, value: string) => void (key === "traceparent" && (carrier.traceparent = value)) };
-const getter = { keys: () => ["traceparent"], get: (carrier: Carrier, key: string) => (key === "traceparent" ? carrier.traceparent : undefined) };
+const getter = {
+  keys: () => ["traceparent"],
+  get: (carrier: Carrier, key: string) => (key === "traceparent" ? carrier.traceparent : undefined),
+};
 
 /** The `traceparent` of the context's span, or null when it has none. */
 export function traceparentOf(from: Context): string | null {

@@ -6,7 +6,6 @@
 import { randomBytes } from "node:crypto";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import type { Kysely } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./database-schema.ts";
 import { deliveryMigrations } from "./migrations/index.ts";
@@ -22,8 +21,13 @@ let db: ReturnType<typeof createDatabase<DeliveryDatabase>>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  db = createDatabase<DeliveryDatabase>({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger, poolSize: 8 });
-  await migrateToLatest(db.db as Kysely<unknown>, DELIVERY_SCHEMA, deliveryMigrations);
+  db = createDatabase<DeliveryDatabase>({
+    connectionString: database.connectionString,
+    schema: DELIVERY_SCHEMA,
+    logger: silentLogger,
+    poolSize: 8,
+  });
+  await migrateToLatest(db.db, DELIVERY_SCHEMA, deliveryMigrations);
 });
 afterAll(async () => {
   await db?.close();
@@ -34,7 +38,16 @@ it("a PUT naming a key while the key's addresses are recorded misses none of the
   const repository = createWebhookRepository(db.db);
   const webhooks = await Promise.all(
     Array.from({ length: WEBHOOKS }, () =>
-      repository.create(ACCOUNT, { coin: "ETH", webhook_url: "http://93.184.216.34/", secret: "whsec_00", is_active: true, xpub_ids: [], confirmations: 1, include_tokens: false, addresses: [`0x${randomBytes(20).toString("hex")}`] }),
+      repository.create(ACCOUNT, {
+        coin: "ETH",
+        webhook_url: "http://93.184.216.34/",
+        secret: "whsec_00",
+        is_active: true,
+        xpub_ids: [],
+        confirmations: 1,
+        include_tokens: false,
+        addresses: [`0x${randomBytes(20).toString("hex")}`],
+      }),
     ),
   );
   const issued = Array.from({ length: ISSUED }, () => `0x${randomBytes(20).toString("hex")}`);

@@ -50,7 +50,11 @@ export function createKeyHistoryReader({ xpubUrl, internalToken, timeoutMs }: Ke
       let response: Response;
       try {
         response = await fetch(url, {
-          headers: { accept: "application/json", [ACCOUNT_ID_HEADER]: String(key.account_id), ...(internalToken ? { [INTERNAL_TOKEN_HEADER]: internalToken } : {}) },
+          headers: {
+            accept: "application/json",
+            [ACCOUNT_ID_HEADER]: String(key.account_id),
+            ...(internalToken ? { [INTERNAL_TOKEN_HEADER]: internalToken } : {}),
+          },
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
@@ -58,8 +62,14 @@ export function createKeyHistoryReader({ xpubUrl, internalToken, timeoutMs }: Ke
       }
       if (response.status === 404) return;
       if (!response.ok) throw new KeyHistoryUnavailableError(`xpub service answered ${response.status} for key ${key.xpub_id}'s history`);
-      const { data, meta } = (await response.json()) as { data: Array<{ address: string; created_at: string }>; meta: { last_page: number } };
-      yield data.map((entry) => ({ address: key.coin === "ETH" ? entry.address.toLowerCase() : entry.address, issued_at: new Date(entry.created_at) }));
+      const { data, meta } = (await response.json()) as {
+        data: Array<{ address: string; created_at: string }>;
+        meta: { last_page: number };
+      };
+      yield data.map((entry) => ({
+        address: key.coin === "ETH" ? entry.address.toLowerCase() : entry.address,
+        issued_at: new Date(entry.created_at),
+      }));
       if (page >= meta.last_page) return;
     }
   };

@@ -53,7 +53,13 @@ export function createSender(options: { timeoutMs: number; allowCidrs: string[] 
       const fail = (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error);
         const refused = REFUSAL.test(message);
-        finish({ statusCode: null, error: refused ? `${REFUSED_PREFIX}${message}` : message, refused, responseExcerpt: null, retryAfter: undefined });
+        finish({
+          statusCode: null,
+          error: refused ? `${REFUSED_PREFIX}${message}` : message,
+          refused,
+          responseExcerpt: null,
+          retryAfter: undefined,
+        });
       };
       const timer = setTimeout(() => {
         fail(new Error(`no complete answer within ${options.timeoutMs} ms`));

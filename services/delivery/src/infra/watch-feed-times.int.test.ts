@@ -23,7 +23,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import { startTestDelivery } from "../testing/index.ts";
-import { RELAY_LOCK_NAMESPACE } from "./webhook-changed-relay.ts";
+import { RELAY_LOCK_NAMESPACE } from "../workers/webhook-changed-relay.ts";
 
 const NAMESPACE = `t${randomBytes(4).toString("hex")}`;
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
@@ -45,11 +45,18 @@ beforeAll(async () => {
   database = await createTestDatabase();
   bus = await connectBus({ url: NATS_URL, name: "watch-feed-times-test", logger: silentLogger, namespace: NAMESPACE });
   const oldOptions = { ...WEBHOOK_FEED_STREAM_OPTIONS, subjects: OLD_FEED_SUBJECTS };
-  await bus.ensureStreams([{ ...webhookChanged, streamOptions: oldOptions }, { ...webhookAddresses, streamOptions: oldOptions }]);
+  await bus.ensureStreams([
+    { ...webhookChanged, streamOptions: oldOptions },
+    { ...webhookAddresses, streamOptions: oldOptions },
+  ]);
   await bus.ensureStreams([addressIssued]);
   // Read without ensuring the feed's streams here: only the service's own start may add the subject.
   reading = await bus.consume(webhookFeed, { durable: "times-test", maxAckPending: 1, handle: async (message) => void feed.push(message) });
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE, WATCH_WATERMARK_INTERVAL_MS: String(WATERMARK_INTERVAL_MS) });
+  delivery = await startTestDelivery(database.connectionString, {
+    NATS_URL,
+    NATS_NAMESPACE: NAMESPACE,
+    WATCH_WATERMARK_INTERVAL_MS: String(WATERMARK_INTERVAL_MS),
+  });
   client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
 });
@@ -64,7 +71,11 @@ afterAll(async () => {
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
   const response = await fetch(`${delivery.url}${path}`, {
     method,
-    headers: { accept: "application/json", [ACCOUNT_ID_HEADER]: String(ACCOUNT), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      accept: "application/json",
+      [ACCOUNT_ID_HEADER]: String(ACCOUNT),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -75,7 +86,11 @@ const ethAddress = () => `0x${randomBytes(20).toString("hex")}`;
 async function registryClock(): Promise<number> {
   return (await client.query<{ now: Date }>("select clock_timestamp() as now")).rows[0]!.now.getTime();
 }
-const watermarkTimes = (from = 0) => feed.slice(from).filter(isWatermark).map((m) => Date.parse(m.registry_time));
+const watermarkTimes = (from = 0) =>
+  feed
+    .slice(from)
+    .filter(isWatermark)
+    .map((m) => Date.parse(m.registry_time));
 /** Position in the feed of the first watermark later than `time` (waits for it). */
 async function firstWatermarkAfter(time: number): Promise<number> {
   await expect.poll(() => watermarkTimes().some((t) => t > time), { timeout: 10_000 }).toBe(true);
@@ -83,10 +98,16 @@ async function firstWatermarkAfter(time: number): Promise<number> {
 }
 const positionOf = (match: (message: WebhookFeedMessage) => boolean) => feed.findIndex(match);
 async function bucketWith(webhookId: number, address: string) {
-  await expect.poll(() => feed.some((m) => isAddressBucket(m) && m.webhook_id === webhookId && m.addresses.includes(address)), { timeout: 10_000 }).toBe(true);
-  return feed.find((m) => isAddressBucket(m) && m.webhook_id === webhookId && m.addresses.includes(address)) as Extract<WebhookFeedMessage, { addresses: string[] }>;
+  await expect
+    .poll(() => feed.some((m) => isAddressBucket(m) && m.webhook_id === webhookId && m.addresses.includes(address)), { timeout: 10_000 })
+    .toBe(true);
+  return feed.find((m) => isAddressBucket(m) && m.webhook_id === webhookId && m.addresses.includes(address)) as Extract<
+    WebhookFeedMessage,
+    { addresses: string[] }
+  >;
 }
-const metasOf = (webhookId: number) => feed.filter((m): m is Extract<WebhookFeedMessage, { is_active: boolean }> => isWebhookMeta(m) && m.webhook_id === webhookId);
+const metasOf = (webhookId: number) =>
+  feed.filter((m): m is Extract<WebhookFeedMessage, { is_active: boolean }> => isWebhookMeta(m) && m.webhook_id === webhookId);
 
 describe("the registry watermark", () => {
   it("reaches a stream the previous release created (the service adds webhook.watermark at start) and arrives periodically while idle, never going back", async () => {
@@ -137,7 +158,9 @@ describe("the registry watermark", () => {
       const address = ethAddress();
       const from = feed.length;
       expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, { addresses: [address] })).status).toBe(200);
-      const queued = (await client.query<{ since: Date }>("select min(created_at) as since from delivery.webhook_changes where webhook_id = $1", [id])).rows[0]!.since.getTime();
+      const queued = (
+        await client.query<{ since: Date }>("select min(created_at) as since from delivery.webhook_changes where webhook_id = $1", [id])
+      ).rows[0]!.since.getTime();
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       // The publisher keeps ticking, and stops exactly at the queued change's time (a repeated
       // watermark has the same message id, so the stream stores it once).
@@ -202,7 +225,12 @@ describe("since on feed messages", () => {
   });
 
   it("a webhook activated again carries since (the activation's time); deactivating and other changes do not", async () => {
-    const { data } = await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: URL_OK, addresses: [ethAddress()], is_active: false });
+    const { data } = await call("POST", "/api/v1/webhooks", {
+      coin: "ETH",
+      webhook_url: URL_OK,
+      addresses: [ethAddress()],
+      is_active: false,
+    });
     const id = data.id as number;
     await expect.poll(() => metasOf(id).length, { timeout: 10_000 }).toBe(1);
     expect(metasOf(id)[0]).toMatchObject({ is_active: false });
@@ -220,7 +248,15 @@ describe("since on feed messages", () => {
     await call("PUT", `/api/v1/webhooks/${id}`, { is_active: true, confirmations: 3 });
     await call("PUT", `/api/v1/webhooks/${id}`, { is_active: false });
     await expect.poll(() => metasOf(id).at(-1)?.is_active, { timeout: 10_000 }).toBe(false);
-    expect(metasOf(id).slice(2).map((m) => m.since)).toEqual(metasOf(id).slice(2).map(() => undefined));
+    expect(
+      metasOf(id)
+        .slice(2)
+        .map((m) => m.since),
+    ).toEqual(
+      metasOf(id)
+        .slice(2)
+        .map(() => undefined),
+    );
   });
 });
 
@@ -228,11 +264,19 @@ describe("the watermark after a relay round", () => {
   it("follows a published change at once, not at the next tick", async () => {
     const slowTicks = await createTestDatabase();
     const namespace = `u${randomBytes(4).toString("hex")}`;
-    const service = await startTestDelivery(slowTicks.connectionString, { NATS_URL, NATS_NAMESPACE: namespace, WATCH_WATERMARK_INTERVAL_MS: "600000" });
+    const service = await startTestDelivery(slowTicks.connectionString, {
+      NATS_URL,
+      NATS_NAMESPACE: namespace,
+      WATCH_WATERMARK_INTERVAL_MS: "600000",
+    });
     const reader = await connectBus({ url: NATS_URL, name: "watch-feed-times-test", logger: silentLogger, namespace });
     await reader.ensureStreams([webhookChanged, webhookAddresses]);
     const seen: WebhookFeedMessage[] = [];
-    const consumption = await reader.consume(webhookFeed, { durable: "after-round", maxAckPending: 1, handle: async (message) => void seen.push(message) });
+    const consumption = await reader.consume(webhookFeed, {
+      durable: "after-round",
+      maxAckPending: 1,
+      handle: async (message) => void seen.push(message),
+    });
     try {
       // The start's first watermark, then nothing for ten minutes unless a round publishes.
       await expect.poll(() => seen.filter(isWatermark).length, { timeout: 10_000 }).toBe(1);

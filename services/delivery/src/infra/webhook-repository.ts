@@ -10,7 +10,16 @@
  * is watched. A PUT of `addresses` replaces the client's list only; changing `xpub_ids` adds the
  * addresses the new keys issued before and drops those of removed keys (unless listed).
  */
-import { BUCKET_HASH_BITS, MAX_ADDRESSES_PER_BUCKET, bucketBitsFor, bucketHash, bucketOf, type addressIssued, type Coin, type EventPayload } from "@chaingate/contracts";
+import {
+  BUCKET_HASH_BITS,
+  MAX_ADDRESSES_PER_BUCKET,
+  bucketBitsFor,
+  bucketHash,
+  bucketOf,
+  type addressIssued,
+  type Coin,
+  type EventPayload,
+} from "@chaingate/contracts";
 import { ValidationError } from "@chaingate/errors";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
@@ -98,7 +107,9 @@ export async function lockKeys(trx: Transaction<DeliveryDatabase>, xpubIds: read
   if (!xpubIds.length) return;
   const sorted = [...new Set(xpubIds)].sort((a, b) => a - b);
   // Volatile functions in the select list run after the sort (Postgres 9.6+): locks taken in order.
-  await sql`select pg_advisory_xact_lock(${KEY_LOCK_NAMESPACE}, (k % 2147483647)::int) from unnest(${sorted}::bigint[]) as k order by k`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${KEY_LOCK_NAMESPACE}, (k % 2147483647)::int) from unnest(${sorted}::bigint[]) as k order by k`.execute(
+    trx,
+  );
 }
 
 /**
@@ -117,7 +128,10 @@ export async function watchKeyAddresses(trx: Transaction<DeliveryDatabase>, webh
 }
 
 /** The live webhooks of the key's account and coin that name it, locked for the transaction (in id order). */
-export async function lockWebhooksNamingKey(trx: Transaction<DeliveryDatabase>, key: { xpub_id: number; account_id: number; coin: Coin }): Promise<number[]> {
+export async function lockWebhooksNamingKey(
+  trx: Transaction<DeliveryDatabase>,
+  key: { xpub_id: number; account_id: number; coin: Coin },
+): Promise<number[]> {
   const rows = await trx
     .selectFrom("webhooks")
     .select("id")
@@ -141,7 +155,11 @@ export interface AccountRegistryUsage {
 
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
-export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: () => void = () => {}, quotas: RegistryQuotas = DEFAULT_REGISTRY_QUOTAS) {
+export function createWebhookRepository(
+  db: Kysely<DeliveryDatabase>,
+  onChange: () => void = () => {},
+  quotas: RegistryQuotas = DEFAULT_REGISTRY_QUOTAS,
+) {
   const columns = [
     "id",
     "account_id",
@@ -164,7 +182,13 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     let added = 0;
     for (let start = 0; start < addresses.length; start += INSERT_CHUNK) {
       const chunk = addresses.slice(start, start + INSERT_CHUNK);
-      await trx.updateTable("webhook_addresses").set({ listed: true }).where("webhook_id", "=", webhookId).where("listed", "=", false).where("address", "in", chunk).execute();
+      await trx
+        .updateTable("webhook_addresses")
+        .set({ listed: true })
+        .where("webhook_id", "=", webhookId)
+        .where("listed", "=", false)
+        .where("address", "in", chunk)
+        .execute();
       const result = await trx
         .insertInto("webhook_addresses")
         .values(chunk.map((address) => ({ webhook_id: webhookId, address })))
@@ -186,7 +210,12 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
    * One a current key issued stays watched; the others are deleted. Returns how many were deleted.
    * Anti-joins, so a PUT over a large webhook costs its size, not its size times the list's.
    */
-  async function unlist(trx: Transaction<DeliveryDatabase>, webhookId: number, scope: "only" | "except", addresses: readonly string[]): Promise<number> {
+  async function unlist(
+    trx: Transaction<DeliveryDatabase>,
+    webhookId: number,
+    scope: "only" | "except",
+    addresses: readonly string[],
+  ): Promise<number> {
     const named = sql<boolean>`exists (select 1 from unnest(${addresses}::text[]) as named(address) where named.address = a.address)`;
     const inScope = scope === "only" ? named : sql<boolean>`not ${named}`;
     const deleted = await sql`
@@ -223,7 +252,11 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
   async function checkBucketSizes(trx: Transaction<DeliveryDatabase>, webhookId: number, written: readonly string[]): Promise<void> {
     if (!written.length) return;
     // address_count is kept by the address table's statement triggers, so it already counts this write.
-    const { bucket_bits: stored, address_count: count } = await trx.selectFrom("webhooks").select(["bucket_bits", "address_count"]).where("id", "=", webhookId).executeTakeFirstOrThrow();
+    const { bucket_bits: stored, address_count: count } = await trx
+      .selectFrom("webhooks")
+      .select(["bucket_bits", "address_count"])
+      .where("id", "=", webhookId)
+      .executeTakeFirstOrThrow();
     if (count <= MAX_ADDRESSES_PER_BUCKET) return;
     const bits = Math.max(stored, bucketBitsFor(count));
     const shift = BUCKET_HASH_BITS - bits;
@@ -234,7 +267,9 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
        group by 1 having count(*) > ${MAX_ADDRESSES_PER_BUCKET} limit 1`.execute(trx);
     if (rows.length) {
       throw new ValidationError({
-        addresses: [`More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's addresses fall into one bucket of the watch feed; spread these addresses over several webhooks.`],
+        addresses: [
+          `More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's addresses fall into one bucket of the watch feed; spread these addresses over several webhooks.`,
+        ],
       });
     }
   }
@@ -244,7 +279,12 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
   }
 
   async function countWebhooks(executor: Kysely<DeliveryDatabase>, accountId: number): Promise<number> {
-    const { n } = await executor.selectFrom("webhooks").select((eb) => eb.fn.countAll<string>().as("n")).where("account_id", "=", accountId).where("deleted_at", "is", null).executeTakeFirstOrThrow();
+    const { n } = await executor
+      .selectFrom("webhooks")
+      .select((eb) => eb.fn.countAll<string>().as("n"))
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirstOrThrow();
     return Number(n);
   }
 
@@ -267,11 +307,24 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
 
   /** The account's live webhook, locked for the transaction; undefined when missing, deleted or another account's. */
   async function lockOwned(trx: Transaction<DeliveryDatabase>, accountId: number, webhookId: number) {
-    return trx.selectFrom("webhooks").select("id").where("id", "=", webhookId).where("account_id", "=", accountId).where("deleted_at", "is", null).forUpdate().executeTakeFirst();
+    return trx
+      .selectFrom("webhooks")
+      .select("id")
+      .where("id", "=", webhookId)
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null)
+      .forUpdate()
+      .executeTakeFirst();
   }
 
   async function find(accountId: number, webhookId: number): Promise<WebhookRecord | undefined> {
-    const row = await db.selectFrom("webhooks").select(columns).where("id", "=", webhookId).where("account_id", "=", accountId).where("deleted_at", "is", null).executeTakeFirst();
+    const row = await db
+      .selectFrom("webhooks")
+      .select(columns)
+      .where("id", "=", webhookId)
+      .where("account_id", "=", accountId)
+      .where("deleted_at", "is", null)
+      .executeTakeFirst();
     return row && { ...row, version: Number(row.version) };
   }
 
@@ -317,15 +370,28 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     async usage(accountId: number): Promise<AccountRegistryUsage> {
       const { n } = await db
         .selectFrom("webhooks")
-        .select(sql<number>`coalesce(max((select count(*) from unnest(test_event_times) t where t > now() - interval '1 minute')), 0)::int`.as("n"))
+        .select(
+          sql<number>`coalesce(max((select count(*) from unnest(test_event_times) t where t > now() - interval '1 minute')), 0)::int`.as(
+            "n",
+          ),
+        )
         .where("account_id", "=", accountId)
         .where("deleted_at", "is", null)
         .executeTakeFirstOrThrow();
-      return { webhooks: await countWebhooks(db, accountId), addresses: await countAddresses(db, accountId), testEventsLastMinute: Number(n) };
+      return {
+        webhooks: await countWebhooks(db, accountId),
+        addresses: await countAddresses(db, accountId),
+        testEventsLastMinute: Number(n),
+      };
     },
 
     /** A page of the account's webhooks, each with at most its first `addressCap` addresses (in address order). */
-    async list(accountId: number, offset: number, limit: number, addressCap: number): Promise<{ total: number; webhooks: Array<WebhookRecord & { addresses: string[] }> }> {
+    async list(
+      accountId: number,
+      offset: number,
+      limit: number,
+      addressCap: number,
+    ): Promise<{ total: number; webhooks: Array<WebhookRecord & { addresses: string[] }> }> {
       const live = db.selectFrom("webhooks").where("account_id", "=", accountId).where("deleted_at", "is", null);
       const { total } = await live.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
       const rows = await live.select(columns).orderBy("id").offset(offset).limit(limit).execute();
@@ -334,11 +400,16 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
       const { rows: capped } = ids.length
         ? await sql<{ webhook_id: number; address: string }>`
             select w.id as webhook_id, a.address from unnest(${ids}::bigint[]) as w(id)
-              cross join lateral (select address from webhook_addresses where webhook_id = w.id order by address limit ${addressCap}) a`.execute(db)
+              cross join lateral (select address from webhook_addresses where webhook_id = w.id order by address limit ${addressCap}) a`.execute(
+            db,
+          )
         : { rows: [] };
       const addresses = new Map<number, string[]>(ids.map((id) => [id, []]));
       for (const row of capped) addresses.get(Number(row.webhook_id))!.push(row.address);
-      return { total: Number(total), webhooks: rows.map((row) => ({ ...row, version: Number(row.version), addresses: addresses.get(row.id)! })) };
+      return {
+        total: Number(total),
+        webhooks: rows.map((row) => ({ ...row, version: Number(row.version), addresses: addresses.get(row.id)! })),
+      };
     },
 
     /**
@@ -411,7 +482,12 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
     },
 
     /** Adds (`add`) or removes addresses; the counts, or undefined when not found. */
-    async changeAddresses(accountId: number, webhookId: number, addresses: string[], add: boolean): Promise<{ changed: number; total: number } | undefined> {
+    async changeAddresses(
+      accountId: number,
+      webhookId: number,
+      addresses: string[],
+      add: boolean,
+    ): Promise<{ changed: number; total: number } | undefined> {
       return committed(async (trx) => {
         if (add) await lockAccount(trx, accountId);
         if (!(await lockOwned(trx, accountId, webhookId))) return undefined;
@@ -426,7 +502,11 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
         }
         if (changed > 0) await touch(trx, webhookId);
         // Kept by the address table's triggers: no count over a million rows per batch.
-        const { address_count: total } = await trx.selectFrom("webhooks").select("address_count").where("id", "=", webhookId).executeTakeFirstOrThrow();
+        const { address_count: total } = await trx
+          .selectFrom("webhooks")
+          .select("address_count")
+          .where("id", "=", webhookId)
+          .executeTakeFirstOrThrow();
         return { changed, total };
       });
     },
@@ -442,7 +522,13 @@ export function createWebhookRepository(db: Kysely<DeliveryDatabase>, onChange: 
         await lockKeys(trx, [issued.xpub_id]);
         await trx
           .insertInto("issued_addresses")
-          .values({ xpub_id: issued.xpub_id, address: issued.address, account_id: issued.account_id, coin: issued.coin, issued_at: issuedAt })
+          .values({
+            xpub_id: issued.xpub_id,
+            address: issued.address,
+            account_id: issued.account_id,
+            coin: issued.coin,
+            issued_at: issuedAt,
+          })
           .onConflict((c) => c.doNothing())
           .execute();
         let watched = 0;

@@ -22,13 +22,24 @@ export interface DeliveryHarness {
   delivery: DeliveryService;
   bus: Bus;
   /** Calls the delivery's API directly as `accountId` (the header the gateway would set). */
-  api(method: string, path: string, accountId?: number, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown>; message?: string } }>;
+  api(
+    method: string,
+    path: string,
+    accountId?: number,
+    body?: unknown,
+  ): Promise<{ status: number; body: { data: Record<string, unknown>; message?: string } }>;
   /** Stops the service and starts it again on the same database and namespace (`delivery` is the new one). */
   restartDelivery(): Promise<void>;
   /** Runs one SQL statement on the test database. */
   query<Row extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
   /** A webhook of `accountId` (1 by default) whose URL is the receiver's `path` (or `url` when given). */
-  createWebhook(options: { path: string; coin?: Coin; url?: string; isActive?: boolean; accountId?: number }): Promise<{ id: number; secret: string }>;
+  createWebhook(options: {
+    path: string;
+    coin?: Coin;
+    url?: string;
+    isActive?: boolean;
+    accountId?: number;
+  }): Promise<{ id: number; secret: string }>;
   close(): Promise<void>;
 }
 
@@ -45,10 +56,24 @@ let sequence = 0;
 export function transferFor(webhookId: number, coin: Coin = "BTC", overrides: Partial<TransferMatchedEvent> = {}): TransferMatchedEvent {
   sequence++;
   return {
-    event_id: `evt_${randomBytes(6).toString("hex")}_${sequence}`, type: "transfer", webhook_id: webhookId, coin, currency: coin, from: null,
-    to: SAMPLE_ADDRESSES[coin], watched_address: SAMPLE_ADDRESSES[coin], amount: "0.00012345", raw_amount: "12345", decimals: 8, token_contract: null,
-    txid: randomBytes(32).toString("hex"), position: sequence, block: { height: sequence, hash: randomBytes(32).toString("hex"), time: "2026-11-22T10:00:00.000Z" },
-    execution_status: "SUCCESS", confirmations: 1, ...overrides,
+    event_id: `evt_${randomBytes(6).toString("hex")}_${sequence}`,
+    type: "transfer",
+    webhook_id: webhookId,
+    coin,
+    currency: coin,
+    from: null,
+    to: SAMPLE_ADDRESSES[coin],
+    watched_address: SAMPLE_ADDRESSES[coin],
+    amount: "0.00012345",
+    raw_amount: "12345",
+    decimals: 8,
+    token_contract: null,
+    txid: randomBytes(32).toString("hex"),
+    position: sequence,
+    block: { height: sequence, hash: randomBytes(32).toString("hex"), time: "2026-11-22T10:00:00.000Z" },
+    execution_status: "SUCCESS",
+    confirmations: 1,
+    ...overrides,
   };
 }
 
@@ -66,7 +91,11 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
   const api: DeliveryHarness["api"] = async (method, path, accountId = 1, body) => {
     const response = await fetch(`${delivery.url}${path}`, {
       method,
-      headers: { accept: "application/json", [ACCOUNT_ID_HEADER]: String(accountId), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        accept: "application/json",
+        [ACCOUNT_ID_HEADER]: String(accountId),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -88,7 +117,12 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
       return (await client.query(text, values)).rows;
     },
     async createWebhook({ path, coin = "BTC", url, isActive, accountId }) {
-      const created = await api("POST", "/api/v1/webhooks", accountId, { coin, webhook_url: url ?? `${receiver.url}${path}`, addresses: [SAMPLE_ADDRESSES[coin]], ...(isActive === undefined ? {} : { is_active: isActive }) });
+      const created = await api("POST", "/api/v1/webhooks", accountId, {
+        coin,
+        webhook_url: url ?? `${receiver.url}${path}`,
+        addresses: [SAMPLE_ADDRESSES[coin]],
+        ...(isActive === undefined ? {} : { is_active: isActive }),
+      });
       if (created.status !== 201) throw new Error(`webhook not created: ${created.status} ${JSON.stringify(created.body)}`);
       return { id: created.body.data.id as number, secret: created.body.data.secret as string };
     },

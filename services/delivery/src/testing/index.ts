@@ -1,5 +1,12 @@
 /** Test helpers of the delivery service (its own tests, the bench, the drills). */
 export { startTestDelivery } from "./start-test-delivery.ts";
 export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";
-export { SAMPLE_ADDRESSES, startDeliveryHarness, transferFor, type DeliveryHarness, type TransferMatchedEvent } from "./delivery-harness.ts";
+export {
+  SAMPLE_ADDRESSES,
+  startDeliveryHarness,
+  transferFor,
+  type DeliveryHarness,
+  type TransferMatchedEvent,
+} from "./delivery-harness.ts";
 export { observeWatchFeed, type FeedBucket, type FeedMeta, type ObservedMessage, type WatchFeedObserver } from "./watch-feed-observer.ts";
+export { openWatchFeedRegistry, type WatchFeedRegistry } from "./open-watch-feed-registry.ts";

@@ -3,7 +3,15 @@
  * message with its subject, message id and size, and the watch state it adds up to per webhook.
  */
 import { connectBus, type Bus } from "@chaingate/bus";
-import { isAddressBucket, isWebhookMeta, webhookAddresses, webhookChanged, webhookFeed, type EventPayload, type WebhookFeedMessage } from "@chaingate/contracts";
+import {
+  isAddressBucket,
+  isWebhookMeta,
+  webhookAddresses,
+  webhookChanged,
+  webhookFeed,
+  type EventPayload,
+  type WebhookFeedMessage,
+} from "@chaingate/contracts";
 
 export type FeedMeta = EventPayload<typeof webhookChanged>;
 export type FeedBucket = EventPayload<typeof webhookAddresses>;
@@ -36,17 +44,23 @@ export async function observeWatchFeed(natsUrl: string, namespace: string, durab
   const consumption = await bus.consume(webhookFeed, {
     durable,
     maxAckPending: 1,
-    handle: async (payload, info) => void messages.push({ payload, subject: info.subject, messageId: info.messageId, bytes: Buffer.byteLength(JSON.stringify(payload)) }),
+    handle: async (payload, info) =>
+      void messages.push({ payload, subject: info.subject, messageId: info.messageId, bytes: Buffer.byteLength(JSON.stringify(payload)) }),
   });
-  const metas = (webhookId: number) => messages.map((m) => m.payload).filter((p): p is FeedMeta => isWebhookMeta(p) && p.webhook_id === webhookId);
-  const buckets = (webhookId: number) => messages.map((m) => m.payload).filter((p): p is FeedBucket => isAddressBucket(p) && p.webhook_id === webhookId);
+  const metas = (webhookId: number) =>
+    messages.map((m) => m.payload).filter((p): p is FeedMeta => isWebhookMeta(p) && p.webhook_id === webhookId);
+  const buckets = (webhookId: number) =>
+    messages.map((m) => m.payload).filter((p): p is FeedBucket => isAddressBucket(p) && p.webhook_id === webhookId);
   return {
     bus,
     messages,
     metas,
     buckets,
     stateOf(webhookId) {
-      const meta = metas(webhookId).reduce<FeedMeta | undefined>((newest, m) => (!newest || m.version > newest.version ? m : newest), undefined);
+      const meta = metas(webhookId).reduce<FeedMeta | undefined>(
+        (newest, m) => (!newest || m.version > newest.version ? m : newest),
+        undefined,
+      );
       const newest = new Map<number, FeedBucket>();
       for (const bucket of buckets(webhookId)) {
         if (bucket.bucket_bits !== meta?.bucket_bits) continue;

@@ -9,16 +9,16 @@
 import { ethEstimateGasRequestSchema, ethSendTransactionRequestSchema } from "@chaingate/contracts";
 import { abortOnClose, parseRequest, strictQuery } from "@chaingate/http";
 import type { RequestHandler } from "express";
-import type { NodeRoute } from "./node-route.ts";
+import type { ProxyRoute } from "@chaingate/chain-proxy";
 import { addressParameter, blockParameter } from "./parameters.ts";
 
-export function getAccount({ node }: NodeRoute): RequestHandler {
+export function getAccount({ node }: ProxyRoute): RequestHandler {
   return async (_req, res) => {
     res.json(await node.call<string[]>("eth_accounts", [], { signal: abortOnClose(res) }));
   };
 }
 
-export function getNonce({ node }: NodeRoute): RequestHandler {
+export function getNonce({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const address = addressParameter(req.params.address);
     const block = blockParameter(strictQuery(req.query, ["block"]).block);
@@ -27,7 +27,7 @@ export function getNonce({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function getBalance({ node }: NodeRoute): RequestHandler {
+export function getBalance({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const address = addressParameter(req.params.address);
     const block = blockParameter(strictQuery(req.query, ["block"]).block);
@@ -36,7 +36,7 @@ export function getBalance({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function estimateGas({ node }: NodeRoute): RequestHandler {
+export function estimateGas({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const { transaction, block } = parseRequest(ethEstimateGasRequestSchema, req.body);
     const gas = await node.call<string>("eth_estimateGas", [transaction, block ?? "latest"], { signal: abortOnClose(res) });
@@ -44,7 +44,7 @@ export function estimateGas({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function sendTransaction({ node }: NodeRoute): RequestHandler {
+export function sendTransaction({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const { transaction } = parseRequest(ethSendTransactionRequestSchema, req.body);
     // Not cancelled when the client leaves: a send half-done is worse than one finished.

@@ -6,22 +6,27 @@
  */
 import { strictQuery } from "@chaingate/http";
 import type { Request, RequestHandler } from "express";
-import type { NodeRoute } from "./node-route.ts";
+import { streamNodeResult, type ProxyRoute } from "@chaingate/chain-proxy";
 import { blockPathParameter, booleanParameter, hashParameter } from "./parameters.ts";
-import { streamNodeObject } from "./stream-node-object.ts";
+import { EthNotFoundError } from "./request-errors.ts";
 
-const fullTransactions = (req: Request) => booleanParameter(strictQuery(req.query, ["fullTransactions"]).fullTransactions, "fullTransactions", false);
+const fullTransactions = (req: Request) =>
+  booleanParameter(strictQuery(req.query, ["fullTransactions"]).fullTransactions, "fullTransactions", false);
 
-export function getBlockByNumber(route: NodeRoute): RequestHandler {
+export function getBlockByNumber(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const block = blockPathParameter(req.params.block);
-    await streamNodeObject(route, res, "eth_getBlockByNumber", [block, fullTransactions(req)], `block ${block}`);
+    await streamNodeResult(route, res, "eth_getBlockByNumber", [block, fullTransactions(req)], {
+      whenNull: () => new EthNotFoundError(`block ${block}`),
+    });
   };
 }
 
-export function getBlockByHash(route: NodeRoute): RequestHandler {
+export function getBlockByHash(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const hash = hashParameter(req.params.blockHash, "block hash");
-    await streamNodeObject(route, res, "eth_getBlockByHash", [hash, fullTransactions(req)], `block ${hash}`);
+    await streamNodeResult(route, res, "eth_getBlockByHash", [hash, fullTransactions(req)], {
+      whenNull: () => new EthNotFoundError(`block ${hash}`),
+    });
   };
 }

@@ -1,6 +1,6 @@
 /**
- * Ethereum client libraries, unmodified, pointed at the gateway's /api/v1/eth/jsonrpc against
- * Hardhat: viem with batching on (its default batch size is 1,000), ethers' JsonRpcProvider with its
+ * Ethereum client libraries, unmodified, pointed at the proxy's /api/v1/eth/jsonrpc (with the
+ * headers the gateway adds, set as a client sets X-API-Key) against Hardhat: viem with batching on (its default batch size is 1,000), ethers' JsonRpcProvider with its
  * defaults, web3.js, and a viem wallet client sending ETH and the dev ERC-20. The node's own batch
  * limit is set low here (ETH_RPC_MAX_BATCH=30) so a client's batch reaches it in chunks.
  */
@@ -21,7 +21,7 @@ let token: DeployedToken;
 
 beforeAll(async () => {
   stack = await startEthStack({ proxyEnv: { ETH_RPC_MAX_BATCH: String(NODE_BATCH) } });
-  url = `${stack.gatewayUrl}/api/v1/eth/jsonrpc`;
+  url = `${stack.url}/api/v1/eth/jsonrpc`;
   token = await deployUsdtLikeToken(stack.node);
 });
 afterAll(() => stack?.stop());
@@ -39,14 +39,17 @@ const nodeBatchSizes = (from: number) =>
     .filter(Array.isArray)
     .map((batch) => batch.length);
 
-const publicClient = () => createPublicClient({ chain: hardhat, transport: http(url, { batch: true, fetchOptions: { headers: { "x-api-key": stack.key } } }) });
+const publicClient = () =>
+  createPublicClient({ chain: hardhat, transport: http(url, { batch: true, fetchOptions: { headers: stack.headers } }) });
 
 it("viem with batch: true: 100 concurrent reads in one batch, sent to the node in chunks, each answered", async () => {
   const client = publicClient();
   const targets = addresses(100);
   const relayed = stack.relay.bodies().length;
   const balances = await Promise.all(targets.map((address) => client.getBalance({ address })));
-  const expected = await Promise.all(targets.map(async (address) => BigInt(await stack.node.rpc<string>("eth_getBalance", [address, "latest"]))));
+  const expected = await Promise.all(
+    targets.map(async (address) => BigInt(await stack.node.rpc<string>("eth_getBalance", [address, "latest"]))),
+  );
   expect(balances).toEqual(expected);
   expect(balances[0]).toBeGreaterThan(0n);
   expect(nodeBatchSizes(relayed)).toEqual([30, 30, 30, 10]);
@@ -55,14 +58,20 @@ it("viem with batch: true: 100 concurrent reads in one batch, sent to the node i
 it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request order, and refuses 1,001 without contacting the node", async () => {
   const call = (id: number) => ({ jsonrpc: "2.0", id, method: "eth_getBalance", params: [addresses(40)[id % 40], "latest"] });
   const relayed = stack.relay.bodies().length;
-  const full = await stack.request("/api/v1/eth/jsonrpc", { method: "POST", body: JSON.stringify(Array.from({ length: 1_000 }, (_, i) => call(i))) });
+  const full = await stack.request("/api/v1/eth/jsonrpc", {
+    method: "POST",
+    body: JSON.stringify(Array.from({ length: 1_000 }, (_, i) => call(i))),
+  });
   expect(full.status).toBe(200);
   const answers = (await full.json()) as { id: number; result: string }[];
   expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
   expect(answers[41]!.result).toBe(await stack.node.rpc("eth_getBalance", [addresses(40)[1], "latest"]));
   expect(nodeBatchSizes(relayed)).toEqual([...Array.from({ length: 33 }, () => 30), 10]);
   const sent = stack.relay.bodies().length;
-  const over = await stack.request("/api/v1/eth/jsonrpc", { method: "POST", body: JSON.stringify(Array.from({ length: 1_001 }, (_, i) => call(i))) });
+  const over = await stack.request("/api/v1/eth/jsonrpc", {
+    method: "POST",
+    body: JSON.stringify(Array.from({ length: 1_001 }, (_, i) => call(i))),
+  });
   expect(over.status).toBe(400);
   expect(await over.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining("1000") as string }, id: null });
   expect(stack.relay.bodies().length).toBe(sent);
@@ -70,7 +79,7 @@ it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request o
 
 it("ethers' JsonRpcProvider with its defaults: network, reads batched by the provider", async () => {
   const request = new FetchRequest(url);
-  request.setHeader("x-api-key", stack.key);
+  for (const [name, value] of Object.entries(stack.headers)) request.setHeader(name, value);
   const provider = new JsonRpcProvider(request);
   try {
     expect((await provider.getNetwork()).chainId).toBe(31337n);
@@ -84,7 +93,7 @@ it("ethers' JsonRpcProvider with its defaults: network, reads batched by the pro
 });
 
 it("web3.js: reads and a batch request", async () => {
-  const web3 = new Web3(new HttpProvider(url, { providerOptions: { headers: { "x-api-key": stack.key } } }));
+  const web3 = new Web3(new HttpProvider(url, { providerOptions: { headers: stack.headers } }));
   expect(await web3.eth.getChainId()).toBe(31337n);
   const [first] = addresses(1);
   expect(await web3.eth.getBalance(first!)).toBe(BigInt(await stack.node.rpc<string>("eth_getBalance", [first, "latest"])));
@@ -96,14 +105,16 @@ it("web3.js: reads and a batch request", async () => {
   const relayed = stack.relay.bodies().length;
   await batch.execute();
   expect(await chain).toBe("0x7a69");
-  expect(await Promise.all(pending)).toEqual(await Promise.all(targets.map((address) => stack.node.rpc("eth_getBalance", [address, "latest"]))));
+  expect(await Promise.all(pending)).toEqual(
+    await Promise.all(targets.map((address) => stack.node.rpc("eth_getBalance", [address, "latest"]))),
+  );
   expect(nodeBatchSizes(relayed)).toEqual([30, 11]);
 });
 
 it("a viem wallet client sends ETH and the ERC-20, waits for the receipts, reads the token and finds its Transfer log", async () => {
   const [deployer, receiver] = stack.node.accounts;
   const account = privateKeyToAccount(deployer!.privateKey as Hex);
-  const transport = http(url, { batch: true, fetchOptions: { headers: { "x-api-key": stack.key } } });
+  const transport = http(url, { batch: true, fetchOptions: { headers: stack.headers } });
   const wallet = createWalletClient({ account, chain: hardhat, transport });
   const client = publicClient();
 
@@ -114,13 +125,25 @@ it("a viem wallet client sends ETH and the ERC-20, waits for the receipts, reads
 
   const tokenAddress = token.address as Address;
   expect(await client.readContract({ address: tokenAddress, abi: erc20Abi, functionName: "decimals" })).toBe(6);
-  const transfer = await wallet.writeContract({ address: tokenAddress, abi: erc20Abi, functionName: "transfer", args: [receiver!.address as Address, 12_500_000n] });
+  const transfer = await wallet.writeContract({
+    address: tokenAddress,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [receiver!.address as Address, 12_500_000n],
+  });
   const receipt = await client.waitForTransactionReceipt({ hash: transfer });
   expect(receipt.status).toBe("success");
-  expect(await client.readContract({ address: tokenAddress, abi: erc20Abi, functionName: "balanceOf", args: [receiver!.address as Address] })).toBe(12_500_000n);
+  expect(
+    await client.readContract({ address: tokenAddress, abi: erc20Abi, functionName: "balanceOf", args: [receiver!.address as Address] }),
+  ).toBe(12_500_000n);
   expect(await token.balanceOf(receiver!.address)).toBe(12_500_000n);
 
-  const logs = await client.getLogs({ address: tokenAddress, event: erc20Abi.find((item) => item.type === "event" && item.name === "Transfer")!, fromBlock: receipt.blockNumber, toBlock: receipt.blockNumber });
+  const logs = await client.getLogs({
+    address: tokenAddress,
+    event: erc20Abi.find((item) => item.type === "event" && item.name === "Transfer")!,
+    fromBlock: receipt.blockNumber,
+    toBlock: receipt.blockNumber,
+  });
   expect(logs).toHaveLength(1);
   expect(logs[0]).toMatchObject({ transactionHash: transfer, args: { from: account.address, to: receiver!.address, value: 12_500_000n } });
   expect(parseEventLogs({ abi: erc20Abi, logs: receipt.logs })[0]).toMatchObject({ eventName: "Transfer" });

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/eth/jsonrpc through the gateway against Hardhat. A recording relay sits between the
+ * POST /api/v1/eth/jsonrpc at the proxy's internal edge against Hardhat. A recording relay sits between the
  * proxy and the node: a refused call must leave no trace there, and a refused state-changing
  * method must leave the chain as it was.
  */
@@ -10,7 +10,10 @@ import { startEthStack, type EthStack } from "../testing/index.ts";
 
 /** One of each family the proxy must never forward. */
 const REFUSED_METHODS = [
-  ["eth_sendTransaction", [{ from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", to: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", value: "0x1" }]],
+  [
+    "eth_sendTransaction",
+    [{ from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", to: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8", value: "0x1" }],
+  ],
   ["eth_sign", ["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "0xdeadbeef"]],
   ["eth_signTransaction", [{ from: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }]],
   ["eth_signTypedData_v4", ["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "{}"]],
@@ -36,10 +39,13 @@ const REFUSED_METHODS = [
   ["no_such_method", []],
 ] as const;
 
-describe("eth-proxy POST /api/v1/eth/jsonrpc through the gateway (Hardhat)", () => {
+describe("eth-proxy POST /api/v1/eth/jsonrpc (Hardhat)", () => {
   let stack: EthStack;
   const rpc = async (body: unknown) => {
-    const response = await stack.request("/api/v1/eth/jsonrpc", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
+    const response = await stack.request("/api/v1/eth/jsonrpc", {
+      method: "POST",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as unknown };
   };
 
@@ -51,7 +57,10 @@ describe("eth-proxy POST /api/v1/eth/jsonrpc through the gateway (Hardhat)", () 
   });
 
   it("forwards an allowed call and answers with the node's envelope", async () => {
-    expect(await rpc({ jsonrpc: "2.0", id: "chain", method: "eth_chainId" })).toEqual({ status: 200, body: { jsonrpc: "2.0", id: "chain", result: "0x7a69" } });
+    expect(await rpc({ jsonrpc: "2.0", id: "chain", method: "eth_chainId" })).toEqual({
+      status: 200,
+      body: { jsonrpc: "2.0", id: "chain", result: "0x7a69" },
+    });
     expect(await rpc({ jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] })).toEqual({
       status: 200,
       body: { jsonrpc: "2.0", id: 2, result: await stack.node.rpc("eth_blockNumber") },
@@ -98,19 +107,32 @@ describe("eth-proxy POST /api/v1/eth/jsonrpc through the gateway (Hardhat)", () 
     const call = (id: number) => ({ jsonrpc: "2.0", id, method: "eth_chainId" });
     const full = await rpc(Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS }, (_, i) => call(i)));
     expect(full.status).toBe(200);
-    expect((full.body as Array<{ id: number }>).map((answer) => answer.id)).toEqual(Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS }, (_, i) => i));
+    expect((full.body as Array<{ id: number }>).map((answer) => answer.id)).toEqual(
+      Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS }, (_, i) => i),
+    );
 
     const relayed = stack.relay.bodies().length;
     const over = await rpc(Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS + 1 }, (_, i) => call(i)));
-    expect(over).toEqual({ status: 400, body: { error: { code: -32600, message: expect.stringContaining(String(ETH_JSONRPC_MAX_BATCH_CALLS)) as string }, id: null } });
+    expect(over).toEqual({
+      status: 400,
+      body: { error: { code: -32600, message: expect.stringContaining(String(ETH_JSONRPC_MAX_BATCH_CALLS)) as string }, id: null },
+    });
     const mixed = await rpc([call(1), { jsonrpc: "2.0", id: 2, method: "evm_mine" }, call(3)]);
-    expect(mixed).toEqual({ status: 403, body: { error: { code: -32601, message: expect.stringContaining("evm_mine") as string }, id: null } });
+    expect(mixed).toEqual({
+      status: 403,
+      body: { error: { code: -32601, message: expect.stringContaining("evm_mine") as string }, id: null },
+    });
     const empty = await rpc([]);
     expect(empty).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
     const malformed = await rpc([call(1), { jsonrpc: "2.0", id: 2 }]);
     expect(malformed).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
-    expect((empty.body as { error: { message: string } }).error.message).not.toBe((malformed.body as { error: { message: string } }).error.message);
-    expect(await rpc("{not json")).toEqual({ status: 400, body: { error: { code: -32700, message: expect.any(String) as string }, id: null } });
+    expect((empty.body as { error: { message: string } }).error.message).not.toBe(
+      (malformed.body as { error: { message: string } }).error.message,
+    );
+    expect(await rpc("{not json")).toEqual({
+      status: 400,
+      body: { error: { code: -32700, message: expect.any(String) as string }, id: null },
+    });
     expect(await rpc({ jsonrpc: "2.0", id: 5, method: 12 })).toMatchObject({ status: 400, body: { error: { code: -32600 }, id: 5 } });
     expect(stack.relay.bodies().length).toBe(relayed);
   });
@@ -129,7 +151,10 @@ describe("eth-proxy POST /api/v1/eth/jsonrpc through the gateway (Hardhat)", () 
       maxPriorityFeePerGas: 1n,
     });
     const hash = Transaction.from(signed).hash;
-    expect(await rpc({ jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: [signed] })).toEqual({ status: 200, body: { jsonrpc: "2.0", id: 1, result: hash } });
+    expect(await rpc({ jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: [signed] })).toEqual({
+      status: 200,
+      body: { jsonrpc: "2.0", id: 1, result: hash },
+    });
     expect(await stack.node.rpc("eth_getBalance", [to, "latest"])).toBe(`0x${parseEther("0.5").toString(16)}`);
   });
 });

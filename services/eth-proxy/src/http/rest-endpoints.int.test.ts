@@ -1,5 +1,5 @@
 /**
- * The REST endpoints of /api/v1/eth through the gateway, against a real Hardhat Network node:
+ * The REST endpoints of /api/v1/eth at the proxy's internal edge, against a real Hardhat Network node:
  * nonces around a send, gas estimates, sends from the node's key store and signed elsewhere, reads
  * of what was sent, not-found records, and the node down, unconfigured or failing over.
  */
@@ -13,7 +13,7 @@ const NODE_FAILURE = "Could not connect to ETH node.";
 /** A plain transfer uses exactly 21000 gas. */
 const TRANSFER_GAS = "0x5208";
 
-describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
+describe("eth-proxy REST endpoints (Hardhat)", () => {
   let stack: EthStack;
   const get = async (path: string) => {
     const response = await stack.request(path);
@@ -23,7 +23,8 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
     const response = await stack.request(path, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  const nonce = async (address: string, block: string) => (await get(`/api/v1/eth/account/${address}/nonce?block=${block}`)).body.transactionCount;
+  const nonce = async (address: string, block: string) =>
+    (await get(`/api/v1/eth/account/${address}/nonce?block=${block}`)).body.transactionCount;
 
   beforeAll(async () => {
     stack = await startEthStack();
@@ -62,7 +63,10 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
       expect(receipt).toEqual({ status: 500, body: { error: NODE_FAILURE, details: { reason: "not_found" } } });
       await stack.node.rpc("evm_mine");
       expect(await nonce(from, "latest")).toBe(toQuantity(BigInt(before.latest as string) + 1n));
-      expect((await get(`/api/v1/eth/transactions/${String(sent.body.transactionHash)}/receipt`)).body).toMatchObject({ status: "0x1", to: to.toLowerCase() });
+      expect((await get(`/api/v1/eth/transactions/${String(sent.body.transactionHash)}/receipt`)).body).toMatchObject({
+        status: "0x1",
+        to: to.toLowerCase(),
+      });
     } finally {
       await stack.node.rpc("evm_setAutomine", [true]);
     }
@@ -70,7 +74,10 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
 
   it("answers the nonce at a block as {address, block, transactionCount} and refuses a bad block or address", async () => {
     const address = stack.node.accounts[0]!.address;
-    expect(await get(`/api/v1/eth/account/${address}/nonce?block=0x0`)).toEqual({ status: 200, body: { address, block: "0x0", transactionCount: "0x0" } });
+    expect(await get(`/api/v1/eth/account/${address}/nonce?block=0x0`)).toEqual({
+      status: 200,
+      body: { address, block: "0x0", transactionCount: "0x0" },
+    });
     expect((await get(`/api/v1/eth/account/${address}/nonce`)).body.block).toBe("latest");
     for (const query of ["block=0x01", "block=12", "block=newest", "block=", "block=latest&block=pending", "block[]=latest"]) {
       const { status, body } = await get(`/api/v1/eth/account/${address}/nonce?${query}`);
@@ -85,26 +92,50 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
     const direct = await stack.node.rpc<string>("eth_estimateGas", [{ from, to, value: "0x1" }, "latest"]);
     // Hardhat 2 answers 0x5209 (its binary search stops one above the floor); geth answers 0x5208.
     expect(BigInt(direct)).toBeGreaterThanOrEqual(BigInt(TRANSFER_GAS));
-    expect(await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to, value: "0x1" } })).toEqual({ status: 200, body: { gas: direct } });
-    expect(await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to }, block: "pending" })).toEqual({ status: 200, body: { gas: direct } });
+    expect(await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to, value: "0x1" } })).toEqual({
+      status: 200,
+      body: { gas: direct },
+    });
+    expect(await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to }, block: "pending" })).toEqual({
+      status: 200,
+      body: { gas: direct },
+    });
     // The spec's 422 {error} naming transaction, with the {message, errors} of every other 422.
     for (const path of ["/api/v1/eth/account/estimate-gas", "/api/v1/eth/account/send"]) {
       const missing = await post(path, {});
       expect(missing).toEqual({
         status: 422,
-        body: { error: "The transaction field is required.", message: "The transaction field is required.", errors: { transaction: ["The transaction field is required."] } },
+        body: {
+          error: "The transaction field is required.",
+          message: "The transaction field is required.",
+          errors: { transaction: ["The transaction field is required."] },
+        },
       });
       for (const transaction of ["0x", [], 5, null]) {
         const wrong = await post(path, { transaction });
         expect(wrong).toEqual({
           status: 422,
-          body: { error: "The transaction field must be an object.", message: "The transaction field must be an object.", errors: { transaction: ["The transaction field must be an object."] } },
+          body: {
+            error: "The transaction field must be an object.",
+            message: "The transaction field must be an object.",
+            errors: { transaction: ["The transaction field must be an object."] },
+          },
         });
       }
     }
-    for (const [member, value] of [["value", "12"], ["value", "0x01"], ["to", "0x12"], ["data", "0xabc"], ["gas", 21000]] as const) {
+    for (const [member, value] of [
+      ["value", "12"],
+      ["value", "0x01"],
+      ["to", "0x12"],
+      ["data", "0xabc"],
+      ["gas", 21000],
+    ] as const) {
       const bad = await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to, [member]: value } });
-      expect({ member, status: bad.status, errors: Object.keys(bad.body.errors as object) }).toEqual({ member, status: 422, errors: [`transaction.${member}`] });
+      expect({ member, status: bad.status, errors: Object.keys(bad.body.errors as object) }).toEqual({
+        member,
+        status: 422,
+        errors: [`transaction.${member}`],
+      });
     }
     expect((await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to, chainId: "0x1" } })).status).toBe(422);
     expect((await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to }, block: "tomorrow" })).status).toBe(422);
@@ -112,14 +143,19 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
 
   it("answers a node's refusal to estimate or to send as a 500 with the node's code", async () => {
     // A deployment whose code is the INVALID opcode: the node cannot estimate it.
-    const refused = await post("/api/v1/eth/account/estimate-gas", { transaction: { from: stack.node.accounts[0]!.address, data: "0xfe" } });
+    const refused = await post("/api/v1/eth/account/estimate-gas", {
+      transaction: { from: stack.node.accounts[0]!.address, data: "0xfe" },
+    });
     expect(refused.status).toBe(500);
     expect(refused.body).toMatchObject({ error: NODE_FAILURE, details: { reason: "node_error", node_code: expect.any(Number) as number } });
     // An account outside the node's key store: what every production node answers to account/send.
     const stranger = Wallet.createRandom().address;
     const send = await post("/api/v1/eth/account/send", { transaction: { from: stranger, to: stranger, value: "0x1" } });
     expect(send.status).toBe(500);
-    expect(send.body).toMatchObject({ error: NODE_FAILURE, details: { reason: "node_error", node_message: expect.stringMatching(/unknown account/i) as string } });
+    expect(send.body).toMatchObject({
+      error: NODE_FAILURE,
+      details: { reason: "node_error", node_message: expect.stringMatching(/unknown account/i) as string },
+    });
   });
 
   it("broadcasts an ethers-signed transaction and reads it back as transaction, receipt, block and balance", async () => {
@@ -134,7 +170,10 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
       nonce: Number(await nonce(wallet.address, "pending")),
       to,
       value,
-      gasLimit: BigInt((await post("/api/v1/eth/account/estimate-gas", { transaction: { from: wallet.address, to, value: toQuantity(value) } })).body.gas as string),
+      gasLimit: BigInt(
+        (await post("/api/v1/eth/account/estimate-gas", { transaction: { from: wallet.address, to, value: toQuantity(value) } })).body
+          .gas as string,
+      ),
       maxFeePerGas: BigInt(gasPrice) * 2n,
       maxPriorityFeePerGas: 1n,
     });
@@ -164,11 +203,26 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
 
   it("answers what does not exist as not_found, and a malformed hash or block as 400 without a node call", async () => {
     const unknown = `0x${"ab".repeat(32)}`;
-    for (const path of [`/api/v1/eth/transactions/${unknown}`, `/api/v1/eth/transactions/${unknown}/receipt`, `/api/v1/eth/block/hash/${unknown}`, "/api/v1/eth/block/0xffffff"]) {
-      expect({ path, ...(await get(path)) }).toEqual({ path, status: 500, body: { error: NODE_FAILURE, details: { reason: "not_found" } } });
+    for (const path of [
+      `/api/v1/eth/transactions/${unknown}`,
+      `/api/v1/eth/transactions/${unknown}/receipt`,
+      `/api/v1/eth/block/hash/${unknown}`,
+      "/api/v1/eth/block/0xffffff",
+    ]) {
+      expect({ path, ...(await get(path)) }).toEqual({
+        path,
+        status: 500,
+        body: { error: NODE_FAILURE, details: { reason: "not_found" } },
+      });
     }
     const relayed = stack.relay.bodies().length;
-    for (const path of ["/api/v1/eth/transactions/0xabc", "/api/v1/eth/block/hash/xyz", "/api/v1/eth/block/next", "/api/v1/eth/block/latest?fullTransactions=yes", "/api/v1/eth/block/latest?fullTransactions[]=true"]) {
+    for (const path of [
+      "/api/v1/eth/transactions/0xabc",
+      "/api/v1/eth/block/hash/xyz",
+      "/api/v1/eth/block/next",
+      "/api/v1/eth/block/latest?fullTransactions=yes",
+      "/api/v1/eth/block/latest?fullTransactions[]=true",
+    ]) {
       expect({ path, status: (await get(path)).status }).toEqual({ path, status: 400 });
     }
     expect(stack.relay.bodies().length).toBe(relayed);
@@ -180,7 +234,14 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
     expect(body.baseFeePerGas).toHaveLength(3);
     expect(body.reward).toHaveLength(2);
     expect((body.reward as string[][])[0]).toHaveLength(2);
-    for (const query of ["blockCount=0", "blockCount=1025", "rewardPercentiles=75,25", "rewardPercentiles=101", "newestBlock=soon", "blockCount=1&blockCount=2"]) {
+    for (const query of [
+      "blockCount=0",
+      "blockCount=1025",
+      "rewardPercentiles=75,25",
+      "rewardPercentiles=101",
+      "newestBlock=soon",
+      "blockCount=1&blockCount=2",
+    ]) {
       expect({ query, status: (await get(`/api/v1/eth/fee-history?${query}`)).status }).toEqual({ query, status: 400 });
     }
   });
@@ -191,7 +252,10 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
       const proxy = await stack.startProxy(env);
       const health = await fetch(`${proxy.url}/api/v1/eth/health`);
       const nonceAnswer = await fetch(`${proxy.url}/api/v1/eth/account/${stack.node.accounts[0]!.address}/nonce`);
-      const rpc = await fetch(`${proxy.url}/api/v1/eth/jsonrpc`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "eth_chainId" }) });
+      const rpc = await fetch(`${proxy.url}/api/v1/eth/jsonrpc`, {
+        method: "POST",
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "eth_chainId" }),
+      });
       return {
         health: [health.status, await health.json()],
         nonce: [nonceAnswer.status, await nonceAnswer.json()],
@@ -233,7 +297,9 @@ describe("eth-proxy REST endpoints through the gateway (Hardhat)", () => {
     try {
       const proxy = await stack.startProxy({ ETH_RPC_URL: `http://127.0.0.1:${(hung.address() as { port: number }).port}` });
       const client = new AbortController();
-      const pending = fetch(`${proxy.url}/api/v1/eth/block/latest?fullTransactions=true`, { signal: client.signal }).then((response) => response.text());
+      const pending = fetch(`${proxy.url}/api/v1/eth/block/latest?fullTransactions=true`, { signal: client.signal }).then((response) =>
+        response.text(),
+      );
       await expect.poll(() => calls, { timeout: 5_000 }).toBe(1);
       client.abort();
       await expect(pending).rejects.toThrow();

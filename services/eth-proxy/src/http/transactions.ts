@@ -8,11 +8,11 @@
 import { ethSendRawRequestSchema } from "@chaingate/contracts";
 import { parseRequest } from "@chaingate/http";
 import type { RequestHandler } from "express";
-import type { NodeRoute } from "./node-route.ts";
+import { streamNodeResult, type ProxyRoute } from "@chaingate/chain-proxy";
 import { hashParameter } from "./parameters.ts";
-import { streamNodeObject } from "./stream-node-object.ts";
+import { EthNotFoundError } from "./request-errors.ts";
 
-export function sendRawTransaction({ node }: NodeRoute): RequestHandler {
+export function sendRawTransaction({ node }: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const { hex } = parseRequest(ethSendRawRequestSchema, req.body);
     // Not cancelled when the client leaves: a broadcast half-sent is worse than one finished.
@@ -21,16 +21,20 @@ export function sendRawTransaction({ node }: NodeRoute): RequestHandler {
   };
 }
 
-export function getTransaction(route: NodeRoute): RequestHandler {
+export function getTransaction(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const hash = hashParameter(req.params.transactionHash, "transaction hash");
-    await streamNodeObject({ ...route, garbageBound: undefined }, res, "eth_getTransactionByHash", [hash], `transaction ${hash}`);
+    await streamNodeResult({ ...route, garbageBound: undefined }, res, "eth_getTransactionByHash", [hash], {
+      whenNull: () => new EthNotFoundError(`transaction ${hash}`),
+    });
   };
 }
 
-export function getReceipt(route: NodeRoute): RequestHandler {
+export function getReceipt(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const hash = hashParameter(req.params.transactionHash, "transaction hash");
-    await streamNodeObject({ ...route, garbageBound: undefined }, res, "eth_getTransactionReceipt", [hash], `receipt of ${hash}`);
+    await streamNodeResult({ ...route, garbageBound: undefined }, res, "eth_getTransactionReceipt", [hash], {
+      whenNull: () => new EthNotFoundError(`receipt of ${hash}`),
+    });
   };
 }

@@ -20,7 +20,11 @@ export async function startRecordingRelay(nodeUrl: string): Promise<RecordingRel
       const body = await text(req);
       bodies.push(body);
       try {
-        const answer = await fetch(nodeUrl, { method: req.method, headers: { "content-type": req.headers["content-type"] ?? "application/json" }, body: req.method === "GET" ? undefined : body });
+        const answer = await fetch(nodeUrl, {
+          method: req.method,
+          headers: { "content-type": req.headers["content-type"] ?? "application/json" },
+          body: req.method === "GET" ? undefined : body,
+        });
         res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
         res.end(Buffer.from(await answer.arrayBuffer()));
       } catch {

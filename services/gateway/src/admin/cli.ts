@@ -10,8 +10,7 @@
  * also reads DELIVERY_URL, XPUB_URL (defaults: the dev stack's loopback ports) and INTERNAL_TOKEN.
  */
 import { parseArgs } from "node:util";
-import { createDatabase, migrateToLatest } from "@chaingate/db";
-import type { Kysely } from "kysely";
+import { openServiceDatabase } from "@chaingate/service-kit";
 import { AccountAdminError, createAccountAdmin } from "../infra/account-admin.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "../infra/database-schema.ts";
 import { gatewayMigrations } from "../infra/migrations/index.ts";
@@ -50,14 +49,13 @@ async function main(argv: string[]): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const database = createDatabase<GatewayDatabase>({
-    connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+  const database = await openServiceDatabase<GatewayDatabase>({
+    settings: { DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, DATABASE_POOL_SIZE: 2 },
     schema: GATEWAY_SCHEMA,
-    poolSize: 2,
+    migrations: gatewayMigrations,
     applicationName: "chaingate-admin",
   });
   try {
-    await migrateToLatest(database.db as Kysely<unknown>, GATEWAY_SCHEMA, gatewayMigrations);
     const admin = createAccountAdmin(database.db);
     switch (command) {
       case "accounts create": {
@@ -75,7 +73,11 @@ async function main(argv: string[]): Promise<void> {
         const keys = await admin.listApiKeys(values.account === undefined ? undefined : requireId(values.account, "--account"));
         console.log(["id", "account", "prefix", "name", "active", "created_at", "deactivated_at"].join("\t"));
         for (const k of keys) {
-          console.log([k.id, k.account_id, k.prefix, k.name ?? "", k.active, k.created_at.toISOString(), k.deactivated_at?.toISOString() ?? ""].join("\t"));
+          console.log(
+            [k.id, k.account_id, k.prefix, k.name ?? "", k.active, k.created_at.toISOString(), k.deactivated_at?.toISOString() ?? ""].join(
+              "\t",
+            ),
+          );
         }
         return;
       }
@@ -83,7 +85,8 @@ async function main(argv: string[]): Promise<void> {
         const target = values.id !== undefined ? requireId(values.id, "--id") : values.prefix;
         if (target === undefined) throw new UsageError("keys deactivate needs --id or --prefix");
         const changed = await admin.deactivateApiKey(target);
-        if (!changed) throw new AccountAdminError(`No active key ${values.id !== undefined ? `with id ${target}` : `with prefix ${target}`}.`);
+        if (!changed)
+          throw new AccountAdminError(`No active key ${values.id !== undefined ? `with id ${target}` : `with prefix ${target}`}.`);
         console.log(`deactivated`);
         return;
       }

@@ -11,7 +11,11 @@ export type ServiceQuotaUsage = { service: string; usage: QuotaUsage } | { servi
 
 const READ_TIMEOUT_MS = 10_000;
 
-export async function readQuotaUsage(services: Record<string, string>, accountId: number, internalToken: string | undefined): Promise<ServiceQuotaUsage[]> {
+export async function readQuotaUsage(
+  services: Record<string, string>,
+  accountId: number,
+  internalToken: string | undefined,
+): Promise<ServiceQuotaUsage[]> {
   return Promise.all(
     Object.entries(services).map(async ([service, baseUrl]): Promise<ServiceQuotaUsage> => {
       try {

@@ -17,8 +17,8 @@ export interface RouteTarget {
 
 const MIB = 1024 * 1024;
 /**
- * The services' own body limits, in one place. A service started with a higher limit (btc/eth-proxy
- * JSONRPC_BODY_LIMIT, trx-proxy JSONRPC_BODY_LIMIT_BYTES) still gets at most these through the gateway.
+ * The services' own body limits, in one place. A service started with a higher limit (the proxies'
+ * JSONRPC_BODY_LIMIT) still gets at most these through the gateway.
  */
 const BODY_LIMIT_BYTES = {
   /** express json default (`@chaingate/http` DEFAULT_JSON_BODY_LIMIT, "1mb"). */
@@ -26,7 +26,7 @@ const BODY_LIMIT_BYTES = {
   /** JSONRPC_BODY_LIMIT default "5mb" (other routes take 1mb). */
   "btc-proxy": 5 * MIB,
   "eth-proxy": 5 * MIB,
-  /** JSONRPC_BODY_LIMIT_BYTES default and the json limit of its other routes. */
+  /** JSONRPC_BODY_LIMIT default and the json limit of its other routes. */
   "trx-proxy": 1 * MIB,
   /** delivery's WEBHOOK_BODY_LIMIT ("3mb"): a webhook with many addresses. */
   delivery: 3 * MIB,

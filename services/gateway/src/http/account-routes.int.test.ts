@@ -9,7 +9,7 @@ import { createLogger } from "@chaingate/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayConfigSchema } from "../config.ts";
 import { createGateway, type Gateway } from "../create-gateway.ts";
-import { checkAnswers } from "../testing/check-answers.ts";
+import { checkAnswers } from "@chaingate/testing";
 import { createAccountWithKey, startTestGateway } from "../testing/index.ts";
 import { KEY_NOT_FOUND_MESSAGE, OPERATOR_TOKEN_MESSAGE } from "./account-routes.ts";
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./authenticate-request.ts";
@@ -27,7 +27,12 @@ beforeAll(async () => {
   // A second gateway over the same database whose log lines are kept (and checked for keys).
   logLines = [];
   const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString("utf8")), done()) });
-  const config = loadConfig("gateway", gatewayConfigSchema, { PORT: "0", DATABASE_URL: gateway.databaseUrl, ACCESS_LOG: "true", LOG_LEVEL: "debug" });
+  const config = loadConfig("gateway", gatewayConfigSchema, {
+    PORT: "0",
+    DATABASE_URL: gateway.databaseUrl,
+    ACCESS_LOG: "true",
+    LOG_LEVEL: "debug",
+  });
   logged = await createGateway(config, createLogger({ service: "gateway", level: "debug", destination }));
   checkAnswers(logged.server.server);
   await logged.ready;
@@ -83,7 +88,10 @@ describe("keys of the caller's account", () => {
   it("refuses a bad name with 422 {message, errors}", async () => {
     const { status, body } = await call("POST", "/api/v1/keys", as(alice.key), { name: "x".repeat(101) });
     expect(status).toBe(422);
-    expect(body).toEqual({ message: "The name field must not be greater than 100 characters.", errors: { name: ["The name field must not be greater than 100 characters."] } });
+    expect(body).toEqual({
+      message: "The name field must not be greater than 100 characters.",
+      errors: { name: ["The name field must not be greater than 100 characters."] },
+    });
   });
 
   it("deactivates a key: the very next request with it is refused", async () => {
@@ -94,7 +102,8 @@ describe("keys of the caller's account", () => {
     expect(deactivated.status).toBe(200);
     expect(deactivated.body.data).toMatchObject({ id, active: false });
     expect((deactivated.body.data as { deactivated_at: string }).deactivated_at).toMatch(/^\d{4}-/);
-    for (const base of [gateway.url, logged.url]) expect(await call("GET", "/api/v1/keys", as(key), undefined, base)).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+    for (const base of [gateway.url, logged.url])
+      expect(await call("GET", "/api/v1/keys", as(key), undefined, base)).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
   });
 
   it("lets a key deactivate itself (its access ends with that answer)", async () => {
@@ -108,7 +117,10 @@ describe("keys of the caller's account", () => {
   it("answers 404 {message} for another account's key and an unknown id, and changes nothing", async () => {
     const bobsKeys = (await call("GET", "/api/v1/keys", as(bob.key))).body.data as Array<{ id: number }>;
     for (const id of [bobsKeys[0]!.id, 999_999]) {
-      expect(await call("POST", `/api/v1/keys/${id}/deactivate`, as(alice.key))).toEqual({ status: 404, body: { message: KEY_NOT_FOUND_MESSAGE } });
+      expect(await call("POST", `/api/v1/keys/${id}/deactivate`, as(alice.key))).toEqual({
+        status: 404,
+        body: { message: KEY_NOT_FOUND_MESSAGE },
+      });
     }
     expect((await call("GET", "/api/v1/keys", as(bob.key))).status).toBe(200);
   });
@@ -116,7 +128,10 @@ describe("keys of the caller's account", () => {
   it("answers 401 in the spec's two messages", async () => {
     expect(await call("GET", "/api/v1/keys", {})).toEqual({ status: 401, body: { message: MISSING_KEY_MESSAGE } });
     expect(await call("POST", "/api/v1/keys", as("A".repeat(40)), {})).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
-    expect(await call("GET", "/api/v1/usage", { authorization: "Bearer nope" })).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+    expect(await call("GET", "/api/v1/usage", { authorization: "Bearer nope" })).toEqual({
+      status: 401,
+      body: { message: INVALID_KEY_MESSAGE },
+    });
   });
 });
 
@@ -141,7 +156,10 @@ describe("usage", () => {
       ["days=91", "The days field must not be greater than 90."],
       ["days=x", "The days field must be an integer."],
     ]) {
-      expect(await call("GET", `/api/v1/usage?${query}`, as(alice.key))).toEqual({ status: 422, body: { message, errors: { days: [message] } } });
+      expect(await call("GET", `/api/v1/usage?${query}`, as(alice.key))).toEqual({
+        status: 422,
+        body: { message, errors: { days: [message] } },
+      });
     }
   });
 });
@@ -170,9 +188,18 @@ describe("operator paths", () => {
   });
 
   it("answers 404 and 422 in the spec's shapes", async () => {
-    expect(await call("GET", "/api/v1/operator/accounts/999999/keys", operator)).toEqual({ status: 404, body: { message: "No account with id 999999." } });
-    expect(await call("POST", "/api/v1/operator/keys/999999/deactivate", operator)).toEqual({ status: 404, body: { message: "No API key with id 999999." } });
-    expect((await call("POST", "/api/v1/operator/accounts", operator, {})).body).toEqual({ message: "The name field is required.", errors: { name: ["The name field is required."] } });
+    expect(await call("GET", "/api/v1/operator/accounts/999999/keys", operator)).toEqual({
+      status: 404,
+      body: { message: "No account with id 999999." },
+    });
+    expect(await call("POST", "/api/v1/operator/keys/999999/deactivate", operator)).toEqual({
+      status: 404,
+      body: { message: "No API key with id 999999." },
+    });
+    expect((await call("POST", "/api/v1/operator/accounts", operator, {})).body).toEqual({
+      message: "The name field is required.",
+      errors: { name: ["The name field is required."] },
+    });
   });
 
   it("do not exist without CONSOLE_OPERATOR_TOKEN", async () => {

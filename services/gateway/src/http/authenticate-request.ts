@@ -22,7 +22,9 @@ export interface RequestAuthenticatorOptions {
 }
 
 /** The caller's key, or the answer that refuses the request (`{message}`, with Retry-After when it applies). */
-export type Authentication = { key: AuthenticatedKey } | { refusal: { status: 401 | 429 | 503; message: string; retryAfterSeconds?: number } };
+export type Authentication =
+  | { key: AuthenticatedKey }
+  | { refusal: { status: 401 | 429 | 503; message: string; retryAfterSeconds?: number } };
 
 /** Authenticates a request to a path of usage group `group`. */
 export type AuthenticateRequest = (headers: IncomingHttpHeaders, group: string) => Promise<Authentication>;
@@ -42,7 +44,8 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
     }
     if (!key) return { refusal: { status: 401, message: INVALID_KEY_MESSAGE } };
     const retryAfterSeconds = rateLimit?.limit.take(key.keyId) ?? 0;
-    if (retryAfterSeconds > 0) return { refusal: { status: 429, message: rateLimitedMessage(rateLimit!.requestsPerSecond, retryAfterSeconds), retryAfterSeconds } };
+    if (retryAfterSeconds > 0)
+      return { refusal: { status: 429, message: rateLimitedMessage(rateLimit!.requestsPerSecond, retryAfterSeconds), retryAfterSeconds } };
     // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
     if (credential.via === "x-api-key") usage.record(key.keyId, group);
     return { key };

@@ -12,8 +12,7 @@ import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
 import type { GatewayMetrics } from "../infra/gateway-metrics.ts";
 import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.ts";
 import type { AuthenticateRequest } from "./authenticate-request.ts";
-import { sendJson } from "./send-json.ts";
-
+import { sendJson } from "../infra/send-json.ts";
 
 /** Client-sent copies of these never reach a service; the gateway sets the first itself. */
 const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, "x-api-key", "authorization"]);
@@ -33,7 +32,7 @@ export interface GatewayHandlerOptions {
 }
 
 /**
- * The proxied hot path creates no spans (see README, Telemetry); it forwards the client's W3C
+ * The proxied hot path creates no spans (see docs/design/gateway.md, Telemetry); it forwards the client's W3C
  * `traceparent`, or a new one when there is none, so its log line and the service's spans share
  * one trace id.
  */

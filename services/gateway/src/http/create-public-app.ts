@@ -4,7 +4,8 @@
  * authenticates on its own), and JSON 404/405 for every path no service owns.
  */
 import { buildOpenApiDocument } from "@chaingate/contracts";
-import { createHttpApp, type HttpApp, type ServiceMetrics } from "@chaingate/http";
+import { createHttpApp, type HttpApp } from "@chaingate/http";
+import { type ServiceMetrics } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
 import express from "express";
 // absolute-path, not the package root: the root module loads the whole UI bundle into the server.
@@ -41,7 +42,13 @@ export interface PublicAppOptions {
 
 export function createPublicApp(options: PublicAppOptions): HttpApp {
   // Metrics are never public: they are served on METRICS_PORT (see create-gateway.ts).
-  const http = createHttpApp({ service: "gateway", logger: options.logger, readinessChecks: options.readinessChecks, metrics: options.metrics, serveMetrics: false });
+  const http = createHttpApp({
+    service: "gateway",
+    logger: options.logger,
+    readinessChecks: options.readinessChecks,
+    metrics: options.metrics,
+    serveMetrics: false,
+  });
   // Built once: the document depends on code only.
   const document = JSON.stringify(buildOpenApiDocument());
   http.route("get", OPENAPI_PATH, (_req, res) => {

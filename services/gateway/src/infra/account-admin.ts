@@ -149,7 +149,11 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
       const rows = await db
         .selectFrom("api_key_usage as u")
         .innerJoin("api_keys as k", "k.id", "u.api_key_id")
-        .select([sql<string>`to_char(u.day, 'YYYY-MM-DD')`.as("day"), "u.endpoint_group", sql<string>`sum(u.request_count)`.as("request_count")])
+        .select([
+          sql<string>`to_char(u.day, 'YYYY-MM-DD')`.as("day"),
+          "u.endpoint_group",
+          sql<string>`sum(u.request_count)`.as("request_count"),
+        ])
         .where("k.account_id", "=", accountId)
         .where("u.day", ">=", since)
         .groupBy(["u.day", "u.endpoint_group"])

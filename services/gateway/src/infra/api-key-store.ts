@@ -87,7 +87,11 @@ export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
 
   function connectListener(): void {
     if (closed) return;
-    const client = new pg.Client({ connectionString: options.connectionString, keepAlive: true, application_name: "chaingate-gateway-key-listener" });
+    const client = new pg.Client({
+      connectionString: options.connectionString,
+      keepAlive: true,
+      application_name: "chaingate-gateway-key-listener",
+    });
     listener = client;
     client.on("notification", (message) => {
       const payload = message.payload ?? "";

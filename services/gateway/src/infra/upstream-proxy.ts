@@ -8,7 +8,7 @@ import type { Socket } from "node:net";
 import { Pool } from "undici";
 import { createBodyBudget } from "../domain/body-budget.ts";
 import type { UpstreamName } from "../domain/route-table.ts";
-import { sendJson } from "../http/send-json.ts";
+import { sendJson } from "./send-json.ts";
 import type { BufferGarbageBound } from "@chaingate/http";
 
 export interface UpstreamProxyOptions {
@@ -31,7 +31,13 @@ export interface UpstreamProxyOptions {
 
 export interface UpstreamProxy {
   /** `bodyLimitBytes`: the route's own body limit (route-table.ts), capped by `maxRequestBodyBytes`. */
-  forward(upstream: UpstreamName, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>, bodyLimitBytes: number): Promise<void>;
+  forward(
+    upstream: UpstreamName,
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: Record<string, string | string[]>,
+    bodyLimitBytes: number,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -105,7 +111,14 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     },
   };
 
-  async function send(pool: Pool, upstream: UpstreamName, req: IncomingMessage, res: ServerResponse, headers: Record<string, string | string[]>, body: Buffer | null): Promise<void> {
+  async function send(
+    pool: Pool,
+    upstream: UpstreamName,
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: Record<string, string | string[]>,
+    body: Buffer | null,
+  ): Promise<void> {
     // A client that leaves before the service answered cancels the call (and the node call the
     // service started for it); after the headers, undici aborts on `res` closing by itself.
     // undici takes any EventEmitter as the signal: `res` itself, told "abort", costs no per-request

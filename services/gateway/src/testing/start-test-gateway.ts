@@ -1,9 +1,8 @@
 /** A gateway on a free loopback port over a fresh test database, for integration tests. */
 import { loadConfig } from "@chaingate/config";
-import { createTestDatabase, silentLogger } from "@chaingate/testing";
+import { checkAnswers, createTestDatabase, silentLogger } from "@chaingate/testing";
 import { gatewayConfigSchema } from "../config.ts";
 import { createGateway, type Gateway } from "../create-gateway.ts";
-import { checkAnswers } from "./check-answers.ts";
 
 export interface TestGateway extends Gateway {
   databaseUrl: string;
@@ -17,12 +16,16 @@ export interface TestGatewayOptions {
   checkAnswers?: boolean;
 }
 
-export async function startTestGateway(env: Record<string, string | undefined> = {}, databaseUrl?: string, options: TestGatewayOptions = {}): Promise<TestGateway & { dropDatabase(): Promise<void> }> {
+export async function startTestGateway(
+  env: Record<string, string | undefined> = {},
+  databaseUrl?: string,
+  options: TestGatewayOptions = {},
+): Promise<TestGateway & { dropDatabase(): Promise<void> }> {
   const database = databaseUrl ? undefined : await createTestDatabase();
   const url = databaseUrl ?? database!.connectionString;
   const config = loadConfig("gateway", gatewayConfigSchema, { PORT: "0", DATABASE_URL: url, ACCESS_LOG: "false", ...env });
   const gateway = await createGateway(config, silentLogger);
-  // Every answer is checked against the OpenAPI document (see check-answers.ts).
+  // Every answer is checked against the OpenAPI document (@chaingate/testing check-answers.ts).
   if (options.checkAnswers ?? true) checkAnswers(gateway.server.server);
   await gateway.ready;
   return { ...gateway, databaseUrl: url, dropDatabase: async () => database?.drop() };

@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { COINS, type Coin } from "@chaingate/contracts";
-import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { openServiceDatabase } from "@chaingate/service-kit";
 import { sql, type Kysely } from "kysely";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.ts";
 import { createPostgresChainStateStore, type ChainStateDatabase } from "../infra/follower-state.ts";
@@ -24,7 +24,11 @@ const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { chain: { type: "string" }, from: { type: "string" }, help: { type: "boolean", short: "h" } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { chain: { type: "string" }, from: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
   const command = positionals.join(" ");
   if (values.help || !command) {
     console.log(USAGE);
@@ -32,13 +36,19 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command !== "status" && command !== "reset") throw new UsageError(`unknown command: ${command}`);
   const reset = command === "reset" ? parseReset(values.chain, values.from) : undefined;
-  const database = createDatabase<ScannerDatabase>({ connectionString: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, schema: SCANNER_SCHEMA, poolSize: 2, applicationName: "chaingate-scanner-admin" });
+  const database = await openServiceDatabase<ScannerDatabase>({
+    settings: { DATABASE_URL: process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, DATABASE_POOL_SIZE: 2 },
+    schema: SCANNER_SCHEMA,
+    migrations: scannerMigrations,
+    applicationName: "chaingate-scanner-admin",
+  });
   try {
-    await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations);
     if (reset) {
       await createPostgresChainStateStore(database.db).requestReset(reset.coin, reset.from);
       const where = reset.from === undefined ? "the node's tip" : `block ${reset.from}`;
-      console.log(`reset of ${reset.coin} requested: the scanner holding its lease forgets the cursor, kept blocks and pending matches and follows the node's chain from ${where} (within SCANNER_RESET_POLL_MS, or at its next start)`);
+      console.log(
+        `reset of ${reset.coin} requested: the scanner holding its lease forgets the cursor, kept blocks and pending matches and follows the node's chain from ${where} (within SCANNER_RESET_POLL_MS, or at its next start)`,
+      );
       return;
     }
     await printStatus(database.db as unknown as Kysely<ChainStateDatabase>);
@@ -55,7 +65,14 @@ function parseReset(chain: string | undefined, from: string | undefined): { coin
 }
 
 async function printStatus(db: Kysely<ChainStateDatabase>): Promise<void> {
-  const { rows } = await sql<{ coin: string; identity: string | null; cursor: string | null; kept: string; pending: string; reset: string | null }>`
+  const { rows } = await sql<{
+    coin: string;
+    identity: string | null;
+    cursor: string | null;
+    kept: string;
+    pending: string;
+    reset: string | null;
+  }>`
     select c.coin, s.identity,
       (select height || ' ' || hash from blocks b where b.coin = c.coin order by height desc limit 1) as cursor,
       (select count(*) from blocks b where b.coin = c.coin) as kept,

@@ -49,7 +49,8 @@ function fakeNode(identity: string) {
         return current;
       },
       expect: (value: string | undefined) => void (expected = value),
-      refusals: () => (expected !== undefined && current !== expected ? [{ url: "http://node", reason: `serves ${current}, not ${expected}` }] : []),
+      refusals: () =>
+        expected !== undefined && current !== expected ? [{ url: "http://node", reason: `serves ${current}, not ${expected}` }] : [],
     },
     serve: (value: string) => void (current = value),
   };
@@ -57,7 +58,12 @@ function fakeNode(identity: string) {
 
 const logger = () => {
   const lines: string[] = [];
-  return { lines, info: (_: object, m: string) => void lines.push(m), warn: (_: object, m: string) => void lines.push(m), error: (_: object, m: string) => void lines.push(m) };
+  return {
+    lines,
+    info: (_: object, m: string) => void lines.push(m),
+    warn: (_: object, m: string) => void lines.push(m),
+    error: (_: object, m: string) => void lines.push(m),
+  };
 };
 
 const until = async (condition: () => boolean) => {
@@ -123,7 +129,11 @@ describe("createChainGuard", () => {
   it("after a reorg below the window, follows again by itself once the node has the kept blocks again", async () => {
     const state = memoryStore({ identity: "genesis 0xa", kept: { height: 10, hash: "0xours" } });
     let nodeHash = "0xother";
-    const { guard, states } = guardOf({ store: state.store, node: fakeNode("genesis 0xa").node, source: { tipHeight: async () => 50, hashAt: async () => nodeHash } });
+    const { guard, states } = guardOf({
+      store: state.store,
+      node: fakeNode("genesis 0xa").node,
+      source: { tipHeight: async () => 50, hashAt: async () => nodeHash },
+    });
     const stop = new AbortController();
     let runs = 0;
     const running = guard.run(stop.signal, async () => {
@@ -165,14 +175,20 @@ describe("createChainGuard", () => {
     const starts: Array<number | undefined> = [];
     await guard.run(stop.signal, async (start) => void (starts.push(start), stop.abort()));
     expect(starts).toEqual([50]);
-    expect(log.lines.join("\n")).toContain("ETH: the node has none of the kept blocks (a dev chain started fresh); resetting to the node's tip (SCANNER_RESET_STALE_CHAINS, dev only)");
+    expect(log.lines.join("\n")).toContain(
+      "ETH: the node has none of the kept blocks (a dev chain started fresh); resetting to the node's tip (SCANNER_RESET_STALE_CHAINS, dev only)",
+    );
     expect(guard.status().state).toBe("following");
   });
 
   it("reports a node it cannot read as waiting, and retries", async () => {
     const state = memoryStore();
     let calls = 0;
-    const node = { identity: async () => (++calls < 3 ? Promise.reject(new Error("ECONNREFUSED")) : "genesis 0xa"), expect: () => {}, refusals: () => [] };
+    const node = {
+      identity: async () => (++calls < 3 ? Promise.reject(new Error("ECONNREFUSED")) : "genesis 0xa"),
+      expect: () => {},
+      refusals: () => [],
+    };
     const { guard, states } = guardOf({ store: state.store, node });
     const stop = new AbortController();
     await guard.run(stop.signal, async () => void stop.abort());

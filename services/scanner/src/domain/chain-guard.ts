@@ -19,7 +19,13 @@ export const DEFAULT_RESET_POLL_MS = 5_000;
 export const STOPPED_RETRY_MS = 30_000;
 
 export type FollowerState = "standby" | "waiting" | "following" | "stopped_wrong_chain" | "stopped_reorg_too_deep";
-export const FOLLOWER_STATES: readonly FollowerState[] = ["standby", "waiting", "following", "stopped_wrong_chain", "stopped_reorg_too_deep"];
+export const FOLLOWER_STATES: readonly FollowerState[] = [
+  "standby",
+  "waiting",
+  "following",
+  "stopped_wrong_chain",
+  "stopped_reorg_too_deep",
+];
 
 export interface FollowerStatus {
   state: FollowerState;
@@ -126,7 +132,10 @@ export function createChainGuard(options: ChainGuardOptions): ChainGuard {
     const startHeight = reset.from ?? (await options.source.tipHeight());
     await store.applyReset(coin, reset.seq, identity, startHeight);
     node.expect(identity);
-    logger.warn({ coin, identity, start_height: startHeight }, `${coin}: ${why}: kept blocks and pending matches forgotten; following ${identity} from block ${startHeight}`);
+    logger.warn(
+      { coin, identity, start_height: startHeight },
+      `${coin}: ${why}: kept blocks and pending matches forgotten; following ${identity} from block ${startHeight}`,
+    );
   }
 
   /** Checks the chain; returns where to start, or undefined when not following (it waited). */
@@ -141,7 +150,8 @@ export function createChainGuard(options: ChainGuardOptions): ChainGuard {
     let wrong: string | undefined;
     try {
       identity = await node.identity();
-      if (state.identity !== undefined && identity !== state.identity) wrong = `the node serves ${identity}, not ${state.identity} (the chain of the kept blocks)`;
+      if (state.identity !== undefined && identity !== state.identity)
+        wrong = `the node serves ${identity}, not ${state.identity} (the chain of the kept blocks)`;
     } catch (error) {
       const refused = node.refusals();
       if (refused.length === 0) throw error;
@@ -212,8 +222,12 @@ export function createChainGuard(options: ChainGuardOptions): ChainGuard {
           admitted = await admit(signal);
         } catch (error) {
           if (signal.aborted) return;
-          if (status.state !== "waiting") logger.warn({ coin, err: error, retry_every_ms: resetPollMs }, `${coin}: cannot check the node's chain yet; retrying`);
-          setStatus({ state: "waiting", reason: `${coin}: reading the node's chain identity failed: ${error instanceof Error ? error.message : String(error)}` });
+          if (status.state !== "waiting")
+            logger.warn({ coin, err: error, retry_every_ms: resetPollMs }, `${coin}: cannot check the node's chain yet; retrying`);
+          setStatus({
+            state: "waiting",
+            reason: `${coin}: reading the node's chain identity failed: ${error instanceof Error ? error.message : String(error)}`,
+          });
           await sleep(resetPollMs, signal);
           continue;
         }

@@ -10,9 +10,14 @@ import { WatchIndex, type WatchedWebhook } from "./watch-index.ts";
 import { createMemoryFollowerStore } from "../testing/memory-follower-store.ts";
 import { fakeChain, fixedWatchFeed, recordingSink } from "../testing/fake-chain.ts";
 
-async function runUntil(options: Parameters<typeof followChain<BitcoinBlock>>[0] extends infer O ? Omit<O, "signal" | "logger"> : never, done: () => boolean) {
+async function runUntil(
+  options: Parameters<typeof followChain<BitcoinBlock>>[0] extends infer O ? Omit<O, "signal" | "logger"> : never,
+  done: () => boolean,
+) {
   const controller = new AbortController();
-  const running = followChain({ ...options, signal: controller.signal, logger: silentLogger, pollIntervalMs: 5 } as Parameters<typeof followChain<BitcoinBlock>>[0]);
+  const running = followChain({ ...options, signal: controller.signal, logger: silentLogger, pollIntervalMs: 5 } as Parameters<
+    typeof followChain<BitcoinBlock>
+  >[0]);
   const deadline = Date.now() + 5_000;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   controller.abort();
@@ -32,7 +37,10 @@ function follow(options: Omit<Parameters<typeof followChain<BitcoinBlock>>[0], "
 }
 
 /** A process that dies after publishing a batch's transfers and before storing its blocks. */
-async function publishThenDie(options: Omit<Parameters<typeof followChain<BitcoinBlock>>[0], "signal" | "logger">, published: () => boolean) {
+async function publishThenDie(
+  options: Omit<Parameters<typeof followChain<BitcoinBlock>>[0], "signal" | "logger">,
+  published: () => boolean,
+) {
   const store = { ...options.store, commitBlocks: () => Promise.reject(new Error("killed before the commit")) };
   const following = follow({ ...options, store });
   await vi.waitFor(() => expect(published()).toBe(true));
@@ -47,7 +55,15 @@ function aliceWatched(mine: () => void) {
   return { index, store: createMemoryFollowerStore(), ...recordingSink() };
 }
 
-const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({ webhookId: 1, coin: "BTC", addresses, isActive: true, deleted: false, version: 1, ...extra });
+const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({
+  webhookId: 1,
+  coin: "BTC",
+  addresses,
+  isActive: true,
+  deleted: false,
+  version: 1,
+  ...extra,
+});
 
 describe("following a chain", () => {
   test("starts at the tip, matches from the next block, publishes each block after its matches", async () => {
@@ -62,7 +78,11 @@ describe("following a chain", () => {
     await runUntil({ chain: spec, index, watchFeed, store, sink }, () => blocks.length === 1);
     expect(blocks.map((b) => b.height)).toEqual([1]);
     registry.webhook = watching(["alice"]);
-    mine([["alice", "3"], ["bob", "4"], ["alice", "0.5"]]);
+    mine([
+      ["alice", "3"],
+      ["bob", "4"],
+      ["alice", "0.5"],
+    ]);
     await runUntil({ chain: spec, index, watchFeed, store, sink }, () => blocks.length === 2);
     // Blocks 0 and 1 were mined before the webhook existed: nothing for them.
     expect(published.map((e) => [e.type, e.block.height, e.position, e.amount, e.confirmations])).toEqual([
@@ -100,7 +120,10 @@ describe("following a chain", () => {
     index.apply(watching(["alice"], { confirmations: 2 }));
     const store = createMemoryFollowerStore();
     const { sink, published, blocks } = recordingSink();
-    await runUntil({ chain: spec, index, watchFeed: fixedWatchFeed(), store, sink, startHeight: 0, fetchConcurrency: 3 }, () => blocks.length === 8);
+    await runUntil(
+      { chain: spec, index, watchFeed: fixedWatchFeed(), store, sink, startHeight: 0, fetchConcurrency: 3 },
+      () => blocks.length === 8,
+    );
     expect(published.map((e) => [e.block.height, e.confirmations, e.amount])).toEqual([
       [1, 2, "1"],
       [2, 2, "2"],
@@ -181,7 +204,10 @@ describe("following a chain", () => {
   });
 
   test("the kept window (reorgWindow) bounds the fork it can undo: within it the follower rewinds, deeper it stops with ReorgTooDeepError", async () => {
-    for (const [window, deepEnough] of [[8, true], [3, false]] as const) {
+    for (const [window, deepEnough] of [
+      [8, true],
+      [3, false],
+    ] as const) {
       const { chain, mine, spec } = fakeChain();
       for (let i = 0; i < 10; i++) mine();
       const index = new WatchIndex();
@@ -193,7 +219,17 @@ describe("following a chain", () => {
       chain.length = 4;
       for (let i = 0; i < 8; i++) mine([], "b");
       const controller = new AbortController();
-      const following = followChain({ chain: spec, index, watchFeed, store, sink, signal: controller.signal, logger: silentLogger, pollIntervalMs: 5, reorgWindow: window });
+      const following = followChain({
+        chain: spec,
+        index,
+        watchFeed,
+        store,
+        sink,
+        signal: controller.signal,
+        logger: silentLogger,
+        pollIntervalMs: 5,
+        reorgWindow: window,
+      });
       if (deepEnough) {
         const deadline = Date.now() + 5_000;
         while (!blocks.some((b) => b.hash === "b11") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -319,7 +355,30 @@ describe("following a chain through a lagging node and blocks that come back (is
     ]);
     expect(new Set(published.map((e) => e.event_id)).size).toBe(3);
     // Generation 0 keeps the id it always had.
-    expect(published[0]!.event_id).toBe(transferEventId("transfer", { transfer: { coin: "BTC", currency: "BTC", from: null, to: "alice", amount: "1", rawAmount: "100000000", decimals: 8, tokenContract: null, txid: "tx-a1", position: 0, executionStatus: "SUCCESS" }, webhookId: 1, watchedAddress: "alice", confirmations: 1 }, "a1"));
+    expect(published[0]!.event_id).toBe(
+      transferEventId(
+        "transfer",
+        {
+          transfer: {
+            coin: "BTC",
+            currency: "BTC",
+            from: null,
+            to: "alice",
+            amount: "1",
+            rawAmount: "100000000",
+            decimals: 8,
+            tokenContract: null,
+            txid: "tx-a1",
+            position: 0,
+            executionStatus: "SUCCESS",
+          },
+          webhookId: 1,
+          watchedAddress: "alice",
+          confirmations: 1,
+        },
+        "a1",
+      ),
+    );
   });
 
   test("a transaction reverted and mined again in another block comes under the next generation, so the highest generation is the last word", async () => {
@@ -387,7 +446,15 @@ describe("the watch list is never older than the block (issue 16 item 7)", () =>
     );
     const { sink, published, blocks } = recordingSink();
     const onWatchFeedBehind = vi.fn();
-    const following = follow({ chain: spec, index, watchFeed, store: createMemoryFollowerStore(), sink, watchGraceMs: 0, onWatchFeedBehind });
+    const following = follow({
+      chain: spec,
+      index,
+      watchFeed,
+      store: createMemoryFollowerStore(),
+      sink,
+      watchGraceMs: 0,
+      onWatchFeedBehind,
+    });
     await vi.waitFor(() => expect(blocks).toHaveLength(1));
     // Block 1 pays alice, whom the registry watches from before block 1, but its feed is stalled.
     mine([["alice", "1"]]);
@@ -407,7 +474,14 @@ describe("the watch list is never older than the block (issue 16 item 7)", () =>
     const { sink, blocks } = recordingSink();
     const onWatchFeedBehind = vi.fn();
     const watchFeed = fixedWatchFeed(undefined, () => ({ watermarkMs: undefined, rescans: [] }));
-    const following = follow({ chain: spec, index: new WatchIndex(), watchFeed, store: createMemoryFollowerStore(), sink, onWatchFeedBehind });
+    const following = follow({
+      chain: spec,
+      index: new WatchIndex(),
+      watchFeed,
+      store: createMemoryFollowerStore(),
+      sink,
+      onWatchFeedBehind,
+    });
     await vi.waitFor(() => expect(onWatchFeedBehind).toHaveBeenCalledWith(Number.POSITIVE_INFINITY));
     await following.stop();
     expect(blocks).toEqual([]);
@@ -457,7 +531,15 @@ describe("block announcements (issue 19)", () => {
     index.apply(watching(["alice"]));
     const { sink, published, blocks } = recordingSink();
     const wake = new BlockWake();
-    const following = follow({ chain: spec, index, watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink, wake, pollIntervalMs: 3_600_000 });
+    const following = follow({
+      chain: spec,
+      index,
+      watchFeed: fixedWatchFeed(),
+      store: createMemoryFollowerStore(),
+      sink,
+      wake,
+      pollIntervalMs: 3_600_000,
+    });
     await vi.waitFor(() => expect(blocks).toHaveLength(1));
     mine([["alice", "1"]]);
     wake.announce();
@@ -484,7 +566,15 @@ describe("block announcements (issue 19)", () => {
     mine();
     const { sink, blocks } = recordingSink();
     const wake = new BlockWake();
-    const following = follow({ chain: spec, index: new WatchIndex(), watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink, wake, pollIntervalMs: 3_600_000 });
+    const following = follow({
+      chain: spec,
+      index: new WatchIndex(),
+      watchFeed: fixedWatchFeed(),
+      store: createMemoryFollowerStore(),
+      sink,
+      wake,
+      pollIntervalMs: 3_600_000,
+    });
     await vi.waitFor(() => expect(blocks).toHaveLength(1));
     // Announced by one backend, not yet served by the one the follower reads.
     mine();

@@ -29,9 +29,20 @@
  * headers carry the context) descend from it, and a delivery continues the block's trace.
  */
 import { context, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
+import { backoffDelayMs, type BackoffSchedule } from "@chaingate/backoff";
 import { BlockWake } from "./block-wake.ts";
 import { CHAIN_SETTINGS } from "./chain-settings.ts";
-import type { ChainFollowerSpec, Cursor, EventSink, FollowerLogger, FollowerStore, ProcessedBlock, RescanJob, StoredMatch, WatchFeed } from "./ports.ts";
+import type {
+  ChainFollowerSpec,
+  Cursor,
+  EventSink,
+  FollowerLogger,
+  FollowerStore,
+  ProcessedBlock,
+  RescanJob,
+  StoredMatch,
+  WatchFeed,
+} from "./ports.ts";
 import { BlockNotReadyError, NodeBehindError, ReorgTooDeepError } from "./scanner-errors.ts";
 import { transferEvent, transferEventId, transferKey, type TransferEvent } from "./transfer-event.ts";
 import type { BlockHeader } from "./transfer.ts";
@@ -50,9 +61,8 @@ export const DEFAULT_NODE_BEHIND_FAILOVER_MS = 30_000;
  * again after these waits before the follower falls back to its poll interval.
  */
 export const RECHECK_AFTER_ANNOUNCEMENT_MS = [25, 50, 100, 200, 400] as const;
-/** After a node or database failure the next attempt waits this long, doubling up to the maximum. */
-const FIRST_RETRY_DELAY_MS = 500;
-const MAX_RETRY_DELAY_MS = 15_000;
+/** After a node or database failure the next attempt waits 0.5 s, doubling up to 15 s. */
+const RETRY: BackoffSchedule = { firstMs: 500, maxMs: 15_000 };
 
 const tracer = trace.getTracer("@chaingate/scanner");
 
@@ -109,7 +119,10 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       const idle = await step(options, state);
       failures = 0;
       if (!idle) rechecks = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
-      else if (await wake.sleep(rechecks < RECHECK_AFTER_ANNOUNCEMENT_MS.length ? RECHECK_AFTER_ANNOUNCEMENT_MS[rechecks++]! : pollMs, signal)) rechecks = 0;
+      else if (
+        await wake.sleep(rechecks < RECHECK_AFTER_ANNOUNCEMENT_MS.length ? RECHECK_AFTER_ANNOUNCEMENT_MS[rechecks++]! : pollMs, signal)
+      )
+        rechecks = 0;
     } catch (error) {
       if (signal.aborted) break;
       if (error instanceof ReorgTooDeepError) throw error;
@@ -122,7 +135,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
       }
       state.unsettled = true;
       failures++;
-      const delay = Math.min(FIRST_RETRY_DELAY_MS * 2 ** Math.min(failures - 1, 8), MAX_RETRY_DELAY_MS);
+      const delay = backoffDelayMs(failures, RETRY);
       logger.warn({ err: error, coin, retry_in_ms: delay }, "following failed; retrying");
       await sleep(delay, signal);
     }
@@ -143,20 +156,32 @@ interface FollowState {
  * The node lacks a block at or below the cursor: wait for it (a log line when it starts, a metric),
  * and fail it over once it has been behind longer than the setting.
  */
-function nodeBehind<Block>(options: FollowChainOptions<Block>, state: FollowState, neededHeight: number, tip: number | null, reason = "no block there yet"): void {
+function nodeBehind<Block>(
+  options: FollowChainOptions<Block>,
+  state: FollowState,
+  neededHeight: number,
+  tip: number | null,
+  reason = "no block there yet",
+): void {
   const { chain, logger } = options;
   const now = Date.now();
   const blocks = tip === null ? 1 : Math.max(1, neededHeight - tip);
   options.onNodeBehind?.(blocks);
   if (state.behindSince === undefined) {
     state.behindSince = now;
-    logger.warn({ coin: chain.coin, needed_height: neededHeight, node_tip: tip, reason }, "the node is behind: waiting for it (a missing or incomplete block is not a reorg)");
+    logger.warn(
+      { coin: chain.coin, needed_height: neededHeight, node_tip: tip, reason },
+      "the node is behind: waiting for it (a missing or incomplete block is not a reorg)",
+    );
     return;
   }
   const limit = options.nodeBehindFailoverMs ?? DEFAULT_NODE_BEHIND_FAILOVER_MS;
   if (now - state.behindSince >= limit && chain.demoteNode) {
     const url = chain.demoteNode(`behind the processed block ${neededHeight} for ${now - state.behindSince} ms`);
-    logger.warn({ coin: chain.coin, needed_height: neededHeight, node_tip: tip, url, behind_ms: now - state.behindSince }, "the node stayed behind: failed over to the next URL");
+    logger.warn(
+      { coin: chain.coin, needed_height: neededHeight, node_tip: tip, url, behind_ms: now - state.behindSince },
+      "the node stayed behind: failed over to the next URL",
+    );
     state.behindSince = now;
   }
 }
@@ -198,7 +223,9 @@ async function step<Block>(options: FollowChainOptions<Block>, state: FollowStat
   nodeCaughtUp(options, state);
   const end = Math.min(tip, start + (options.fetchConcurrency ?? DEFAULT_FETCH_CONCURRENCY) - 1);
   const heights = Array.from({ length: end - start + 1 }, (_, i) => start + i);
-  const spans = heights.map((height) => tracer.startSpan("scanner block", { attributes: { "chaingate.chain": coin.toLowerCase(), "chaingate.block.height": height } }));
+  const spans = heights.map((height) =>
+    tracer.startSpan("scanner block", { attributes: { "chaingate.chain": coin.toLowerCase(), "chaingate.block.height": height } }),
+  );
   const contexts = spans.map((span) => trace.setSpan(context.active(), span));
   try {
     const blocks = await Promise.all(heights.map((height, i) => context.with(contexts[i]!, () => chain.source.blockAt(height))));
@@ -218,7 +245,11 @@ async function step<Block>(options: FollowChainOptions<Block>, state: FollowStat
         await rewind(options, cursor);
         return false;
       }
-      const behindMs = watchListBehind(feed.watermarkMs, Math.min(header.timeMs, fetchedAtMs), options.watchGraceMs ?? DEFAULT_WATCH_GRACE_MS);
+      const behindMs = watchListBehind(
+        feed.watermarkMs,
+        Math.min(header.timeMs, fetchedAtMs),
+        options.watchGraceMs ?? DEFAULT_WATCH_GRACE_MS,
+      );
       if (behindMs > 0) {
         await commitBatch(options, batch, tip);
         waitForWatchFeed(options, state, header, behindMs, feed.watermarkMs);
@@ -232,7 +263,8 @@ async function step<Block>(options: FollowChainOptions<Block>, state: FollowStat
     watchFeedCurrent(options, state);
     return false;
   } catch (error) {
-    for (const span of spans) span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    for (const span of spans)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
     throw error;
   } finally {
     for (const span of spans) span.end();
@@ -262,7 +294,13 @@ function createBatch(matchedAtMs: number): Batch {
   return { matchedAtMs, headers: [], contexts: [], stored: [], events: [], matchedPerBlock: [], publishedNow: new Map() };
 }
 
-async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batch, block: Block, header: BlockHeader, blockContext: Context): Promise<void> {
+async function matchBlock<Block>(
+  options: FollowChainOptions<Block>,
+  batch: Batch,
+  block: Block,
+  header: BlockHeader,
+  blockContext: Context,
+): Promise<void> {
   const { chain, store } = options;
   const matches = chain.match(block, options.index);
   let matched = 0;
@@ -270,7 +308,16 @@ async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batc
   for (const entry of batch.stored) {
     if (entry.publishedConfirmations === null && header.height - entry.height + 1 >= entry.match.confirmations) {
       entry.publishedConfirmations = header.height - entry.height + 1;
-      batch.events.push({ event: transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, entry.publishedConfirmations, entry.generation), context: blockContext });
+      batch.events.push({
+        event: transferEvent(
+          "transfer",
+          entry.match,
+          { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs },
+          entry.publishedConfirmations,
+          entry.generation,
+        ),
+        context: blockContext,
+      });
       matched++;
     }
   }
@@ -278,14 +325,36 @@ async function matchBlock<Block>(options: FollowChainOptions<Block>, batch: Batc
     if (batch.publishedNow.has(entry.id)) continue;
     const depth = header.height - entry.height + 1;
     batch.publishedNow.set(entry.id, depth);
-    batch.events.push({ event: transferEvent("transfer", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, depth, entry.generation), context: blockContext });
+    batch.events.push({
+      event: transferEvent(
+        "transfer",
+        entry.match,
+        { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs },
+        depth,
+        entry.generation,
+      ),
+      context: blockContext,
+    });
     matched++;
   }
-  const generations = matches.length ? await store.generations(chain.coin, matches.map((match) => transferKey(match))) : undefined;
+  const generations = matches.length
+    ? await store.generations(
+        chain.coin,
+        matches.map((match) => transferKey(match)),
+      )
+    : undefined;
   for (const match of matches) {
     const immediate = match.confirmations <= 1;
     const generation = generations?.get(transferKey(match)) ?? 0;
-    batch.stored.push({ id: transferEventId("transfer", match, header.hash, generation), match, height: header.height, blockHash: header.hash, timeMs: header.timeMs, publishedConfirmations: immediate ? 1 : null, generation });
+    batch.stored.push({
+      id: transferEventId("transfer", match, header.hash, generation),
+      match,
+      height: header.height,
+      blockHash: header.hash,
+      timeMs: header.timeMs,
+      publishedConfirmations: immediate ? 1 : null,
+      generation,
+    });
     if (immediate) {
       batch.events.push({ event: transferEvent("transfer", match, header, 1, generation), context: blockContext });
       matched++;
@@ -302,24 +371,38 @@ async function commitBatch<Block>(options: FollowChainOptions<Block>, batch: Bat
   const coin = chain.coin;
   const publishedNow = [...batch.publishedNow].map(([id, confirmations]) => ({ id, confirmations }));
   if (batch.events.length) {
-    await store.recordPublishing(coin, batch.stored.filter((entry) => entry.publishedConfirmations !== null), publishedNow);
-    await Promise.all(batch.events.map(({ event, context: blockContext }) => context.with(blockContext, () => sink.publishTransfer(event))));
+    await store.recordPublishing(
+      coin,
+      batch.stored.filter((entry) => entry.publishedConfirmations !== null),
+      publishedNow,
+    );
+    await Promise.all(
+      batch.events.map(({ event, context: blockContext }) => context.with(blockContext, () => sink.publishTransfer(event))),
+    );
   }
   const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
   const last = batch.headers[batch.headers.length - 1]!;
-  await store.commitBlocks(coin, batch.headers.map((header): ProcessedBlock => ({ ...header, matchedAtMs: batch.matchedAtMs })), batch.stored, publishedNow, last.height - window);
+  await store.commitBlocks(
+    coin,
+    batch.headers.map((header): ProcessedBlock => ({ ...header, matchedAtMs: batch.matchedAtMs })),
+    batch.stored,
+    publishedNow,
+    last.height - window,
+  );
   await Promise.all(
     batch.headers.map((header, i) =>
-      context.with(batch.contexts[i]!, () => sink.publishBlock({
-        coin,
-        height: header.height,
-        hash: header.hash,
-        parent_hash: header.parentHash,
-        time: new Date(header.timeMs).toISOString(),
-        tx_count: header.txCount,
-        matched_count: batch.matchedPerBlock[i]!,
-        lag_blocks: Math.max(0, tip - header.height),
-      })),
+      context.with(batch.contexts[i]!, () =>
+        sink.publishBlock({
+          coin,
+          height: header.height,
+          hash: header.hash,
+          parent_hash: header.parentHash,
+          time: new Date(header.timeMs).toISOString(),
+          tx_count: header.txCount,
+          matched_count: batch.matchedPerBlock[i]!,
+          lag_blocks: Math.max(0, tip - header.height),
+        }),
+      ),
     ),
   );
   batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!, tip));
@@ -334,12 +417,23 @@ export function watchListBehind(watermarkMs: number | undefined, momentMs: numbe
   return momentMs - graceMs - watermarkMs;
 }
 
-function waitForWatchFeed<Block>(options: FollowChainOptions<Block>, state: FollowState, header: BlockHeader, behindMs: number, watermarkMs: number | undefined): void {
+function waitForWatchFeed<Block>(
+  options: FollowChainOptions<Block>,
+  state: FollowState,
+  header: BlockHeader,
+  behindMs: number,
+  watermarkMs: number | undefined,
+): void {
   options.onWatchFeedBehind?.(behindMs);
   if (state.waitingForFeed) return;
   state.waitingForFeed = true;
   options.logger.warn(
-    { coin: options.chain.coin, height: header.height, block_time: new Date(header.timeMs).toISOString(), watermark: watermarkMs === undefined ? null : new Date(watermarkMs).toISOString() },
+    {
+      coin: options.chain.coin,
+      height: header.height,
+      block_time: new Date(header.timeMs).toISOString(),
+      watermark: watermarkMs === undefined ? null : new Date(watermarkMs).toISOString(),
+    },
     watermarkMs === undefined
       ? "no registry watermark yet: blocks wait for the watch feed (is the delivery service running, and recent enough to publish webhook.watermark?)"
       : "the watch feed is behind this block: waiting for the registry's changes before matching it",
@@ -360,7 +454,11 @@ function watchFeedCurrent<Block>(options: FollowChainOptions<Block>, state: Foll
  * its depth like any match. Ids are the usual deterministic ones, so a block that did have the
  * address publishes nothing twice.
  */
-async function rescanLateAddresses<Block>(options: FollowChainOptions<Block>, jobs: readonly RescanJob[], cursor: Cursor | undefined): Promise<void> {
+async function rescanLateAddresses<Block>(
+  options: FollowChainOptions<Block>,
+  jobs: readonly RescanJob[],
+  cursor: Cursor | undefined,
+): Promise<void> {
   const { chain, store, sink, index, logger } = options;
   const coin = chain.coin;
   // The kept blocks any job may need, read once; each block fetched at most once.
@@ -383,27 +481,60 @@ async function rescanLateAddresses<Block>(options: FollowChainOptions<Block>, jo
     const settings = index.settings(job.webhookId);
     const blocks = kept.filter((block) => block.matchedAtMs >= job.sinceMs);
     if (!settings || blocks.length === 0) continue;
-    const addresses = job.addresses === null ? index.listedAddresses(job.webhookId) : job.addresses.filter((address) => index.watches(job.webhookId, address));
+    const addresses =
+      job.addresses === null
+        ? index.listedAddresses(job.webhookId)
+        : job.addresses.filter((address) => index.watches(job.webhookId, address));
     if (addresses.length === 0) continue;
     const only = new WatchIndex();
-    only.apply({ webhookId: job.webhookId, coin, addresses, isActive: true, deleted: false, version: 1, confirmations: settings.confirmations, includeTokens: settings.includeTokens });
+    only.apply({
+      webhookId: job.webhookId,
+      coin,
+      addresses,
+      isActive: true,
+      deleted: false,
+      version: 1,
+      confirmations: settings.confirmations,
+      includeTokens: settings.includeTokens,
+    });
     let matched = 0;
     for (const { height, hash } of blocks) {
       const found = await keptBlock(height, hash);
       if (!found) continue;
       const matches = chain.match(found.block, only);
       if (matches.length === 0) continue;
-      const generations = await store.generations(coin, matches.map((match) => transferKey(match)));
+      const generations = await store.generations(
+        coin,
+        matches.map((match) => transferKey(match)),
+      );
       const depth = cursor!.height - height + 1;
       for (const match of matches) {
         const generation = generations.get(transferKey(match)) ?? 0;
         const published = depth >= match.confirmations ? depth : null;
-        stored.push({ id: transferEventId("transfer", match, hash, generation), match, height, blockHash: hash, timeMs: found.header.timeMs, publishedConfirmations: published, generation });
+        stored.push({
+          id: transferEventId("transfer", match, hash, generation),
+          match,
+          height,
+          blockHash: hash,
+          timeMs: found.header.timeMs,
+          publishedConfirmations: published,
+          generation,
+        });
         if (published !== null) events.push(transferEvent("transfer", match, found.header, published, generation));
         matched++;
       }
     }
-    logger.info({ coin, webhook_id: job.webhookId, addresses: addresses.length, blocks: blocks.length, matched, since: new Date(job.sinceMs).toISOString() }, "rescanned kept blocks for addresses that became watched late");
+    logger.info(
+      {
+        coin,
+        webhook_id: job.webhookId,
+        addresses: addresses.length,
+        blocks: blocks.length,
+        matched,
+        since: new Date(job.sinceMs).toISOString(),
+      },
+      "rescanned kept blocks for addresses that became watched late",
+    );
   }
   if (stored.length) {
     await store.recordPublishing(coin, stored, []);
@@ -416,7 +547,15 @@ async function rescanLateAddresses<Block>(options: FollowChainOptions<Block>, jo
 async function publishReverts(sink: EventSink, reverted: readonly StoredMatch[]): Promise<void> {
   await Promise.all(
     reverted.map((entry) =>
-      sink.publishTransfer(transferEvent("reverted", entry.match, { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs }, entry.publishedConfirmations ?? 1, entry.generation)),
+      sink.publishTransfer(
+        transferEvent(
+          "reverted",
+          entry.match,
+          { height: entry.height, hash: entry.blockHash, timeMs: entry.timeMs },
+          entry.publishedConfirmations ?? 1,
+          entry.generation,
+        ),
+      ),
     ),
   );
 }
@@ -443,7 +582,10 @@ async function settlePublishedAboveCursor<Block>(options: FollowChainOptions<Blo
   if (orphaned.length === 0) return;
   await publishReverts(sink, orphaned);
   await store.revertMatches(coin, orphaned);
-  logger.warn({ coin, reverted: orphaned.length, heights: [...new Set(orphaned.map((entry) => entry.height))] }, "reverted transfers published for blocks that left the chain before they were stored");
+  logger.warn(
+    { coin, reverted: orphaned.length, heights: [...new Set(orphaned.map((entry) => entry.height))] },
+    "reverted transfers published for blocks that left the chain before they were stored",
+  );
 }
 
 /** Walks back to the newest block the node still has, reverts what was notified above it. */

@@ -24,7 +24,14 @@ const block: BitcoinBlock = {
 describe("Bitcoin matching", () => {
   test("one transfer per watched output, coinbase included, exact amounts", () => {
     const index = new WatchIndex();
-    index.apply({ webhookId: 5, coin: "BTC", addresses: ["bc1qalice", "bc1qminer", "1OldStyle"], isActive: true, deleted: false, version: 1 });
+    index.apply({
+      webhookId: 5,
+      coin: "BTC",
+      addresses: ["bc1qalice", "bc1qminer", "1OldStyle"],
+      isActive: true,
+      deleted: false,
+      version: 1,
+    });
     const matches = matchBitcoinBlock(block, index);
     expect(matches.map((m) => [m.transfer.txid, m.transfer.position, m.transfer.amount, m.transfer.rawAmount, m.watchedAddress])).toEqual([
       ["coinbase", 0, "50", "5000000000", "bc1qminer"],

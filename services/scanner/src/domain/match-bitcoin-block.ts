@@ -3,8 +3,8 @@
  * to `addresses[0]` of nodes before 22.0), coinbase outputs included. Values are the node's decimal
  * text, never a double.
  */
-import { BITCOIN_DECIMALS } from "./currencies.ts";
-import { baseUnitsToDecimal, decimalToBaseUnits } from "./decimal-amount.ts";
+import { BITCOIN_DECIMALS } from "@chaingate/bitcoin";
+import { decimalToBaseUnits, formatUnits } from "@chaingate/decimal-amount";
 import { collectMatches } from "./collect-matches.ts";
 import type { BlockHeader, Match } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
@@ -31,7 +31,13 @@ export interface BitcoinOutput {
 }
 
 export function bitcoinBlockHeader(block: BitcoinBlock): BlockHeader {
-  return { height: block.height, hash: block.hash, parentHash: block.previousblockhash ?? null, timeMs: block.time * 1000, txCount: block.tx.length };
+  return {
+    height: block.height,
+    hash: block.hash,
+    parentHash: block.previousblockhash ?? null,
+    timeMs: block.time * 1000,
+    txCount: block.tx.length,
+  };
 }
 
 export function matchBitcoinBlock(block: BitcoinBlock, index: WatchIndex): Match[] {
@@ -41,22 +47,27 @@ export function matchBitcoinBlock(block: BitcoinBlock, index: WatchIndex): Match
     for (const output of tx.vout) {
       const address = output.scriptPubKey.address ?? output.scriptPubKey.addresses?.[0];
       if (address === undefined) continue;
-      collectMatches(index, { coin: "BTC", toKey: address, fromKey: undefined }, () => {
-        const rawAmount = decimalToBaseUnits(output.value, BITCOIN_DECIMALS);
-        return {
-          coin: "BTC",
-          currency: "BTC",
-          from: null,
-          to: address,
-          amount: baseUnitsToDecimal(rawAmount, BITCOIN_DECIMALS),
-          rawAmount,
-          decimals: BITCOIN_DECIMALS,
-          tokenContract: null,
-          txid: tx.txid,
-          position: output.n,
-          executionStatus: "SUCCESS",
-        };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "BTC", toKey: address, fromKey: undefined },
+        () => {
+          const rawAmount = decimalToBaseUnits(output.value, BITCOIN_DECIMALS);
+          return {
+            coin: "BTC",
+            currency: "BTC",
+            from: null,
+            to: address,
+            amount: formatUnits(rawAmount, BITCOIN_DECIMALS),
+            rawAmount,
+            decimals: BITCOIN_DECIMALS,
+            tokenContract: null,
+            txid: tx.txid,
+            position: output.n,
+            executionStatus: "SUCCESS",
+          };
+        },
+        matches,
+      );
     }
   }
   return matches;

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
-import { TRANSFER_TOPIC } from "./currencies.ts";
+
 import { matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "./match-ethereum-block.ts";
 import { WatchIndex } from "./watch-index.ts";
+import { ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
 const ALICE = "0x" + "a1".repeat(20);
 const BOB = "0x" + "b2".repeat(20);
@@ -25,7 +26,14 @@ const block: EthereumBlock = {
       value: "0x0",
       input: `0xa9059cbb${word(ALICE)}${word("f4240")}`,
       status: "0x1",
-      logs: [{ address: TOKEN, topics: [`0x${TRANSFER_TOPIC}`, `0x${word(BOB)}`, `0x${word(ALICE)}`], data: `0x${word("f4240")}`, logIndex: "0x4" }],
+      logs: [
+        {
+          address: TOKEN,
+          topics: [`0x${ERC20_TRANSFER_TOPIC}`, `0x${word(BOB)}`, `0x${word(ALICE)}`],
+          data: `0x${word("f4240")}`,
+          logIndex: "0x4",
+        },
+      ],
     },
     { hash: "0xtokenfail", from: BOB, to: TOKEN, value: "0x0", input: `0xa9059cbb${word(ALICE)}${word("1e8480")}`, status: "0x0" },
   ],
@@ -35,9 +43,24 @@ describe("Ethereum matching", () => {
   test("native transfers with value > 0 and their receipt status; ERC-20 only for webhooks that opted in", () => {
     const index = new WatchIndex();
     index.apply({ webhookId: 1, coin: "ETH", addresses: [ALICE], isActive: true, deleted: false, version: 1 });
-    index.apply({ webhookId: 2, coin: "ETH", addresses: [ALICE.toUpperCase().replace("0X", "0x")], isActive: true, deleted: false, version: 1, includeTokens: true });
+    index.apply({
+      webhookId: 2,
+      coin: "ETH",
+      addresses: [ALICE.toUpperCase().replace("0X", "0x")],
+      isActive: true,
+      deleted: false,
+      version: 1,
+      includeTokens: true,
+    });
     const matches = matchEthereumBlock(block, index, tokens);
-    const seen = matches.map((m) => [m.webhookId, m.transfer.txid, m.transfer.currency, m.transfer.amount, m.transfer.executionStatus, m.transfer.position]);
+    const seen = matches.map((m) => [
+      m.webhookId,
+      m.transfer.txid,
+      m.transfer.currency,
+      m.transfer.amount,
+      m.transfer.executionStatus,
+      m.transfer.position,
+    ]);
     expect(seen).toEqual([
       [1, "0xpay", "ETH", "1.000000000000000001", "SUCCESS", null],
       [2, "0xpay", "ETH", "1.000000000000000001", "SUCCESS", null],

@@ -5,8 +5,9 @@
  * and failed `transfer(…)` calls to those contracts (a failed call leaves no log).
  */
 import { collectMatches } from "./collect-matches.ts";
-import { ETHER_DECIMALS, FAILED, SUCCESS, TRANSFER_SELECTOR, TRANSFER_TOPIC, type WhitelistedToken } from "./currencies.ts";
-import { baseUnitsToDecimal, hexToBaseUnits } from "./decimal-amount.ts";
+import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC, ETHER_DECIMALS } from "@chaingate/ethereum";
+import { FAILED, SUCCESS, type WhitelistedToken } from "./currencies.ts";
+import { formatUnits, hexToBaseUnits } from "@chaingate/decimal-amount";
 import type { BlockHeader, Match } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
 
@@ -39,7 +40,13 @@ export interface EthereumLog {
 
 export function ethereumBlockHeader(block: EthereumBlock): BlockHeader {
   const height = Number(block.number);
-  return { height, hash: block.hash, parentHash: height === 0 ? null : block.parentHash, timeMs: Number(block.timestamp) * 1000, txCount: block.transactions.length };
+  return {
+    height,
+    hash: block.hash,
+    parentHash: height === 0 ? null : block.parentHash,
+    timeMs: Number(block.timestamp) * 1000,
+    txCount: block.transactions.length,
+  };
 }
 
 /** Tokens by lower-case contract address. */
@@ -53,28 +60,79 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
     const to = tx.to?.toLowerCase() ?? null;
     const status = tx.status === undefined || Number(tx.status) === 1 ? SUCCESS : FAILED;
     if (to !== null && BigInt(tx.value) > 0n) {
-      collectMatches(index, { coin: "ETH", toKey: to, fromKey: from }, () => {
-        const rawAmount = hexToBaseUnits(tx.value);
-        return { coin: "ETH", currency: "ETH", from, to, amount: baseUnitsToDecimal(rawAmount, ETHER_DECIMALS), rawAmount, decimals: ETHER_DECIMALS, tokenContract: null, txid: tx.hash, position: null, executionStatus: status };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "ETH", toKey: to, fromKey: from },
+        () => {
+          const rawAmount = hexToBaseUnits(tx.value);
+          return {
+            coin: "ETH",
+            currency: "ETH",
+            from,
+            to,
+            amount: formatUnits(rawAmount, ETHER_DECIMALS),
+            rawAmount,
+            decimals: ETHER_DECIMALS,
+            tokenContract: null,
+            txid: tx.hash,
+            position: null,
+            executionStatus: status,
+          };
+        },
+        matches,
+      );
     }
     const token = to === null ? undefined : tokens.get(to);
-    if (token && status === FAILED && tx.input.slice(2, 10).toLowerCase() === TRANSFER_SELECTOR && tx.input.length >= 2 + 8 + 128) {
+    if (token && status === FAILED && tx.input.slice(2, 10).toLowerCase() === ERC20_TRANSFER_SELECTOR && tx.input.length >= 2 + 8 + 128) {
       const recipient = `0x${tx.input.slice(2 + 8 + 24, 2 + 8 + 64).toLowerCase()}`;
-      collectMatches(index, { coin: "ETH", toKey: recipient, fromKey: from, optInOnly: true }, () => {
-        const rawAmount = hexToBaseUnits(tx.input.slice(2 + 8 + 64, 2 + 8 + 128));
-        return { coin: "ETH", currency: token.symbol, from, to: recipient, amount: baseUnitsToDecimal(rawAmount, token.decimals), rawAmount, decimals: token.decimals, tokenContract: token.displayContract, txid: tx.hash, position: null, executionStatus: FAILED };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "ETH", toKey: recipient, fromKey: from, optInOnly: true },
+        () => {
+          const rawAmount = hexToBaseUnits(tx.input.slice(2 + 8 + 64, 2 + 8 + 128));
+          return {
+            coin: "ETH",
+            currency: token.symbol,
+            from,
+            to: recipient,
+            amount: formatUnits(rawAmount, token.decimals),
+            rawAmount,
+            decimals: token.decimals,
+            tokenContract: token.displayContract,
+            txid: tx.hash,
+            position: null,
+            executionStatus: FAILED,
+          };
+        },
+        matches,
+      );
     }
     for (const log of tx.logs ?? []) {
       const logToken = tokens.get(log.address.toLowerCase());
-      if (!logToken || log.topics.length !== 3 || log.topics[0]!.slice(2).toLowerCase() !== TRANSFER_TOPIC) continue;
+      if (!logToken || log.topics.length !== 3 || log.topics[0]!.slice(2).toLowerCase() !== ERC20_TRANSFER_TOPIC) continue;
       const logFrom = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
       const logTo = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
-      collectMatches(index, { coin: "ETH", toKey: logTo, fromKey: logFrom, optInOnly: true }, () => {
-        const rawAmount = hexToBaseUnits(log.data);
-        return { coin: "ETH", currency: logToken.symbol, from: logFrom, to: logTo, amount: baseUnitsToDecimal(rawAmount, logToken.decimals), rawAmount, decimals: logToken.decimals, tokenContract: logToken.displayContract, txid: tx.hash, position: Number(log.logIndex), executionStatus: SUCCESS };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "ETH", toKey: logTo, fromKey: logFrom, optInOnly: true },
+        () => {
+          const rawAmount = hexToBaseUnits(log.data);
+          return {
+            coin: "ETH",
+            currency: logToken.symbol,
+            from: logFrom,
+            to: logTo,
+            amount: formatUnits(rawAmount, logToken.decimals),
+            rawAmount,
+            decimals: logToken.decimals,
+            tokenContract: logToken.displayContract,
+            txid: tx.hash,
+            position: Number(log.logIndex),
+            executionStatus: SUCCESS,
+          };
+        },
+        matches,
+      );
     }
   }
   return matches;

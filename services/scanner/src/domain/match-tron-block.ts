@@ -8,11 +8,12 @@
  * not (anyone can issue a TRC-10 named "USDT"). Its decimals are the token's precision.
  */
 import { collectMatches } from "./collect-matches.ts";
-import { SUCCESS, TRANSFER_SELECTOR, TRANSFER_TOPIC, TRX_DECIMALS, type WhitelistedToken } from "./currencies.ts";
-import { baseUnitsToDecimal, hexToBaseUnits, integerToBaseUnits } from "./decimal-amount.ts";
-import { tronAddressFromBody } from "./tron-address.ts";
+import { formatUnits, hexToBaseUnits, integerToBaseUnits } from "@chaingate/decimal-amount";
+import { TRX_DECIMALS, tronAddressFromEvmHex } from "@chaingate/tron";
+import { SUCCESS, type WhitelistedToken } from "./currencies.ts";
 import type { BlockHeader, Match } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
+import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
 /** `/wallet/getblockbynum` (visible=false: addresses as 41… hex), amounts as numbers or, when beyond 2^53, their text. */
 export interface TronBlock {
@@ -56,7 +57,13 @@ export type TronTokens = ReadonlyMap<string, WhitelistedToken>;
 export function tronBlockHeader(data: TronBlockData): BlockHeader {
   const raw = data.block.block_header.raw_data;
   const height = raw.number ?? 0;
-  return { height, hash: data.block.blockID, parentHash: height === 0 ? null : raw.parentHash, timeMs: raw.timestamp ?? 0, txCount: data.block.transactions?.length ?? 0 };
+  return {
+    height,
+    hash: data.block.blockID,
+    parentHash: height === 0 ? null : raw.parentHash,
+    timeMs: raw.timestamp ?? 0,
+    txCount: data.block.transactions?.length ?? 0,
+  };
 }
 
 const body = (hex: string | undefined) => (hex ?? "").slice(-40).toLowerCase();
@@ -72,23 +79,57 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
     if (contract.type === "TransferContract" || contract.type === "TransferAssetContract") {
       const fromKey = body(value.owner_address);
       const toKey = body(value.to_address);
-      collectMatches(index, { coin: "TRX", toKey, fromKey }, () => {
-        const rawAmount = integerToBaseUnits(value.amount);
-        const native = contract.type === "TransferContract";
-        const currency = native ? "TRX" : decodeAssetName(value.asset_name ?? "");
-        const decimals = native ? TRX_DECIMALS : (data.trc10Decimals?.get(currency) ?? 0);
-        return { coin: "TRX", currency, from: tronAddressFromBody(fromKey), to: tronAddressFromBody(toKey), amount: baseUnitsToDecimal(rawAmount, decimals), rawAmount, decimals, tokenContract: null, txid: tx.txID, position: null, executionStatus: status };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "TRX", toKey, fromKey },
+        () => {
+          const rawAmount = integerToBaseUnits(value.amount);
+          const native = contract.type === "TransferContract";
+          const currency = native ? "TRX" : decodeAssetName(value.asset_name ?? "");
+          const decimals = native ? TRX_DECIMALS : (data.trc10Decimals?.get(currency) ?? 0);
+          return {
+            coin: "TRX",
+            currency,
+            from: tronAddressFromEvmHex(fromKey).base58,
+            to: tronAddressFromEvmHex(toKey).base58,
+            amount: formatUnits(rawAmount, decimals),
+            rawAmount,
+            decimals,
+            tokenContract: null,
+            txid: tx.txID,
+            position: null,
+            executionStatus: status,
+          };
+        },
+        matches,
+      );
     } else if (contract.type === "TriggerSmartContract" && status !== SUCCESS) {
       const token = tokens.get(body(value.contract_address));
       const call = value.data ?? "";
-      if (!token || call.slice(0, 8).toLowerCase() !== TRANSFER_SELECTOR || call.length < 8 + 128) continue;
+      if (!token || call.slice(0, 8).toLowerCase() !== ERC20_TRANSFER_SELECTOR || call.length < 8 + 128) continue;
       const fromKey = body(value.owner_address);
       const toKey = call.slice(8 + 24, 8 + 64).toLowerCase();
-      collectMatches(index, { coin: "TRX", toKey, fromKey }, () => {
-        const rawAmount = hexToBaseUnits(call.slice(8 + 64, 8 + 128));
-        return { coin: "TRX", currency: token.symbol, from: tronAddressFromBody(fromKey), to: tronAddressFromBody(toKey), amount: baseUnitsToDecimal(rawAmount, token.decimals), rawAmount, decimals: token.decimals, tokenContract: token.displayContract, txid: tx.txID, position: null, executionStatus: status };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "TRX", toKey, fromKey },
+        () => {
+          const rawAmount = hexToBaseUnits(call.slice(8 + 64, 8 + 128));
+          return {
+            coin: "TRX",
+            currency: token.symbol,
+            from: tronAddressFromEvmHex(fromKey).base58,
+            to: tronAddressFromEvmHex(toKey).base58,
+            amount: formatUnits(rawAmount, token.decimals),
+            rawAmount,
+            decimals: token.decimals,
+            tokenContract: token.displayContract,
+            txid: tx.txID,
+            position: null,
+            executionStatus: status,
+          };
+        },
+        matches,
+      );
     }
   }
   for (const info of data.infos) {
@@ -98,13 +139,30 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
       const log = logs[position]!;
       const token = tokens.get(body(log.address));
       const topics = log.topics;
-      if (!token || !topics || topics.length !== 3 || topics[0]!.toLowerCase().replace(/^0x/, "") !== TRANSFER_TOPIC) continue;
+      if (!token || !topics || topics.length !== 3 || topics[0]!.toLowerCase().replace(/^0x/, "") !== ERC20_TRANSFER_TOPIC) continue;
       const fromKey = body(topics[1]);
       const toKey = body(topics[2]);
-      collectMatches(index, { coin: "TRX", toKey, fromKey }, () => {
-        const rawAmount = hexToBaseUnits(log.data ?? "");
-        return { coin: "TRX", currency: token.symbol, from: tronAddressFromBody(fromKey), to: tronAddressFromBody(toKey), amount: baseUnitsToDecimal(rawAmount, token.decimals), rawAmount, decimals: token.decimals, tokenContract: token.displayContract, txid: info.id, position, executionStatus: SUCCESS };
-      }, matches);
+      collectMatches(
+        index,
+        { coin: "TRX", toKey, fromKey },
+        () => {
+          const rawAmount = hexToBaseUnits(log.data ?? "");
+          return {
+            coin: "TRX",
+            currency: token.symbol,
+            from: tronAddressFromEvmHex(fromKey).base58,
+            to: tronAddressFromEvmHex(toKey).base58,
+            amount: formatUnits(rawAmount, token.decimals),
+            rawAmount,
+            decimals: token.decimals,
+            tokenContract: token.displayContract,
+            txid: info.id,
+            position,
+            executionStatus: SUCCESS,
+          };
+        },
+        matches,
+      );
     }
   }
   return matches;

@@ -71,13 +71,23 @@ export interface FollowerStore {
    * cursor, their matches are stored, `publishedNow` (ids of earlier matches published with the
    * given confirmations) are marked, and blocks and published matches below `keepFrom` may be pruned.
    */
-  commitBlocks(coin: Coin, blocks: readonly ProcessedBlock[], matches: readonly StoredMatch[], publishedNow: ReadonlyArray<{ id: string; confirmations: number }>, keepFrom: number): Promise<void>;
+  commitBlocks(
+    coin: Coin,
+    blocks: readonly ProcessedBlock[],
+    matches: readonly StoredMatch[],
+    publishedNow: ReadonlyArray<{ id: string; confirmations: number }>,
+    keepFrom: number,
+  ): Promise<void>;
   /**
    * Before their events are published: stores `published` (matches being published now, with
    * their confirmations) and marks `publishedNow`, so that a crash after publishing and before
    * `commitBlocks` leaves a record a later rewind can revert (the blocks are not stored yet).
    */
-  recordPublishing(coin: Coin, published: readonly StoredMatch[], publishedNow: ReadonlyArray<{ id: string; confirmations: number }>): Promise<void>;
+  recordPublishing(
+    coin: Coin,
+    published: readonly StoredMatch[],
+    publishedNow: ReadonlyArray<{ id: string; confirmations: number }>,
+  ): Promise<void>;
   /** Published matches of blocks above `height` (they need a "reverted" notification). */
   publishedAbove(coin: Coin, height: number): Promise<StoredMatch[]>;
   /** Kept blocks matched at or after `sinceMs` (scanner clock), ascending. */

@@ -6,7 +6,11 @@ import type { Coin } from "@chaingate/contracts";
 export class ReorgTooDeepError extends ChaingateError {
   override name = "ReorgTooDeepError";
   constructor(coin: Coin, height: number, window: number) {
-    super("reorg_too_deep", `${coin}: the node's chain no longer contains the processed block at ${height}, below the kept window of ${window} blocks`, { details: { coin, height, window } });
+    super(
+      "reorg_too_deep",
+      `${coin}: the node's chain no longer contains the processed block at ${height}, below the kept window of ${window} blocks`,
+      { details: { coin, height, window } },
+    );
   }
 }
 
@@ -30,6 +34,9 @@ export class NodeBehindError extends ChaingateError {
 export class BlockNotReadyError extends ChaingateError {
   override name = "BlockNotReadyError";
   constructor(coin: Coin, height: number, reason: string) {
-    super("block_not_ready", `${coin}: the node's block ${height} is not complete yet (${reason})`, { retryable: true, details: { coin, height, reason } });
+    super("block_not_ready", `${coin}: the node's block ${height} is not complete yet (${reason})`, {
+      retryable: true,
+      details: { coin, height, reason },
+    });
   }
 }

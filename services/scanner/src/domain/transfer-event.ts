@@ -30,10 +30,19 @@ export function transferEventId(type: TransferEventType, match: Match, blockHash
  */
 export function transferKey(match: Match): string {
   const t = match.transfer;
-  return createHash("sha256").update([t.coin, t.txid, t.position ?? "-", t.currency, match.webhookId].join("|")).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update([t.coin, t.txid, t.position ?? "-", t.currency, match.webhookId].join("|"))
+    .digest("hex")
+    .slice(0, 32);
 }
 
-export function transferEvent(type: TransferEventType, match: Match, block: Pick<BlockHeader, "height" | "hash" | "timeMs">, confirmations: number, generation = 0): TransferEvent {
+export function transferEvent(
+  type: TransferEventType,
+  match: Match,
+  block: Pick<BlockHeader, "height" | "hash" | "timeMs">,
+  confirmations: number,
+  generation = 0,
+): TransferEvent {
   const t = match.transfer;
   return {
     event_id: transferEventId(type, match, block.hash, generation),

@@ -1,7 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { WatchIndex, type WatchedWebhook, type WatchedWebhookMeta } from "./watch-index.ts";
 
-const webhook = (overrides: Partial<WatchedWebhook>): WatchedWebhook => ({ webhookId: 1, coin: "BTC", addresses: [], isActive: true, deleted: false, version: 1, ...overrides });
+const webhook = (overrides: Partial<WatchedWebhook>): WatchedWebhook => ({
+  webhookId: 1,
+  coin: "BTC",
+  addresses: [],
+  isActive: true,
+  deleted: false,
+  version: 1,
+  ...overrides,
+});
 
 describe("watch index", () => {
   test("finds every webhook watching an address, with its settings", () => {
@@ -56,17 +64,41 @@ describe("watch index", () => {
 });
 
 describe("watch index, bucket by bucket", () => {
-  const meta = (overrides: Partial<WatchedWebhookMeta> = {}): WatchedWebhookMeta => ({ webhookId: 1, coin: "BTC", isActive: true, deleted: false, version: 1, bucketBits: 2, ...overrides });
-  const watched = (index: WatchIndex, ...addresses: string[]) => addresses.filter((address) => index.watchers("BTC", address) !== undefined);
+  const meta = (overrides: Partial<WatchedWebhookMeta> = {}): WatchedWebhookMeta => ({
+    webhookId: 1,
+    coin: "BTC",
+    isActive: true,
+    deleted: false,
+    version: 1,
+    bucketBits: 2,
+    ...overrides,
+  });
+  const watched = (index: WatchIndex, ...addresses: string[]) =>
+    addresses.filter((address) => index.watchers("BTC", address) !== undefined);
 
   test("replacing a bucket removes exactly its old addresses and keeps the other buckets", () => {
     const index = new WatchIndex();
     expect(index.applyMeta(meta())).toBe("reload");
-    index.replaceBuckets(1, 2, [{ bucket: 0, addresses: ["a0", "b0"] }, { bucket: 1, addresses: ["a1"] }, { bucket: 3, addresses: ["a3", "b3"] }], { all: true });
+    index.replaceBuckets(
+      1,
+      2,
+      [
+        { bucket: 0, addresses: ["a0", "b0"] },
+        { bucket: 1, addresses: ["a1"] },
+        { bucket: 3, addresses: ["a3", "b3"] },
+      ],
+      { all: true },
+    );
     expect(index.watchedCount(1)).toBe(5);
-    index.replaceBuckets(1, 2, [{ bucket: 1, addresses: ["c1", "d1"] }, { bucket: 2, addresses: ["a2"] }]);
+    index.replaceBuckets(1, 2, [
+      { bucket: 1, addresses: ["c1", "d1"] },
+      { bucket: 2, addresses: ["a2"] },
+    ]);
     expect(watched(index, "a0", "b0", "a1", "c1", "d1", "a2", "a3", "b3")).toEqual(["a0", "b0", "c1", "d1", "a2", "a3", "b3"]);
-    index.replaceBuckets(1, 2, [{ bucket: 0, addresses: [] }, { bucket: 3, addresses: ["b3"] }]);
+    index.replaceBuckets(1, 2, [
+      { bucket: 0, addresses: [] },
+      { bucket: 3, addresses: ["b3"] },
+    ]);
     expect(watched(index, "a0", "b0", "c1", "d1", "a2", "a3", "b3")).toEqual(["c1", "d1", "a2", "b3"]);
     expect(index.watchedCount(1)).toBe(4);
     expect(index.size("BTC")).toBe(4);
@@ -93,7 +125,15 @@ describe("watch index, bucket by bucket", () => {
     expect(index.metaEffect(meta({ bucketBits: 3, version: 2 }))).toBe("reload");
     expect(index.metaEffect(meta({ bucketBits: 0, version: 2, confirmations: 5 }))).toBe("settings");
     index.applyMeta(meta({ bucketBits: 3, version: 2 }));
-    index.replaceBuckets(1, 3, [{ bucket: 2, addresses: ["kept"] }, { bucket: 5, addresses: ["early"] }], { all: true });
+    index.replaceBuckets(
+      1,
+      3,
+      [
+        { bucket: 2, addresses: ["kept"] },
+        { bucket: 5, addresses: ["early"] },
+      ],
+      { all: true },
+    );
     expect(watched(index, "old", "kept", "early")).toEqual(["kept", "early"]);
   });
 

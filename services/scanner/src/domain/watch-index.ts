@@ -15,7 +15,7 @@
  */
 import type { Coin } from "@chaingate/contracts";
 import { effectiveConfirmations } from "./chain-settings.ts";
-import { tronAddressBody, tronAddressFromBody } from "./tron-address.ts";
+import { parseTronAddress, tronAddressFromEvmHex, tronEvmHex } from "@chaingate/tron";
 
 /** A webhook's settings as the registry last described them (`webhook.changed`). */
 export interface WatchedWebhookMeta {
@@ -87,7 +87,8 @@ const FILTER_CHARS = 8;
 
 function filterSlot(key: string): number {
   let hash = 0x811c9dc5;
-  for (let i = key.length - 1, end = Math.max(0, key.length - FILTER_CHARS); i >= end; i--) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+  for (let i = key.length - 1, end = Math.max(0, key.length - FILTER_CHARS); i >= end; i--)
+    hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
   return (hash ^ (hash >>> 15)) & FILTER_MASK;
 }
 
@@ -96,8 +97,11 @@ export function watchKey(coin: Coin, address: string): string | undefined {
   switch (coin) {
     case "ETH":
       return address.toLowerCase();
-    case "TRX":
-      return tronAddressBody(address);
+    case "TRX": {
+      // Tron addresses are keyed by their 20-byte EVM form: blocks carry 41… hex and logs 20 bytes.
+      const tron = parseTronAddress(address);
+      return tron && tronEvmHex(tron);
+    }
     case "BTC":
       // Bech32 may be written in upper case (QR codes); nodes print it in lower case.
       return address === address.toUpperCase() && /^[A-Z]{1,83}1[02-9AC-HJ-NP-Z]+$/.test(address) ? address.toLowerCase() : address;
@@ -129,14 +133,27 @@ export class WatchIndex {
     const effect = this.metaEffect(meta);
     if (effect === "ignored") return effect;
     this.versions.set(meta.webhookId, meta.version);
-    const settings = { confirmations: effectiveConfirmations(meta.coin, meta.confirmations), includeTokens: meta.includeTokens ?? false, version: meta.version };
+    const settings = {
+      confirmations: effectiveConfirmations(meta.coin, meta.confirmations),
+      includeTokens: meta.includeTokens ?? false,
+      version: meta.version,
+    };
     if (effect === "settings") {
       Object.assign(this.webhooks.get(meta.webhookId)!, settings);
       return effect;
     }
     this.remove(meta.webhookId);
     if (effect === "reload") {
-      this.webhooks.set(meta.webhookId, { webhookId: meta.webhookId, coin: meta.coin, bucketBits: meta.bucketBits, ...settings, keys: [], bucketIds: [], bucketEnds: [], listed: undefined });
+      this.webhooks.set(meta.webhookId, {
+        webhookId: meta.webhookId,
+        coin: meta.coin,
+        bucketBits: meta.bucketBits,
+        ...settings,
+        keys: [],
+        bucketIds: [],
+        bucketEnds: [],
+        listed: undefined,
+      });
     }
     return effect;
   }
@@ -255,7 +272,7 @@ export class WatchIndex {
   listedAddress(webhookId: number, key: string): string | undefined {
     const webhook = this.webhooks.get(webhookId);
     if (!webhook) return undefined;
-    if (webhook.coin === "TRX") return tronAddressFromBody(key);
+    if (webhook.coin === "TRX") return tronAddressFromEvmHex(key).base58;
     return webhook.listed?.get(key) ?? key;
   }
 

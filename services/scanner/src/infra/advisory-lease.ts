@@ -43,7 +43,13 @@ export async function acquireAdvisoryLease(options: AdvisoryLeaseOptions, stop: 
   const key = lockKey(options.name);
   let waitingLogged = false;
   while (!stop.aborted) {
-    const client = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000, keepAlive: true, query_timeout: Math.max(pollMs * 3, MIN_PROBE_TIMEOUT_MS), application_name: `chaingate-${options.name}` });
+    const client = new pg.Client({
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000,
+      keepAlive: true,
+      query_timeout: Math.max(pollMs * 3, MIN_PROBE_TIMEOUT_MS),
+      application_name: `chaingate-${options.name}`,
+    });
     client.on("error", () => {});
     try {
       await client.connect();

@@ -18,7 +18,12 @@ export interface AnnouncementRelay {
   close(): Promise<void>;
 }
 
-export function createAnnouncementRelay(options: { connection: Bus["connection"]; namespace: string | undefined; coins: readonly Coin[]; observer: AnnouncementObserver }): AnnouncementRelay {
+export function createAnnouncementRelay(options: {
+  connection: Bus["connection"];
+  namespace: string | undefined;
+  coins: readonly Coin[];
+  observer: AnnouncementObserver;
+}): AnnouncementRelay {
   const { connection, observer } = options;
   const prefix = `${options.namespace ? `${options.namespace}.` : ""}scanner.block-announced`;
   const coins = new Set<string>(options.coins);

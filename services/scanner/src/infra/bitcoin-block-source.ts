@@ -45,7 +45,9 @@ export function toBitcoinBlock(raw: RawBlock): BitcoinBlock {
     tx: raw.tx.map(
       (tx): BitcoinTransaction => ({
         txid: tx.txid,
-        vout: tx.vout.map((output): BitcoinOutput => ({ value: text(output.value), n: num(output.n), scriptPubKey: output.scriptPubKey ?? {} })),
+        vout: tx.vout.map(
+          (output): BitcoinOutput => ({ value: text(output.value), n: num(output.n), scriptPubKey: output.scriptPubKey ?? {} }),
+        ),
       }),
     ),
   };

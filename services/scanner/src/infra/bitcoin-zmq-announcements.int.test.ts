@@ -38,7 +38,15 @@ test("a silent publisher is noticed by the heartbeat; the channel comes back and
     announced: (_coin: Coin) => void announced++,
     status: (_coin: Coin, _channel: string, up: boolean) => void statuses.push(up),
   };
-  const channel = subscribeBitcoinZmq({ coin: "BTC", url: `tcp://127.0.0.1:${relay.port}`, observer, logger: silentLogger, Subscriber, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 400 });
+  const channel = subscribeBitcoinZmq({
+    coin: "BTC",
+    url: `tcp://127.0.0.1:${relay.port}`,
+    observer,
+    logger: silentLogger,
+    Subscriber,
+    heartbeatIntervalMs: 100,
+    heartbeatTimeoutMs: 400,
+  });
   try {
     // The subscription reaches the publisher a moment after the handshake: publish until heard.
     await waitUntil("an announcement", async () => (await hashblock(), announced > 0));

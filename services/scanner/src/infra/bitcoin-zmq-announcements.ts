@@ -9,7 +9,13 @@
 import type { Coin } from "@chaingate/contracts";
 import type { FollowerLogger } from "../domain/ports.ts";
 import type { Subscriber } from "zeromq";
-import { displayUrl, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
+import {
+  displayUrl,
+  RECONNECT_FIRST_MS,
+  RECONNECT_MAX_MS,
+  type AnnouncementObserver,
+  type BlockAnnouncementChannel,
+} from "./block-announcement-channel.ts";
 
 export const ZMQ_TOPIC = "hashblock";
 const HEARTBEAT_INTERVAL_MS = 10_000;
@@ -61,8 +67,11 @@ export function subscribeBitcoinZmq(options: BitcoinZmqOptions): BlockAnnounceme
     for await (const [topic, , sequence] of socket) {
       if (topic?.toString("latin1") !== ZMQ_TOPIC) continue;
       const number = sequence?.length === 4 ? sequence.readUInt32LE(0) : undefined;
-      if (number !== undefined && lastSequence !== undefined && number !== ((lastSequence + 1) >>> 0)) {
-        logger.info({ coin, channel: name, expected: (lastSequence + 1) >>> 0, got: number }, "ZMQ sequence gap (node restarted or messages dropped); the follower walks every height anyway");
+      if (number !== undefined && lastSequence !== undefined && number !== (lastSequence + 1) >>> 0) {
+        logger.info(
+          { coin, channel: name, expected: (lastSequence + 1) >>> 0, got: number },
+          "ZMQ sequence gap (node restarted or messages dropped); the follower walks every height anyway",
+        );
       }
       lastSequence = number;
       observer.announced(coin, name);

@@ -1,4 +1,5 @@
 /** What every push channel (ZMQ, WebSocket, `-blocknotify`) reports to the scanner. */
+import { redactUrl } from "@chaingate/config";
 import type { Coin } from "@chaingate/contracts";
 
 /** A lost channel is reopened after this, doubling up to the maximum (polling covers the gap). */
@@ -20,8 +21,11 @@ export interface BlockAnnouncementChannel {
   close(): Promise<void>;
 }
 
-/** A URL as shown in logs, metrics and `/readyz`: without user info or query (API keys). */
+/**
+ * A URL as shown in logs, metrics and `/readyz`: without user info or query, and with key-like path
+ * segments (a provider's `/ws/v3/<key>`) masked by the project's one URL redaction.
+ */
 export function displayUrl(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`;
+  return redactUrl(`${parsed.protocol}//${parsed.host}${parsed.pathname === "/" ? "" : parsed.pathname}`);
 }

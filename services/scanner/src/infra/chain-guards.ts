@@ -4,8 +4,15 @@
  * `scanner_follower_state{chain,state}` (1 for the chain's current state, 0 for the others).
  */
 import type { Coin } from "@chaingate/contracts";
-import type { ServiceMetrics } from "@chaingate/http";
-import { createChainGuard, FOLLOWER_STATES, resetCommand, type ChainGuard, type ChainStateStore, type FollowerStatus } from "../domain/chain-guard.ts";
+import type { ServiceMetrics } from "@chaingate/service-kit";
+import {
+  createChainGuard,
+  FOLLOWER_STATES,
+  resetCommand,
+  type ChainGuard,
+  type ChainStateStore,
+  type FollowerStatus,
+} from "../domain/chain-guard.ts";
 import type { ChainFollowerSpec, FollowerLogger } from "../domain/ports.ts";
 import type { ChainNodes } from "./create-chain-specs.ts";
 
@@ -35,7 +42,15 @@ export function createChainGuards(options: ChainGuardsOptions): ChainGuards {
     if (!node) continue;
     guards.set(
       spec.coin,
-      createChainGuard({ coin: spec.coin, store: options.store, node, source: spec.source, logger: options.logger.child({ coin: spec.coin }), resetPollMs: options.resetPollMs, resetStaleChain: options.resetStaleChains }),
+      createChainGuard({
+        coin: spec.coin,
+        store: options.store,
+        node,
+        source: spec.source,
+        logger: options.logger.child({ coin: spec.coin }),
+        resetPollMs: options.resetPollMs,
+        resetStaleChain: options.resetStaleChains,
+      }),
     );
   }
 
@@ -46,7 +61,10 @@ export function createChainGuards(options: ChainGuardsOptions): ChainGuards {
     const refused = node.refusals();
     if (status.state !== "following" || refused.length === 0 || node.answering()) return status;
     const urls = refused.map((entry) => `${entry.url} ${entry.reason}`).join("; ");
-    return { state: "stopped_wrong_chain", reason: `${coin}: no node URL of this chain answers (${urls}). Fix: point the ${coin} node URL at a node of the followed chain, or reset: ${resetCommand(coin)}` };
+    return {
+      state: "stopped_wrong_chain",
+      reason: `${coin}: no node URL of this chain answers (${urls}). Fix: point the ${coin} node URL at a node of the followed chain, or reset: ${resetCommand(coin)}`,
+    };
   }
 
   const coins = [...guards.keys()];
@@ -79,7 +97,8 @@ export function createChainGuards(options: ChainGuardsOptions): ChainGuards {
         `${coin} node`,
         async () => {
           const refused = options.nodes[coin]!.refusals();
-          if (refused.length > 0 && statusOf(coin).state === "following") throw new Error(`refused as another chain: ${refused.map((entry) => `${entry.url} ${entry.reason}`).join("; ")}`);
+          if (refused.length > 0 && statusOf(coin).state === "following")
+            throw new Error(`refused as another chain: ${refused.map((entry) => `${entry.url} ${entry.reason}`).join("; ")}`);
         },
       ]),
     ),

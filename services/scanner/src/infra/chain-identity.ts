@@ -14,7 +14,10 @@ export type IdentityReader = (node: Pick<NodeEndpoint, "call" | "request">) => P
 export const readBitcoinIdentity: IdentityReader = async (node) => `genesis ${await node.call<string>("getblockhash", [0])}`;
 
 export const readEthereumIdentity: IdentityReader = async (node) => {
-  const [chainId, genesis] = await Promise.all([node.call<string>("eth_chainId"), node.call<{ hash?: string } | null>("eth_getBlockByNumber", ["0x0", false])]);
+  const [chainId, genesis] = await Promise.all([
+    node.call<string>("eth_chainId"),
+    node.call<{ hash?: string } | null>("eth_getBlockByNumber", ["0x0", false]),
+  ]);
   if (!genesis?.hash) throw new Error("the node answered no block 0");
   return `chain id ${BigInt(chainId).toString()}, genesis ${genesis.hash}`;
 };
@@ -43,7 +46,12 @@ export function createChainIdentityCheck(read: IdentityReader): ChainIdentityChe
       return {
         identity: () => read(client),
         expect: (identity) => void (expected = identity),
-        refusals: () => client.upstreams().flatMap((upstream) => (upstream.refused === undefined || upstream.healthy ? [] : [{ url: upstream.url, reason: upstream.refused }])),
+        refusals: () =>
+          client
+            .upstreams()
+            .flatMap((upstream) =>
+              upstream.refused === undefined || upstream.healthy ? [] : [{ url: upstream.url, reason: upstream.refused }],
+            ),
         answering: () => client.upstreams().some((upstream) => upstream.healthy),
       };
     },

@@ -1,23 +1,25 @@
 /** The chains the config names, each as its node adapter plus its matcher. */
-import { bitcoin, createNodeClient, ethereum, tron, type NodeAuth, type NodeCallObserver, type NodeClient } from "@chaingate/node-client";
+import { bitcoinNodeAuth } from "@chaingate/bitcoin";
+import { bitcoin, createNodeClient, ethereum, tron, type NodeCallObserver, type NodeClient } from "@chaingate/node-client";
+import { tronEvmHex, tronNodeAuth } from "@chaingate/tron";
 import type { Coin } from "@chaingate/contracts";
 import type { ScannerConfig } from "../config.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-block.ts";
 import type { ChainFollowerSpec } from "../domain/ports.ts";
 import { createBitcoinBlockSource } from "./bitcoin-block-source.ts";
-import { tronAddressBody } from "../domain/tron-address.ts";
 import { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "../domain/match-tron-block.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 import { createTronBlockSource } from "./tron-block-source.ts";
 import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "../domain/match-ethereum-block.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
-import { ConfigError } from "@chaingate/config";
 import type { ChainNode } from "../domain/chain-guard.ts";
 import { createChainIdentityCheck, readBitcoinIdentity, readEthereumIdentity, readTronIdentity } from "./chain-identity.ts";
 
 /** The chains the config gives a node for (the ones this scanner follows). */
 export function chainsConfigured(config: ScannerConfig): Coin[] {
-  return [config.BTC_RPC_URL?.length && "BTC", config.ETH_RPC_URL?.length && "ETH", config.TRON_NODE_URL?.length && "TRX"].filter((coin): coin is Coin => typeof coin === "string");
+  return [config.BTC_RPC_URL?.length && "BTC", config.ETH_RPC_URL?.length && "ETH", config.TRON_NODE_URL?.length && "TRX"].filter(
+    (coin): coin is Coin => typeof coin === "string",
+  );
 }
 
 export type ChainNodes = Partial<Record<Coin, ChainNode & { answering(): boolean }>>;
@@ -26,11 +28,18 @@ export type ChainNodes = Partial<Record<Coin, ChainNode & { answering(): boolean
  * `onCall` observes every node call of a chain (metrics). Each client checks a URL's chain identity
  * before it answers (after failovers and cool-downs too); `nodes` are the guards' view of them.
  */
-export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) => NodeCallObserver): { specs: Array<ChainFollowerSpec<unknown>>; nodes: ChainNodes; close(): Promise<void> } {
+export function createChainSpecs(
+  config: ScannerConfig,
+  onCall?: (coin: Coin) => NodeCallObserver,
+): { specs: Array<ChainFollowerSpec<unknown>>; nodes: ChainNodes; close(): Promise<void> } {
   const specs: Array<ChainFollowerSpec<unknown>> = [];
   const clients: NodeClient[] = [];
   const nodes: ChainNodes = {};
-  const checks = { BTC: createChainIdentityCheck(readBitcoinIdentity), ETH: createChainIdentityCheck(readEthereumIdentity), TRX: createChainIdentityCheck(readTronIdentity) };
+  const checks = {
+    BTC: createChainIdentityCheck(readBitcoinIdentity),
+    ETH: createChainIdentityCheck(readEthereumIdentity),
+    TRX: createChainIdentityCheck(readTronIdentity),
+  };
   /** A chain's client options beyond its URLs: metrics and the identity check. */
   const watched = (coin: Coin) => ({ verifyEndpoint: checks[coin].verifyEndpoint, ...(onCall ? { onCall: onCall(coin) } : {}) });
   const keep = (coin: Coin, node: NodeClient) => {
@@ -38,39 +47,59 @@ export function createChainSpecs(config: ScannerConfig, onCall?: (coin: Coin) =>
     nodes[coin] = checks[coin].node(node);
   };
   if (config.BTC_RPC_URL?.length) {
-    const auth: NodeAuth = config.BTC_RPC_COOKIE_FILE
-      ? { cookieFile: config.BTC_RPC_COOKIE_FILE }
-      : config.BTC_RPC_USER !== undefined
-        ? { user: config.BTC_RPC_USER, password: config.BTC_RPC_PASSWORD ?? "" }
-        : "none";
-    const node = createNodeClient({ chain: bitcoin, urls: config.BTC_RPC_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("BTC") });
+    const node = createNodeClient({
+      chain: bitcoin,
+      urls: config.BTC_RPC_URL,
+      auth: bitcoinNodeAuth(config),
+      timeoutMs: config.NODE_TIMEOUT_MS,
+      ...watched("BTC"),
+    });
     keep("BTC", node);
-    specs.push({ coin: "BTC", source: createBitcoinBlockSource(node), header: bitcoinBlockHeader, match: matchBitcoinBlock, demoteNode: (reason: string) => node.demoteCurrent(reason) } as ChainFollowerSpec<unknown>);
+    specs.push({
+      coin: "BTC",
+      source: createBitcoinBlockSource(node),
+      header: bitcoinBlockHeader,
+      match: matchBitcoinBlock,
+      demoteNode: (reason: string) => node.demoteCurrent(reason),
+    } as ChainFollowerSpec<unknown>);
   }
   if (config.ETH_RPC_URL?.length) {
     const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("ETH") });
     keep("ETH", node);
     const tokens: EthereumTokens = new Map(
-      config.ETH_TOKENS.map((token) => {
-        const contract = token.contract.toLowerCase();
-        if (!/^0x[0-9a-f]{40}$/.test(contract)) throw new ConfigError("scanner", [`ETH_TOKENS: ${token.contract} is not an Ethereum address`]);
-        return [contract, { contract, displayContract: contract, symbol: token.symbol, decimals: token.decimals }];
-      }),
+      config.ETH_TOKENS.map(({ contract, symbol, decimals }) => [contract, { contract, displayContract: contract, symbol, decimals }]),
     );
-    specs.push({ coin: "ETH", source: createEthereumBlockSource(node), header: ethereumBlockHeader, match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens), demoteNode: (reason: string) => node.demoteCurrent(reason) } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
+    specs.push({
+      coin: "ETH",
+      source: createEthereumBlockSource(node),
+      header: ethereumBlockHeader,
+      match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens),
+      demoteNode: (reason: string) => node.demoteCurrent(reason),
+    } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
   }
   if (config.TRON_NODE_URL?.length) {
-    const auth: NodeAuth = config.TRON_NODE_API_KEY ? { apiKeyHeader: "TRON-PRO-API-KEY", apiKey: config.TRON_NODE_API_KEY } : "none";
-    const node = createNodeClient({ chain: tron, urls: config.TRON_NODE_URL, auth, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("TRX") });
+    const node = createNodeClient({
+      chain: tron,
+      urls: config.TRON_NODE_URL,
+      auth: tronNodeAuth(config),
+      timeoutMs: config.NODE_TIMEOUT_MS,
+      ...watched("TRX"),
+    });
     keep("TRX", node);
+    // Keyed by the contract's 20-byte EVM form, as blocks and logs name it.
     const tokens: TronTokens = new Map(
-      config.TRX_TOKENS.map((token) => {
-        const body = tronAddressBody(token.contract);
-        if (!body) throw new ConfigError("scanner", [`TRX_TOKENS: ${token.contract} is not a Tron address`]);
-        return [body, { contract: body, displayContract: token.contract, symbol: token.symbol, decimals: token.decimals }];
+      config.TRC20_WHITELIST.map((token) => {
+        const evmHex = tronEvmHex({ base58: token.contract, hex: token.contractHex });
+        return [evmHex, { contract: evmHex, displayContract: token.contract, symbol: token.symbol, decimals: token.decimals }];
       }),
     );
-    specs.push({ coin: "TRX", source: createTronBlockSource(node), header: tronBlockHeader, match: (block: TronBlockData, index: WatchIndex) => matchTronBlock(block, index, tokens), demoteNode: (reason: string) => node.demoteCurrent(reason) } as ChainFollowerSpec<TronBlockData> as ChainFollowerSpec<unknown>);
+    specs.push({
+      coin: "TRX",
+      source: createTronBlockSource(node),
+      header: tronBlockHeader,
+      match: (block: TronBlockData, index: WatchIndex) => matchTronBlock(block, index, tokens),
+      demoteNode: (reason: string) => node.demoteCurrent(reason),
+    } as ChainFollowerSpec<TronBlockData> as ChainFollowerSpec<unknown>);
   }
   return { specs, nodes, close: async () => void (await Promise.all(clients.map((client) => client.close()))) };
 }

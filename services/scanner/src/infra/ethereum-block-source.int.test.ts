@@ -24,9 +24,13 @@ const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
 async function mineTransferAndFailure(payer: string, payee: string): Promise<{ height: number; transfer: string; failed: string }> {
   await node.rpc("evm_setAutomine", [false]);
   try {
-    const transfer = await node.rpc<string>("eth_sendTransaction", [{ from: payer, to: token, data: transferCallData(payee, 4_200_000n), gas: "0x30000" }]);
+    const transfer = await node.rpc<string>("eth_sendTransaction", [
+      { from: payer, to: token, data: transferCallData(payee, 4_200_000n), gas: "0x30000" },
+    ]);
     // The token reverts a transfer of 0: the ether sent along is not transferred.
-    const failed = await node.rpc<string>("eth_sendTransaction", [{ from: payee, to: token, value: "0xde0b6b3a7640000", data: transferCallData(payer, 0n), gas: "0x30000" }]);
+    const failed = await node.rpc<string>("eth_sendTransaction", [
+      { from: payee, to: token, value: "0xde0b6b3a7640000", data: transferCallData(payer, 0n), gas: "0x30000" },
+    ]);
     await node.rpc("evm_mine");
     return { height: await tip(), transfer, failed };
   } finally {
@@ -36,7 +40,9 @@ async function mineTransferAndFailure(payer: string, payee: string): Promise<{ h
 
 beforeAll(async () => {
   node = await startHardhat();
-  const deployment = await node.rpc<string>("eth_sendTransaction", [{ from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE }]);
+  const deployment = await node.rpc<string>("eth_sendTransaction", [
+    { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
+  ]);
   token = (await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress;
   proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 16 });
   client = createNodeClient({ chain: ethereum, urls: [proxy.url], coolDownMs: 0 });
@@ -99,7 +105,11 @@ describe("the scanner behind a node that lacks the block's receipts", () => {
     proxy.resetCounters();
     const { height, transfer, failed } = await mineTransferAndFailure(payer, payee);
     // The scanner asked for the receipts and retried (back-off 0.5 s, then 1 s): nothing was matched meanwhile.
-    await recorder.waitFor("two refused reads (or the block taken without receipts)", () => proxy.counters().nullReceipts >= 2 || recorder.blocks.some((block) => block.height >= height), 10_000);
+    await recorder.waitFor(
+      "two refused reads (or the block taken without receipts)",
+      () => proxy.counters().nullReceipts >= 2 || recorder.blocks.some((block) => block.height >= height),
+      10_000,
+    );
     expect(recorder.transfers).toEqual([]);
     expect(recorder.blocks.some((block) => block.height >= height)).toBe(false);
 
@@ -107,7 +117,15 @@ describe("the scanner behind a node that lacks the block's receipts", () => {
     // The failed call is reported twice, both FAILED: the ether it sent and the token transfer it attempted.
     await recorder.waitFor("the three transfers", () => recorder.transfers.length >= 3);
     await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === height));
-    const seen = recorder.transfers.map((t) => ({ txid: t.txid, type: t.type, webhook_id: t.webhook_id, currency: t.currency, raw_amount: t.raw_amount, execution_status: t.execution_status, height: t.block.height }));
+    const seen = recorder.transfers.map((t) => ({
+      txid: t.txid,
+      type: t.type,
+      webhook_id: t.webhook_id,
+      currency: t.currency,
+      raw_amount: t.raw_amount,
+      execution_status: t.execution_status,
+      height: t.block.height,
+    }));
     const common = { type: "transfer", webhook_id: 31, height };
     expect(seen).toEqual(
       expect.arrayContaining([

@@ -5,7 +5,12 @@ import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 
 const BLOCK_HASH = "0xb10c";
 const tx = (hash: string) => ({ hash, from: "0xa1", to: "0xb2", value: "0x1", input: "0x" });
-const receipt = (hash: string, status = "0x1", blockHash = BLOCK_HASH) => ({ transactionHash: hash, blockHash, status, logs: [{ address: "0xc3", topics: [], data: "0x", logIndex: "0x0" }] });
+const receipt = (hash: string, status = "0x1", blockHash = BLOCK_HASH) => ({
+  transactionHash: hash,
+  blockHash,
+  status,
+  logs: [{ address: "0xc3", topics: [], data: "0x", logIndex: "0x0" }],
+});
 const BLOCK = { number: "0x7", hash: BLOCK_HASH, parentHash: "0xb10b", timestamp: "0x1", transactions: [tx("0x01"), tx("0x02")] };
 
 /** A node answering each method from a script: a function of the params, or an error to throw. */
@@ -14,7 +19,14 @@ function scriptedNode(script: Record<string, (params: readonly unknown[]) => unk
   const call = async (method: string, params: readonly unknown[] = []) => {
     calls.push(method);
     const answer = script[method];
-    if (!answer) throw new NodeRpcError({ id: "eth", name: "Ethereum" }, method, -32601, `the method ${method} does not exist/is not available`, "node_error");
+    if (!answer)
+      throw new NodeRpcError(
+        { id: "eth", name: "Ethereum" },
+        method,
+        -32601,
+        `the method ${method} does not exist/is not available`,
+        "node_error",
+      );
     return answer(params);
   };
   return { calls, call } as unknown as NodeClient & { calls: string[] };
@@ -40,9 +52,16 @@ describe("an Ethereum block is returned only with one receipt per transaction, o
     ["a receipt of another block (another fork)", [receipt("0x01"), receipt("0x02", "0x1", "0xf0f0")], /of block 0xf0f0/],
   ];
   test.each(notReady)("%s: BlockNotReadyError, never a block", async (_name, receipts, reason) => {
-    const error = await createEthereumBlockSource(byReceiptsOf(receipts)).blockAt(7).catch((caught: unknown) => caught);
+    const error = await createEthereumBlockSource(byReceiptsOf(receipts))
+      .blockAt(7)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BlockNotReadyError);
-    expect(error).toMatchObject({ code: "block_not_ready", retryable: true, details: { coin: "ETH", height: 7 }, message: expect.stringMatching(reason) });
+    expect(error).toMatchObject({
+      code: "block_not_ready",
+      retryable: true,
+      details: { coin: "ETH", height: 7 },
+      message: expect.stringMatching(reason),
+    });
   });
 
   test("per-transaction fallback (no eth_getBlockReceipts): a null receipt is not ready; complete receipts give the block", async () => {

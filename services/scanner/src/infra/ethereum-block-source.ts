@@ -37,7 +37,13 @@ export function createEthereumBlockSource(node: NodeClient): BlockSource<Ethereu
         if (receipts === null) throw notReady("eth_getBlockReceipts answered null");
         return receipts;
       } catch (error) {
-        if (!(error instanceof NodeRpcError && (error.rpcCode === METHOD_NOT_FOUND || /not (supported|found|available)/i.test(error.rpcMessage)))) throw error;
+        if (
+          !(
+            error instanceof NodeRpcError &&
+            (error.rpcCode === METHOD_NOT_FOUND || /not (supported|found|available)/i.test(error.rpcMessage))
+          )
+        )
+          throw error;
         blockReceipts = false;
       }
     }
@@ -49,13 +55,16 @@ export function createEthereumBlockSource(node: NodeClient): BlockSource<Ethereu
     if (block.transactions.length === 0) return [];
     const notReady = (reason: string) => new BlockNotReadyError("ETH", height, reason);
     const receipts = await fetchReceipts(block, notReady);
-    if (receipts.length !== block.transactions.length) throw notReady(`${receipts.length} receipts for ${block.transactions.length} transactions`);
+    if (receipts.length !== block.transactions.length)
+      throw notReady(`${receipts.length} receipts for ${block.transactions.length} transactions`);
     const hash = block.hash.toLowerCase();
     return block.transactions.map((tx, i) => {
       const receipt = receipts[i];
       if (!receipt) throw notReady(`no receipt for transaction ${tx.hash}`);
-      if (receipt.transactionHash?.toLowerCase() !== tx.hash.toLowerCase()) throw notReady(`receipt ${i} is of ${receipt.transactionHash}, not of ${tx.hash}`);
-      if (receipt.blockHash !== undefined && receipt.blockHash.toLowerCase() !== hash) throw notReady(`the receipt of ${tx.hash} is of block ${receipt.blockHash}`);
+      if (receipt.transactionHash?.toLowerCase() !== tx.hash.toLowerCase())
+        throw notReady(`receipt ${i} is of ${receipt.transactionHash}, not of ${tx.hash}`);
+      if (receipt.blockHash !== undefined && receipt.blockHash.toLowerCase() !== hash)
+        throw notReady(`the receipt of ${tx.hash} is of block ${receipt.blockHash}`);
       return receipt;
     });
   }

@@ -28,7 +28,14 @@ test("a silent socket is detected by its ping, reopened with back-off, and annou
     announced: (_coin: Coin) => void announced++,
     status: (_coin: Coin, _channel: string, up: boolean) => void statuses.push(up),
   };
-  const channel = subscribeEthereumNewHeads({ coin: "ETH", url: `ws://127.0.0.1:${relay.port}`, observer, logger: silentLogger, pingEveryMs: 200, reconnectFirstMs: 50 });
+  const channel = subscribeEthereumNewHeads({
+    coin: "ETH",
+    url: `ws://127.0.0.1:${relay.port}`,
+    observer,
+    logger: silentLogger,
+    pingEveryMs: 200,
+    reconnectFirstMs: 50,
+  });
   try {
     await waitUntil("the subscription", async () => statuses.at(-1) === true);
     await node.rpc("evm_mine");

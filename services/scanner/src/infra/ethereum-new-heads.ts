@@ -5,10 +5,17 @@
  * A closed or failed socket is reopened with a doubling back-off; a ping unanswered by the next one
  * marks a silent connection dead, so a node that stopped talking is noticed too.
  */
+import { backoffDelayMs } from "@chaingate/backoff";
 import type { Coin } from "@chaingate/contracts";
 import WebSocket from "ws";
 import type { FollowerLogger } from "../domain/ports.ts";
-import { displayUrl, RECONNECT_FIRST_MS, RECONNECT_MAX_MS, type AnnouncementObserver, type BlockAnnouncementChannel } from "./block-announcement-channel.ts";
+import {
+  displayUrl,
+  RECONNECT_FIRST_MS,
+  RECONNECT_MAX_MS,
+  type AnnouncementObserver,
+  type BlockAnnouncementChannel,
+} from "./block-announcement-channel.ts";
 
 const PING_EVERY_MS = 15_000;
 const SUBSCRIBE_ID = 1;
@@ -62,7 +69,11 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
       if (message.method === "eth_subscription") return observer.announced(coin, name);
       if (message.id !== SUBSCRIBE_ID) return;
       if (message.error || typeof message.result !== "string") {
-        if (failures === 0) logger.warn({ coin, channel: name, error: message.error?.message }, "the node refused eth_subscribe(newHeads): polling only, retrying later");
+        if (failures === 0)
+          logger.warn(
+            { coin, channel: name, error: message.error?.message },
+            "the node refused eth_subscribe(newHeads): polling only, retrying later",
+          );
         current.close();
         return;
       }
@@ -82,8 +93,8 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
         observer.status(coin, name, false);
       }
       if (closed) return;
-      const delay = Math.min(firstDelay * 2 ** Math.min(failures, 10), RECONNECT_MAX_MS);
       failures++;
+      const delay = backoffDelayMs(failures, { firstMs: firstDelay, maxMs: RECONNECT_MAX_MS });
       reconnectTimer = setTimeout(open, delay);
     });
   }

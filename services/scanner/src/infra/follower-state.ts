@@ -31,11 +31,14 @@ export function createPostgresChainStateStore(db: Kysely<ScannerDatabase>): Chai
       if (!row) return read;
       if (row.identity !== null) read.identity = row.identity;
       if (row.start_height !== null) read.startHeight = Number(row.start_height);
-      if (Number(row.reset_requested) > Number(row.reset_applied)) read.pendingReset = { seq: Number(row.reset_requested), ...(row.reset_from === null ? {} : { from: Number(row.reset_from) }) };
+      if (Number(row.reset_requested) > Number(row.reset_applied))
+        read.pendingReset = { seq: Number(row.reset_requested), ...(row.reset_from === null ? {} : { from: Number(row.reset_from) }) };
       return read;
     },
     async adoptIdentity(coin, identity) {
-      await sql`insert into chain_state (coin, identity) values (${coin}, ${identity}) on conflict (coin) do update set identity = excluded.identity where chain_state.identity is null`.execute(state);
+      await sql`insert into chain_state (coin, identity) values (${coin}, ${identity}) on conflict (coin) do update set identity = excluded.identity where chain_state.identity is null`.execute(
+        state,
+      );
     },
     async applyReset(coin, seq, identity, startHeight) {
       await state.transaction().execute(async (trx) => {
@@ -44,17 +47,29 @@ export function createPostgresChainStateStore(db: Kysely<ScannerDatabase>): Chai
         await trx.deleteFrom("reverted_transfers").where("coin", "=", coin).execute();
         // Rescans name kept blocks that are gone now.
         await trx.deleteFrom("pending_rescans").where("coin", "=", coin).execute();
-        await trx.updateTable("chain_state").set({ identity, start_height: startHeight, reset_applied: seq }).where("coin", "=", coin).execute();
+        await trx
+          .updateTable("chain_state")
+          .set({ identity, start_height: startHeight, reset_applied: seq })
+          .where("coin", "=", coin)
+          .execute();
       });
     },
     async lowestKept(coin: Coin) {
-      const row = await state.selectFrom("blocks").select(["height", "hash"]).where("coin", "=", coin).orderBy("height").limit(1).executeTakeFirst();
+      const row = await state
+        .selectFrom("blocks")
+        .select(["height", "hash"])
+        .where("coin", "=", coin)
+        .orderBy("height")
+        .limit(1)
+        .executeTakeFirst();
       return row && { height: Number(row.height), hash: row.hash };
     },
     async requestReset(coin, from) {
       await sql`
         insert into chain_state (coin, reset_requested, reset_from, reset_requested_at) values (${coin}, 1, ${from ?? null}, now())
-        on conflict (coin) do update set reset_requested = chain_state.reset_requested + 1, reset_from = excluded.reset_from, reset_requested_at = now()`.execute(state);
+        on conflict (coin) do update set reset_requested = chain_state.reset_requested + 1, reset_from = excluded.reset_from, reset_requested_at = now()`.execute(
+        state,
+      );
     },
   };
 }

@@ -89,7 +89,13 @@ export function createPostgresFollowerStore(db: Kysely<ScannerDatabase>): Follow
       anyReverts.delete(coin);
     },
     async cursor(coin) {
-      const row = await db.selectFrom("blocks").select(["height", "hash"]).where("coin", "=", coin).orderBy("height", "desc").limit(1).executeTakeFirst();
+      const row = await db
+        .selectFrom("blocks")
+        .select(["height", "hash"])
+        .where("coin", "=", coin)
+        .orderBy("height", "desc")
+        .limit(1)
+        .executeTakeFirst();
       return row && { height: row.height, hash: row.hash };
     },
     async hashAt(coin, height) {
@@ -111,7 +117,13 @@ export function createPostgresFollowerStore(db: Kysely<ScannerDatabase>): Follow
       return rows.filter((row) => row.due_height <= tipHeight).map(toStored);
     },
     async commitBlocks(coin: Coin, blocks, matches, publishedNow, keepFrom) {
-      const blockRows = blocks.map((b) => ({ height: b.height, hash: b.hash, parent_hash: b.parentHash, time_ms: b.timeMs, matched_at_ms: b.matchedAtMs }));
+      const blockRows = blocks.map((b) => ({
+        height: b.height,
+        hash: b.hash,
+        parent_hash: b.parentHash,
+        time_ms: b.timeMs,
+        matched_at_ms: b.matchedAtMs,
+      }));
       const prune = blocks.some((b) => b.height % PRUNE_EVERY_BLOCKS === 0);
       // One statement, one round trip, one implicit transaction. Not waiting for the WAL flush
       // (synchronous_commit off, for this transaction only) is safe: a commit lost to a database
@@ -144,7 +156,13 @@ export function createPostgresFollowerStore(db: Kysely<ScannerDatabase>): Follow
       if (publishedNow.length || published.some((m) => m.publishedConfirmations === null)) nextDue.delete(coin);
     },
     async blocksMatchedSince(coin, sinceMs) {
-      const rows = await db.selectFrom("blocks").select(["height", "hash", "matched_at_ms"]).where("coin", "=", coin).where("matched_at_ms", ">=", sinceMs).orderBy("height").execute();
+      const rows = await db
+        .selectFrom("blocks")
+        .select(["height", "hash", "matched_at_ms"])
+        .where("coin", "=", coin)
+        .where("matched_at_ms", ">=", sinceMs)
+        .orderBy("height")
+        .execute();
       return rows.map((row) => ({ height: row.height, hash: row.hash, matchedAtMs: row.matched_at_ms ?? 0 }));
     },
     async generations(coin, keys) {
@@ -154,7 +172,12 @@ export function createPostgresFollowerStore(db: Kysely<ScannerDatabase>): Follow
         anyReverts.set(coin, any !== undefined);
         if (!any) return new Map();
       }
-      const rows = await db.selectFrom("reverted_transfers").select(["transfer_key", "reverts"]).where("coin", "=", coin).where("transfer_key", "in", keys).execute();
+      const rows = await db
+        .selectFrom("reverted_transfers")
+        .select(["transfer_key", "reverts"])
+        .where("coin", "=", coin)
+        .where("transfer_key", "in", keys)
+        .execute();
       return new Map(rows.map((row) => [row.transfer_key, row.reverts]));
     },
     async publishedAbove(coin, height) {
@@ -183,7 +206,14 @@ export function createPostgresFollowerStore(db: Kysely<ScannerDatabase>): Follow
       anyReverts.set(coin, true);
       await db.transaction().execute(async (trx) => {
         await countReverts(coin, reverted).execute(trx);
-        await trx.deleteFrom("matches").where("id", "in", reverted.map((m) => m.id)).execute();
+        await trx
+          .deleteFrom("matches")
+          .where(
+            "id",
+            "in",
+            reverted.map((m) => m.id),
+          )
+          .execute();
       });
     },
   };

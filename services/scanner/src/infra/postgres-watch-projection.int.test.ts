@@ -22,8 +22,12 @@ let closeDb: () => Promise<void>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const opened = createDatabase<ScannerDatabase>({ connectionString: database.connectionString, schema: SCANNER_SCHEMA, logger: silentLogger });
-  await migrateToLatest(opened.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations);
+  const opened = createDatabase<ScannerDatabase>({
+    connectionString: database.connectionString,
+    schema: SCANNER_SCHEMA,
+    logger: silentLogger,
+  });
+  await migrateToLatest(opened.db, SCANNER_SCHEMA, scannerMigrations);
   db = opened.db;
   closeDb = () => opened.close();
 });
@@ -33,9 +37,25 @@ afterAll(async () => {
 });
 
 const meta = (webhookId: number, version: number, overrides: Partial<Meta> = {}): Meta => ({
-  webhook_id: webhookId, coin: "BTC", is_active: true, deleted: false, version, confirmations: 1, include_tokens: false, address_count: 0, bucket_bits: 2, ...overrides,
+  webhook_id: webhookId,
+  coin: "BTC",
+  is_active: true,
+  deleted: false,
+  version,
+  confirmations: 1,
+  include_tokens: false,
+  address_count: 0,
+  bucket_bits: 2,
+  ...overrides,
 });
-const bucket = (webhookId: number, version: number, index: number, addresses: string[], bits = 2): Bucket => ({ webhook_id: webhookId, coin: "BTC", bucket_bits: bits, bucket: index, version, addresses });
+const bucket = (webhookId: number, version: number, index: number, addresses: string[], bits = 2): Bucket => ({
+  webhook_id: webhookId,
+  coin: "BTC",
+  bucket_bits: bits,
+  bucket: index,
+  version,
+  addresses,
+});
 const store = async (...messages: WebhookFeedMessage[]) => {
   for (const message of messages) await storeFeedMessage(db, message);
 };
@@ -45,7 +65,8 @@ async function freshIndex(): Promise<WatchIndex> {
   await createPostgresWatchFeed(db).refresh(index);
   return index;
 }
-const watchedOf = (index: WatchIndex, addresses: readonly string[]) => addresses.filter((address) => index.watchers("BTC", address) !== undefined).sort();
+const watchedOf = (index: WatchIndex, addresses: readonly string[]) =>
+  addresses.filter((address) => index.watchers("BTC", address) !== undefined).sort();
 
 describe("the watch projection", () => {
   it("ends at the newest state whatever order, duplicates and stale copies the messages come in", async () => {
@@ -58,7 +79,12 @@ describe("the watch projection", () => {
       current[which] = Array.from({ length: 1 + (version % 3) }, (_, i) => `addr-${which}-${version}-${i}`);
       states.push(bucket(id, version, which, current[which]!));
     }
-    const everything: WebhookFeedMessage[] = [...states, ...states.slice(0, 10), meta(id, 20, { address_count: current.flat().length, confirmations: 7 }), meta(id, 12, { confirmations: 3 })];
+    const everything: WebhookFeedMessage[] = [
+      ...states,
+      ...states.slice(0, 10),
+      meta(id, 20, { address_count: current.flat().length, confirmations: 7 }),
+      meta(id, 12, { confirmations: 3 }),
+    ];
     everything.sort(() => Math.random() - 0.5);
     await store(...everything);
     const index = await freshIndex();
@@ -120,7 +146,8 @@ describe("the watch projection", () => {
     await replica.refresh(index);
     const id = 104;
     const writes = (async () => {
-      for (let version = 1; version <= 30; version++) await store(bucket(id, version, version % 4, [`t-${version}`]), meta(id, version, { address_count: 4 }));
+      for (let version = 1; version <= 30; version++)
+        await store(bucket(id, version, version % 4, [`t-${version}`]), meta(id, version, { address_count: 4 }));
     })();
     const refreshes = (async () => {
       for (let i = 0; i < 30; i++) await Promise.all([replica.refresh(index), replica.refresh(index), replica.refresh(index)]);
@@ -139,10 +166,10 @@ describe("the projection migration (0002)", () => {
     const schema = `scan${randomBytes(3).toString("hex")}`;
     const opened = createDatabase<ScannerDatabase>({ connectionString: legacy.connectionString, schema, logger: silentLogger });
     try {
-      await migrateToLatest(opened.db as Kysely<unknown>, schema, { "0001-follower-state": scannerMigrations["0001-follower-state"]! });
+      await migrateToLatest(opened.db, schema, { "0001-follower-state": scannerMigrations["0001-follower-state"]! });
       await sql`insert into webhooks (webhook_id, coin, addresses, is_active, deleted, version) values
         (1, 'BTC', '["m-a", "m-b"]', true, false, 10), (2, 'BTC', '["m-gone"]', true, true, 4)`.execute(opened.db);
-      await migrateToLatest(opened.db as Kysely<unknown>, schema, scannerMigrations);
+      await migrateToLatest(opened.db, schema, scannerMigrations);
       const index = new WatchIndex();
       await createPostgresWatchFeed(opened.db).refresh(index);
       expect(watchedOf(index, ["m-a", "m-b", "m-gone"])).toEqual(["m-a", "m-b"]);
@@ -178,15 +205,24 @@ describe("the projection migration (0002)", () => {
     // One address added (and one stale copy of the old version): only the new address is queued.
     await store({ ...bucket(id, 2, 0, ["r1", "r2", "r3"], 0), since: "2026-11-25T07:01:00.000Z" }, bucket(id, 1, 0, ["r1", "r2"], 0));
     state = await feed.refresh(index);
-    expect(state.rescans.map((job) => [job.addresses, new Date(job.sinceMs).toISOString()])).toEqual([[["r3"], "2026-11-25T07:01:00.000Z"]]);
+    expect(state.rescans.map((job) => [job.addresses, new Date(job.sinceMs).toISOString()])).toEqual([
+      [["r3"], "2026-11-25T07:01:00.000Z"],
+    ]);
     await feed.finishRescans(state.rescans.map((job) => job.id));
     // A level raise re-publishes every address at the new level: only the one new address is queued.
-    await store(bucket(id, 3, 0, ["r1", "r3"], 1), { ...bucket(id, 3, 1, ["r2", "r4"], 1), since: "2026-11-25T07:02:00.000Z" }, meta(id, 3, { bucket_bits: 1 }));
+    await store(
+      bucket(id, 3, 0, ["r1", "r3"], 1),
+      { ...bucket(id, 3, 1, ["r2", "r4"], 1), since: "2026-11-25T07:02:00.000Z" },
+      meta(id, 3, { bucket_bits: 1 }),
+    );
     state = await feed.refresh(index);
     expect(state.rescans.map((job) => job.addresses)).toEqual([["r4"]]);
     await feed.finishRescans(state.rescans.map((job) => job.id));
     // Deactivated, then active again: the whole webhook is queued from the activation's since.
-    await store(meta(id, 4, { bucket_bits: 1, is_active: false }), { ...meta(id, 5, { bucket_bits: 1 }), since: "2026-11-25T07:03:00.000Z" });
+    await store(meta(id, 4, { bucket_bits: 1, is_active: false }), {
+      ...meta(id, 5, { bucket_bits: 1 }),
+      since: "2026-11-25T07:03:00.000Z",
+    });
     state = await feed.refresh(index);
     expect(state.rescans.map((job) => [job.addresses, new Date(job.sinceMs).toISOString()])).toEqual([[null, "2026-11-25T07:03:00.000Z"]]);
     await feed.finishRescans(state.rescans.map((job) => job.id));

@@ -14,7 +14,16 @@
  * message's `since`), so the follower matches them against the kept blocks it matched without
  * them, even if a process dies in between.
  */
-import { COINS, isAddressBucket, isWatermark, type EventPayload, type webhookWatermark, type WebhookFeedMessage, type webhookAddresses, type webhookChanged } from "@chaingate/contracts";
+import {
+  COINS,
+  isAddressBucket,
+  isWatermark,
+  type EventPayload,
+  type webhookWatermark,
+  type WebhookFeedMessage,
+  type webhookAddresses,
+  type webhookChanged,
+} from "@chaingate/contracts";
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import type { Coin } from "@chaingate/contracts";
 import type { RescanJob, WatchFeed, WatchFeedState } from "../domain/ports.ts";
@@ -44,7 +53,9 @@ async function applyWatermark(trx: Transaction<ScannerDatabase>, watermark: Wate
   await trx
     .insertInto("watch_watermark")
     .values({ id: 1, registry_time_ms: registryTimeMs })
-    .onConflict((c) => c.column("id").doUpdateSet({ registry_time_ms: sql<number>`greatest(watch_watermark.registry_time_ms, excluded.registry_time_ms)` }))
+    .onConflict((c) =>
+      c.column("id").doUpdateSet({ registry_time_ms: sql<number>`greatest(watch_watermark.registry_time_ms, excluded.registry_time_ms)` }),
+    )
     .execute();
 }
 
@@ -72,16 +83,29 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
     address_count: meta.address_count,
     bucket_bits: meta.bucket_bits,
   };
-  const before = await trx.selectFrom("webhooks").select(["is_active", "deleted"]).where("webhook_id", "=", meta.webhook_id).executeTakeFirst();
+  const before = await trx
+    .selectFrom("webhooks")
+    .select(["is_active", "deleted"])
+    .where("webhook_id", "=", meta.webhook_id)
+    .executeTakeFirst();
   const stored = await trx
     .insertInto("webhooks")
     .values(values)
-    .onConflict((c) => c.column("webhook_id").doUpdateSet({ ...values, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhooks.version", "<", meta.version))
+    .onConflict((c) =>
+      c
+        .column("webhook_id")
+        .doUpdateSet({ ...values, change_seq: sql<number>`nextval('webhook_change_seq')` })
+        .where("webhooks.version", "<", meta.version),
+    )
     .returning("webhook_id")
     .executeTakeFirst();
   if (!stored) return;
   const startsWatching = meta.is_active && !meta.deleted && !(before?.is_active && !before.deleted);
-  if (startsWatching && rescans.has(meta.coin)) await trx.insertInto("pending_rescans").values({ coin: meta.coin, webhook_id: meta.webhook_id, addresses: null, since_ms: sinceMs(meta.since) }).execute();
+  if (startsWatching && rescans.has(meta.coin))
+    await trx
+      .insertInto("pending_rescans")
+      .values({ coin: meta.coin, webhook_id: meta.webhook_id, addresses: null, since_ms: sinceMs(meta.since) })
+      .execute();
   let obsolete = trx.deleteFrom("webhook_buckets").where("webhook_id", "=", meta.webhook_id);
   if (!meta.deleted) obsolete = obsolete.where("bucket_bits", "<", meta.bucket_bits);
   await obsolete.execute();
@@ -89,9 +113,20 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
 
 /** Stores a bucket's list unless a newer one is stored, its webhook is deleted, or its level is obsolete. */
 async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBucketMessage, rescans: ReadonlySet<Coin>): Promise<void> {
-  const meta = await trx.selectFrom("webhooks").select(["deleted", "bucket_bits"]).where("webhook_id", "=", bucket.webhook_id).executeTakeFirst();
+  const meta = await trx
+    .selectFrom("webhooks")
+    .select(["deleted", "bucket_bits"])
+    .where("webhook_id", "=", bucket.webhook_id)
+    .executeTakeFirst();
   if (meta && (meta.deleted || bucket.bucket_bits < meta.bucket_bits)) return;
-  const values = { webhook_id: bucket.webhook_id, bucket_bits: bucket.bucket_bits, bucket: bucket.bucket, coin: bucket.coin, version: bucket.version, addresses: JSON.stringify(bucket.addresses) };
+  const values = {
+    webhook_id: bucket.webhook_id,
+    bucket_bits: bucket.bucket_bits,
+    bucket: bucket.bucket,
+    coin: bucket.coin,
+    version: bucket.version,
+    addresses: JSON.stringify(bucket.addresses),
+  };
   // What it held before: this bucket's row, or (first message of a new level) the lower levels' rows that cover it.
   const previous = await trx
     .selectFrom("webhook_buckets")
@@ -104,12 +139,19 @@ async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBuc
   if (same && same.version >= bucket.version) return;
   const held = new Set((same ? [same] : previous).flatMap((row) => row.addresses));
   const added = bucket.addresses.filter((address) => !held.has(address));
-  if (added.length && rescans.has(bucket.coin)) await trx.insertInto("pending_rescans").values({ coin: bucket.coin, webhook_id: bucket.webhook_id, addresses: JSON.stringify(added), since_ms: sinceMs(bucket.since) }).execute();
+  if (added.length && rescans.has(bucket.coin))
+    await trx
+      .insertInto("pending_rescans")
+      .values({ coin: bucket.coin, webhook_id: bucket.webhook_id, addresses: JSON.stringify(added), since_ms: sinceMs(bucket.since) })
+      .execute();
   await trx
     .insertInto("webhook_buckets")
     .values(values)
     .onConflict((c) =>
-      c.columns(["webhook_id", "bucket_bits", "bucket"]).doUpdateSet({ version: values.version, addresses: values.addresses, change_seq: sql<number>`nextval('webhook_change_seq')` }).where("webhook_buckets.version", "<", bucket.version),
+      c
+        .columns(["webhook_id", "bucket_bits", "bucket"])
+        .doUpdateSet({ version: values.version, addresses: values.addresses, change_seq: sql<number>`nextval('webhook_change_seq')` })
+        .where("webhook_buckets.version", "<", bucket.version),
     )
     .execute();
 }
@@ -118,10 +160,19 @@ async function applyBucket(trx: Transaction<ScannerDatabase>, bucket: WebhookBuc
  * Stores messages of the feed, whichever kind, in the order given and in one transaction (a
  * scanner rebuilding from the stream pays one commit per batch, not per message).
  */
-export function storeFeedMessages(db: Kysely<ScannerDatabase>, messages: readonly WebhookFeedMessage[], options: FeedStoreOptions = {}): Promise<void> {
+export function storeFeedMessages(
+  db: Kysely<ScannerDatabase>,
+  messages: readonly WebhookFeedMessage[],
+  options: FeedStoreOptions = {},
+): Promise<void> {
   const rescans = options.rescanCoins ?? ALL_COINS;
   return serialized(db, async (trx) => {
-    for (const message of messages) await (isWatermark(message) ? applyWatermark(trx, message) : isAddressBucket(message) ? applyBucket(trx, message, rescans) : applyMeta(trx, message, rescans));
+    for (const message of messages)
+      await (isWatermark(message)
+        ? applyWatermark(trx, message)
+        : isAddressBucket(message)
+          ? applyBucket(trx, message, rescans)
+          : applyMeta(trx, message, rescans));
   });
 }
 
@@ -188,16 +239,30 @@ export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed 
         const reloaded = reload.length
           ? await trx
               .selectFrom("webhook_buckets as b")
-              .innerJoin("webhooks as w", (join) => join.onRef("w.webhook_id", "=", "b.webhook_id").onRef("w.bucket_bits", "=", "b.bucket_bits"))
+              .innerJoin("webhooks as w", (join) =>
+                join.onRef("w.webhook_id", "=", "b.webhook_id").onRef("w.bucket_bits", "=", "b.bucket_bits"),
+              )
               .select(bucketColumns)
               .where("w.is_active", "=", true)
               .where("w.deleted", "=", false)
               .$if(!first, (q) => q.where(sql<boolean>`b.webhook_id = any(${reload}::bigint[])`))
               .execute()
           : [];
-        const changed = first ? [] : await trx.selectFrom("webhook_buckets as b").select([...bucketColumns, "b.change_seq"]).where("b.change_seq", ">", bucketSeq).orderBy("b.change_seq").execute();
+        const changed = first
+          ? []
+          : await trx
+              .selectFrom("webhook_buckets as b")
+              .select([...bucketColumns, "b.change_seq"])
+              .where("b.change_seq", ">", bucketSeq)
+              .orderBy("b.change_seq")
+              .execute();
         const lastBucketSeq = first
-          ? ((await trx.selectFrom("webhook_buckets").select((eb) => eb.fn.max("change_seq").as("seq")).executeTakeFirst())?.seq ?? 0)
+          ? ((
+              await trx
+                .selectFrom("webhook_buckets")
+                .select((eb) => eb.fn.max("change_seq").as("seq"))
+                .executeTakeFirst()
+            )?.seq ?? 0)
           : (changed.at(-1)?.change_seq ?? bucketSeq);
         // The watermark and the rescans of the same snapshot: the index applied below is the registry at that watermark.
         const watermark = await trx.selectFrom("watch_watermark").select("registry_time_ms").executeTakeFirst();
@@ -211,7 +276,15 @@ export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed 
           lastBucketSeq: Number(lastBucketSeq),
           state: {
             watermarkMs: watermark?.registry_time_ms,
-            rescans: rescans.map((row): RescanJob => ({ id: row.id, coin: row.coin as Coin, webhookId: row.webhook_id, addresses: row.addresses, sinceMs: row.since_ms })),
+            rescans: rescans.map(
+              (row): RescanJob => ({
+                id: row.id,
+                coin: row.coin as Coin,
+                webhookId: row.webhook_id,
+                addresses: row.addresses,
+                sinceMs: row.since_ms,
+              }),
+            ),
           },
         };
       });
@@ -237,7 +310,11 @@ export function createPostgresWatchFeed(db: Kysely<ScannerDatabase>): WatchFeed 
       return run;
     },
     async finishRescans(ids) {
-      if (ids.length) await db.deleteFrom("pending_rescans").where("id", "in", [...ids]).execute();
+      if (ids.length)
+        await db
+          .deleteFrom("pending_rescans")
+          .where("id", "in", [...ids])
+          .execute();
     },
   };
 }

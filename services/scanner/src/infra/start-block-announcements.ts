@@ -46,8 +46,14 @@ export async function startBlockAnnouncements(options: {
     const Subscriber = await loadZmqSubscriber();
     for (const url of config.BTC_ZMQ_URL) channels.push(subscribeBitcoinZmq({ coin: "BTC", url, observer, logger, Subscriber }));
   }
-  if (wakes.has("ETH")) for (const url of config.ETH_WS_URL ?? []) channels.push(subscribeEthereumNewHeads({ coin: "ETH", url, observer, logger }));
-  const relay = createAnnouncementRelay({ connection: options.bus.connection, namespace: config.NATS_NAMESPACE, coins: [...wakes.keys()], observer });
+  if (wakes.has("ETH"))
+    for (const url of config.ETH_WS_URL ?? []) channels.push(subscribeEthereumNewHeads({ coin: "ETH", url, observer, logger }));
+  const relay = createAnnouncementRelay({
+    connection: options.bus.connection,
+    namespace: config.NATS_NAMESPACE,
+    coins: [...wakes.keys()],
+    observer,
+  });
   return {
     relay,
     down: () => [...up].filter(([, isUp]) => !isUp).map(([name]) => name),
@@ -66,6 +72,8 @@ async function loadZmqSubscriber() {
   try {
     return (await import("zeromq")).Subscriber;
   } catch (error) {
-    throw new ConfigError("scanner", [`BTC_ZMQ_URL: the zeromq native addon does not load on this platform (${error instanceof Error ? error.message : String(error)}); use the node's -blocknotify instead (README, Block announcements)`]);
+    throw new ConfigError("scanner", [
+      `BTC_ZMQ_URL: the zeromq native addon does not load on this platform (${error instanceof Error ? error.message : String(error)}); use the node's -blocknotify instead (docs/design/scanner.md, Block announcements)`,
+    ]);
   }
 }

@@ -7,7 +7,7 @@ import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client"
 import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 // By path: the simulator's test helper (the package is not a dependency of the scanner).
-import { useDevnode } from "../../../../packages/tron-devnode/src/test-devnode.ts";
+import { useDevnode } from "@chaingate/tron-devnode/testing";
 import type { ScannerService } from "../create-scanner-service.ts";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
 import { startScannerUnderTest, waitForWebhookStored, type EventRecorder } from "../testing/scanner-harness.ts";
@@ -54,7 +54,12 @@ describe("Tron block source behind a node whose transaction infos lag its blocks
 
     proxy.setFaults(NO_FAULTS);
     const block = await source.blockAt(number);
-    expect(block?.infos).toEqual([expect.objectContaining({ id: txid, log: [expect.objectContaining({ topics: expect.arrayContaining([expect.stringMatching(/^ddf252ad/)]) })] })]);
+    expect(block?.infos).toEqual([
+      expect.objectContaining({
+        id: txid,
+        log: [expect.objectContaining({ topics: expect.arrayContaining([expect.stringMatching(/^ddf252ad/)]) })],
+      }),
+    ]);
   });
 });
 
@@ -83,7 +88,11 @@ describe("the scanner behind a node whose transaction infos lag its blocks", () 
     const txid = await sendUsdtToBob(2_500_000);
     const { number, blockID } = await node.devnode.produceBlock();
     // The scanner asked for the infos and retried (back-off 0.5 s, then 1 s): nothing was matched meanwhile.
-    await recorder.waitFor("two refused reads (or the block taken without infos)", () => proxy.counters().emptyTransactionInfo >= 2 || recorder.blocks.some((block) => block.height >= number), 10_000);
+    await recorder.waitFor(
+      "two refused reads (or the block taken without infos)",
+      () => proxy.counters().emptyTransactionInfo >= 2 || recorder.blocks.some((block) => block.height >= number),
+      10_000,
+    );
     expect(recorder.transfers).toEqual([]);
     expect(recorder.blocks.some((block) => block.height >= number)).toBe(false);
 
@@ -91,7 +100,16 @@ describe("the scanner behind a node whose transaction infos lag its blocks", () 
     await recorder.waitFor("the transfer", () => recorder.transfers.length >= 1);
     await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
     expect(recorder.transfers).toEqual([
-      expect.objectContaining({ type: "transfer", webhook_id: 41, txid, currency: "USDT", raw_amount: "2500000", token_contract: USDT, execution_status: "SUCCESS", block: expect.objectContaining({ height: number, hash: blockID }) }),
+      expect.objectContaining({
+        type: "transfer",
+        webhook_id: 41,
+        txid,
+        currency: "USDT",
+        raw_amount: "2500000",
+        token_contract: USDT,
+        execution_status: "SUCCESS",
+        block: expect.objectContaining({ height: number, hash: blockID }),
+      }),
     ]);
   });
 });

@@ -5,7 +5,11 @@ import { infosOfBlock } from "./tron-block-source.ts";
 
 const HEIGHT = 42;
 const tx = (txID: string) => ({ txID, raw_data: { contract: [] } });
-const block = (...txids: string[]): TronBlock => ({ blockID: "b42", block_header: { raw_data: { number: HEIGHT, parentHash: "b41" } }, ...(txids.length ? { transactions: txids.map(tx) } : {}) });
+const block = (...txids: string[]): TronBlock => ({
+  blockID: "b42",
+  block_header: { raw_data: { number: HEIGHT, parentHash: "b41" } },
+  ...(txids.length ? { transactions: txids.map(tx) } : {}),
+});
 const info = (id: string, blockNumber: number | string = HEIGHT) => ({ id, blockNumber, blockTimeStamp: 1 });
 
 describe("Tron transaction infos are used only when they are exactly those of the block asked for", () => {
@@ -23,11 +27,21 @@ describe("Tron transaction infos are used only when they are exactly those of th
     ["[] for a block with transactions (a lagging backend)", block("aa01"), [], /0 transaction infos for 1 transactions/],
     ["{} for a block with transactions", block("aa01"), {}, /0 transaction infos for 1 transactions/],
     ["fewer infos than transactions", block("aa01", "aa02"), [info("aa01")], /1 transaction infos for 2/],
-    ["infos of other transactions (another fork's block)", block("aa01", "aa02"), [info("aa01"), info("bb02")], /not of the block's transactions \(bb02\)/],
+    [
+      "infos of other transactions (another fork's block)",
+      block("aa01", "aa02"),
+      [info("aa01"), info("bb02")],
+      /not of the block's transactions \(bb02\)/,
+    ],
     ["one transaction's info twice", block("aa01", "aa02"), [info("aa01"), info("aa01")], /not of the block's transactions/],
     ["an info of another height", block("aa01"), [info("aa01", HEIGHT + 1)], /the info of aa01 is of block 43/],
     ["an info without its block number", block("aa01"), [{ id: "aa01" }], /is of block undefined/],
-    ["a block of another height", { ...block(), block_header: { raw_data: { number: HEIGHT - 1, parentHash: "b40" } } }, [], /getblockbynum answered block 41/],
+    [
+      "a block of another height",
+      { ...block(), block_header: { raw_data: { number: HEIGHT - 1, parentHash: "b40" } } },
+      [],
+      /getblockbynum answered block 41/,
+    ],
   ];
   test.each(notReady)("%s: BlockNotReadyError", (_name, tronBlock, infos, reason) => {
     let error: unknown;

@@ -29,7 +29,11 @@ interface TransactionInfoAnswer extends TronTransactionInfo {
 }
 
 /** The infos when they are exactly those of `block` at `height`; throws BlockNotReadyError otherwise. */
-export function infosOfBlock(block: TronBlock, height: number, answer: TransactionInfoAnswer[] | Record<string, never>): TronTransactionInfo[] {
+export function infosOfBlock(
+  block: TronBlock,
+  height: number,
+  answer: TransactionInfoAnswer[] | Record<string, never>,
+): TronTransactionInfo[] {
   const notReady = (reason: string) => new BlockNotReadyError("TRX", height, reason);
   const number = block.block_header.raw_data.number ?? 0;
   if (number !== height) throw notReady(`getblockbynum answered block ${number}`);
@@ -40,7 +44,8 @@ export function infosOfBlock(block: TronBlock, height: number, answer: Transacti
   const ids = infos.map((info) => String(info.id).toLowerCase());
   const expected = new Set(txids);
   const stray = ids.find((id) => !expected.has(id));
-  if (stray !== undefined || new Set(ids).size !== ids.length) throw notReady(`the transaction infos are not of the block's transactions${stray === undefined ? "" : ` (${stray})`}`);
+  if (stray !== undefined || new Set(ids).size !== ids.length)
+    throw notReady(`the transaction infos are not of the block's transactions${stray === undefined ? "" : ` (${stray})`}`);
   const elsewhere = infos.find((info) => Number(info.blockNumber) !== height);
   if (elsewhere) throw notReady(`the info of ${elsewhere.id} is of block ${elsewhere.blockNumber}`);
   return infos;

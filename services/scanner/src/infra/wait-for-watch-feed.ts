@@ -12,7 +12,11 @@ const POLL_MS = 200;
 const PROGRESS_LOG_MS = 5_000;
 
 /** Resolves once the consumer caught up with the feed as it was at the first reading, or when `signal` aborts. */
-export async function waitForWatchFeed(progress: () => Promise<ConsumerProgress>, signal: AbortSignal, logger: FollowerLogger): Promise<void> {
+export async function waitForWatchFeed(
+  progress: () => Promise<ConsumerProgress>,
+  signal: AbortSignal,
+  logger: FollowerLogger,
+): Promise<void> {
   let target: number | undefined;
   let lastLog = 0;
   while (!signal.aborted) {
@@ -22,7 +26,10 @@ export async function waitForWatchFeed(progress: () => Promise<ConsumerProgress>
       if (now.pending === 0 || now.ackedThrough >= target) return;
       if (Date.now() - lastLog >= PROGRESS_LOG_MS) {
         lastLog = Date.now();
-        logger.info({ pending: now.pending, stored_through: now.ackedThrough, target }, "loading the watch projection from the feed before following");
+        logger.info(
+          { pending: now.pending, stored_through: now.ackedThrough, target },
+          "loading the watch projection from the feed before following",
+        );
       }
     } catch (error) {
       logger.warn({ err: error }, "watch feed position unknown; retrying");

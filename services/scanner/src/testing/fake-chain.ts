@@ -1,7 +1,14 @@
 /** A scripted Bitcoin-like node, a recording event sink and a fixed watch feed, for follower tests. */
 import type { BitcoinBlock } from "../domain/match-bitcoin-block.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-block.ts";
-import { FEED_ALWAYS_CURRENT, type BlockProcessedEvent, type ChainFollowerSpec, type EventSink, type WatchFeed, type WatchFeedState } from "../domain/ports.ts";
+import {
+  FEED_ALWAYS_CURRENT,
+  type BlockProcessedEvent,
+  type ChainFollowerSpec,
+  type EventSink,
+  type WatchFeed,
+  type WatchFeedState,
+} from "../domain/ports.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 import type { TransferEvent } from "../domain/transfer-event.ts";
 
@@ -56,12 +63,14 @@ export function recordingSink() {
   return { sink, transfers, published, blocks };
 }
 
-
 /**
  * A watch feed with no registry behind it: `apply` (if given) sets up the index at each refresh,
  * and every refresh reports `state` (default: always current, no late addresses).
  */
-export function fixedWatchFeed(apply?: (index: WatchIndex) => void, state: () => WatchFeedState = () => FEED_ALWAYS_CURRENT): WatchFeed & { finished: number[] } {
+export function fixedWatchFeed(
+  apply?: (index: WatchIndex) => void,
+  state: () => WatchFeedState = () => FEED_ALWAYS_CURRENT,
+): WatchFeed & { finished: number[] } {
   const finished: number[] = [];
   return {
     finished,

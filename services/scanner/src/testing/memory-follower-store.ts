@@ -3,7 +3,10 @@ import type { Coin } from "@chaingate/contracts";
 import type { Cursor, FollowerStore, ProcessedBlock, StoredMatch } from "../domain/ports.ts";
 import { transferKey } from "../domain/transfer-event.ts";
 
-export function createMemoryFollowerStore(): FollowerStore & { blocks: Map<string, ProcessedBlock>; matches: Map<string, StoredMatch & { coin: Coin }> } {
+export function createMemoryFollowerStore(): FollowerStore & {
+  blocks: Map<string, ProcessedBlock>;
+  matches: Map<string, StoredMatch & { coin: Coin }>;
+} {
   const blocks = new Map<string, ProcessedBlock>();
   const matches = new Map<string, StoredMatch & { coin: Coin }>();
   const reverts = new Map<string, number>();
@@ -32,7 +35,9 @@ export function createMemoryFollowerStore(): FollowerStore & { blocks: Map<strin
       return blocks.get(key(coin, height))?.hash;
     },
     async pendingDue(coin, tipHeight) {
-      return [...matches.values()].filter((m) => m.coin === coin && m.publishedConfirmations === null && tipHeight - m.height + 1 >= m.match.confirmations);
+      return [...matches.values()].filter(
+        (m) => m.coin === coin && m.publishedConfirmations === null && tipHeight - m.height + 1 >= m.match.confirmations,
+      );
     },
     async commitBlocks(coin, newBlocks, newMatches, publishedNow, keepFrom) {
       for (const block of newBlocks) blocks.set(key(coin, block.height), block);

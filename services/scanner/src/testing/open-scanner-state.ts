@@ -1,9 +1,10 @@
 /** The follower's real Postgres store and JetStream sink, migrated and connected, for benchmarks and tests. */
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, type WebhookFeedMessage } from "@chaingate/contracts";
-import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { createDatabase } from "@chaingate/db";
+import { openServiceDatabase } from "@chaingate/service-kit";
 import { silentLogger } from "@chaingate/testing";
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery } from "kysely";
 import type { EventSink, FollowerStore, WatchFeed } from "../domain/ports.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.ts";
 import { createJetStreamEventSink } from "../infra/jetstream-event-sink.ts";
@@ -22,8 +23,13 @@ export interface ScannerState {
 }
 
 export async function openScannerState(options: { databaseUrl: string; natsUrl: string; namespace: string }): Promise<ScannerState> {
-  const database = createDatabase<ScannerDatabase>({ connectionString: options.databaseUrl, schema: SCANNER_SCHEMA, logger: silentLogger });
-  await migrateToLatest(database.db as Kysely<unknown>, SCANNER_SCHEMA, scannerMigrations);
+  const database = await openServiceDatabase<ScannerDatabase>({
+    settings: { DATABASE_URL: options.databaseUrl },
+    schema: SCANNER_SCHEMA,
+    migrations: scannerMigrations,
+    applicationName: SCANNER_SCHEMA,
+    logger: silentLogger,
+  });
   const bus = await connectBus({ url: options.natsUrl, name: "scanner-state", logger: silentLogger, namespace: options.namespace });
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   return {

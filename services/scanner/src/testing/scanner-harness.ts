@@ -31,7 +31,8 @@ export type BlockProcessed = EventPayload<typeof blockProcessed>;
 export type WebhookChanged = EventPayload<typeof webhookChanged>;
 
 /** A registry change as a test states it: the webhook's whole address list and any settings. */
-export type FakeRegistryChange = Partial<Omit<WebhookChanged, "address_count" | "bucket_bits">> & Pick<WebhookChanged, "webhook_id" | "coin"> & { addresses: string[] };
+export type FakeRegistryChange = Partial<Omit<WebhookChanged, "address_count" | "bucket_bits">> &
+  Pick<WebhookChanged, "webhook_id" | "coin"> & { addresses: string[] };
 
 export interface EventRecorder {
   bus: Bus;
@@ -108,7 +109,15 @@ export async function startEventRecorder(natsUrl = process.env.NATS_URL!): Promi
     const buckets = Array.from({ length: 2 ** bits }, () => [] as string[]);
     for (const address of addresses) buckets[bucketOf(bucketHash(address), bits)]!.push(address);
     for (const [bucket, list] of buckets.entries()) {
-      await bus.publish(webhookAddresses, { webhook_id: change.webhook_id, coin: change.coin, bucket_bits: bits, bucket, version: current, addresses: list, ...(change.since ? { since: change.since } : {}) });
+      await bus.publish(webhookAddresses, {
+        webhook_id: change.webhook_id,
+        coin: change.coin,
+        bucket_bits: bits,
+        bucket,
+        version: current,
+        addresses: list,
+        ...(change.since ? { since: change.since } : {}),
+      });
     }
     await bus.publish(webhookChanged, {
       is_active: true,
@@ -144,9 +153,18 @@ export async function waitForWebhookStored(connectionString: string, webhookId: 
  * A scanner service in this process with a database and a recorder (NATS namespace) of its own,
  * polling every 100 ms, following the chains `env` gives a node for (e.g. `{ TRON_NODE_URL }`).
  */
-export async function startScannerUnderTest(env: Record<string, string>): Promise<{ database: TestDatabase; recorder: EventRecorder; scanner: ScannerService }> {
+export async function startScannerUnderTest(
+  env: Record<string, string>,
+): Promise<{ database: TestDatabase; recorder: EventRecorder; scanner: ScannerService }> {
   const [database, recorder] = await Promise.all([createTestDatabase(), startEventRecorder()]);
-  const config = scannerConfigSchema.parse({ PORT: "0", DATABASE_URL: database.connectionString, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: recorder.namespace, SCANNER_POLL_INTERVAL_MS: "100", ...env });
+  const config = scannerConfigSchema.parse({
+    PORT: "0",
+    DATABASE_URL: database.connectionString,
+    NATS_URL: process.env.NATS_URL,
+    NATS_NAMESPACE: recorder.namespace,
+    SCANNER_POLL_INTERVAL_MS: "100",
+    ...env,
+  });
   return { database, recorder, scanner: await createScannerService(config, silentLogger) };
 }
 
@@ -163,7 +181,8 @@ export async function stopScannerUnderTest(under: Partial<ScannerUnderTest> | un
 export const scrapeMetrics = async (scanner: ScannerService): Promise<string> => (await fetch(`${scanner.url}/metrics`)).text();
 
 /** The scanner's `/readyz` body. */
-export const readyzOf = async (scanner: ScannerService) => (await (await fetch(`${scanner.url}/readyz`)).json()) as { status: string; degraded?: Record<string, string> };
+export const readyzOf = async (scanner: ScannerService) =>
+  (await (await fetch(`${scanner.url}/readyz`)).json()) as { status: string; degraded?: Record<string, string> };
 
 /** Polls an asynchronous condition every 50 ms. */
 export async function waitUntil(description: string, condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
@@ -180,10 +199,14 @@ export async function waitUntil(description: string, condition: () => Promise<bo
  * announce a block) every second wakes it instead.
  */
 export async function waitForFirstBlock(recorder: EventRecorder, nudge: () => Promise<unknown>, timeoutMs = 30_000): Promise<void> {
-  await waitUntil("the first processed block", async () => {
-    if (recorder.blocks.length > 0) return true;
-    await nudge();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    return recorder.blocks.length > 0;
-  }, timeoutMs);
+  await waitUntil(
+    "the first processed block",
+    async () => {
+      if (recorder.blocks.length > 0) return true;
+      await nudge();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return recorder.blocks.length > 0;
+    },
+    timeoutMs,
+  );
 }

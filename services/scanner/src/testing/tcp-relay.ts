@@ -26,7 +26,10 @@ export async function startTcpRelay(targetPort: number): Promise<TcpRelay> {
       if (server) return;
       server = net.createServer((client) => {
         const upstream = net.connect(targetPort, "127.0.0.1");
-        for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+        for (const [from, to] of [
+          [client, upstream],
+          [upstream, client],
+        ] as const) {
           sockets.add(from);
           from.on("close", () => {
             sockets.delete(from);

@@ -3,7 +3,7 @@
  * machines): `transfer(to, amount)` emits `Transfer(msg.sender, to, amount)` and stops; an amount
  * of 0 reverts. It keeps no balances: the scanner reads logs, not state.
  */
-const TRANSFER_TOPIC = "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
 const RUNTIME = [
   "602435", // PUSH1 0x24 CALLDATALOAD            amount
@@ -12,7 +12,7 @@ const RUNTIME = [
   "600052", // PUSH1 0 MSTORE                      memory[0..32] = amount
   "600435", // PUSH1 4 CALLDATALOAD                to
   "33", // CALLER                                  from
-  `7f${TRANSFER_TOPIC}`, // PUSH32 Transfer topic
+  `7f${ERC20_TRANSFER_TOPIC}`, // PUSH32 Transfer topic
   "60206000", // PUSH1 32 PUSH1 0                  data = memory[0..32]
   "a300", // LOG3 STOP
   "5b600080fd", // JUMPDEST PUSH1 0 DUP1 REVERT
@@ -27,5 +27,5 @@ export const TRANSFER_LOG_TOKEN_BYTECODE = `0x${INIT}${RUNTIME}`;
 
 /** Call data of `transfer(to, amount)`. */
 export function transferCallData(to: string, amount: bigint): string {
-  return `0xa9059cbb${to.slice(2).toLowerCase().padStart(64, "0")}${amount.toString(16).padStart(64, "0")}`;
+  return `0x${ERC20_TRANSFER_SELECTOR}${to.slice(2).toLowerCase().padStart(64, "0")}${amount.toString(16).padStart(64, "0")}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TronWeb } from "tronweb";
 import { generateKey, keyFromMnemonic } from "./derive-key.ts";
-import { parseTronAddress } from "./tron-address.ts";
+import { parseTronAddress } from "@chaingate/tron";
 
 // BIP-39's test mnemonic; TronWeb's own fromMnemonic is the reference for the path m/44'/195'/0'/0/{index}.
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";

@@ -7,7 +7,7 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync, validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
 import { hex } from "@scure/base";
-import { addressFromPrivateKey, type TronAddress } from "./tron-address.ts";
+import { addressFromPrivateKey, type TronAddress } from "@chaingate/tron";
 
 export const TRON_DERIVATION_PREFIX = "m/44'/195'/0'/0";
 /** BIP-32 child indexes below the hardened range. */

@@ -1,23 +1,21 @@
 /**
- * Local signing for the deprecated send endpoints (research §2): secp256k1 ECDSA over the 32-byte
- * txID, which is sha256(raw_data bytes); 65 bytes r ‖ s ‖ v with v = 27/28 as TronWeb writes it
- * (RFC 6979, low s). The txID is recomputed from raw_data_hex, never taken from the node's word.
+ * Local signing for the deprecated send endpoints, in the text forms they exchange with the node:
+ * the signature itself is @chaingate/tron's. The txID is recomputed from raw_data_hex, never taken
+ * from the node's word.
  */
 import { secp256k1 } from "@noble/curves/secp256k1";
-import { sha256 } from "@noble/hashes/sha2";
+import { signTronTransactionId, tronTransactionId } from "@chaingate/tron";
 import { hex } from "@scure/base";
-
-const RECOVERY_OFFSET = 27;
 
 /** The txID of an unsigned transaction: sha256 of its raw_data_hex bytes. */
 export function transactionId(rawDataHex: string): string {
-  return hex.encode(sha256(hex.decode(rawDataHex.toLowerCase())));
+  return hex.encode(tronTransactionId(hex.decode(rawDataHex.toLowerCase())));
 }
 
-/** The r ‖ s ‖ v signature (hex) of a txID. */
+/** The r ‖ s ‖ v signature (hex; v in upper case, as TronWeb writes it) of a txID. */
 export function signTransactionId(txId: string, privateKey: Uint8Array): string {
-  const signature = secp256k1.sign(hex.decode(txId), privateKey, { lowS: true });
-  return `${signature.toCompactHex()}${(signature.recovery + RECOVERY_OFFSET).toString(16).toUpperCase()}`;
+  const signature = signTronTransactionId(hex.decode(txId), privateKey);
+  return `${hex.encode(signature.subarray(0, 64))}${signature[64]!.toString(16).toUpperCase()}`;
 }
 
 /** A 64-hex-digit private key (an optional 0x accepted) that is a valid secp256k1 scalar, as bytes. */

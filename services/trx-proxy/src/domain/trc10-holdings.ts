@@ -18,9 +18,14 @@ export interface Trc10Holding {
   amount: bigint;
 }
 
-export function trc10Holdings(balances: readonly Trc10Balance[], metadata: ReadonlyMap<string, Pick<Trc10Metadata, "name" | "symbol">>): Map<string, Trc10Holding> {
+export function trc10Holdings(
+  balances: readonly Trc10Balance[],
+  metadata: ReadonlyMap<string, Pick<Trc10Metadata, "name" | "symbol">>,
+): Map<string, Trc10Holding> {
   const holdings = new Map<string, Trc10Holding>();
-  const held = balances.filter((balance) => balance.amount > 0n).sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const held = balances
+    .filter((balance) => balance.amount > 0n)
+    .sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const { id, amount } of held) {
     const token = metadata.get(id);
     const symbol = token?.symbol || id;

@@ -15,7 +15,9 @@ afterAll(() => stack?.stop());
 
 it("reports unconfirmed until the block is solidified, then confirmed", async () => {
   const [alice, bob] = stack.devnode.genesis.accounts;
-  const created = (await (await stack.post("/api/v1/trx/transactions/create", { from: alice!.base58, to: bob!.base58, amount: "3" })).json()) as { txID: string };
+  const created = (await (
+    await stack.post("/api/v1/trx/transactions/create", { from: alice!.base58, to: bob!.base58, amount: "3" })
+  ).json()) as { txID: string };
   const signed = await new TronWeb({ fullHost: stack.devnode.url }).trx.sign(created as never, alice!.privateKey);
   expect(await (await stack.post("/api/v1/trx/transactions/broadcast", signed)).json()).toMatchObject({ result: true });
   const block = await stack.devnode.produceBlock();

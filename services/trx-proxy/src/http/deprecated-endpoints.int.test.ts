@@ -1,5 +1,5 @@
 /**
- * The four deprecated endpoints (spec, Versioning 3) through the gateway against the simulator:
+ * The four deprecated endpoints (spec, Versioning 3) at the proxy's internal edge against the simulator:
  * their fields, exact conversions and 400 messages, the Deprecation/Sunset/Link headers, 410 from
  * the sunset instant (the clock injected), and no private key or mnemonic in any log line.
  */
@@ -57,10 +57,17 @@ describe("before the sunset", () => {
       const { status, body } = await post("private-key", { mnemonic: MNEMONIC, index });
       const expected = TronWeb.fromMnemonic(MNEMONIC, `m/44'/195'/0'/0/${index}`) as { privateKey: string; address: string };
       expect(status).toBe(200);
-      expect(body).toMatchObject({ address: expected.address, private_key: expected.privateKey.replace(/^0x/, ""), path: `m/44'/195'/0'/0/${index}` });
+      expect(body).toMatchObject({
+        address: expected.address,
+        private_key: expected.privateKey.replace(/^0x/, ""),
+        path: `m/44'/195'/0'/0/${index}`,
+      });
       secrets.add(body.private_key as string);
     }
-    expect(await post("private-key", { mnemonic: MNEMONIC.replace("about", "abandon") })).toMatchObject({ status: 400, body: { error: "Invalid mnemonic." } });
+    expect(await post("private-key", { mnemonic: MNEMONIC.replace("about", "abandon") })).toMatchObject({
+      status: 400,
+      body: { error: "Invalid mnemonic." },
+    });
     expect(await post("private-key", {})).toMatchObject({ status: 400, body: { error: "The mnemonic field is required." } });
   });
 
@@ -70,12 +77,22 @@ describe("before the sunset", () => {
     const { status, headers, body } = await post("send", { private_key: alice().privateKey, to_address: to.address, amount: 0.1 });
     expect(status).toBe(200);
     expect(headers.get("sunset")).toBe("Tue, 01 Dec 2026 00:00:00 GMT");
-    expect(body).toEqual({ success: true, tx_id: expect.stringMatching(/^[0-9a-f]{64}$/), from_address: alice().base58, to_address: to.address, amount: 100_000, amount_trx: 0.1 });
+    expect(body).toEqual({
+      success: true,
+      tx_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      from_address: alice().base58,
+      to_address: to.address,
+      amount: 100_000,
+      amount_trx: 0.1,
+    });
     await stack.devnode.produceBlock();
     expect(await transaction(body.tx_id as string)).toMatchObject({ contractRet: "SUCCESS", confirmed: true });
     expect((await balances(to.address)).balance).toBe(100_000);
     // A decimal string works the same way.
-    expect((await post("send", { private_key: alice().privateKey, to_address: bob().base58, amount: "1.000001" })).body).toMatchObject({ amount: 1_000_001, amount_trx: 1.000001 });
+    expect((await post("send", { private_key: alice().privateKey, to_address: bob().base58, amount: "1.000001" })).body).toMatchObject({
+      amount: 1_000_001,
+      amount_trx: 1.000001,
+    });
   });
 
   it("POST account/send answers the spec's 400 messages", async () => {
@@ -102,7 +119,14 @@ describe("before the sunset", () => {
     const to = TronWeb.createRandom() as unknown as { address: string };
     const { status, body } = await post("send/usdt", { private_key: bob().privateKey, to_address: to.address, amount: 2.5 });
     expect(status).toBe(200);
-    expect(body).toEqual({ success: true, tx_id: expect.stringMatching(/^[0-9a-f]{64}$/), from_address: bob().base58, to_address: to.address, amount: 2.5, amount_trx: 2.5 });
+    expect(body).toEqual({
+      success: true,
+      tx_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      from_address: bob().base58,
+      to_address: to.address,
+      amount: 2.5,
+      amount_trx: 2.5,
+    });
     await stack.devnode.produceBlock();
     const sent = await transaction(body.tx_id as string);
     expect(sent.transaction.raw_data.fee_limit).toBe(15_000_000);
@@ -114,15 +138,30 @@ describe("before the sunset", () => {
     const accepted = await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58, amount: 1, fee_limit: 1 });
     expect(accepted.body.success).toBe(true);
     await stack.devnode.produceBlock();
-    expect(await transaction(accepted.body.tx_id as string)).toMatchObject({ contractRet: "OUT_OF_ENERGY", transaction: { raw_data: { fee_limit: 1_000_000 } } });
-    expect(await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58 })).toMatchObject({ status: 400, body: { error: "The private_key, to_address and amount fields are required." } });
-    expect(await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58, amount: "lots" })).toMatchObject({ status: 400, body: { error: "Invalid amount." } });
-    expect(await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58, amount: 1, fee_limit: -2 })).toMatchObject({ status: 400, body: { error: "Invalid fee_limit." } });
+    expect(await transaction(accepted.body.tx_id as string)).toMatchObject({
+      contractRet: "OUT_OF_ENERGY",
+      transaction: { raw_data: { fee_limit: 1_000_000 } },
+    });
+    expect(await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58 })).toMatchObject({
+      status: 400,
+      body: { error: "The private_key, to_address and amount fields are required." },
+    });
+    expect(await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58, amount: "lots" })).toMatchObject({
+      status: 400,
+      body: { error: "Invalid amount." },
+    });
+    expect(await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58, amount: 1, fee_limit: -2 })).toMatchObject({
+      status: 400,
+      body: { error: "Invalid fee_limit." },
+    });
   });
 
   it("answers a node that is down with 500 {error}", async () => {
     const down = await stack.startProxy({ TRON_NODE_URL: "http://127.0.0.1:1" }, { now: () => clock });
-    const response = await down.request("/api/v1/trx/account/send", { method: "POST", body: JSON.stringify({ private_key: alice().privateKey, to_address: bob().base58, amount: 1 }) });
+    const response = await down.request("/api/v1/trx/account/send", {
+      method: "POST",
+      body: JSON.stringify({ private_key: alice().privateKey, to_address: bob().base58, amount: 1 }),
+    });
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ error: "Could not connect to TRX node." });
   });
@@ -139,7 +178,12 @@ describe("from the sunset instant", () => {
       ["send", /POST \/api\/v1\/trx\/transactions\/create, sign locally, then POST \/api\/v1\/trx\/transactions\/broadcast/],
       ["send/usdt", /transactions\/create/],
     ] as const) {
-      const { status, headers, body } = await post(path, { private_key: alice().privateKey, to_address: bob().base58, amount: 1, mnemonic: MNEMONIC });
+      const { status, headers, body } = await post(path, {
+        private_key: alice().privateKey,
+        to_address: bob().base58,
+        amount: 1,
+        mnemonic: MNEMONIC,
+      });
       expect(status, path).toBe(410);
       expect(Object.keys(body)).toEqual(["error"]);
       expect(body.error).toMatch(replacement);

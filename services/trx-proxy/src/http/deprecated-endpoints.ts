@@ -14,23 +14,24 @@ import { abortOnClose } from "@chaingate/http";
 import { hasErrorCode } from "@chaingate/errors";
 import type { NodeClient, NodeRpcError } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
-import { toBaseUnits } from "../domain/decimal-amount.ts";
+import { toPositiveBaseUnits } from "@chaingate/decimal-amount";
+import { ERC20_TRANSFER_SELECTOR } from "@chaingate/ethereum";
 import { generateKey, keyFromMnemonic, MAX_CHILD_INDEX } from "../domain/derive-key.ts";
 import { parsePrivateKey, signTransactionId, transactionId } from "../domain/sign-transaction.ts";
-import { addressFromPrivateKey, parseTronAddress, type TronAddress } from "../domain/tron-address.ts";
+import { TRX_DECIMALS, addressFromPrivateKey, parseTronAddress, type TronAddress } from "@chaingate/tron";
 import { buildTransfer, trc20TransferParameter, type Transfer } from "../infra/build-transfer.ts";
 import { utf8FromHex, type LosslessRecord } from "../infra/tron-wallet.ts";
 import { numbersAsText, toPlainJson } from "./lossless-body.ts";
-import { TRX_CODES } from "./node-error-response.ts";
+import { TRX_CODES } from "./trx-errors.ts";
 import type { TrxRoute } from "./trx-route.ts";
 
 /** The spec's default fee_limit of send/usdt, in TRX. */
 export const DEFAULT_USDT_FEE_LIMIT_TRX = "15";
-const TRX_DECIMALS = 6;
 const MAX_FEE_LIMIT_SUN = 15_000_000_000n;
 
 export const SEND_REPLACEMENT = "POST /api/v1/trx/transactions/create, sign locally, then POST /api/v1/trx/transactions/broadcast";
-export const KEY_REPLACEMENT = "generate or derive keys locally (for example TronWeb's utils.accounts.generateAccount or fromMnemonic); no chaingate endpoint takes or returns private keys";
+export const KEY_REPLACEMENT =
+  "generate or derive keys locally (for example TronWeb's utils.accounts.generateAccount or fromMnemonic); no chaingate endpoint takes or returns private keys";
 
 const MESSAGES = {
   required: "The private_key, to_address and amount fields are required.",
@@ -55,7 +56,10 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
     (_req, res, next) => {
       res.setHeader("Deprecation", `@${Math.floor(DEPRECATED_SINCE.getTime() / 1000)}`);
       res.setHeader("Sunset", policy.sunset.toUTCString());
-      res.setHeader("Link", '</api/v1/trx/transactions/create>; rel="successor-version", </api/v1/trx/transactions/broadcast>; rel="successor-version"');
+      res.setHeader(
+        "Link",
+        '</api/v1/trx/transactions/create>; rel="successor-version", </api/v1/trx/transactions/broadcast>; rel="successor-version"',
+      );
       if (policy.now().getTime() >= policy.sunset.getTime()) {
         res.status(410).json({ error: `This endpoint was shut down on ${policy.sunset.toUTCString()}. Instead, ${replacement}.` });
         return;
@@ -74,7 +78,8 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
       res.status(400).json({ error: MESSAGES.mnemonicRequired });
       return;
     }
-    const index = body.index === undefined ? 0 : typeof body.index === "string" && /^\d{1,10}$/.test(body.index) ? Number(body.index) : Number.NaN;
+    const index =
+      body.index === undefined ? 0 : typeof body.index === "string" && /^\d{1,10}$/.test(body.index) ? Number(body.index) : Number.NaN;
     if (!(index >= 0 && index <= MAX_CHILD_INDEX) || (body.passphrase !== undefined && typeof body.passphrase !== "string")) {
       res.status(400).json({ error: MESSAGES.index });
       return;
@@ -92,12 +97,19 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
     const parties = readParties(body);
     if (!parties.ok) return refuse(res, parties.error);
     const { privateKey, to } = parties;
-    const amount = typeof body.amount === "string" ? toBaseUnits(body.amount, TRX_DECIMALS) : undefined;
+    const amount = typeof body.amount === "string" ? toPositiveBaseUnits(body.amount, TRX_DECIMALS) : undefined;
     if (!amount?.ok || amount.value > BigInt(Number.MAX_SAFE_INTEGER)) return refuse(res, MESSAGES.amount);
     const from = addressFromPrivateKey(privateKey);
     const sent = await signAndSend(route.node, { kind: "trx", from, to, amount: amount.value }, privateKey, abortOnClose(res));
     if (!sent.ok) return refuse(res, `Broadcast failed: ${sent.message}`, sent.code ? { code: sent.code } : undefined);
-    res.json({ success: true, tx_id: sent.txId, from_address: from.base58, to_address: to.base58, amount: Number(amount.value), amount_trx: Number(body.amount) });
+    res.json({
+      success: true,
+      tx_id: sent.txId,
+      from_address: from.base58,
+      to_address: to.base58,
+      amount: Number(amount.value),
+      amount_trx: Number(body.amount),
+    });
   };
 
   const sendUsdt: RequestHandler = async (req, res) => {
@@ -110,14 +122,31 @@ export function deprecatedEndpoints(route: TrxRoute, policy: SunsetPolicy) {
       res.status(500).json({ error: "USDT is not in this service's TRC-20 whitelist." });
       return;
     }
-    const amount = typeof body.amount === "string" ? toBaseUnits(body.amount, token.decimals) : undefined;
+    const amount = typeof body.amount === "string" ? toPositiveBaseUnits(body.amount, token.decimals) : undefined;
     if (!amount?.ok) return refuse(res, MESSAGES.amount);
-    const feeLimit = body.fee_limit === undefined ? toBaseUnits(DEFAULT_USDT_FEE_LIMIT_TRX, TRX_DECIMALS) : typeof body.fee_limit === "string" ? toBaseUnits(body.fee_limit, TRX_DECIMALS) : undefined;
+    const feeLimit =
+      body.fee_limit === undefined
+        ? toPositiveBaseUnits(DEFAULT_USDT_FEE_LIMIT_TRX, TRX_DECIMALS)
+        : typeof body.fee_limit === "string"
+          ? toPositiveBaseUnits(body.fee_limit, TRX_DECIMALS)
+          : undefined;
     if (!feeLimit?.ok || feeLimit.value > MAX_FEE_LIMIT_SUN) return refuse(res, MESSAGES.feeLimit);
     const from = addressFromPrivateKey(privateKey);
-    const sent = await signAndSend(route.node, { kind: "trc20", from, to, amount: amount.value, token, feeLimit: feeLimit.value }, privateKey, abortOnClose(res));
+    const sent = await signAndSend(
+      route.node,
+      { kind: "trc20", from, to, amount: amount.value, token, feeLimit: feeLimit.value },
+      privateKey,
+      abortOnClose(res),
+    );
     if (!sent.ok) return refuse(res, `Broadcast failed: ${sent.message}`, sent.code ? { code: sent.code } : undefined);
-    res.json({ success: true, tx_id: sent.txId, from_address: from.base58, to_address: to.base58, amount: Number(body.amount), amount_trx: Number(body.amount) });
+    res.json({
+      success: true,
+      tx_id: sent.txId,
+      from_address: from.base58,
+      to_address: to.base58,
+      amount: Number(body.amount),
+      amount_trx: Number(body.amount),
+    });
   };
 
   return { gate, createAddress, privateKeyFromMnemonic, sendTrx, sendUsdt };
@@ -174,11 +203,15 @@ async function signAndSend(node: NodeClient, transfer: Transfer, privateKey: Uin
 }
 
 function builtAsAsked(transaction: LosslessRecord, transfer: Transfer): boolean {
-  const contract = (transaction.raw_data as { contract?: Array<{ parameter?: { value?: Record<string, unknown> } }> } | undefined)?.contract;
+  const contract = (transaction.raw_data as { contract?: Array<{ parameter?: { value?: Record<string, unknown> } }> } | undefined)
+    ?.contract;
   const value = contract?.length === 1 ? contract[0]?.parameter?.value : undefined;
   if (!value || value.owner_address !== transfer.from.hex) return false;
   if (transfer.kind === "trc20") {
-    return value.contract_address === transfer.token.contractHex && value.data === `a9059cbb${trc20TransferParameter(transfer.to, transfer.amount)}`;
+    return (
+      value.contract_address === transfer.token.contractHex &&
+      value.data === `${ERC20_TRANSFER_SELECTOR}${trc20TransferParameter(transfer.to, transfer.amount)}`
+    );
   }
   return value.to_address === transfer.to.hex && String(value.amount) === transfer.amount.toString();
 }

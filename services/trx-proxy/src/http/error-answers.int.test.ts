@@ -1,8 +1,10 @@
 /**
- * Error answers of the Tron routes the other tests only see succeed, through the gateway: each is
- * also checked against the OpenAPI document (the test gateway checks every answer).
+ * Error answers of the Tron routes the other tests only see succeed, at the proxy's internal edge:
+ * each is also checked against the OpenAPI document (the edge checks every answer). The 401 of a
+ * request without an API key is the gateway's: drills/src/e2e/proxy-routes-need-a-key.int.test.ts.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { INTERNAL_TOKEN_HEADER } from "@chaingate/http";
 import { startTrxStack, type TrxStack } from "../testing/index.ts";
 
 let stack: TrxStack;
@@ -18,9 +20,15 @@ const answer = async (path: string, init?: RequestInit) => {
 };
 
 it("answers an unparseable address on /assets as the node failure it is", async () => {
-  expect(await answer("/api/v1/trx/account/not-an-address/assets")).toMatchObject({ status: 500, body: { error: "Could not connect to TRX node.", details: { reason: "invalid_argument" } } });
+  expect(await answer("/api/v1/trx/account/not-an-address/assets")).toMatchObject({
+    status: 500,
+    body: { error: "Could not connect to TRX node.", details: { reason: "invalid_argument" } },
+  });
 });
 
-it("answers 401 without a key on the token list", async () => {
-  expect(await answer("/api/v1/trx/tokens/trc20", { headers: { "x-api-key": "" } })).toMatchObject({ status: 401, body: { message: expect.any(String) } });
+it("answers 401 without the internal token on the token list", async () => {
+  expect(await answer("/api/v1/trx/tokens/trc20", { headers: { [INTERNAL_TOKEN_HEADER]: "" } })).toMatchObject({
+    status: 401,
+    body: { message: expect.any(String) },
+  });
 });

@@ -6,9 +6,9 @@
 import { abortOnClose } from "@chaingate/http";
 import { stringifyLosslessJson } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
-import { parseTronAddress } from "../domain/tron-address.ts";
+import { parseTronAddress } from "@chaingate/tron";
 import { getAccount } from "../infra/tron-wallet.ts";
-import { INVALID_ARGUMENT } from "./node-error-response.ts";
+import { INVALID_ARGUMENT } from "./trx-errors.ts";
 import { sendJsonText, type TrxRoute } from "./trx-route.ts";
 
 export function getAccountRecord({ node }: TrxRoute): RequestHandler {

@@ -23,7 +23,10 @@ export function getLatestBlocks({ node, logger }: TrxRoute, max: number): Reques
       return;
     }
     const signal = abortOnClose(res);
-    const head = await node.request<{ block_header?: { raw_data?: { number?: number } } }>("/wallet/getblock", { body: { detail: false }, signal });
+    const head = await node.request<{ block_header?: { raw_data?: { number?: number } } }>("/wallet/getblock", {
+      body: { detail: false },
+      signal,
+    });
     const headNumber = head.block_header?.raw_data?.number ?? 0;
     const numbers = Array.from({ length: Math.min(count, headNumber + 1) }, (_unused, index) => headNumber - index);
 

@@ -3,7 +3,15 @@ import type { RequestHandler } from "express";
 import type { TrxRoute } from "./trx-route.ts";
 
 export function getTrc20Tokens({ whitelist }: TrxRoute): RequestHandler {
-  const body = { tokens: whitelist.map((token) => ({ contract: token.contract, contract_hex: token.contractHex, symbol: token.symbol, name: token.name, decimals: token.decimals })) };
+  const body = {
+    tokens: whitelist.map((token) => ({
+      contract: token.contract,
+      contract_hex: token.contractHex,
+      symbol: token.symbol,
+      name: token.name,
+      decimals: token.decimals,
+    })),
+  };
   return (_req, res) => {
     res.json(body);
   };

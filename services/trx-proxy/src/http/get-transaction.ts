@@ -8,11 +8,12 @@
  * solidified: a reorganisation may still drop it), `confirmed` (solidified). An unknown hash is the
  * spec's 500 with details.reason not_found; one that is not 64 hex digits, invalid_argument.
  */
+import { nodeFailureResponse } from "@chaingate/chain-proxy";
 import { abortOnClose } from "@chaingate/http";
-import { JsonNumber, stringifyLosslessJson } from "@chaingate/node-client";
+import { JsonNumber, stringifyLosslessJson, tron } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
 import { bigintOf, utf8FromHex, type LosslessRecord } from "../infra/tron-wallet.ts";
-import { INVALID_ARGUMENT, nodeFailure } from "./node-error-response.ts";
+import { INVALID_ARGUMENT } from "./trx-errors.ts";
 import { sendJsonText, type TrxRoute } from "./trx-route.ts";
 
 const TRANSACTION_HASH = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -27,16 +28,34 @@ export function getTransaction({ node }: TrxRoute): RequestHandler {
     const hash = raw.replace(/^0x/, "").toLowerCase();
     const signal = abortOnClose(res);
     const read = (path: string) => node.request<LosslessRecord>(path, { body: { value: hash }, signal, lossless: true });
-    const [transaction, info, solidInfo] = await Promise.all([read("/wallet/gettransactionbyid"), read("/wallet/gettransactioninfobyid"), read("/walletsolidity/gettransactioninfobyid")]);
+    const [transaction, info, solidInfo] = await Promise.all([
+      read("/wallet/gettransactionbyid"),
+      read("/wallet/gettransactioninfobyid"),
+      read("/walletsolidity/gettransactioninfobyid"),
+    ]);
 
     if (isEmpty(transaction)) {
       const pending = await read("/wallet/gettransactionfrompending");
       if (isEmpty(pending)) {
-        const { status, body } = nodeFailure("not_found");
+        const { status, body } = nodeFailureResponse(tron, "not_found");
         res.status(status).json(body);
         return;
       }
-      sendJsonText(res, 200, stringifyLosslessJson({ txID: hash, status: "pending", confirmed: false, block_number: null, block_timestamp: null, contractRet: null, fee: 0, receipt: null, transaction: pending }));
+      sendJsonText(
+        res,
+        200,
+        stringifyLosslessJson({
+          txID: hash,
+          status: "pending",
+          confirmed: false,
+          block_number: null,
+          block_timestamp: null,
+          contractRet: null,
+          fee: 0,
+          receipt: null,
+          transaction: pending,
+        }),
+      );
       return;
     }
     const ret = (transaction.ret as Array<{ contractRet?: string }> | undefined)?.[0];

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/trx/jsonrpc batches through the gateway against the Tron dev node: up to
+ * POST /api/v1/trx/jsonrpc batches at the proxy's internal edge against the Tron dev node: up to
  * JSONRPC_MAX_BATCH (default 1,000) calls, checked whole, sent to the node in chunks of
  * TRON_NODE_MAX_BATCH (here 25), answered as one array in request order.
  */
@@ -19,7 +19,8 @@ const rpc = async (body: unknown) => {
 };
 
 it("answers a batch of 1,000 calls in request order, a refused one refusing all, 1,001 refused whole", async () => {
-  const call = (id: number) => (id % 2 === 0 ? { jsonrpc: "2.0", id, method: "eth_chainId" } : { jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] });
+  const call = (id: number) =>
+    id % 2 === 0 ? { jsonrpc: "2.0", id, method: "eth_chainId" } : { jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] };
   const full = await rpc(Array.from({ length: 1_000 }, (_, i) => call(i)));
   // The node's own content type, passed on.
   const direct = await fetch(`${stack.devnode.url}/jsonrpc`, { method: "POST", body: JSON.stringify(call(0)) });
@@ -28,8 +29,16 @@ it("answers a batch of 1,000 calls in request order, a refused one refusing all,
   expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
   expect(answers[998]!.result).toBe("0xa57cb69c");
   expect(answers[999]!.result).toMatch(/^0x[0-9a-f]+$/);
-  expect(await rpc(Array.from({ length: 1_001 }, (_, i) => call(i)))).toMatchObject({ status: 400, body: { error: { code: -32600 }, id: null } });
-  expect(await rpc([...Array.from({ length: 50 }, (_, i) => call(i)), { jsonrpc: "2.0", id: 50, method: "eth_sendRawTransaction", params: ["0x00"] }])).toMatchObject({
+  expect(await rpc(Array.from({ length: 1_001 }, (_, i) => call(i)))).toMatchObject({
+    status: 400,
+    body: { error: { code: -32600 }, id: null },
+  });
+  expect(
+    await rpc([
+      ...Array.from({ length: 50 }, (_, i) => call(i)),
+      { jsonrpc: "2.0", id: 50, method: "eth_sendRawTransaction", params: ["0x00"] },
+    ]),
+  ).toMatchObject({
     status: 403,
     body: { error: { code: -32601 }, id: null },
   });

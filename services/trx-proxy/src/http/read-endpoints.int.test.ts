@@ -1,4 +1,4 @@
-/** The read endpoints of /api/v1/trx through the gateway, against the Tron simulator. */
+/** The read endpoints of /api/v1/trx at the proxy's internal edge, against the Tron simulator. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTrxStack, type TrxStack } from "../testing/index.ts";
 
@@ -10,7 +10,8 @@ afterAll(() => stack?.stop());
 
 const GENERIC = "Could not connect to TRX node.";
 const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> });
-const node = async (path: string, body: unknown) => (await fetch(`${stack.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
+const node = async (path: string, body: unknown) =>
+  (await fetch(`${stack.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
 const NEVER_SEEN = "TPLkz8rzTT7gKRS1bUm3hBcvw1EExAbKTV";
 
 describe("GET /api/v1/trx/health", () => {
@@ -43,7 +44,10 @@ describe("GET /api/v1/trx/account/{address}", () => {
 
   it("answers an unparseable address with the spec's 500 and details.reason invalid_argument", async () => {
     for (const address of ["TPLkz8rzTT7gKRS1bUm3hBcvw1EExAbKTW", "not-an-address", "41abc"]) {
-      expect(await json(await stack.request(`/api/v1/trx/account/${address}`)), address).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "invalid_argument" } } });
+      expect(await json(await stack.request(`/api/v1/trx/account/${address}`)), address).toEqual({
+        status: 500,
+        body: { error: GENERIC, details: { reason: "invalid_argument" } },
+      });
     }
   });
 });
@@ -57,7 +61,9 @@ describe("GET /api/v1/trx/account/{address}/balance and /assets", () => {
     const body = JSON.parse(text) as Record<string, unknown>;
     const usdt = stack.devnode.genesis.trc20.find((token) => token.symbol === "USDT")!;
     const usdd = stack.devnode.genesis.trc20.find((token) => token.symbol === "USDD")!;
-    const tokens = Object.fromEntries(stack.devnode.genesis.trc10.map((token) => [token.abbr, { name: token.name, id: token.id, balance: alice.trc10[token.id] }]));
+    const tokens = Object.fromEntries(
+      stack.devnode.genesis.trc10.map((token) => [token.abbr, { name: token.name, id: token.id, balance: alice.trc10[token.id] }]),
+    );
     expect(body).toEqual({
       address: alice.base58,
       balance: alice.balanceSun,
@@ -86,7 +92,10 @@ describe("GET /api/v1/trx/account/{address}/balance and /assets", () => {
   });
 
   it("answers an unparseable address with invalid_argument", async () => {
-    expect(await json(await stack.request("/api/v1/trx/account/Tnope/balance"))).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "invalid_argument" } } });
+    expect(await json(await stack.request("/api/v1/trx/account/Tnope/balance"))).toEqual({
+      status: 500,
+      body: { error: GENERIC, details: { reason: "invalid_argument" } },
+    });
   });
 });
 
@@ -97,7 +106,11 @@ describe("GET /api/v1/trx/tokens/trc20", () => {
     const tokens = body.tokens as Array<{ symbol: string; contract: string; contract_hex: string; decimals: number }>;
     expect(tokens.map((token) => token.symbol)).toEqual(["USDT", "USDC", "USDD", "TUSD", "WTRX"]);
     for (const token of stack.devnode.genesis.trc20) {
-      expect(tokens.find((entry) => entry.symbol === token.symbol)).toMatchObject({ contract: token.base58, contract_hex: token.hex, decimals: token.decimals });
+      expect(tokens.find((entry) => entry.symbol === token.symbol)).toMatchObject({
+        contract: token.base58,
+        contract_hex: token.hex,
+        decimals: token.decimals,
+      });
     }
   });
 });
@@ -107,7 +120,9 @@ describe("GET /api/v1/trx/block/latest/{num}", () => {
     const alice = stack.devnode.genesis.accounts[0]!;
     const bob = stack.devnode.genesis.accounts[1]!;
     // A block with a transaction in it, then an empty one on top.
-    const built = JSON.parse(await node("/wallet/createtransaction", { owner_address: alice.hex, to_address: bob.hex, amount: 1 })) as { txID: string };
+    const built = JSON.parse(await node("/wallet/createtransaction", { owner_address: alice.hex, to_address: bob.hex, amount: 1 })) as {
+      txID: string;
+    };
     expect(built.txID).toMatch(/^[0-9a-f]{64}$/);
     await stack.devnode.produceBlock();
     const head = await stack.devnode.produceBlock();
@@ -115,17 +130,22 @@ describe("GET /api/v1/trx/block/latest/{num}", () => {
     expect(response.status).toBe(200);
     const { block } = (await response.json()) as { block: Array<{ block_header: { raw_data: { number: number } } }> };
     expect(block.map((entry) => entry.block_header.raw_data.number)).toEqual([head.number, head.number - 1, head.number - 2]);
-    for (const entry of block) expect(entry).toEqual(JSON.parse(await node("/wallet/getblockbynum", { num: entry.block_header.raw_data.number })));
+    for (const entry of block)
+      expect(entry).toEqual(JSON.parse(await node("/wallet/getblockbynum", { num: entry.block_header.raw_data.number })));
   });
 
   it("stops at the genesis block when num exceeds the chain", async () => {
-    const head = (JSON.parse(await node("/wallet/getnowblock", {})) as { block_header: { raw_data: { number: number } } }).block_header.raw_data.number;
+    const head = (JSON.parse(await node("/wallet/getnowblock", {})) as { block_header: { raw_data: { number: number } } }).block_header
+      .raw_data.number;
     const { block } = (await (await stack.request("/api/v1/trx/block/latest/50")).json()) as { block: unknown[] };
     expect(block).toHaveLength(Math.min(50, head + 1));
   });
 
   it("answers num 0 or above the cap with 400 and a non-numeric num with a routing 404", async () => {
-    expect(await json(await stack.request("/api/v1/trx/block/latest/0"))).toEqual({ status: 400, body: { error: "The num must be an integer between 1 and 50." } });
+    expect(await json(await stack.request("/api/v1/trx/block/latest/0"))).toEqual({
+      status: 400,
+      body: { error: "The num must be an integer between 1 and 50." },
+    });
     expect((await json(await stack.request("/api/v1/trx/block/latest/51"))).status).toBe(400);
     const notNumeric = await json(await stack.request("/api/v1/trx/block/latest/abc"));
     expect(notNumeric.status).toBe(404);
@@ -137,8 +157,16 @@ describe("POST /api/v1/trx/jsonrpc", () => {
   const rpc = async (body: unknown) => json(await stack.request("/api/v1/trx/jsonrpc", { method: "POST", body: JSON.stringify(body) }));
 
   it("forwards read methods to the node's /jsonrpc and passes its answer through", async () => {
-    const direct = (await (await fetch(`${stack.devnode.url}/jsonrpc`, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) })).json()) as { result: string };
-    expect(await rpc({ jsonrpc: "2.0", id: 7, method: "eth_blockNumber", params: [] })).toEqual({ status: 200, body: { jsonrpc: "2.0", id: 7, result: direct.result } });
+    const direct = (await (
+      await fetch(`${stack.devnode.url}/jsonrpc`, {
+        method: "POST",
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+      })
+    ).json()) as { result: string };
+    expect(await rpc({ jsonrpc: "2.0", id: 7, method: "eth_blockNumber", params: [] })).toEqual({
+      status: 200,
+      body: { jsonrpc: "2.0", id: 7, result: direct.result },
+    });
     expect((await rpc({ jsonrpc: "2.0", id: "c", method: "eth_chainId" })).body).toMatchObject({ id: "c", result: "0xa57cb69c" });
   });
 
@@ -162,14 +190,30 @@ describe("the node down or not configured", () => {
   it("answers the spec's 500 with details.reason node_unreachable / not_configured, and 502 -32603 on jsonrpc", async () => {
     const down = await stack.startProxy({ TRON_NODE_URL: "http://127.0.0.1:1" });
     const alice = stack.devnode.genesis.accounts[0]!.base58;
-    for (const path of [`/api/v1/trx/account/${alice}`, `/api/v1/trx/account/${alice}/balance`, "/api/v1/trx/block/latest/1", `/api/v1/trx/transactions/${"ab".repeat(32)}`]) {
-      expect(await json(await down.request(path)), path).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "node_unreachable" } } });
+    for (const path of [
+      `/api/v1/trx/account/${alice}`,
+      `/api/v1/trx/account/${alice}/balance`,
+      "/api/v1/trx/block/latest/1",
+      `/api/v1/trx/transactions/${"ab".repeat(32)}`,
+    ]) {
+      expect(await json(await down.request(path)), path).toEqual({
+        status: 500,
+        body: { error: GENERIC, details: { reason: "node_unreachable" } },
+      });
     }
-    const rpc = await json(await down.request("/api/v1/trx/jsonrpc", { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber" }) }));
+    const rpc = await json(
+      await down.request("/api/v1/trx/jsonrpc", {
+        method: "POST",
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber" }),
+      }),
+    );
     expect(rpc).toEqual({ status: 502, body: { error: { code: -32603, message: GENERIC }, id: 1 } });
     expect(await json(await down.request("/api/v1/trx/health"))).toEqual({ status: 500, body: { status: "error", message: GENERIC } });
     const unconfigured = await stack.startProxy({});
-    expect(await json(await unconfigured.request(`/api/v1/trx/account/${alice}`))).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "not_configured" } } });
+    expect(await json(await unconfigured.request(`/api/v1/trx/account/${alice}`))).toEqual({
+      status: 500,
+      body: { error: GENERIC, details: { reason: "not_configured" } },
+    });
   });
 
   it("fails over to the next node URL", async () => {

@@ -1,13 +1,13 @@
 /**
- * Behaviours a healthy simulator cannot be made to show, through the gateway against a scripted
+ * Behaviours a healthy simulator cannot be made to show, at the proxy's internal edge against a scripted
  * java-tron stand-in: a hosted node's API key header, a client that leaves (its node call is
  * cancelled and the node stays in use), a block stream the node cuts.
  */
 import http from "node:http";
 import { Writable } from "node:stream";
 import { loadConfig } from "@chaingate/config";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
 import { createLogger } from "@chaingate/logger";
+import { internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trxProxyConfigSchema } from "../config.ts";
 import { createTrxProxy } from "../create-trx-proxy.ts";
@@ -35,17 +35,19 @@ async function startScriptedNode(): Promise<ScriptedNode> {
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, calls, server, behave: (next) => (behaviour = next) };
 }
 
-const answer = (response: http.ServerResponse, body: unknown) => response.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+const answer = (response: http.ServerResponse, body: unknown) =>
+  response.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
 const ADDRESS = "TDsY1sDyBHxHqxU8pEhQvXYK45CdeTV2SV";
+/** The account the gateway would have authenticated. */
+const ACCOUNT_ID = 1;
 
 describe("trx-proxy against a scripted node", () => {
   let node: ScriptedNode;
   let fallback: ScriptedNode;
-  let gatewayUrl: string;
-  let key: string;
+  let edge: InternalEdge;
   const lines: Array<Record<string, unknown>> = [];
   const closers: Array<() => Promise<void>> = [];
-  const request = (path: string, init: RequestInit = {}) => fetch(`${gatewayUrl}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });
+  const request = (path: string, init: RequestInit = {}) => edge.request(ACCOUNT_ID, path, init);
 
   beforeAll(async () => {
     node = await startScriptedNode();
@@ -57,16 +59,18 @@ describe("trx-proxy against a scripted node", () => {
         done();
       },
     });
-    const env = { PORT: "0", TRON_NODE_URL: `${node.url},${fallback.url}`, TRON_NODE_API_KEY: "bench-key-0001" };
-    const proxy = await createTrxProxy(loadConfig("trx-proxy", trxProxyConfigSchema, env), createLogger({ service: "trx-proxy", destination, level: "info" }));
-    const gateway = await startTestGateway({ TRX_PROXY_URL: proxy.url });
-    ({ key } = await createAccountWithKey(gateway.databaseUrl));
-    gatewayUrl = gateway.url;
+    const env = {
+      PORT: "0",
+      TRON_NODE_URL: `${node.url},${fallback.url}`,
+      TRON_NODE_API_KEY: "bench-key-0001",
+      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    };
+    const proxy = await createTrxProxy(
+      loadConfig("trx-proxy", trxProxyConfigSchema, env),
+      createLogger({ service: "trx-proxy", destination, level: "info" }),
+    );
+    edge = internalEdge(proxy);
     closers.push(
-      async () => {
-        await gateway.close();
-        await gateway.dropDatabase();
-      },
       () => proxy.close(),
       ...[node, fallback].map((scripted) => async () => {
         scripted.server.closeAllConnections();
@@ -122,6 +126,8 @@ describe("trx-proxy against a scripted node", () => {
       () => "a cut body",
     );
     expect(received).toBe("a cut body");
-    await expect.poll(() => lines.some((line) => line.message === "a block stream failed after the answer started; connection cut")).toBe(true);
+    await expect
+      .poll(() => lines.some((line) => line.message === "a block stream failed after the answer started; connection cut"))
+      .toBe(true);
   });
 });

@@ -2,13 +2,20 @@
  * Private keys and mnemonics sent to the deprecated endpoints never leave the request: the
  * trx-proxy runs as a real process (its start script, telemetry preloaded, logging at trace) with
  * its spans exported to a local OTLP receiver; every byte it logs and every span it exports is
- * searched for the secrets.
+ * searched for the secrets. Called at its internal edge, as the gateway calls it.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { freePort, spawnService, waitForHttp, type SpawnedService } from "@chaingate/testing";
+import {
+  freePort,
+  internalEdge,
+  spawnService,
+  TEST_INTERNAL_TOKEN,
+  waitForHttp,
+  type InternalEdge,
+  type SpawnedService,
+} from "@chaingate/testing";
 import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
 import { TronWeb } from "tronweb";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -18,10 +25,11 @@ const MNEMONIC = "legal winner thank year wave sausage worth useful legal winner
 
 let devnode: TronDevnode;
 let proxy: SpawnedService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let edge: InternalEdge;
 let receiver: http.Server;
 const exported: string[] = [];
-let key: string;
+/** The account the gateway would have authenticated. */
+const ACCOUNT_ID = 1;
 
 beforeAll(async () => {
   devnode = await startTronDevnode({ port: 0, blockIntervalMs: 0 });
@@ -41,23 +49,21 @@ beforeAll(async () => {
     LOG_LEVEL: "trace",
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
     OTEL_BSP_SCHEDULE_DELAY: "100",
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
   });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
-  gateway = await startTestGateway({ TRX_PROXY_URL: `http://127.0.0.1:${port}` });
-  ({ key } = await createAccountWithKey(gateway.databaseUrl));
+  edge = internalEdge({ url: `http://127.0.0.1:${port}` });
 }, 90_000);
 
 afterAll(async () => {
   await proxy?.stop();
-  await gateway?.close();
-  await gateway?.dropDatabase();
   await devnode?.close();
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
 it("keeps keys and mnemonics out of the process's output and its exported spans", async () => {
   const post = (path: string, body: unknown) =>
-    fetch(`${gateway.url}/api/v1/trx/account/${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    edge.request(ACCOUNT_ID, `/api/v1/trx/account/${path}`, { method: "POST", body: JSON.stringify(body) });
   const [alice, bob] = devnode.genesis.accounts;
   const created = (await (await post("create", {})).json()) as { private_key: string };
   const derived = (await (await post("private-key", { mnemonic: MNEMONIC, index: 2 })).json()) as { private_key: string };
@@ -74,7 +80,15 @@ it("keeps keys and mnemonics out of the process's output and its exported spans"
   await expect.poll(() => exported.join("").includes("/api/v1/trx/account/send/usdt"), { timeout: 15_000 }).toBe(true);
   await expect.poll(() => proxy.output().includes("/api/v1/trx/account/send/usdt"), { timeout: 5_000 }).toBe(true);
   const everything = `${proxy.output()}\n${exported.join("\n")}`.toLowerCase();
-  for (const secret of [created.private_key, derived.private_key, alice!.privateKey, bob!.privateKey, poor, MNEMONIC, MNEMONIC.split(" ").slice(0, 3).join(" ")]) {
+  for (const secret of [
+    created.private_key,
+    derived.private_key,
+    alice!.privateKey,
+    bob!.privateKey,
+    poor,
+    MNEMONIC,
+    MNEMONIC.split(" ").slice(0, 3).join(" "),
+  ]) {
     expect(secret.length).toBeGreaterThan(10);
     expect(everything.includes(secret.toLowerCase())).toBe(false);
   }

@@ -1,13 +1,10 @@
 /** What every /api/v1/trx handler is given. */
-import type { Logger } from "@chaingate/logger";
-import type { NodeClient } from "@chaingate/node-client";
+import type { ProxyRoute } from "@chaingate/chain-proxy";
 import type { Response } from "express";
 import type { Trc10MetadataCache } from "../domain/trc10-metadata-cache.ts";
-import type { Trc20Token } from "../domain/trc20-whitelist.ts";
+import type { Trc20Token } from "@chaingate/tron";
 
-export interface TrxRoute {
-  node: NodeClient;
-  logger: Logger;
+export interface TrxRoute extends ProxyRoute {
   whitelist: readonly Trc20Token[];
   trc10: Trc10MetadataCache;
 }

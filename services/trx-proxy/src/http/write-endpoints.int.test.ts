@@ -1,5 +1,5 @@
 /**
- * The replacement flow through the gateway against the Tron simulator: create (built by the node)
+ * The replacement flow at the proxy's internal edge against the Tron simulator: create (built by the node)
  * → sign locally with TronWeb → broadcast → confirm with transactions/{hash} once the block is
  * produced, for TRX, TRC-10 and TRC-20, with balances read before and after.
  */
@@ -55,7 +55,9 @@ describe("create → sign locally → broadcast → confirm", () => {
     expect(body).toMatchObject({ txID: txid, status: "confirmed", confirmed: true, block_number: block.number, contractRet: "SUCCESS" });
     expect(body.transaction.raw_data.contract[0].parameter.value).toMatchObject({ amount: 100000, to_address: TronWeb.address.toHex(to) });
     // A new account: the creation fee (bandwidth) plus CreateNewAccountFeeInSystemContract, as the chain parameters say.
-    const { chainParameter } = (await (await fetch(`${stack.devnode.url}/wallet/getchainparameters`)).json()) as { chainParameter: Array<{ key: string; value?: number }> };
+    const { chainParameter } = (await (await fetch(`${stack.devnode.url}/wallet/getchainparameters`)).json()) as {
+      chainParameter: Array<{ key: string; value?: number }>;
+    };
     const parameter = (key: string) => chainParameter.find((entry) => entry.key === key)?.value ?? 0;
     expect(body.fee).toBe(parameter("getCreateAccountFee") + parameter("getCreateNewAccountFeeInSystemContract"));
 
@@ -68,7 +70,10 @@ describe("create → sign locally → broadcast → confirm", () => {
     const before = (await balances(bob().base58)).trc10 as Record<string, { balance: number }>;
     const txid = await send({ from: alice().base58, to: bob().hex, amount: "2.5", currency: token.id }, alice().privateKey);
     await stack.devnode.produceBlock();
-    expect((await json(await stack.request(`/api/v1/trx/transactions/${txid}`))).body).toMatchObject({ contractRet: "SUCCESS", confirmed: true });
+    expect((await json(await stack.request(`/api/v1/trx/transactions/${txid}`))).body).toMatchObject({
+      contractRet: "SUCCESS",
+      confirmed: true,
+    });
     const after = (await balances(bob().base58)).trc10 as Record<string, { balance: number }>;
     expect(after[token.abbr]!.balance).toBe(before[token.abbr]!.balance + 2_500_000);
   });
@@ -90,7 +95,10 @@ describe("create → sign locally → broadcast → confirm", () => {
   it("accepts a USDT transfer whose fee_limit is too low, then reports it OUT_OF_ENERGY with the fee burned", async () => {
     const to = bob().base58;
     const before = await balances(to);
-    const txid = await send({ from: alice().base58, to, amount: "1", currency: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", fee_limit: "1" }, alice().privateKey);
+    const txid = await send(
+      { from: alice().base58, to, amount: "1", currency: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", fee_limit: "1" },
+      alice().privateKey,
+    );
     await stack.devnode.produceBlock();
     const { body } = await json(await stack.request(`/api/v1/trx/transactions/${txid}`));
     expect(body).toMatchObject({ contractRet: "OUT_OF_ENERGY", result: "FAILED", receipt: { result: "OUT_OF_ENERGY" } });
@@ -104,17 +112,25 @@ describe("create → sign locally → broadcast → confirm", () => {
 
 describe("POST /api/v1/trx/transactions/broadcast", () => {
   it("answers 200 with result false and the node's code and decoded message when it rejects", async () => {
-    const created = await json(await stack.post("/api/v1/trx/transactions/create", { from: alice().base58, to: bob().base58, amount: "1" }));
+    const created = await json(
+      await stack.post("/api/v1/trx/transactions/create", { from: alice().base58, to: bob().base58, amount: "1" }),
+    );
     // TronWeb refuses to sign with a key that does not own the transaction; its low-level signer does not.
     const wrongSigner = tronWeb.utils.crypto.signTransaction(bob().privateKey, structuredClone(created.body));
     const refused = await json(await stack.post("/api/v1/trx/transactions/broadcast", wrongSigner));
     expect(refused.status).toBe(200);
     expect(refused.body).toMatchObject({ result: false, code: "SIGERROR", txid: created.body.txID });
-    expect(refused.body.message).toMatch(/^Validate signature error: .* is signed by TMy6uUVEfkeskZTVa2PoZvSy8kryDmeKmv but it is not contained of permission\.$/);
+    expect(refused.body.message).toMatch(
+      /^Validate signature error: .* is signed by TMy6uUVEfkeskZTVa2PoZvSy8kryDmeKmv but it is not contained of permission\.$/,
+    );
 
     const signed = await tronWeb.trx.sign(created.body as never, alice().privateKey);
     expect((await json(await stack.post("/api/v1/trx/transactions/broadcast", signed))).body.result).toBe(true);
-    expect((await json(await stack.post("/api/v1/trx/transactions/broadcast", signed))).body).toMatchObject({ result: false, code: "DUP_TRANSACTION_ERROR", message: "Dup transaction." });
+    expect((await json(await stack.post("/api/v1/trx/transactions/broadcast", signed))).body).toMatchObject({
+      result: false,
+      code: "DUP_TRANSACTION_ERROR",
+      message: "Dup transaction.",
+    });
   });
 
   it("answers a body that is no signed transaction with 422", async () => {
@@ -126,27 +142,45 @@ describe("POST /api/v1/trx/transactions/broadcast", () => {
 
 describe("POST /api/v1/trx/transactions/create: refusals", () => {
   it("answers invalid fields with 422 and the field-by-field errors", async () => {
-    const { status, body } = await json(await stack.post("/api/v1/trx/transactions/create", { from: "Tnope", to: bob().base58, amount: "0.0000001" }));
+    const { status, body } = await json(
+      await stack.post("/api/v1/trx/transactions/create", { from: "Tnope", to: bob().base58, amount: "0.0000001" }),
+    );
     expect(status).toBe(422);
-    expect(body.errors).toEqual({ from: [expect.stringMatching(/Tron address/)], amount: ["The amount field has more than 6 decimal places."] });
+    expect(body.errors).toEqual({
+      from: [expect.stringMatching(/Tron address/)],
+      amount: ["The amount field has more than 6 decimal places."],
+    });
     const missing = await json(await stack.post("/api/v1/trx/transactions/create", {}));
     expect(missing.status).toBe(422);
-    expect(missing.body.errors).toMatchObject({ from: ["The from field is required."], to: ["The to field is required."], amount: ["The amount field is required."] });
-    const currency = await json(await stack.post("/api/v1/trx/transactions/create", { from: alice().base58, to: bob().base58, amount: "1", currency: "DOGE" }));
+    expect(missing.body.errors).toMatchObject({
+      from: ["The from field is required."],
+      to: ["The to field is required."],
+      amount: ["The amount field is required."],
+    });
+    const currency = await json(
+      await stack.post("/api/v1/trx/transactions/create", { from: alice().base58, to: bob().base58, amount: "1", currency: "DOGE" }),
+    );
     expect(currency.body.errors).toHaveProperty("currency");
-    const feeOnTrx = await json(await stack.post("/api/v1/trx/transactions/create", { from: alice().base58, to: bob().base58, amount: "1", fee_limit: "10" }));
+    const feeOnTrx = await json(
+      await stack.post("/api/v1/trx/transactions/create", { from: alice().base58, to: bob().base58, amount: "1", fee_limit: "10" }),
+    );
     expect(feeOnTrx.body.errors).toEqual({ fee_limit: ["The fee limit field applies to TRC-20 transfers only."] });
   });
 
   it("reads an amount sent as a JSON number by its exact text", async () => {
-    const response = await stack.request("/api/v1/trx/transactions/create", { method: "POST", body: `{"from":"${alice().base58}","to":"${bob().base58}","amount":0.1}` });
+    const response = await stack.request("/api/v1/trx/transactions/create", {
+      method: "POST",
+      body: `{"from":"${alice().base58}","to":"${bob().base58}","amount":0.1}`,
+    });
     const { body } = await json(response);
     expect(body.raw_data.contract[0].parameter.value.amount).toBe(100_000);
   });
 
   it("answers the node's refusal to build with 400 and its message", async () => {
     const empty = fresh().address;
-    const { status, body } = await json(await stack.post("/api/v1/trx/transactions/create", { from: empty, to: bob().base58, amount: "1" }));
+    const { status, body } = await json(
+      await stack.post("/api/v1/trx/transactions/create", { from: empty, to: bob().base58, amount: "1" }),
+    );
     expect(status).toBe(400);
     expect(body.error).toMatch(/no OwnerAccount|balance is not sufficient/);
     expect(body.details).toMatchObject({ reason: "node_error" });
@@ -155,7 +189,13 @@ describe("POST /api/v1/trx/transactions/create: refusals", () => {
 
 describe("GET /api/v1/trx/transactions/{hash}: unknown and malformed", () => {
   it("tells an unknown hash (not_found) from a malformed one (invalid_argument)", async () => {
-    expect(await json(await stack.request(`/api/v1/trx/transactions/${"ab".repeat(32)}`))).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "not_found" } } });
-    expect(await json(await stack.request("/api/v1/trx/transactions/xyz"))).toEqual({ status: 500, body: { error: GENERIC, details: { reason: "invalid_argument" } } });
+    expect(await json(await stack.request(`/api/v1/trx/transactions/${"ab".repeat(32)}`))).toEqual({
+      status: 500,
+      body: { error: GENERIC, details: { reason: "not_found" } },
+    });
+    expect(await json(await stack.request("/api/v1/trx/transactions/xyz"))).toEqual({
+      status: 500,
+      body: { error: GENERIC, details: { reason: "invalid_argument" } },
+    });
   });
 });

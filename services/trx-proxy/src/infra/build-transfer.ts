@@ -5,8 +5,7 @@
  */
 import { hasErrorCode } from "@chaingate/errors";
 import { nodeErrorCodes, tron, type NodeClient, type NodeRpcError } from "@chaingate/node-client";
-import { addressAbiWord, type TronAddress } from "../domain/tron-address.ts";
-import type { Trc20Token } from "../domain/trc20-whitelist.ts";
+import { addressAbiWord, type Trc20Token, type TronAddress } from "@chaingate/tron";
 import { utf8FromHex, type LosslessRecord } from "./tron-wallet.ts";
 
 export type Transfer =
@@ -28,18 +27,21 @@ export function trc20TransferParameter(to: TronAddress, amount: bigint): string 
 export async function buildTransfer(node: NodeClient, transfer: Transfer, signal?: AbortSignal): Promise<BuiltTransfer> {
   try {
     if (transfer.kind === "trc20") {
-      const answer = await node.request<{ result?: { result?: boolean; code?: string; message?: string }; transaction?: LosslessRecord }>("/wallet/triggersmartcontract", {
-        body: {
-          owner_address: transfer.from.hex,
-          contract_address: transfer.token.contractHex,
-          function_selector: "transfer(address,uint256)",
-          parameter: trc20TransferParameter(transfer.to, transfer.amount),
-          call_value: 0,
-          fee_limit: Number(transfer.feeLimit),
+      const answer = await node.request<{ result?: { result?: boolean; code?: string; message?: string }; transaction?: LosslessRecord }>(
+        "/wallet/triggersmartcontract",
+        {
+          body: {
+            owner_address: transfer.from.hex,
+            contract_address: transfer.token.contractHex,
+            function_selector: "transfer(address,uint256)",
+            parameter: trc20TransferParameter(transfer.to, transfer.amount),
+            call_value: 0,
+            fee_limit: Number(transfer.feeLimit),
+          },
+          signal,
+          lossless: true,
         },
-        signal,
-        lossless: true,
-      });
+      );
       if (answer.result?.result !== true || !answer.transaction) {
         return { ok: false, code: answer.result?.code, message: utf8FromHex(answer.result?.message ?? "the node built no transaction") };
       }
@@ -49,7 +51,11 @@ export async function buildTransfer(node: NodeClient, transfer: Transfer, signal
     const transaction =
       transfer.kind === "trx"
         ? await node.request<LosslessRecord>("/wallet/createtransaction", { body: common, signal, lossless: true })
-        : await node.request<LosslessRecord>("/wallet/transferasset", { body: { ...common, asset_name: Buffer.from(transfer.tokenId, "utf8").toString("hex") }, signal, lossless: true });
+        : await node.request<LosslessRecord>("/wallet/transferasset", {
+            body: { ...common, asset_name: Buffer.from(transfer.tokenId, "utf8").toString("hex") },
+            signal,
+            lossless: true,
+          });
     return { ok: true, transaction };
   } catch (error) {
     if (!hasErrorCode(error, RPC_ERROR)) throw error;

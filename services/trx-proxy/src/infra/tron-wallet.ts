@@ -4,8 +4,7 @@
  */
 import { JsonNumber, type NodeClient } from "@chaingate/node-client";
 import type { Trc10Metadata } from "../domain/trc10-metadata-cache.ts";
-import { addressAbiWord, type TronAddress } from "../domain/tron-address.ts";
-import type { Trc20Token } from "../domain/trc20-whitelist.ts";
+import { addressAbiWord, type Trc20Token, type TronAddress } from "@chaingate/tron";
 
 /** java-tron's message for a constant call to an address without a contract. */
 const NO_CONTRACT = "CONTRACT_VALIDATE_ERROR";
@@ -19,7 +18,10 @@ export function getAccount(node: NodeClient, address: TronAddress, signal?: Abor
 
 export function createTrc10Source(node: NodeClient) {
   return async (id: string, signal?: AbortSignal): Promise<Trc10Metadata | undefined> => {
-    const asset = await node.request<{ id?: string; name?: string; abbr?: string; precision?: number }>("/wallet/getassetissuebyid", { body: { value: id }, signal });
+    const asset = await node.request<{ id?: string; name?: string; abbr?: string; precision?: number }>("/wallet/getassetissuebyid", {
+      body: { value: id },
+      signal,
+    });
     if (asset.name === undefined) return undefined;
     return { id, name: utf8FromHex(asset.name), symbol: utf8FromHex(asset.abbr ?? ""), precision: asset.precision ?? 0 };
   };
@@ -31,14 +33,26 @@ export function createTrc10Source(node: NodeClient) {
  * "not held or not tracked".
  */
 export async function trc20BalanceOf(node: NodeClient, token: Trc20Token, holder: TronAddress, signal?: AbortSignal): Promise<bigint> {
-  const answer = await node.request<{ result?: { result?: boolean; code?: string; message?: string }; constant_result?: string[] }>("/wallet/triggerconstantcontract", {
-    body: { owner_address: holder.hex, contract_address: token.contractHex, function_selector: "balanceOf(address)", parameter: addressAbiWord(holder) },
-    signal,
-  });
+  const answer = await node.request<{ result?: { result?: boolean; code?: string; message?: string }; constant_result?: string[] }>(
+    "/wallet/triggerconstantcontract",
+    {
+      body: {
+        owner_address: holder.hex,
+        contract_address: token.contractHex,
+        function_selector: "balanceOf(address)",
+        parameter: addressAbiWord(holder),
+      },
+      signal,
+    },
+  );
   if (answer.result?.code === NO_CONTRACT) return 0n;
   const word = answer.constant_result?.[0];
   if (answer.result?.result !== true || answer.result.message !== undefined || word === undefined || !/^[0-9a-fA-F]{64}$/.test(word)) {
-    throw new Trc20ReadError(token, answer.result?.code, answer.result?.message === undefined ? undefined : utf8FromHex(answer.result.message));
+    throw new Trc20ReadError(
+      token,
+      answer.result?.code,
+      answer.result?.message === undefined ? undefined : utf8FromHex(answer.result.message),
+    );
   }
   return BigInt(`0x${word}`);
 }

@@ -18,7 +18,10 @@ describe("addresses issued for litecoin-regtest are payable on the test chain", 
     const account = parseAccountZpub(BIP84_ACCOUNT_0, "litecoin-regtest");
     for (let index = 0; index < 5; index++) {
       const { address } = deriveAddress(account, index);
-      const info = await node.rpc<{ isvalid: boolean; iswitness: boolean; witness_version: number; witness_program: string }>("validateaddress", [address]);
+      const info = await node.rpc<{ isvalid: boolean; iswitness: boolean; witness_version: number; witness_program: string }>(
+        "validateaddress",
+        [address],
+      );
       expect(info).toMatchObject({ isvalid: true, iswitness: true, witness_version: 0 });
       expect(info.witness_program).toHaveLength(40);
       const mine = await node.walletRpc<{ ismine: boolean }>("getaddressinfo", [address]);
@@ -31,10 +34,9 @@ describe("addresses issued for litecoin-regtest are payable on the test chain", 
     const { address } = deriveAddress(account, 3);
     const txid = await node.fundAddress(address, "0.5");
     const [blockHash] = await node.mine(1);
-    const block = await node.rpc<{ tx: Array<{ txid: string; vout: Array<{ value: number; scriptPubKey: { address?: string; addresses?: string[] } }> }> }>(
-      "getblock",
-      [blockHash, 2],
-    );
+    const block = await node.rpc<{
+      tx: Array<{ txid: string; vout: Array<{ value: number; scriptPubKey: { address?: string; addresses?: string[] } }> }>;
+    }>("getblock", [blockHash, 2]);
     const tx = block.tx.find((candidate) => candidate.txid === txid);
     const output = tx?.vout.find((out) => (out.scriptPubKey.address ?? out.scriptPubKey.addresses?.[0]) === address);
     expect(output?.value).toBe(0.5);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import vectors from "./fixtures/bip84-vectors.json" with { type: "json" };
 import { deriveAddress, deriveAddressOnChain } from "./derive-address.ts";
 import { parseAccountZpub } from "./parse-account-zpub.ts";
-import { BITCOIN_NETWORKS } from "./bitcoin-network.ts";
+import { BITCOIN_NETWORKS } from "@chaingate/bitcoin";
 
 describe("deriveAddress follows BIP84", () => {
   for (const account of vectors.accounts) {

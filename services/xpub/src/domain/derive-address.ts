@@ -3,10 +3,8 @@
  * addresses at m/84'/0'/account'/change/index.
  */
 import { ChaingateError } from "@chaingate/errors";
-import { bech32 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
-import { BECH32_HRP } from "./bitcoin-network.ts";
-import { hash160 } from "./hash160.ts";
+import { p2wpkhAddress } from "@chaingate/bitcoin";
 import type { AccountZpub } from "./parse-account-zpub.ts";
 
 /** BIP32 non-hardened indexes are 0 .. 2^31-1; a public key cannot derive hardened children. */
@@ -14,8 +12,6 @@ export const MAX_ADDRESS_INDEX = 0x7fffffff;
 /** BIP44 `change` level: 0 = external (receive) chain, the only one the API issues from. */
 export const RECEIVE_CHAIN = 0;
 export const CHANGE_CHAIN = 1;
-/** Segregated witness program version of P2WPKH (BIP141). */
-const WITNESS_VERSION = 0;
 /** BIP84 purpose and Bitcoin coin type; neither is recorded in a serialized key, so they are fixed. */
 const PURPOSE = 84;
 const COIN_TYPE = 0;
@@ -51,12 +47,15 @@ export function deriveAddress(account: AccountZpub, index: number): DerivedAddre
  * Derives the P2WPKH address at `{chain}/{index}` below the account key, encoded with the hrp of
  * the account's network. Exposed for the change chain only so the BIP84 change vector is testable.
  */
-export function deriveAddressOnChain(account: AccountZpub, chain: typeof RECEIVE_CHAIN | typeof CHANGE_CHAIN, index: number): DerivedAddress {
+export function deriveAddressOnChain(
+  account: AccountZpub,
+  chain: typeof RECEIVE_CHAIN | typeof CHANGE_CHAIN,
+  index: number,
+): DerivedAddress {
   if (!Number.isSafeInteger(index) || index < 0 || index > MAX_ADDRESS_INDEX) throw new AddressIndexOutOfRangeError(index);
   // Derivation may in theory (p < 2^-127) hit an invalid child; HDKey then throws rather than
   // returning a wrong key, which is the safe failure for an address issuer.
   const child = new HDKey({ publicKey: account.publicKey, chainCode: account.chainCode }).deriveChild(chain).deriveChild(index);
-  // P2WPKH: witness v0 program = hash160 of the compressed public key, bech32-encoded (BIP173).
-  const address = bech32.encode(BECH32_HRP[account.network], [WITNESS_VERSION, ...bech32.toWords(hash160(child.publicKey!))]);
+  const address = p2wpkhAddress(child.publicKey!, account.network);
   return { address, index, path: `m/${PURPOSE}'/${COIN_TYPE}'/${account.accountIndex}'/${chain}/${index}` };
 }

@@ -2,12 +2,12 @@
  * What differs between the chains the xpub service issues for: which extended keys it accepts and
  * how an address is derived from one. Storage, locking, limits and paging are the same for all.
  */
-import type { XpubChain } from "../infra/database-schema.ts";
-import type { BitcoinNetwork } from "./bitcoin-network.ts";
+import type { BitcoinNetwork } from "@chaingate/bitcoin";
 import { deriveAddress, type DerivedAddress } from "./derive-address.ts";
 import { deriveEthAddress, type DerivedEthAddress } from "./eth/derive-eth-address.ts";
 import { parseEthAccountXpub, type EthAccountXpub } from "./eth/parse-eth-account-xpub.ts";
 import { parseAccountZpub, type AccountZpub } from "./parse-account-zpub.ts";
+import type { XpubChain } from "./xpub-chain.ts";
 
 /** The parts of a parsed account key the service stores and shows. */
 export interface ParsedAccountKey {

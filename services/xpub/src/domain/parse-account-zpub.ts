@@ -4,13 +4,11 @@
  * because issuing addresses from the wrong key type silently sends customers' coins to addresses
  * the client's wallet never scans.
  */
-import { sha256 } from "@noble/hashes/sha2";
-import { base58, base58check } from "@scure/base";
 import { HDKey } from "@scure/bip32";
 import { isCompressedPoint } from "./is-compressed-point.ts";
-import { hash160 } from "./hash160.ts";
-import { DEFAULT_BITCOIN_NETWORK, type BitcoinNetwork } from "./bitcoin-network.ts";
+import { DEFAULT_BITCOIN_NETWORK, hash160, type BitcoinNetwork } from "@chaingate/bitcoin";
 import { EXTENDED_KEY_VERSIONS, ZPRV_VERSION, ZPUB_VERSION } from "./extended-key-versions.ts";
+import { SERIALIZED_KEY_BYTES, decodeExtendedKey } from "./decode-extended-key.ts";
 import {
   XpubBadChecksumError,
   XpubInvalidPublicKeyError,
@@ -21,17 +19,12 @@ import {
   XpubWrongVersionError,
 } from "./xpub-rejection-errors.ts";
 
-/** BIP32 serialization: 4 version + 1 depth + 4 parent fingerprint + 4 child number + 32 chain code + 33 key. */
-const SERIALIZED_KEY_BYTES = 78;
-const CHECKSUM_BYTES = 4;
 /** m/84'/0'/account' */
 const ACCOUNT_DEPTH = 3;
 const HARDENED_OFFSET = 0x80000000;
 /** Characters of the key kept at each end of the masked preview. */
 const PREVIEW_HEAD_CHARS = 8;
 const PREVIEW_TAIL_CHARS = 4;
-/** A zpub is 111 characters; anything much longer is not a key and is not echoed into a message. */
-const MAX_INPUT_CHARS = 200;
 
 /** A registered BIP84 account key, parsed and validated. */
 export interface AccountZpub {
@@ -110,25 +103,25 @@ export function maskKey(key: string): string {
 const ZPUB_VERSIONS = { public: ZPUB_VERSION, private: ZPRV_VERSION };
 
 function decodeBase58Check(input: string): Uint8Array {
-  if (typeof input !== "string") throw new XpubUnparseableError("the key must be a string.");
-  if (input.length === 0) throw new XpubUnparseableError("the key is empty.");
-  // No trimming: a stored key must be byte-for-byte what the wallet exported, and a stray newline
-  // usually means something else was pasted along with it.
-  if (/\s/.test(input)) throw new XpubUnparseableError("the key contains whitespace.");
-  if (input.length > MAX_INPUT_CHARS) throw new XpubUnparseableError(`the key is ${input.length} characters long; a zpub has 111.`);
-  let raw: Uint8Array;
-  try {
-    raw = base58.decode(input);
-  } catch (error) {
-    throw new XpubUnparseableError("the key contains characters outside the base58 alphabet.", { cause: error });
-  }
-  if (raw.length !== SERIALIZED_KEY_BYTES + CHECKSUM_BYTES) {
-    throw new XpubUnparseableError(`the key decodes to ${raw.length} bytes, not the ${SERIALIZED_KEY_BYTES + CHECKSUM_BYTES} of a BIP32 extended key.`);
-  }
-  try {
-    return base58check(sha256).decode(input);
-  } catch {
-    throw new XpubBadChecksumError();
+  const decoded = decodeExtendedKey(input);
+  if (decoded.ok) return decoded.payload;
+  switch (decoded.problem) {
+    case "not_a_string":
+      throw new XpubUnparseableError("the key must be a string.");
+    case "empty":
+      throw new XpubUnparseableError("the key is empty.");
+    case "whitespace":
+      throw new XpubUnparseableError("the key contains whitespace.");
+    case "too_long":
+      throw new XpubUnparseableError(`the key is ${decoded.length} characters long; a zpub has 111.`);
+    case "not_base58":
+      throw new XpubUnparseableError("the key contains characters outside the base58 alphabet.", { cause: decoded.cause });
+    case "wrong_length":
+      throw new XpubUnparseableError(
+        `the key decodes to ${decoded.bytes} bytes, not the ${SERIALIZED_KEY_BYTES + 4} of a BIP32 extended key.`,
+      );
+    case "bad_checksum":
+      throw new XpubBadChecksumError();
   }
 }
 
@@ -139,7 +132,10 @@ function rejectionForVersion(version: number, keyData: Uint8Array): Error {
   // Unknown version bytes: a leading 0x00 in the key field is how BIP32 serializes a private key.
   const versionHex = `0x${version.toString(16).padStart(8, "0")}`;
   if (keyData[0] === 0x00) return new XpubPrivateKeyError(`unknown private encoding ${versionHex}`);
-  return new XpubWrongVersionError(`key with unknown version bytes ${versionHex}`, "Export the BIP84 (native SegWit, bc1...) account's zpub.");
+  return new XpubWrongVersionError(
+    `key with unknown version bytes ${versionHex}`,
+    "Export the BIP84 (native SegWit, bc1...) account's zpub.",
+  );
 }
 
 function toHex(bytes: Uint8Array): string {

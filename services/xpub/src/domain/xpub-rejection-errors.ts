@@ -21,7 +21,10 @@ export class XpubUnparseableError extends XpubRejectedError {
 export class XpubBadChecksumError extends XpubRejectedError {
   override name = "XpubBadChecksumError" as const;
   constructor() {
-    super("xpub_bad_checksum", "The key's base58check checksum does not match; it was probably mistyped or truncated. Copy the zpub again.");
+    super(
+      "xpub_bad_checksum",
+      "The key's base58check checksum does not match; it was probably mistyped or truncated. Copy the zpub again.",
+    );
   }
 }
 

@@ -92,7 +92,9 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     if (registered.outcome === "held_by_another_account") throw new XpubKeyHeldError("xpub");
     if (registered.outcome === "quota_reached") {
       throw new ValidationError({
-        xpub: [`This account already holds ${registered.limit} extended-key records, its quota (QUOTA_XPUB_RECORDS_PER_ACCOUNT = ${registered.limit}); ask the operator to raise the quota.`],
+        xpub: [
+          `This account already holds ${registered.limit} extended-key records, its quota (QUOTA_XPUB_RECORDS_PER_ACCOUNT = ${registered.limit}); ask the operator to raise the quota.`,
+        ],
       });
     }
     // 201 only when this call created the record (Laravel's JsonResource convention).
@@ -103,7 +105,10 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     const accountId = readAccountId(req);
     const { page, per_page: perPage } = parseRequest(addressHistoryQuerySchema, req.query);
     const { total, records } = await repository.listRecords(accountId, (page - 1) * perPage, perPage);
-    res.json({ data: records.map(toXpubRecord), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+    res.json({
+      data: records.map(toXpubRecord),
+      meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+    });
   });
 
   http.route("post", `${basePath}/:id(\\d+)/address`, async (req, res) => {
@@ -113,7 +118,9 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     if (result.outcome === "not_found") throw new XpubRecordNotFoundError(String(req.params.id));
     if (result.outcome === "held_by_another_account") throw new XpubKeyHeldError("id");
     if (result.outcome === "limit_reached") {
-      throw new ValidationError({ id: [`This key has issued its limit of ${result.limit} addresses; register another account key to issue more.`] });
+      throw new ValidationError({
+        id: [`This key has issued its limit of ${result.limit} addresses; register another account key to issue more.`],
+      });
     }
     res.status(201).json(toIssued(result.address));
   });
@@ -141,4 +148,3 @@ function routeId(req: Request): number {
   if (!Number.isSafeInteger(value)) throw new XpubRecordNotFoundError(id);
   return value;
 }
-

@@ -1,5 +1,5 @@
 /**
- * The Ethereum xpub endpoints through the real gateway over a real Postgres: an account xpub of a
+ * The Ethereum xpub endpoints at the service's internal edge over a real Postgres: an account xpub of a
  * well-known mnemonic issues exactly the addresses wallets derive from it (ethers as the reference),
  * and Bitcoin and Ethereum records never answer under each other's path.
  */
@@ -7,8 +7,7 @@ import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { HDNodeWallet } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import rejections from "../domain/fixtures/eth-xpub-rejections.json" with { type: "json" };
 import type { XpubService } from "../create-xpub-service.ts";
@@ -23,27 +22,30 @@ const walletAddress = (index: number) => HDNodeWallet.fromPhrase(MNEMONIC, undef
 
 let database: TestDatabase;
 let xpub: XpubService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let alice: { key: string };
-let bob: { key: string };
+let edge: InternalEdge;
+/** Accounts the gateway would have authenticated. */
+const alice = { accountId: 1 };
+const bob = { accountId: 2 };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString);
-  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
-  alice = await createAccountWithKey(database.connectionString, "alice");
-  bob = await createAccountWithKey(database.connectionString, "bob");
+  xpub = await startTestXpub(database.connectionString, { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN });
+  edge = internalEdge(xpub);
 });
 afterAll(async () => {
-  await gateway?.close();
   await xpub?.close();
   await database?.drop();
 });
 
-async function call(method: "GET" | "POST", path: string, as: { key: string }, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${gateway.url}${path}`, {
+async function call(
+  method: "GET" | "POST",
+  path: string,
+  as: { accountId: number },
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await edge.request(as.accountId, path, {
     method,
-    headers: { "x-api-key": as.key, "content-type": "application/json", accept: "application/json" },
+    headers: { accept: "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -53,13 +55,24 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
   it("registers a BIP44 account xpub and issues the wallet's addresses in order, checksummed and lower-cased", async () => {
     const registered = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB, label: "hot wallet" });
     expect(registered.status).toBe(201);
-    expect(registered.body).toMatchObject({ chain: "ETH", label: "hot wallet", next_index: 0, issued_count: 0, xpub_preview: `${ACCOUNT_XPUB.slice(0, 8)}…${ACCOUNT_XPUB.slice(-4)}` });
+    expect(registered.body).toMatchObject({
+      chain: "ETH",
+      label: "hot wallet",
+      next_index: 0,
+      issued_count: 0,
+      xpub_preview: `${ACCOUNT_XPUB.slice(0, 8)}…${ACCOUNT_XPUB.slice(-4)}`,
+    });
     const id = registered.body.id as number;
 
     for (let index = 0; index < 3; index++) {
       const issued = await call("POST", `/api/v1/eth/xpub/${id}/address`, alice);
       expect(issued.status).toBe(201);
-      expect(issued.body).toEqual({ address: walletAddress(index), address_lowercase: walletAddress(index).toLowerCase(), index, path: `m/44'/60'/0'/0/${index}` });
+      expect(issued.body).toEqual({
+        address: walletAddress(index),
+        address_lowercase: walletAddress(index).toLowerCase(),
+        index,
+        path: `m/44'/60'/0'/0/${index}`,
+      });
     }
     const again = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB });
     expect(again.status).toBe(200);
@@ -72,15 +85,18 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     });
   });
 
-  it.each(rejections.cases.map((c) => [c.name, c] as const))("refuses %s: 422 with the parser's reason under errors.xpub, as for Bitcoin", async (_name, rejection) => {
-    const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: rejection.input });
-    expect(refused.status).toBe(422);
-    const errors = refused.body.errors as Record<string, string[]>;
-    expect(Object.keys(errors)).toEqual(["xpub"]);
-    expect(errors.xpub).toHaveLength(1);
-    for (const part of rejection.messageIncludes) expect(errors.xpub![0]).toContain(part);
-    expect(refused.body.message).toBe(errors.xpub![0]);
-  });
+  it.each(rejections.cases.map((c) => [c.name, c] as const))(
+    "refuses %s: 422 with the parser's reason under errors.xpub, as for Bitcoin",
+    async (_name, rejection) => {
+      const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: rejection.input });
+      expect(refused.status).toBe(422);
+      const errors = refused.body.errors as Record<string, string[]>;
+      expect(Object.keys(errors)).toEqual(["xpub"]);
+      expect(errors.xpub).toHaveLength(1);
+      for (const part of rejection.messageIncludes) expect(errors.xpub![0]).toContain(part);
+      expect(refused.body.message).toBe(errors.xpub![0]);
+    },
+  );
 
   it("refuses a Bitcoin BIP84 zpub, naming it", async () => {
     const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: vectors.accounts[0]!.zpub });
@@ -101,9 +117,13 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
 
   it("one key, one account: another account's registration of the xpub, as the same text or re-serialized, is a 409", async () => {
     expect((await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB })).status).toBe(200);
-    const held = "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+    const held =
+      "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
     for (const text of [ACCOUNT_XPUB, sameNodeOtherText(ACCOUNT_XPUB)]) {
-      expect(await call("POST", "/api/v1/eth/xpub", bob, { xpub: text })).toEqual({ status: 409, body: { message: held, errors: { xpub: [held] } } });
+      expect(await call("POST", "/api/v1/eth/xpub", bob, { xpub: text })).toEqual({
+        status: 409,
+        body: { message: held, errors: { xpub: [held] } },
+      });
     }
   });
 

@@ -7,8 +7,19 @@ import { createXpubApp, ETH_XPUB_BASE_PATH, XPUB_BASE_PATH } from "./create-xpub
 describe("xpub routes", () => {
   it("are every one in the published OpenAPI document", () => {
     // Registering routes calls nothing on the repository.
-    const chain = (basePath: string) => ({ basePath, repository: {} as XpubRepository, parseKey: () => ({}) as never, toIssued: () => ({}) as never, toHistoryEntry: () => ({}) as never });
-    const app = createXpubApp({ chains: [chain(XPUB_BASE_PATH), chain(ETH_XPUB_BASE_PATH)], logger: silentLogger, readinessChecks: {}, quotaUsage: () => ({}) as never });
+    const chain = (basePath: string) => ({
+      basePath,
+      repository: {} as XpubRepository,
+      parseKey: () => ({}) as never,
+      toIssued: () => ({}) as never,
+      toHistoryEntry: () => ({}) as never,
+    });
+    const app = createXpubApp({
+      chains: [chain(XPUB_BASE_PATH), chain(ETH_XPUB_BASE_PATH)],
+      logger: silentLogger,
+      readinessChecks: {},
+      quotaUsage: () => ({}) as never,
+    });
     // The internal quota route is not public (the gateway routes only /api/v1).
     const routes = app
       .routes()

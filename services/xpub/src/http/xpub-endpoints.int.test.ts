@@ -1,10 +1,18 @@
 /**
- * The three xpub endpoints through the real gateway (API key auth, account header) over a real
- * Postgres, with the BIP84 test-vector keys: statuses and bodies exactly as a client sees them.
+ * The three xpub endpoints at the service's internal edge (the account header and internal token
+ * the gateway sends) over a real Postgres, with the BIP84 test-vector keys: statuses and bodies
+ * exactly as the gateway passes them to a client.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { INTERNAL_TOKEN_HEADER } from "@chaingate/http";
+import {
+  accountSequence,
+  createTestDatabase,
+  internalEdge,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type TestDatabase,
+} from "@chaingate/testing";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import rejections from "../domain/fixtures/zpub-rejections.json" with { type: "json" };
 import type { XpubService } from "../create-xpub-service.ts";
@@ -19,24 +27,24 @@ const LIMIT = 2;
 let database: TestDatabase;
 let xpub: XpubService;
 let limitedXpub: XpubService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let limitedGateway: Awaited<ReturnType<typeof startTestGateway>>;
-let alice: { accountId: number; key: string };
-let bob: { accountId: number; key: string };
+let edge: InternalEdge;
+let limitedEdge: InternalEdge;
+const newAccount = accountSequence();
+const alice = newAccount();
+const bob = newAccount();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString);
-  // A replica over the same database with a tiny per-key limit, behind its own gateway.
-  limitedXpub = await startTestXpub(database.connectionString, { XPUB_MAX_ADDRESSES_PER_KEY: String(LIMIT) });
-  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
-  limitedGateway = await startTestGateway({ XPUB_URL: limitedXpub.url }, database.connectionString);
-  alice = await createAccountWithKey(database.connectionString, "alice");
-  bob = await createAccountWithKey(database.connectionString, "bob");
+  xpub = await startTestXpub(database.connectionString, { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN });
+  // A replica over the same database with a tiny per-key limit.
+  limitedXpub = await startTestXpub(database.connectionString, {
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+    XPUB_MAX_ADDRESSES_PER_KEY: String(LIMIT),
+  });
+  edge = internalEdge(xpub);
+  limitedEdge = internalEdge(limitedXpub);
 });
 afterAll(async () => {
-  await limitedGateway?.close();
-  await gateway?.close();
   await limitedXpub?.close();
   await xpub?.close();
   await database?.drop();
@@ -46,19 +54,25 @@ interface Call {
   status: number;
   body: Record<string, unknown>;
 }
-async function call(method: "GET" | "POST", path: string, as: { key: string }, body?: unknown, base = gateway.url): Promise<Call> {
-  const response = await fetch(`${base}${path}`, {
+type Account = { accountId: number };
+async function call(method: "GET" | "POST", path: string, as: Account, body?: unknown, at = edge): Promise<Call> {
+  const response = await fetch(`${at.url}${path}`, {
     method,
-    headers: { "x-api-key": as.key, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      ...at.headersFor(as.accountId),
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
-const register = (as: { key: string }, body: unknown) => call("POST", "/api/v1/btc/xpub", as, body);
-const issue = (as: { key: string }, id: unknown, base?: string) => call("POST", `/api/v1/btc/xpub/${id}/address`, as, undefined, base);
-const history = (as: { key: string }, id: unknown, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as);
+const register = (as: Account, body: unknown) => call("POST", "/api/v1/btc/xpub", as, body);
+const issue = (as: Account, id: unknown, at?: InternalEdge) => call("POST", `/api/v1/btc/xpub/${id}/address`, as, undefined, at);
+const history = (as: Account, id: unknown, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as);
 const notFound = (id: unknown) => ({ message: `No xpub record with id ${id} was found.` });
-const HELD = "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+const HELD =
+  "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
 
 describe("POST /api/v1/btc/xpub", () => {
   it("registers an account zpub: 201 with the record, never the full key", async () => {
@@ -87,7 +101,10 @@ describe("POST /api/v1/btc/xpub", () => {
 
   it("the same key from another account: 409 naming the xpub field, not the account holding it", async () => {
     expect((await register(alice, { xpub: ACCOUNT_0!.zpub })).status).toBe(200);
-    expect(await register(bob, { xpub: ACCOUNT_0!.zpub, label: "mine" })).toEqual({ status: 409, body: { message: HELD, errors: { xpub: [HELD] } } });
+    expect(await register(bob, { xpub: ACCOUNT_0!.zpub, label: "mine" })).toEqual({
+      status: 409,
+      body: { message: HELD, errors: { xpub: [HELD] } },
+    });
   });
 
   it("the same node under another text (parent fingerprint changed, same addresses) is the same key: 201 for its holder's first text only", async () => {
@@ -106,8 +123,8 @@ describe("POST /api/v1/btc/xpub", () => {
     for (let round = 0; round < ROUNDS; round++) {
       const key = freshAccountKey();
       const answers = await Promise.all([
-        call("POST", "/api/v1/btc/xpub", alice, { xpub: key }, gateway.url),
-        call("POST", "/api/v1/btc/xpub", bob, { xpub: sameNodeOtherText(key) }, limitedGateway.url),
+        call("POST", "/api/v1/btc/xpub", alice, { xpub: key }, edge),
+        call("POST", "/api/v1/btc/xpub", bob, { xpub: sameNodeOtherText(key) }, limitedEdge),
       ]);
       expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
     }
@@ -119,15 +136,18 @@ describe("POST /api/v1/btc/xpub", () => {
     expect(body).toMatchObject({ label: null, xpub_preview: ACCOUNT_1!.xpubPreview, next_index: 0 });
   });
 
-  it.each(rejections.cases.map((c) => [c.name, c] as const))("refuses %s: 422 with the parser's reason under errors.xpub", async (_name, rejection) => {
-    const { status, body } = await register(alice, { xpub: rejection.input });
-    expect(status).toBe(422);
-    const errors = body.errors as Record<string, string[]>;
-    expect(Object.keys(errors)).toEqual(["xpub"]);
-    expect(errors.xpub).toHaveLength(1);
-    for (const part of rejection.messageIncludes) expect(errors.xpub![0]).toContain(part);
-    expect(body.message).toBe(errors.xpub![0]);
-  });
+  it.each(rejections.cases.map((c) => [c.name, c] as const))(
+    "refuses %s: 422 with the parser's reason under errors.xpub",
+    async (_name, rejection) => {
+      const { status, body } = await register(alice, { xpub: rejection.input });
+      expect(status).toBe(422);
+      const errors = body.errors as Record<string, string[]>;
+      expect(Object.keys(errors)).toEqual(["xpub"]);
+      expect(errors.xpub).toHaveLength(1);
+      for (const part of rejection.messageIncludes) expect(errors.xpub![0]).toContain(part);
+      expect(body.message).toBe(errors.xpub![0]);
+    },
+  );
 
   it("422 when xpub is missing, not a string, or the label is too long", async () => {
     expect(await register(alice, { label: "x" })).toEqual({
@@ -140,7 +160,10 @@ describe("POST /api/v1/btc/xpub", () => {
     const longLabel = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "x".repeat(256) });
     expect(longLabel).toEqual({
       status: 422,
-      body: { message: "The label field must not be greater than 255 characters.", errors: { label: ["The label field must not be greater than 255 characters."] } },
+      body: {
+        message: "The label field must not be greater than 255 characters.",
+        errors: { label: ["The label field must not be greater than 255 characters."] },
+      },
     });
   });
 
@@ -181,16 +204,19 @@ describe("POST /api/v1/btc/xpub/{id}/address", () => {
   });
 
   it("a non-numeric id is a routing miss (404), not a validation error", async () => {
-    expect(await issue(alice, "abc")).toEqual({ status: 404, body: { message: "The route api/v1/btc/xpub/abc/address could not be found." } });
+    expect(await issue(alice, "abc")).toEqual({
+      status: 404,
+      body: { message: "The route api/v1/btc/xpub/abc/address could not be found." },
+    });
   });
 
   it(`422 once the per-key limit (${LIMIT} on this replica) is reached, and nothing is issued`, async () => {
     const bobsKey = freshAccountKey();
     const { body: record } = await register(bob, { xpub: bobsKey });
-    const issued = [await issue(bob, record.id, limitedGateway.url), await issue(bob, record.id, limitedGateway.url)];
+    const issued = [await issue(bob, record.id, limitedEdge), await issue(bob, record.id, limitedEdge)];
     expect(issued.map((r) => r.status)).toEqual([201, 201]);
     const message = `This key has issued its limit of ${LIMIT} addresses; register another account key to issue more.`;
-    expect(await issue(bob, record.id, limitedGateway.url)).toEqual({ status: 422, body: { message, errors: { id: [message] } } });
+    expect(await issue(bob, record.id, limitedEdge)).toEqual({ status: 422, body: { message, errors: { id: [message] } } });
     expect((await register(bob, { xpub: bobsKey })).body).toMatchObject({ next_index: LIMIT, issued_count: LIMIT });
   });
 });
@@ -222,14 +248,23 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
     expect(page1.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
     const page2 = await history(alice, id, "?page=2&per_page=2");
     expect((page2.body.data as Array<{ index: number }>).map((a) => a.index)).toEqual([2]);
-    expect(await history(alice, id, "?page=7&per_page=2")).toEqual({ status: 200, body: { data: [], meta: { current_page: 7, per_page: 2, total: 3, last_page: 2 } } });
-    expect((await history(alice, id, "?page=99999999999&per_page=500")).body).toEqual({ data: [], meta: { current_page: 99999999999, per_page: 500, total: 3, last_page: 1 } });
+    expect(await history(alice, id, "?page=7&per_page=2")).toEqual({
+      status: 200,
+      body: { data: [], meta: { current_page: 7, per_page: 2, total: 3, last_page: 2 } },
+    });
+    expect((await history(alice, id, "?page=99999999999&per_page=500")).body).toEqual({
+      data: [],
+      meta: { current_page: 99999999999, per_page: 500, total: 3, last_page: 1 },
+    });
   });
 
   it("a key with nothing issued has total 0 and last_page 1", async () => {
-    const carol = await createAccountWithKey(database.connectionString, "carol");
+    const carol = newAccount();
     const { body: fresh } = await register(carol, { xpub: freshAccountKey() });
-    expect(await history(carol, fresh.id)).toEqual({ status: 200, body: { data: [], meta: { current_page: 1, per_page: 50, total: 0, last_page: 1 } } });
+    expect(await history(carol, fresh.id)).toEqual({
+      status: 200,
+      body: { data: [], meta: { current_page: 1, per_page: 50, total: 0, last_page: 1 } },
+    });
   });
 
   it.each([
@@ -251,13 +286,16 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
   it("404 with one body for an unknown id and for another account's id; non-numeric id is a routing miss", async () => {
     expect(await history(bob, id)).toEqual({ status: 404, body: notFound(id) });
     expect(await history(alice, 424_242)).toEqual({ status: 404, body: notFound(424_242) });
-    expect(await history(alice, "x1")).toEqual({ status: 404, body: { message: "The route api/v1/btc/xpub/x1/addresses could not be found." } });
+    expect(await history(alice, "x1")).toEqual({
+      status: 404,
+      body: { message: "The route api/v1/btc/xpub/x1/addresses could not be found." },
+    });
   });
 });
 
 describe("GET /api/v1/btc/xpub", () => {
   it("lists the caller's own records of the chain by id, paged, never another account's or the full key", async () => {
-    const carol = await createAccountWithKey(database.connectionString, "carol");
+    const carol = newAccount();
     const keys = [freshAccountKey(), freshAccountKey(), freshAccountKey()];
     const ids: number[] = [];
     for (const [i, key] of keys.entries()) ids.push(((await register(carol, { xpub: key, label: `k${i}` })).body as { id: number }).id);
@@ -279,14 +317,17 @@ describe("GET /api/v1/btc/xpub", () => {
   it("422 for a bad page size", async () => {
     expect(await call("GET", "/api/v1/btc/xpub?per_page=501", alice)).toEqual({
       status: 422,
-      body: { message: "The per page field must not be greater than 500.", errors: { per_page: ["The per page field must not be greater than 500."] } },
+      body: {
+        message: "The per page field must not be greater than 500.",
+        errors: { per_page: ["The per page field must not be greater than 500."] },
+      },
     });
   });
 });
 
-describe("outside the gateway", () => {
+describe("without the gateway's headers", () => {
   it("a request without the account header is refused (401)", async () => {
-    const response = await fetch(`${xpub.url}/api/v1/btc/xpub/1/addresses`);
+    const response = await fetch(`${xpub.url}/api/v1/btc/xpub/1/addresses`, { headers: { [INTERNAL_TOKEN_HEADER]: TEST_INTERNAL_TOKEN } });
     expect(response.status).toBe(401);
   });
 });

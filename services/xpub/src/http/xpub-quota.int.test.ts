@@ -1,13 +1,12 @@
 /**
- * QUOTA_XPUB_RECORDS_PER_ACCOUNT through the real gateway over a real Postgres: the records of
+ * QUOTA_XPUB_RECORDS_PER_ACCOUNT at the service's internal edge over a real Postgres: the records of
  * both chains count together, parallel registrations never pass the last free record, the
  * refusal is the spec's 422 `{message, errors.xpub}` naming the quota, and a key the account
  * already holds still answers 200 at the quota.
  */
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { HDKey } from "@scure/bip32";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { XpubService } from "../create-xpub-service.ts";
 import { startTestXpub } from "../testing/index.ts";
@@ -20,40 +19,44 @@ const ethAccountXpub = (account: number) => HDKey.fromMasterSeed(seed).derive(`m
 
 let database: TestDatabase;
 let xpub: XpubService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let edge: InternalEdge;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString, { QUOTA_XPUB_RECORDS_PER_ACCOUNT: String(QUOTA) });
-  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+  xpub = await startTestXpub(database.connectionString, {
+    QUOTA_XPUB_RECORDS_PER_ACCOUNT: String(QUOTA),
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(xpub);
 });
 afterAll(async () => {
-  await gateway?.close();
   await xpub?.close();
   await database?.drop();
 });
 
-async function register(as: { key: string }, path: string, key: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${gateway.url}${path}`, {
+async function register(as: { accountId: number }, path: string, key: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await edge.request(as.accountId, path, {
     method: "POST",
-    headers: { "x-api-key": as.key, "content-type": "application/json", accept: "application/json" },
+    headers: { accept: "application/json" },
     body: JSON.stringify({ xpub: key }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 it("lets exactly the quota of parallel registrations through, over both chains; the rest get 422 naming the quota", async () => {
-  const alice = await createAccountWithKey(database.connectionString, "alice");
+  // Accounts the gateway would have authenticated.
+  const alice = { accountId: 1 };
   expect((await register(alice, "/api/v1/btc/xpub", vectors.accounts[0]!.zpub)).status).toBe(201);
   const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => register(alice, "/api/v1/eth/xpub", ethAccountXpub(i))));
   expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 422, 422, 422, 422]);
   const message = `This account already holds ${QUOTA} extended-key records, its quota (QUOTA_XPUB_RECORDS_PER_ACCOUNT = ${QUOTA}); ask the operator to raise the quota.`;
-  for (const refused of answers.filter((answer) => answer.status === 422)) expect(refused.body).toEqual({ message, errors: { xpub: [message] } });
+  for (const refused of answers.filter((answer) => answer.status === 422))
+    expect(refused.body).toEqual({ message, errors: { xpub: [message] } });
 
   // At the quota, a key the account holds still answers its record; another account is unaffected.
   const held = answers.find((answer) => answer.status === 201)!;
   const again = answers.indexOf(held);
   expect(await register(alice, "/api/v1/eth/xpub", ethAccountXpub(again))).toMatchObject({ status: 200, body: { id: held.body.id } });
-  const bob = await createAccountWithKey(database.connectionString, "bob");
+  const bob = { accountId: 2 };
   expect((await register(bob, "/api/v1/eth/xpub", ethAccountXpub(10))).status).toBe(201);
 }, 60_000);

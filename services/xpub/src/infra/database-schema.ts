@@ -1,7 +1,6 @@
 /** The xpub service's tables (schema `xpub`), as kysely sees them. */
 import type { ColumnType, Generated } from "kysely";
-
-export type XpubChain = "BTC" | "ETH";
+import type { XpubChain } from "../domain/xpub-chain.ts";
 
 export interface ExtendedKeysTable {
   id: Generated<number>;

@@ -1,6 +1,7 @@
 /** Records that migration 0004 found sharing their key with an older record of another account. */
 import type { Kysely } from "kysely";
-import type { XpubChain, XpubDatabase } from "./database-schema.ts";
+import type { XpubChain } from "../domain/xpub-chain.ts";
+import type { XpubDatabase } from "./database-schema.ts";
 
 export interface DuplicateKeyRecord {
   id: number;

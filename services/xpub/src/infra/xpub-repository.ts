@@ -152,7 +152,11 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
           const { duplicate_of: _holder, ...record } = existing;
           return { outcome: "registered", record, created: false };
         }
-        const { n } = await trx.selectFrom("extended_keys").select((eb) => eb.fn.countAll<string>().as("n")).where("account_id", "=", accountId).executeTakeFirstOrThrow();
+        const { n } = await trx
+          .selectFrom("extended_keys")
+          .select((eb) => eb.fn.countAll<string>().as("n"))
+          .where("account_id", "=", accountId)
+          .executeTakeFirstOrThrow();
         if (Number(n) >= maxRecordsPerAccount) return { outcome: "quota_reached", limit: maxRecordsPerAccount };
         const inserted = await trx
           .insertInto("extended_keys")
@@ -201,7 +205,11 @@ export function createXpubRepository<Key extends ParsedAccountKey, Issued extend
         .execute();
       const [first] = rows;
       if (!first) return undefined;
-      const addresses = rows.flatMap((row) => (row.address === null || row.index === null || row.created_at === null ? [] : [{ address: row.address, index: row.index, created_at: row.created_at }]));
+      const addresses = rows.flatMap((row) =>
+        row.address === null || row.index === null || row.created_at === null
+          ? []
+          : [{ address: row.address, index: row.index, created_at: row.created_at }],
+      );
       return { total: first.next_index, addresses };
     },
 

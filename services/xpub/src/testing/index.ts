@@ -1,2 +1,3 @@
 export { startTestXpub } from "./start-test-xpub.ts";
 export { auditIssuedAddresses, type IssuedAddressAudit } from "./issued-address-audit.ts";
+export { BIP84_VECTORS } from "./bip84-vectors.ts";

@@ -21,7 +21,10 @@ export function freshAccountKey(path = "m/84'/0'/0'", versions = { private: ZPRV
 export function sameNodeOtherText(key: string): string {
   const payload = codec.decode(key);
   const other = Uint8Array.from(payload);
-  new DataView(other.buffer).setUint32(PARENT_FINGERPRINT_OFFSET, new DataView(payload.buffer, payload.byteOffset).getUint32(PARENT_FINGERPRINT_OFFSET) ^ 0xffffffff);
+  new DataView(other.buffer).setUint32(
+    PARENT_FINGERPRINT_OFFSET,
+    new DataView(payload.buffer, payload.byteOffset).getUint32(PARENT_FINGERPRINT_OFFSET) ^ 0xffffffff,
+  );
   return codec.encode(other);
 }
 

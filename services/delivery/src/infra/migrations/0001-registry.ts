@@ -18,7 +18,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("deleted_at", "timestamptz")
     .execute();
-  await db.schema.createIndex("webhooks_account").on("webhooks").columns(["account_id", "id"]).where(sql.ref("deleted_at"), "is", null).execute();
+  await db.schema
+    .createIndex("webhooks_account")
+    .on("webhooks")
+    .columns(["account_id", "id"])
+    .where(sql.ref("deleted_at"), "is", null)
+    .execute();
   await sql`create index webhooks_xpub_ids on webhooks using gin (xpub_ids) where deleted_at is null`.execute(db);
   await db.schema
     .createTable("webhook_addresses")

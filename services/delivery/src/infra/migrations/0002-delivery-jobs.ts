@@ -26,8 +26,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // A redelivered or republished event is one job: duplicates never reach the subscriber twice from here.
     .addUniqueConstraint("delivery_jobs_webhook_event", ["webhook_id", "event_id"])
     .execute();
-  await db.schema.createIndex("delivery_jobs_due").on("delivery_jobs").columns(["next_attempt_at"]).where(sql.ref("status"), "=", "pending").execute();
-  await db.schema.createIndex("delivery_jobs_unpublished_failures").on("delivery_jobs").column("id").where(sql.ref("status"), "=", "failed").execute();
+  await db.schema
+    .createIndex("delivery_jobs_due")
+    .on("delivery_jobs")
+    .columns(["next_attempt_at"])
+    .where(sql.ref("status"), "=", "pending")
+    .execute();
+  await db.schema
+    .createIndex("delivery_jobs_unpublished_failures")
+    .on("delivery_jobs")
+    .column("id")
+    .where(sql.ref("status"), "=", "failed")
+    .execute();
   await db.schema
     .createTable("delivery_attempts")
     .addColumn("id", "bigserial", (c) => c.primaryKey())

@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { bucketHash } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import type { Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../../create-delivery-service.ts";
@@ -33,7 +32,7 @@ beforeAll(async () => {
   // The previous release's schema, with its data.
   const previous = createDatabase({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
   const { "0001-registry": registry, "0002-delivery-jobs": jobs } = deliveryMigrations;
-  await migrateToLatest(previous.db as Kysely<unknown>, DELIVERY_SCHEMA, { "0001-registry": registry!, "0002-delivery-jobs": jobs! });
+  await migrateToLatest(previous.db, DELIVERY_SCHEMA, { "0001-registry": registry!, "0002-delivery-jobs": jobs! });
   await previous.close();
   client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
@@ -53,7 +52,10 @@ beforeAll(async () => {
   ids.empty = await insert("BTC");
   for (const address of BTC) await client.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.btc, address]);
   await client.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.trx, TRX]);
-  await client.query(`insert into delivery.webhook_addresses select $1, '0x' || lpad(to_hex(g), 40, '0') from generate_series(1, $2) g`, [ids.eth, ETH_COUNT]);
+  await client.query(`insert into delivery.webhook_addresses select $1, '0x' || lpad(to_hex(g), 40, '0') from generate_series(1, $2) g`, [
+    ids.eth,
+    ETH_COUNT,
+  ]);
   await client.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.deleted, ethAddress(1)]);
   // The deletion was committed but not yet published when the old release stopped.
   await client.query(`insert into delivery.webhook_changes (webhook_id) values ($1)`, [ids.deleted]);
@@ -72,33 +74,55 @@ describe("migration 0003", () => {
   it("republishes every live webhook on the watch feed: all its addresses, its settings, at the level its size needs", async () => {
     await expect.poll(() => observer.stateOf(ids.eth).addresses.length, { timeout: 20_000 }).toBe(ETH_COUNT);
     expect(observer.stateOf(ids.eth).addresses).toEqual(Array.from({ length: ETH_COUNT }, (_, i) => ethAddress(i + 1)).sort());
-    expect(observer.stateOf(ids.eth).meta).toMatchObject({ coin: "ETH", address_count: ETH_COUNT, bucket_bits: 2, confirmations: 1, include_tokens: false, is_active: true, deleted: false });
+    expect(observer.stateOf(ids.eth).meta).toMatchObject({
+      coin: "ETH",
+      address_count: ETH_COUNT,
+      bucket_bits: 2,
+      confirmations: 1,
+      include_tokens: false,
+      is_active: true,
+      deleted: false,
+    });
     await expect.poll(() => observer.stateOf(ids.btc).addresses, { timeout: 10_000 }).toEqual([...BTC].sort());
     expect(observer.stateOf(ids.btc).meta).toMatchObject({ address_count: 2, bucket_bits: 0, include_tokens: false });
     await expect.poll(() => observer.stateOf(ids.trx).meta, { timeout: 10_000 }).toMatchObject({ address_count: 1, include_tokens: true });
     expect(observer.stateOf(ids.trx).addresses).toEqual([TRX]);
     // A webhook with no address still gets its (empty) level-0 bucket, which clears what a scanner kept.
-    await expect.poll(() => observer.buckets(ids.empty), { timeout: 10_000 }).toEqual([expect.objectContaining({ bucket_bits: 0, bucket: 0, addresses: [] })]);
+    await expect
+      .poll(() => observer.buckets(ids.empty), { timeout: 10_000 })
+      .toEqual([expect.objectContaining({ bucket_bits: 0, bucket: 0, addresses: [] })]);
     // The pending deletion goes out as a final meta; nothing of the deleted webhook's addresses.
     await expect.poll(() => observer.stateOf(ids.deleted).meta?.deleted, { timeout: 10_000 }).toBe(true);
     expect(observer.buckets(ids.deleted)).toEqual([]);
     expect(Math.max(...observer.messages.map((m) => m.bytes))).toBeLessThan(1_000_000);
-    await expect.poll(async () => Number((await client.query(`select count(*) as n from delivery.webhook_changes`)).rows[0].n), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(async () => Number((await client.query(`select count(*) as n from delivery.webhook_changes`)).rows[0].n), { timeout: 10_000 })
+      .toBe(0);
   });
 
   it("stores each address's bucket hash as @chaingate/contracts computes it, and keeps address_count with every write, plain SQL included", async () => {
     // No relay from here on: the queued rows stay where the test can read them.
     await delivery?.close();
     delivery = undefined;
-    const { rows } = await client.query<{ address: string; bucket_hash: number }>(`select address, bucket_hash from delivery.webhook_addresses where webhook_id = any($1)`, [[ids.btc, ids.trx, ids.eth]]);
+    const { rows } = await client.query<{ address: string; bucket_hash: number }>(
+      `select address, bucket_hash from delivery.webhook_addresses where webhook_id = any($1)`,
+      [[ids.btc, ids.trx, ids.eth]],
+    );
     expect(rows).toHaveLength(ETH_COUNT + 3);
     expect(rows.filter((row) => row.bucket_hash !== bucketHash(row.address))).toEqual([]);
-    const count = async (id: number) => Number((await client.query(`select address_count from delivery.webhooks where id = $1`, [id])).rows[0].address_count);
+    const count = async (id: number) =>
+      Number((await client.query(`select address_count from delivery.webhooks where id = $1`, [id])).rows[0].address_count);
     expect(await count(ids.eth)).toBe(ETH_COUNT);
-    await client.query(`delete from delivery.webhook_addresses where webhook_id = $1 and address in ($2, $3)`, [ids.eth, ethAddress(1), ethAddress(2)]);
+    await client.query(`delete from delivery.webhook_addresses where webhook_id = $1 and address in ($2, $3)`, [
+      ids.eth,
+      ethAddress(1),
+      ethAddress(2),
+    ]);
     expect(await count(ids.eth)).toBe(ETH_COUNT - 2);
     // The write queued exactly the buckets of the two addresses (as slots, the hash's top 10 bits).
-    const slots = (await client.query<{ slot: number }>(`select slot from delivery.webhook_changes where webhook_id = $1 order by slot`, [ids.eth])).rows.map((row) => row.slot);
+    const slots = (
+      await client.query<{ slot: number }>(`select slot from delivery.webhook_changes where webhook_id = $1 order by slot`, [ids.eth])
+    ).rows.map((row) => row.slot);
     expect(slots).toEqual([...new Set([bucketHash(ethAddress(1)) >> 6, bucketHash(ethAddress(2)) >> 6])].sort((a, b) => a - b));
   });
 });

@@ -18,10 +18,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table webhooks add column confirmations integer not null default 1 check (confirmations >= 1)`.execute(db);
   await sql`alter table webhooks add column include_tokens boolean not null default false`.execute(db);
   await sql`update webhooks set include_tokens = true where coin = 'TRX'`.execute(db);
-  await sql`alter table webhooks add constraint webhooks_include_tokens check (coin = 'ETH' or include_tokens = (coin = 'TRX'))`.execute(db);
+  await sql`alter table webhooks add constraint webhooks_include_tokens check (coin = 'ETH' or include_tokens = (coin = 'TRX'))`.execute(
+    db,
+  );
 
-  await sql`alter table webhooks add column address_count integer not null default 0, add column bucket_bits smallint not null default 0 check (bucket_bits between 0 and 16)`.execute(db);
-  await sql`alter table webhook_addresses add column bucket_hash integer not null generated always as (('x' || substr(md5(address), 1, 4))::bit(16)::int) stored`.execute(db);
+  await sql`alter table webhooks add column address_count integer not null default 0, add column bucket_bits smallint not null default 0 check (bucket_bits between 0 and 16)`.execute(
+    db,
+  );
+  await sql`alter table webhook_addresses add column bucket_hash integer not null generated always as (('x' || substr(md5(address), 1, 4))::bit(16)::int) stored`.execute(
+    db,
+  );
   await sql`create index webhook_addresses_bucket on webhook_addresses (webhook_id, bucket_hash)`.execute(db);
   await sql`alter table webhook_changes add column slot smallint check (slot between -1 and 1023)`.execute(db);
   await sql`
@@ -48,8 +54,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         from (select webhook_id, count(*) as n from old_rows group by webhook_id) removed where removed.webhook_id = w.id;
       return null;
     end $$`.execute(db);
-  await sql`create trigger webhook_addresses_inserted after insert on webhook_addresses referencing new table as new_rows for each statement execute function webhook_addresses_inserted()`.execute(db);
-  await sql`create trigger webhook_addresses_deleted after delete on webhook_addresses referencing old table as old_rows for each statement execute function webhook_addresses_deleted()`.execute(db);
+  await sql`create trigger webhook_addresses_inserted after insert on webhook_addresses referencing new table as new_rows for each statement execute function webhook_addresses_inserted()`.execute(
+    db,
+  );
+  await sql`create trigger webhook_addresses_deleted after delete on webhook_addresses referencing old table as old_rows for each statement execute function webhook_addresses_deleted()`.execute(
+    db,
+  );
 
   await sql`
     insert into webhook_changes (webhook_id, slot)
@@ -65,5 +75,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function webhook_addresses_inserted()`.execute(db);
   await sql`alter table webhook_changes drop column slot`.execute(db);
   await sql`alter table webhook_addresses drop column bucket_hash`.execute(db);
-  await sql`alter table webhooks drop column bucket_bits, drop column address_count, drop column include_tokens, drop column confirmations`.execute(db);
+  await sql`alter table webhooks drop column bucket_bits, drop column address_count, drop column include_tokens, drop column confirmations`.execute(
+    db,
+  );
 }

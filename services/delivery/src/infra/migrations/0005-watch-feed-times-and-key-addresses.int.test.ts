@@ -6,12 +6,11 @@
  */
 import { createDatabase, migrateToLatest } from "@chaingate/db";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import type { Kysely } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../database-schema.ts";
 import { createWebhookRepository } from "../webhook-repository.ts";
-import { readRegistryTime } from "../webhook-watermark-publisher.ts";
+import { readRegistryTime } from "../../workers/webhook-watermark-publisher.ts";
 import { deliveryMigrations } from "./index.ts";
 
 const ADDRESSES = ["0x" + "1".repeat(40), "0x" + "2".repeat(40), "0x" + "3".repeat(40)];
@@ -25,7 +24,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const previous = createDatabase({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
   const before = Object.fromEntries(Object.entries(deliveryMigrations).filter(([name]) => name < "0005"));
-  await migrateToLatest(previous.db as Kysely<unknown>, DELIVERY_SCHEMA, before);
+  await migrateToLatest(previous.db, DELIVERY_SCHEMA, before);
   await previous.close();
   client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
@@ -49,16 +48,32 @@ describe("migration 0005", () => {
   it("dates the queued outbox rows with their webhook's creation, keeps every address as the client's own, and a later PUT of xpub_ids drops none", async () => {
     const queued = Number((await client.query(`select count(*) as n from delivery.webhook_changes`)).rows[0].n);
     expect(queued).toBeGreaterThan(0);
-    const current = createDatabase<DeliveryDatabase>({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
+    const current = createDatabase<DeliveryDatabase>({
+      connectionString: database.connectionString,
+      schema: DELIVERY_SCHEMA,
+      logger: silentLogger,
+    });
     try {
-      expect(await migrateToLatest(current.db as Kysely<unknown>, DELIVERY_SCHEMA, deliveryMigrations)).toEqual(["0005-watch-feed-times-and-key-addresses", "0006-test-event-times"]);
-      const times = (await client.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).rows.map((row) => row.created_at.getTime());
+      expect(await migrateToLatest(current.db, DELIVERY_SCHEMA, deliveryMigrations)).toEqual([
+        "0005-watch-feed-times-and-key-addresses",
+        "0006-test-event-times",
+      ]);
+      const times = (await client.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).rows.map((row) =>
+        row.created_at.getTime(),
+      );
       expect(times).toEqual(Array.from({ length: queued }, () => CREATED_AT.getTime()));
       // The watermark stays at the oldest queued change until the relay has published it.
       expect((await readRegistryTime(current.db)).getTime()).toBe(CREATED_AT.getTime());
-      const listed = (await client.query<{ address: string; listed: boolean }>(`select address, listed from delivery.webhook_addresses where webhook_id = $1 order by address`, [webhookId])).rows;
+      const listed = (
+        await client.query<{ address: string; listed: boolean }>(
+          `select address, listed from delivery.webhook_addresses where webhook_id = $1 order by address`,
+          [webhookId],
+        )
+      ).rows;
       expect(listed).toEqual(ADDRESSES.map((address) => ({ address, listed: true })));
-      expect((await client.query(`select active_since from delivery.webhooks where id = $1`, [webhookId])).rows[0].active_since).toEqual(CREATED_AT);
+      expect((await client.query(`select active_since from delivery.webhooks where id = $1`, [webhookId])).rows[0].active_since).toEqual(
+        CREATED_AT,
+      );
       // The key it names is queued for its history, as named since the webhook's creation.
       expect((await client.query(`select xpub_id, account_id, coin, requested_at, done_at from delivery.key_backfills`)).rows).toEqual([
         { xpub_id: "9", account_id: "1", coin: "ETH", requested_at: CREATED_AT, done_at: null },

@@ -28,7 +28,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`update webhooks set active_since = created_at`.execute(db);
   await sql`alter table webhooks alter column active_since set default now(), alter column active_since set not null`.execute(db);
 
-  await sql`alter table webhook_addresses add column listed boolean not null default true, add column watched_since timestamptz`.execute(db);
+  await sql`alter table webhook_addresses add column listed boolean not null default true, add column watched_since timestamptz`.execute(
+    db,
+  );
   await sql`
     create table issued_addresses (
       xpub_id bigint not null,

@@ -23,7 +23,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex("matches_coin_height").on("matches").columns(["coin", "height"]).execute();
   // Pending matches are few; the partial index keeps the per-block "what is due" probe cheap.
-  await db.schema.createIndex("matches_pending").on("matches").columns(["coin", "due_height"]).where(sql.ref("published_confirmations"), "is", null).execute();
+  await db.schema
+    .createIndex("matches_pending")
+    .on("matches")
+    .columns(["coin", "due_height"])
+    .where(sql.ref("published_confirmations"), "is", null)
+    .execute();
   await sql`create sequence webhook_change_seq`.execute(db);
   await db.schema
     .createTable("webhooks")

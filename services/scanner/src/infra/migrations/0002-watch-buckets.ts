@@ -15,7 +15,9 @@ import { sql, type Kysely } from "kysely";
  * the old one's position and never seeing the registry it lost.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`alter table webhooks add column address_count integer not null default 0, add column bucket_bits smallint not null default 0`.execute(db);
+  await sql`alter table webhooks add column address_count integer not null default 0, add column bucket_bits smallint not null default 0`.execute(
+    db,
+  );
   await sql`alter table webhooks alter column addresses drop not null`.execute(db);
   await db.schema
     .createTable("webhook_buckets")
@@ -35,7 +37,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select webhook_id, 0, 0, coin, version, addresses from webhooks where not deleted and jsonb_array_length(addresses) > 0`.execute(db);
   await sql`update webhooks set address_count = coalesce(jsonb_array_length(addresses), 0), addresses = null`.execute(db);
   await sql`create table watch_feed_consumer (name text not null)`.execute(db);
-  await sql`insert into watch_feed_consumer (name) values ('scanner-watch-feed-' || substr(md5(random()::text || clock_timestamp()::text), 1, 12))`.execute(db);
+  await sql`insert into watch_feed_consumer (name) values ('scanner-watch-feed-' || substr(md5(random()::text || clock_timestamp()::text), 1, 12))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

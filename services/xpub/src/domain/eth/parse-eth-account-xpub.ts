@@ -4,9 +4,8 @@
  * reason: addresses issued from the wrong key are addresses the client's wallet never watches.
  */
 import { HDKey } from "@scure/bip32";
-import { base58, base58check } from "@scure/base";
-import { sha256 } from "@noble/hashes/sha2";
-import { hash160 } from "../hash160.ts";
+import { hash160 } from "@chaingate/bitcoin";
+import { decodeExtendedKey } from "../decode-extended-key.ts";
 import { EXTENDED_KEY_VERSIONS } from "../extended-key-versions.ts";
 import { maskKey } from "../parse-account-zpub.ts";
 import { XpubRejectedError } from "../xpub-rejection-errors.ts";
@@ -16,8 +15,6 @@ export const XPUB_VERSION = 0x0488b21e;
 export const XPRV_VERSION = 0x0488ade4;
 const ACCOUNT_DEPTH = 3;
 const HARDENED_OFFSET = 0x80000000;
-const SERIALIZED_KEY_BYTES = 78;
-const MAX_INPUT_CHARS = 200;
 const EXPECTED = "Send the Ethereum account's xpub (BIP44, m/44'/60'/0'), as wallets export it.";
 
 /** A registered Ethereum account key, parsed and validated. */
@@ -49,19 +46,38 @@ export function parseEthAccountXpub(input: string): EthAccountXpub {
   if (version !== XPUB_VERSION) {
     const known = EXTENDED_KEY_VERSIONS.get(version);
     if (known?.kind === "private" || (!known && payload[45] === 0x00)) {
-      throw new EthXpubRejectedError("xpub_private_key", `The key is a private key (${known?.encoding ?? "unknown encoding"}); send the account's public key (xpub). Never share a private key.`);
+      throw new EthXpubRejectedError(
+        "xpub_private_key",
+        `The key is a private key (${known?.encoding ?? "unknown encoding"}); send the account's public key (xpub). Never share a private key.`,
+      );
     }
-    throw new EthXpubRejectedError("xpub_wrong_version", `The key is a ${known?.encoding ?? `key with version bytes 0x${version.toString(16)}`}; only a BIP44 account key in xpub encoding is accepted for Ethereum. ${EXPECTED}`);
+    throw new EthXpubRejectedError(
+      "xpub_wrong_version",
+      `The key is a ${known?.encoding ?? `key with version bytes 0x${version.toString(16)}`}; only a BIP44 account key in xpub encoding is accepted for Ethereum. ${EXPECTED}`,
+    );
   }
   const depth = view.getUint8(4);
-  if (depth !== ACCOUNT_DEPTH) throw new EthXpubRejectedError("xpub_wrong_depth", `The key is at depth ${depth}; send the account-level key at depth 3 (m/44'/60'/0').`, { details: { depth } });
+  if (depth !== ACCOUNT_DEPTH)
+    throw new EthXpubRejectedError(
+      "xpub_wrong_depth",
+      `The key is at depth ${depth}; send the account-level key at depth 3 (m/44'/60'/0').`,
+      { details: { depth } },
+    );
   const childNumber = view.getUint32(9);
-  if (childNumber < HARDENED_OFFSET) throw new EthXpubRejectedError("xpub_not_account_key", `The key's child number ${childNumber} is not hardened, so it is not a BIP44 account key (m/44'/60'/account'). ${EXPECTED}`);
+  if (childNumber < HARDENED_OFFSET)
+    throw new EthXpubRejectedError(
+      "xpub_not_account_key",
+      `The key's child number ${childNumber} is not hardened, so it is not a BIP44 account key (m/44'/60'/account'). ${EXPECTED}`,
+    );
   let node: HDKey;
   try {
     node = HDKey.fromExtendedKey(input);
   } catch (error) {
-    throw new EthXpubRejectedError("xpub_invalid_public_key", "The key's public key is not a valid compressed secp256k1 point; the key is corrupt.", { cause: error });
+    throw new EthXpubRejectedError(
+      "xpub_invalid_public_key",
+      "The key's public key is not a valid compressed secp256k1 point; the key is corrupt.",
+      { cause: error },
+    );
   }
   return {
     xpub: input,
@@ -74,19 +90,34 @@ export function parseEthAccountXpub(input: string): EthAccountXpub {
 }
 
 function decode(input: string): Uint8Array {
-  if (typeof input !== "string" || input.length === 0) throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it is empty. ${EXPECTED}`);
-  if (/\s/.test(input)) throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it contains whitespace. ${EXPECTED}`);
-  if (input.length > MAX_INPUT_CHARS) throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it is ${input.length} characters long; an xpub has 111. ${EXPECTED}`);
-  let raw: Uint8Array;
-  try {
-    raw = base58.decode(input);
-  } catch (error) {
-    throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it contains characters outside the base58 alphabet. ${EXPECTED}`, { cause: error });
-  }
-  if (raw.length !== SERIALIZED_KEY_BYTES + 4) throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it decodes to ${raw.length} bytes, not the 82 of a BIP32 extended key. ${EXPECTED}`);
-  try {
-    return base58check(sha256).decode(input);
-  } catch {
-    throw new EthXpubRejectedError("xpub_bad_checksum", "The key's base58check checksum does not match; it was probably mistyped or truncated. Copy the xpub again.");
+  const decoded = decodeExtendedKey(input);
+  if (decoded.ok) return decoded.payload;
+  switch (decoded.problem) {
+    case "not_a_string":
+    case "empty":
+      throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it is empty. ${EXPECTED}`);
+    case "whitespace":
+      throw new EthXpubRejectedError("xpub_unparseable", `The key cannot be parsed: it contains whitespace. ${EXPECTED}`);
+    case "too_long":
+      throw new EthXpubRejectedError(
+        "xpub_unparseable",
+        `The key cannot be parsed: it is ${decoded.length} characters long; an xpub has 111. ${EXPECTED}`,
+      );
+    case "not_base58":
+      throw new EthXpubRejectedError(
+        "xpub_unparseable",
+        `The key cannot be parsed: it contains characters outside the base58 alphabet. ${EXPECTED}`,
+        { cause: decoded.cause },
+      );
+    case "wrong_length":
+      throw new EthXpubRejectedError(
+        "xpub_unparseable",
+        `The key cannot be parsed: it decodes to ${decoded.bytes} bytes, not the 82 of a BIP32 extended key. ${EXPECTED}`,
+      );
+    case "bad_checksum":
+      throw new EthXpubRejectedError(
+        "xpub_bad_checksum",
+        "The key's base58check checksum does not match; it was probably mistyped or truncated. Copy the xpub again.",
+      );
   }
 }

@@ -10,7 +10,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("fingerprint", "text", (c) => c.notNull())
     .addColumn("xpub_preview", "text", (c) => c.notNull())
     .addColumn("label", "text")
-    .addColumn("next_index", "integer", (c) => c.notNull().defaultTo(0).check(sql`next_index >= 0`))
+    .addColumn("next_index", "integer", (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`next_index >= 0`),
+    )
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     // One record per wallet account per client account: registering it again finds this row.
     .addUniqueConstraint("extended_keys_account_key_material", ["account_id", "key_material"])

@@ -2,13 +2,12 @@
  * Upgrading a database where several accounts already registered one key (before the
  * one-account-per-key rule): the migration does not fail, the oldest registration keeps the key,
  * the later ones are named in a start-up log line and answer 409 instead of issuing the holder's
- * addresses. Through the real gateway and the service, over a real Postgres.
+ * addresses. At the service's internal edge, over a real Postgres.
  */
 import { Writable } from "node:stream";
 import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
 import { createLogger } from "@chaingate/logger";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import vectors from "../../domain/fixtures/bip84-vectors.json" with { type: "json" };
@@ -21,19 +20,20 @@ import { xpubMigrations } from "./index.ts";
 
 const [ACCOUNT_0] = vectors.accounts;
 const KEY = bitcoinScheme("mainnet").parse(ACCOUNT_0!.zpub);
-const HELD = "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+const HELD =
+  "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
 
 let database: TestDatabase;
 let connection: Database<unknown>;
 let xpub: XpubService;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let edge: InternalEdge;
 const log: Array<Record<string, unknown>> = [];
-const accounts: Record<"alice" | "bob" | "carol" | "dave", { accountId: number; key: string }> = {} as never;
+/** Accounts the gateway would have authenticated. */
+const accounts = { alice: { accountId: 1 }, bob: { accountId: 2 }, carol: { accountId: 3 }, dave: { accountId: 4 } };
 const ids: Record<"alice" | "bob" | "carol" | "daveEth", number> = {} as never;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  for (const name of ["alice", "bob", "carol", "dave"] as const) accounts[name] = await createAccountWithKey(database.connectionString, name);
   connection = createDatabase<unknown>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
   const { "0004-one-account-per-key": _rule, ...before } = xpubMigrations;
   await migrateToLatest(connection.db, XPUB_SCHEMA, before);
@@ -51,7 +51,9 @@ beforeAll(async () => {
   ids.carol = await insert(accounts.carol.accountId, "BTC", "1 minute");
   // The same key material under the other chain derives other addresses: not a duplicate.
   ids.daveEth = await insert(accounts.dave.accountId, "ETH", "1 minute");
-  await sql`insert into issued_addresses (key_id, account_id, index, address, published_at) values (${ids.bob}, ${accounts.bob.accountId}, 0, ${ACCOUNT_0!.addresses[0]!.mainnet}, now())`.execute(connection.db);
+  await sql`insert into issued_addresses (key_id, account_id, index, address, published_at) values (${ids.bob}, ${accounts.bob.accountId}, 0, ${ACCOUNT_0!.addresses[0]!.mainnet}, now())`.execute(
+    connection.db,
+  );
   await sql`update extended_keys set next_index = 1 where id = ${ids.bob}`.execute(connection.db);
 
   const destination = new Writable({
@@ -60,27 +62,37 @@ beforeAll(async () => {
       done();
     },
   });
-  xpub = await startTestXpub(database.connectionString, {}, createLogger({ service: "xpub", destination, level: "info" }));
-  gateway = await startTestGateway({ XPUB_URL: xpub.url }, database.connectionString);
+  xpub = await startTestXpub(
+    database.connectionString,
+    { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN },
+    createLogger({ service: "xpub", destination, level: "info" }),
+  );
+  edge = internalEdge(xpub);
 });
 afterAll(async () => {
-  await gateway?.close();
   await xpub?.close();
   await connection?.close();
   await database?.drop();
 });
 
-async function call(method: "GET" | "POST", path: string, as: { key: string }, body?: unknown): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(`${gateway.url}${path}`, {
+async function call(
+  method: "GET" | "POST",
+  path: string,
+  as: { accountId: number },
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const response = await edge.request(as.accountId, path, {
     method,
-    headers: { "x-api-key": as.key, accept: "application/json", "content-type": "application/json" },
+    headers: { accept: "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
 }
 
 it("the migration keeps the oldest registration as the holder and flags the later ones of the same chain", async () => {
-  const rows = await sql<{ id: string; duplicate_of: string | null }>`select id, duplicate_of from extended_keys order by id`.execute(connection.db);
+  const rows = await sql<{ id: string; duplicate_of: string | null }>`select id, duplicate_of from extended_keys order by id`.execute(
+    connection.db,
+  );
   const flagged = Object.fromEntries(rows.rows.map((row) => [Number(row.id), row.duplicate_of === null ? null : Number(row.duplicate_of)]));
   expect(flagged).toEqual({ [ids.bob]: ids.alice, [ids.alice]: null, [ids.carol]: ids.alice, [ids.daveEth]: null });
 });
@@ -102,10 +114,22 @@ it("the holder issues as before; a flagged record answers 409 on issue and on re
   });
   expect((await call("POST", "/api/v1/btc/xpub", accounts.alice, { xpub: ACCOUNT_0!.zpub })).status).toBe(200);
 
-  for (const [name, id] of [["bob", ids.bob], ["carol", ids.carol]] as const) {
-    expect(await call("POST", `/api/v1/btc/xpub/${id}/address`, accounts[name])).toEqual({ status: 409, body: { message: HELD, errors: { id: [HELD] } } });
-    expect(await call("POST", "/api/v1/btc/xpub", accounts[name], { xpub: ACCOUNT_0!.zpub })).toEqual({ status: 409, body: { message: HELD, errors: { xpub: [HELD] } } });
+  for (const [name, id] of [
+    ["bob", ids.bob],
+    ["carol", ids.carol],
+  ] as const) {
+    expect(await call("POST", `/api/v1/btc/xpub/${id}/address`, accounts[name])).toEqual({
+      status: 409,
+      body: { message: HELD, errors: { id: [HELD] } },
+    });
+    expect(await call("POST", "/api/v1/btc/xpub", accounts[name], { xpub: ACCOUNT_0!.zpub })).toEqual({
+      status: 409,
+      body: { message: HELD, errors: { xpub: [HELD] } },
+    });
   }
   const bobsHistory = await call("GET", `/api/v1/btc/xpub/${ids.bob}/addresses`, accounts.bob);
-  expect(bobsHistory).toMatchObject({ status: 200, body: { data: [{ address: ACCOUNT_0!.addresses[0]!.mainnet, index: 0 }], meta: { total: 1 } } });
+  expect(bobsHistory).toMatchObject({
+    status: 200,
+    body: { data: [{ address: ACCOUNT_0!.addresses[0]!.mainnet, index: 0 }], meta: { total: 1 } },
+  });
 });

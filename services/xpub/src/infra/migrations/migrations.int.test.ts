@@ -28,15 +28,35 @@ it("turns existing records into BTC records, their addresses into published ones
   const db = connection.db;
   const { "0001-keys-and-addresses": first } = xpubMigrations;
   await migrateToLatest(db, XPUB_SCHEMA, { "0001-keys-and-addresses": first! });
-  await sql`insert into extended_keys (id, account_id, zpub, key_material, fingerprint, xpub_preview) values (100, 7, 'zpub-old', 'material', 'ab12cd34', 'zpub…old')`.execute(db);
-  await sql`insert into issued_addresses (key_id, account_id, index, address) values (100, 7, 0, 'bc1q-zero'), (100, 7, 1, 'bc1q-one')`.execute(db);
+  await sql`insert into extended_keys (id, account_id, zpub, key_material, fingerprint, xpub_preview) values (100, 7, 'zpub-old', 'material', 'ab12cd34', 'zpub…old')`.execute(
+    db,
+  );
+  await sql`insert into issued_addresses (key_id, account_id, index, address) values (100, 7, 0, 'bc1q-zero'), (100, 7, 1, 'bc1q-one')`.execute(
+    db,
+  );
 
-  expect(await migrateToLatest(db, XPUB_SCHEMA, xpubMigrations)).toEqual(["0002-chain-per-record", "0003-address-outbox", "0004-one-account-per-key"]);
+  expect(await migrateToLatest(db, XPUB_SCHEMA, xpubMigrations)).toEqual([
+    "0002-chain-per-record",
+    "0003-address-outbox",
+    "0004-one-account-per-key",
+  ]);
 
   expect(await query(db, sql<{ id: number; chain: string }>`select id, chain from extended_keys`)).toEqual([{ id: 100, chain: "BTC" }]);
-  expect(await query(db, sql<{ unpublished: number }>`select count(*)::int as unpublished from issued_addresses where published_at is null`)).toEqual([{ unpublished: 0 }]);
+  expect(
+    await query(db, sql<{ unpublished: number }>`select count(*)::int as unpublished from issued_addresses where published_at is null`),
+  ).toEqual([{ unpublished: 0 }]);
   // The same key material may now exist once per chain for the account, and still only once per chain.
-  await sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'ETH', 'xpub-new', 'material', 'ab12cd34', 'xpub…new')`.execute(db);
-  await expect(sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'BTC', 'zpub-again', 'material', 'ab12cd34', 'zpub…again')`.execute(db)).rejects.toThrow(/extended_keys_account_chain_key_material/);
-  await expect(sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'TRX', 'x', 'other', 'ab12cd34', 'x')`.execute(db)).rejects.toThrow(/check/);
+  await sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'ETH', 'xpub-new', 'material', 'ab12cd34', 'xpub…new')`.execute(
+    db,
+  );
+  await expect(
+    sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'BTC', 'zpub-again', 'material', 'ab12cd34', 'zpub…again')`.execute(
+      db,
+    ),
+  ).rejects.toThrow(/extended_keys_account_chain_key_material/);
+  await expect(
+    sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'TRX', 'x', 'other', 'ab12cd34', 'x')`.execute(
+      db,
+    ),
+  ).rejects.toThrow(/check/);
 });

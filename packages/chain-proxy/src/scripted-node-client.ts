@@ -1,0 +1,14 @@
+/** For tests: a node client whose callRaw is scripted, recording every body it was sent. */
+import { createNodeClient, ethereum, type NodeClient, type RawNodeResponse } from "@chaingate/node-client";
+
+export function scriptedNodeClient(callRaw: (body: string) => Promise<RawNodeResponse>): { node: NodeClient; sent: string[] } {
+  const sent: string[] = [];
+  const node: NodeClient = {
+    ...createNodeClient({ chain: ethereum, urls: [] }),
+    callRaw: (body) => {
+      sent.push(body);
+      return callRaw(body);
+    },
+  };
+  return { node, sent };
+}

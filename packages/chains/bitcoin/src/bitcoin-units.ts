@@ -1,0 +1,2 @@
+/** Bitcoin's base unit is the satoshi: 1 BTC = 10^8 sat. */
+export const BITCOIN_DECIMALS = 8;

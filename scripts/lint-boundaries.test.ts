@@ -1,0 +1,131 @@
+/**
+ * The import boundaries in eslint.config.js, shown failing: each wrong-way import below is linted
+ * with the repository's own config, as a file at that place in the tree, and must draw its rule's
+ * error; the right-way imports beside them must lint clean.
+ */
+import { fileURLToPath } from "node:url";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const eslint = new ESLint({ cwd: ROOT });
+
+/** The rule ids of the errors eslint reports for `code` as if it were the file at `file` (from the root). */
+async function errorsFor(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}${file}` });
+  return result!.messages.filter((message) => message.severity === 2).map((message) => message.ruleId ?? `fatal: ${message.message}`);
+}
+
+const LAYERS = "import-x/no-restricted-paths";
+const RELATIVE_PACKAGE = "import-x/no-relative-packages";
+
+const WRONG_WAY = [
+  {
+    what: "domain/ imports infra/",
+    file: "services/xpub/src/domain/wrong-way.ts",
+    code: `export type { XpubDatabase } from "../infra/database-schema.ts";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "domain/ imports http/",
+    file: "services/xpub/src/domain/wrong-way.ts",
+    code: `export { createXpubApp } from "../http/create-xpub-app.ts";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "domain/ imports a database driver",
+    file: "services/delivery/src/domain/wrong-way.ts",
+    code: `export type { Kysely } from "kysely";\n`,
+    rule: "no-restricted-imports",
+  },
+  {
+    what: "infra/ imports http/",
+    file: "services/gateway/src/infra/wrong-way.ts",
+    code: `export { MISSING_KEY_MESSAGE } from "../http/authenticate-request.ts";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "a package imports a service, even by its package exports",
+    file: "packages/http/src/wrong-way.ts",
+    code: `export { createGateway } from "@chaingate/gateway";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "a service's running code imports another service",
+    file: "services/delivery/src/infra/wrong-way.ts",
+    code: `export { createXpubService } from "@chaingate/xpub";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "a service's test boots the gateway (a through-the-gateway test belongs in drills/src/e2e)",
+    file: "services/xpub/src/wrong-way.int.test.ts",
+    code: `export { startTestGateway } from "@chaingate/gateway/testing";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "a service's test reaches into another service's src by path",
+    file: "services/scanner/src/wrong-way.int.test.ts",
+    code: `export { createDeliveryService } from "../../delivery/src/create-delivery-service.ts";\n`,
+    rule: RELATIVE_PACKAGE,
+  },
+  {
+    what: "the bench reaches into a service's src by path",
+    file: "bench/scanner/wrong-way.ts",
+    code: `export { WatchIndex } from "../../services/scanner/src/domain/watch-index.ts";\n`,
+    rule: RELATIVE_PACKAGE,
+  },
+  {
+    what: "a drill reaches into a service's src by path",
+    file: "drills/src/wrong-way.ts",
+    code: `export { startLocalReceiver } from "../../services/delivery/src/testing/local-receiver.ts";\n`,
+    rule: RELATIVE_PACKAGE,
+  },
+];
+
+const RIGHT_WAY = [
+  {
+    what: "infra/ imports a database driver",
+    file: "services/delivery/src/infra/right-way.ts",
+    code: `export type { Kysely } from "kysely";\n`,
+  },
+  {
+    what: "infra/ imports domain/",
+    file: "services/xpub/src/infra/right-way.ts",
+    code: `export type { XpubChain } from "../domain/xpub-chain.ts";\n`,
+  },
+  {
+    what: "http/ imports infra/",
+    file: "services/gateway/src/http/right-way.ts",
+    code: `export { sendJson } from "../infra/send-json.ts";\n`,
+  },
+  {
+    what: "a service's test uses another service's package exports",
+    file: "services/scanner/src/right-way.int.test.ts",
+    code: `export { startTestDelivery } from "@chaingate/delivery/testing";\n`,
+  },
+  {
+    what: "the bench uses a service's package exports",
+    file: "bench/scanner/right-way.ts",
+    code: `export { WatchIndex } from "@chaingate/scanner";\n`,
+  },
+  {
+    what: "a drill boots the gateway",
+    file: "drills/src/e2e/right-way.int.test.ts",
+    code: `export { startTestGateway } from "@chaingate/gateway/testing";\n`,
+  },
+  {
+    what: "a drill uses a service's package exports",
+    file: "drills/src/right-way.ts",
+    code: `export { startLocalReceiver } from "@chaingate/delivery/testing";\n`,
+  },
+];
+
+describe("import boundaries", () => {
+  it.each(WRONG_WAY)("fails when $what", async ({ file, code, rule }) => {
+    expect(await errorsFor(file, code)).toContain(rule);
+  });
+
+  it.each(RIGHT_WAY)("passes when $what", async ({ file, code }) => {
+    expect(await errorsFor(file, code)).toEqual([]);
+  });
+});

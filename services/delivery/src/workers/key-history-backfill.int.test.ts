@@ -1,0 +1,150 @@
+/**
+ * A key's addresses issued before the registry recorded `address.issued` (a deployment upgraded
+ * from an earlier release, or events still travelling) are read from the real xpub service's history
+ * and watched on the webhooks that name the key, since the key was named; over a real Postgres and
+ * NATS. The xpub service publishes on a NATS namespace the registry does not read, so the history is
+ * the only way the registry learns these addresses.
+ */
+import { randomBytes } from "node:crypto";
+import { isAddressBucket, type WebhookFeedMessage } from "@chaingate/contracts";
+import { ACCOUNT_ID_HEADER } from "@chaingate/http";
+import { createTestDatabase, freePort, type TestDatabase } from "@chaingate/testing";
+import { startTestXpub } from "@chaingate/xpub/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DeliveryService } from "../create-delivery-service.ts";
+import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
+
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const NAMESPACE = `y${randomBytes(4).toString("hex")}`;
+/** SLIP-0132's account zpub of the BIP84 test mnemonic (also the xpub service's fixture). */
+const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
+const LISTED = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
+const URL_OK = "http://93.184.216.34/hook";
+const [OWNER, STRANGER] = [11, 12];
+
+let database: TestDatabase;
+let xpub: Awaited<ReturnType<typeof startTestXpub>>;
+let delivery: DeliveryService;
+let observer: WatchFeedObserver;
+let keyId: number;
+let issued: string[];
+
+async function request(
+  base: string,
+  method: string,
+  path: string,
+  accountId: number,
+  body?: unknown,
+): Promise<{ status: number; body: { data?: Record<string, unknown> } & Record<string, unknown> }> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      accept: "application/json",
+      [ACCOUNT_ID_HEADER]: String(accountId),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : {} };
+}
+const watched = async (id: number, accountId = OWNER) =>
+  ((await request(delivery.url, "GET", `/api/v1/webhooks/${id}`, accountId)).body.data!.addresses as string[]).toSorted();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // Its address.issued events go to a namespace nobody here reads: the registry never hears of them.
+  xpub = await startTestXpub(database.connectionString, { NATS_URL, NATS_NAMESPACE: `x${randomBytes(4).toString("hex")}` });
+  const registered = await request(xpub.url, "POST", "/api/v1/btc/xpub", OWNER, { xpub: ZPUB });
+  keyId = registered.body.id as number;
+  issued = [];
+  for (let i = 0; i < 3; i++)
+    issued.push((await request(xpub.url, "POST", `/api/v1/btc/xpub/${keyId}/address`, OWNER)).body.address as string);
+  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE, XPUB_URL: xpub.url });
+  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
+});
+afterAll(async () => {
+  await observer?.close();
+  await delivery?.close();
+  await xpub?.close();
+  await database?.drop();
+});
+
+describe("the addresses a key issued before the registry recorded them", () => {
+  it("are read from the xpub service and watched on the webhook that names the key, since it was named", async () => {
+    expect(issued).toHaveLength(3);
+    const created = await request(delivery.url, "POST", "/api/v1/webhooks", OWNER, {
+      coin: "BTC",
+      webhook_url: URL_OK,
+      addresses: [LISTED],
+      xpub_ids: [keyId],
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.data!.id as number;
+    const client = new pg.Client({ connectionString: database.connectionString });
+    await client.connect();
+    const named = (
+      await client.query<{ requested_at: Date }>("select requested_at from delivery.key_backfills where xpub_id = $1 and account_id = $2", [
+        keyId,
+        OWNER,
+      ])
+    ).rows[0]!.requested_at;
+    await client.end();
+
+    await expect.poll(() => watched(id), { timeout: 15_000 }).toEqual([LISTED, ...issued].sort());
+    await expect.poll(() => observer.stateOf(id).addresses, { timeout: 10_000 }).toEqual([LISTED, ...issued].sort());
+    // The feed says they are watched since the key was named, not since the history arrived.
+    const buckets = observer
+      .buckets(id)
+      .filter((b: WebhookFeedMessage) => isAddressBucket(b) && issued.some((a) => b.addresses.includes(a)));
+    expect(Math.min(...buckets.map((b) => Date.parse(b.since!)))).toBe(named.getTime());
+    // A PUT of the list keeps them; removing the key drops them.
+    expect(
+      (
+        (await request(delivery.url, "PUT", `/api/v1/webhooks/${id}`, OWNER, { addresses: [LISTED] })).body.data!.addresses as string[]
+      ).toSorted(),
+    ).toEqual([LISTED, ...issued].sort());
+    expect((await request(delivery.url, "PUT", `/api/v1/webhooks/${id}`, OWNER, { xpub_ids: [] })).body.data!.addresses).toEqual([LISTED]);
+  });
+
+  it("a key of another account brings nothing", async () => {
+    const created = await request(delivery.url, "POST", "/api/v1/webhooks", STRANGER, {
+      coin: "BTC",
+      webhook_url: URL_OK,
+      addresses: [LISTED],
+      xpub_ids: [keyId],
+    });
+    const id = created.body.data!.id as number;
+    await delivery.drainKeyHistories();
+    expect(await watched(id, STRANGER)).toEqual([LISTED]);
+  });
+
+  it("while the xpub service cannot be reached the key stays queued, and nothing else is held back", async () => {
+    const unreachable = await startTestDelivery(database.connectionString, {
+      NATS_URL,
+      NATS_NAMESPACE: NAMESPACE,
+      XPUB_URL: `http://127.0.0.1:${await freePort()}`,
+    });
+    try {
+      const created = await request(unreachable.url, "POST", "/api/v1/webhooks", OWNER + 10, {
+        coin: "BTC",
+        webhook_url: URL_OK,
+        addresses: [LISTED],
+        xpub_ids: [keyId],
+      });
+      expect(created.status).toBe(201);
+      await expect(unreachable.drainKeyHistories()).rejects.toThrow(/unreachable/);
+      const client = new pg.Client({ connectionString: database.connectionString });
+      await client.connect();
+      const { rows } = await client.query("select done_at from delivery.key_backfills where xpub_id = $1 and account_id = $2", [
+        keyId,
+        OWNER + 10,
+      ]);
+      await client.end();
+      expect(rows).toEqual([{ done_at: null }]);
+    } finally {
+      await unreachable.close();
+    }
+  });
+});

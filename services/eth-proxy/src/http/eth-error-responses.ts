@@ -1,0 +1,20 @@
+/** The eth-proxy's error answers: the shared node-failure table plus bad parameters and missing records. */
+import { nodeErrorResponses, nodeFailureResponse } from "@chaingate/chain-proxy";
+import type { ValidationError } from "@chaingate/errors";
+import type { ErrorResponseTable } from "@chaingate/http";
+import type { Logger } from "@chaingate/logger";
+import { ethereum } from "@chaingate/node-client";
+
+export function ethErrorResponses(logger: Logger): ErrorResponseTable {
+  return {
+    ...nodeErrorResponses(ethereum, logger),
+    eth_not_found: () => nodeFailureResponse(ethereum, "not_found"),
+    eth_bad_parameter: (error) => ({ status: 400, body: { error: error.message } }),
+    // The spec's eth 422 is `{error}` naming the field (rule 6); `message` and `errors` are every
+    // other 422's, kept so one client reads both.
+    validation_failed: (error) => ({
+      status: 422,
+      body: { error: error.message, message: error.message, errors: (error as ValidationError).fieldErrors },
+    }),
+  };
+}

@@ -59,6 +59,25 @@ describe("the watermark publisher", () => {
     }
   });
 
+  it("retries a failed publish soon, not an interval later: a long interval must not hold the watermark back after one failure", async () => {
+    // A start under load: the bus's first JetStream call times out once, then NATS answers.
+    let attempts = 0;
+    const published: string[] = [];
+    const publisher: WatermarkPublisher = {
+      publish: async (_contract, payload) => {
+        if (++attempts === 1) throw new Error("TIMEOUT");
+        published.push((payload as { registry_time: string }).registry_time);
+        return { duplicate: false, sequence: published.length };
+      },
+    };
+    const loop = startWebhookWatermarkPublisher(db.db, async () => publisher, createLogger({ service: "test", level: "silent" }), 600_000);
+    try {
+      await expect.poll(() => published.length, { timeout: 5_000 }).toBe(1);
+    } finally {
+      await loop.stop();
+    }
+  });
+
   it("never passes the start of a registry write still in flight: its change is not visible yet, but its time is taken", async () => {
     const webhook = await db.db
       .insertInto("webhooks")

@@ -24,6 +24,11 @@ import type { DeliveryDatabase } from "../infra/database-schema.ts";
 
 /** Failures logged: the first, then one in this many (NATS down for long must not flood the log). */
 const LOG_EVERY_NTH_FAILURE = 30;
+/**
+ * The pause after a first failure, doubling up to the interval: one timed-out JetStream call (a
+ * start under load) must not hold the watermark, and so every match of the scanner, back a whole interval.
+ */
+const FIRST_RETRY_MS = 250;
 
 export type WatermarkPublisher = Pick<Bus, "publish">;
 
@@ -53,7 +58,7 @@ export async function readRegistryTime(db: Kysely<DeliveryDatabase>): Promise<Da
   return new Date(Math.min(...times.map((time) => time.getTime())));
 }
 
-/** A failed publish waits for the next tick, like an idle one: the watermark only needs to keep coming. */
+/** A failed publish is retried soon, then less often, never less often than the interval. */
 export function startWebhookWatermarkPublisher(
   db: Kysely<DeliveryDatabase>,
   publisher: () => Promise<WatermarkPublisher>,
@@ -72,7 +77,7 @@ export function startWebhookWatermarkPublisher(
       return false;
     },
     idleMs: intervalMs,
-    retry: { firstMs: intervalMs, maxMs: intervalMs },
+    retry: { firstMs: Math.min(FIRST_RETRY_MS, intervalMs), maxMs: intervalMs },
     logEveryNthFailure: LOG_EVERY_NTH_FAILURE,
     wakeups,
   });

@@ -1747,7 +1747,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1827,7 +1827,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1888,7 +1888,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -1957,7 +1957,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2028,7 +2028,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2099,7 +2099,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2172,7 +2172,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2272,7 +2272,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2343,7 +2343,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2418,7 +2418,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2500,7 +2500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2560,7 +2560,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2658,7 +2658,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2739,7 +2739,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2855,7 +2855,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -2943,7 +2943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3027,7 +3027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3099,7 +3099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3215,7 +3215,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3303,7 +3303,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3387,7 +3387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3445,7 +3445,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3520,7 +3520,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3589,7 +3589,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3658,7 +3658,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3745,7 +3745,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3803,7 +3803,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -3906,7 +3906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4004,7 +4004,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4073,7 +4073,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4179,7 +4179,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4297,7 +4297,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4416,7 +4416,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4538,7 +4538,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4661,7 +4661,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4724,7 +4724,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4786,7 +4786,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4873,7 +4873,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -4960,7 +4960,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5060,7 +5060,7 @@ export interface operations {
                     "application/json": components["schemas"]["EthValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5160,7 +5160,7 @@ export interface operations {
                     "application/json": components["schemas"]["EthValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5260,7 +5260,7 @@ export interface operations {
                     "application/json": components["schemas"]["EthValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5340,7 +5340,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5420,7 +5420,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5503,7 +5503,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5586,7 +5586,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5646,7 +5646,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5722,7 +5722,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5820,7 +5820,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -5901,7 +5901,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6001,7 +6001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6073,7 +6073,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6185,7 +6185,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6253,7 +6253,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6325,7 +6325,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6411,7 +6411,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6526,7 +6526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6641,7 +6641,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6726,7 +6726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6800,7 +6800,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6932,7 +6932,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7032,7 +7032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7104,7 +7104,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -7174,7 +7174,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`. */
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

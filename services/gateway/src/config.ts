@@ -50,7 +50,7 @@ export const gatewayConfigSchema = z.object({
     .nonnegative()
     .default(0)
     .describe(
-      "Requests per API key per second, per gateway replica, past which the answer is 429 with Retry-After (domain/key-rate-limit.ts). 0, the default, turns it off: the spec's v1 has no rate limit.",
+      "Requests per API key per second, one limit shared by all gateway replicas (through the database), past which the answer is 429 with Retry-After (infra/shared-key-rate-limit.ts). 0, the default, turns it off: the spec's v1 has no rate limit.",
     ),
 
   // Web console (/console) and the account API's operator paths

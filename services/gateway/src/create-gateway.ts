@@ -13,10 +13,10 @@ import { createRequestAuthenticator } from "./http/authenticate-request.ts";
 import { defaultConsoleDir } from "./http/serve-console.ts";
 import { createAccountAdmin } from "./infra/account-admin.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
-import { createKeyRateLimit } from "./domain/key-rate-limit.ts";
 import { createGatewayMetrics } from "./infra/gateway-metrics.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
 import { gatewayMigrations } from "./infra/migrations/index.ts";
+import { createSharedKeyRateLimit } from "./infra/shared-key-rate-limit.ts";
 import { createUpstreamProxy } from "./infra/upstream-proxy.ts";
 import { createUsageRecorder } from "./infra/usage-recorder.ts";
 
@@ -74,7 +74,8 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
   const authenticate = createRequestAuthenticator({
     keyStore,
     usage,
-    rateLimit: requestsPerSecond > 0 ? { limit: createKeyRateLimit(requestsPerSecond), requestsPerSecond } : undefined,
+    rateLimit:
+      requestsPerSecond > 0 ? { limit: createSharedKeyRateLimit(database.db, requestsPerSecond, logger), requestsPerSecond } : undefined,
   });
   const publicApp = createPublicApp({
     logger,

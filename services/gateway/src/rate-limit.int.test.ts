@@ -2,8 +2,8 @@
  * RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND through a real gateway (answers checked against the OpenAPI
  * document): off by default (the spec's v1 has no rate limit); when set, a key past it gets 429
  * `{message}` with `Retry-After`, other keys are unaffected, and the key passes again a second later.
- * No upstream is configured: an admitted request answers 503 "not configured", which is enough to
- * tell it from a refused one.
+ * The limit is one across replicas (gateways on one database share it). No upstream is configured:
+ * an admitted request answers 503 "not configured", which is enough to tell it from a refused one.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
@@ -11,12 +11,15 @@ import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
 const LIMIT = 3;
 let limited: Awaited<ReturnType<typeof startTestGateway>>;
 let unlimited: Awaited<ReturnType<typeof startTestGateway>>;
+let secondReplica: Awaited<ReturnType<typeof startTestGateway>>;
 
 beforeAll(async () => {
   limited = await startTestGateway({ RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) });
   unlimited = await startTestGateway({}, limited.databaseUrl);
+  secondReplica = await startTestGateway({ RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) }, limited.databaseUrl);
 });
 afterAll(async () => {
+  await secondReplica?.close();
   await unlimited?.close();
   await limited?.close();
   await limited?.dropDatabase();
@@ -53,4 +56,16 @@ it("is off by default: a burst of one key is never refused", async () => {
   const { key } = await createAccountWithKey(limited.databaseUrl, "carol");
   const answers = await burst(unlimited.url, key, 30);
   expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([503]));
+});
+
+it("is one limit for all replicas: a key spreading a burst over two gateways gets the limit once, not once per replica", async () => {
+  const { key } = await createAccountWithKey(limited.databaseUrl, "dave");
+  const startedMs = Date.now();
+  const answers = (await Promise.all([burst(limited.url, key, LIMIT * 2), burst(secondReplica.url, key, LIMIT * 2)])).flat();
+  const elapsedSeconds = (Date.now() - startedMs) / 1000;
+  const admitted = answers.filter((answer) => answer.status === 503).length;
+  // The bucket holds one second's worth and refills while the burst runs.
+  expect(admitted).toBeGreaterThanOrEqual(LIMIT);
+  expect(admitted).toBeLessThanOrEqual(LIMIT + Math.floor(elapsedSeconds * LIMIT));
+  expect(answers.filter((answer) => answer.status === 429)).toHaveLength(answers.length - admitted);
 });

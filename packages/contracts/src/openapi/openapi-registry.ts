@@ -20,7 +20,7 @@ export const RETRY_AFTER_HEADER = {
 /** The gateway's opt-in request rate limit (off by default: the spec's v1 has none). */
 export const RATE_LIMITED: ResponseConfig = {
   ...json(
-    "Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second, on this gateway replica. `{message}` with `Retry-After`.",
+    "Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`.",
     messageErrorSchema,
   ),
   headers: RETRY_AFTER_HEADER,

@@ -1,13 +1,13 @@
 /**
  * The opt-in request rate limit per API key (RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND; off by
  * default, since the spec's v1 has none): a token bucket per key holding one second's worth of
- * requests, refilled continuously. State is per gateway replica, so N replicas admit up to N times
- * the rate; the operator divides by the replica count when an exact bound matters.
+ * requests, refilled continuously. This is one replica's bucket, in memory: the shared limit
+ * (infra/shared-key-rate-limit.ts) falls back to it while its database is unreachable.
  */
 import { LRUCache } from "lru-cache";
 
 /** Buckets kept; past it the least recently used is forgotten (it comes back full, as an idle key's would be). */
-const MAX_TRACKED_KEYS = 100_000;
+export const MAX_TRACKED_KEYS = 100_000;
 
 export interface KeyRateLimit {
   /** Takes one request for the key at `nowMs`: 0 when admitted, else the whole seconds until one would be (Retry-After). */

@@ -6,8 +6,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { hasErrorCode } from "@chaingate/errors";
 import { readCredential } from "../domain/read-credential.ts";
-import { rateLimitedMessage, type KeyRateLimit } from "../domain/key-rate-limit.ts";
+import { rateLimitedMessage } from "../domain/key-rate-limit.ts";
 import type { ApiKeyStore, AuthenticatedKey } from "../infra/api-key-store.ts";
+import type { SharedKeyRateLimit } from "../infra/shared-key-rate-limit.ts";
 import type { UsageRecorder } from "../infra/usage-recorder.ts";
 
 export const MISSING_KEY_MESSAGE = "No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer).";
@@ -18,7 +19,7 @@ export interface RequestAuthenticatorOptions {
   keyStore: ApiKeyStore;
   usage: UsageRecorder;
   /** RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND; undefined: no limit (the spec's v1 has none). */
-  rateLimit?: { limit: KeyRateLimit; requestsPerSecond: number };
+  rateLimit?: { limit: SharedKeyRateLimit; requestsPerSecond: number };
 }
 
 /** The caller's key, or the answer that refuses the request (`{message}`, with Retry-After when it applies). */
@@ -43,7 +44,7 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
       return { refusal: { status: 503, message: KEYS_UNAVAILABLE_MESSAGE, retryAfterSeconds: 1 } };
     }
     if (!key) return { refusal: { status: 401, message: INVALID_KEY_MESSAGE } };
-    const retryAfterSeconds = rateLimit?.limit.take(key.keyId) ?? 0;
+    const retryAfterSeconds = rateLimit ? await rateLimit.limit.take(key.keyId) : 0;
     if (retryAfterSeconds > 0)
       return { refusal: { status: 429, message: rateLimitedMessage(rateLimit!.requestsPerSecond, retryAfterSeconds), retryAfterSeconds } };
     // Statistics follow the dashboard's rule: only the X-API-Key path is counted.

@@ -27,10 +27,18 @@ export interface ApiKeyUsageTable {
   request_count: ColumnType<number, number, number>;
 }
 
+/** The opt-in rate limit's shared bucket of one key (see shared-key-rate-limit.ts). */
+export interface KeyRateBucketsTable {
+  api_key_id: number;
+  tokens: number;
+  refilled_at: Date;
+}
+
 export interface GatewayDatabase {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   api_key_usage: ApiKeyUsageTable;
+  key_rate_buckets: KeyRateBucketsTable;
 }
 
 export const GATEWAY_SCHEMA = "gateway";

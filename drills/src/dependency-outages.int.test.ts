@@ -9,6 +9,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
+import { OPERATOR_TOKEN_HEADER } from "@chaingate/contracts";
 import { runAdminCli, createAccountWithKey } from "@chaingate/gateway/testing";
 import {
   startLitecoindRegtest,
@@ -41,7 +43,10 @@ const stack = createServiceStack();
 const gatewayUrls: string[] = [];
 let key: string;
 let xpubId: number;
+let webhookId: number;
 let scannerUrl: string;
+/** The gateways serve the operator's routes too: the load reaches them. */
+const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 
 beforeAll(async () => {
   [postgres, nats, node] = await Promise.all([startPrivatePostgres(), startPrivateNats(), startLitecoindRegtest()]);
@@ -71,6 +76,7 @@ beforeAll(async () => {
         API_KEY_LISTENER_PROBE_MS: "1000",
         DATABASE_CONNECT_TIMEOUT_MS: "1000",
         DATABASE_QUERY_TIMEOUT_MS: "3000",
+        CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN,
       }),
     );
   }
@@ -82,6 +88,18 @@ beforeAll(async () => {
   });
   expect(registered.status).toBe(201);
   xpubId = ((await registered.json()) as { id: number }).id;
+  const webhook = await fetch(`${gatewayUrls[0]}/api/v1/webhooks`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({
+      coin: "BTC",
+      webhook_url: "http://93.184.216.34/hook",
+      addresses: ["bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu"],
+    }),
+  });
+  const created = (await webhook.json()) as { data: { id: number } };
+  expect({ status: webhook.status, created }).toEqual({ status: 201, created: expect.anything() });
+  webhookId = created.data.id;
 }, 180_000);
 
 afterAll(async () => {
@@ -99,13 +117,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery, scanner)", () => {
   it("every process outlives Postgres restarts and crashes and a NATS restart, answering only as documented and recovering within seconds", async () => {
     const headers = { "x-api-key": key, "content-type": "application/json" };
+    // Every kind of route: proxied to each service, and answered by the gateway itself from its database.
+    const routes: Array<{ kind: string; path: string; method?: string; headers?: Record<string, string> }> = [
+      { kind: "issue", path: `/api/v1/btc/xpub/${xpubId}/address`, method: "POST" },
+      { kind: "btc", path: "/api/v1/btc/block/best" },
+      { kind: "webhooks", path: "/api/v1/webhooks" },
+      { kind: "history", path: `/api/v1/btc/xpub/${xpubId}/addresses?per_page=5` },
+      { kind: "xpubs", path: "/api/v1/btc/xpub" },
+      { kind: "webhook addresses", path: `/api/v1/webhooks/${webhookId}/addresses?per_page=5` },
+      { kind: "keys", path: "/api/v1/keys" },
+      { kind: "usage", path: "/api/v1/usage" },
+      { kind: "operator", path: "/api/v1/operator/accounts", headers: { [OPERATOR_TOKEN_HEADER]: OPERATOR_TOKEN } },
+    ];
     const load = startLoad(
       (n) => {
-        const gateway = gatewayUrls[n % 2]!;
-        if (n % 4 === 0) return { kind: "issue", url: `${gateway}/api/v1/btc/xpub/${xpubId}/address`, init: { method: "POST", headers } };
-        if (n % 4 === 1) return { kind: "btc", url: `${gateway}/api/v1/btc/block/best`, init: { headers } };
-        if (n % 4 === 2) return { kind: "webhooks", url: `${gateway}/api/v1/webhooks`, init: { headers } };
-        return { kind: "history", url: `${gateway}/api/v1/btc/xpub/${xpubId}/addresses?per_page=5`, init: { headers } };
+        const route = routes[n % routes.length]!;
+        const url = `${gatewayUrls[n % 2]!}${route.path}`;
+        return { kind: route.kind, url, init: { method: route.method ?? "GET", headers: { ...headers, ...route.headers } } };
       },
       { workers: 6, maxPerSecond: 300 },
     );

@@ -1,8 +1,8 @@
 /**
  * One tenant cannot hurt another (issue #21), every service a real process: account A has 50
  * webhooks on a server that accepts connections and never answers, and floods them with
- * `POST /webhooks/{id}/test` through the gateway (its per-minute test-event quota raised to 120
- * so the flood is heavy: 100 test events/s); meanwhile account B's Bitcoin deposits are mined
+ * `POST /webhooks/{id}/test` through the gateway (its per-minute test-event quota raised from 10
+ * to 120 so the flood is heavy: up to 100 test events/s); meanwhile account B's Bitcoin deposits are mined
  * on litecoind regtest, one block a second, and the scanner and delivery notify B's receiver.
  * B's notifications arrive with a p99 under 2 s after their block (measured before the flood too);
  * A holds at most its per-account share of the delivery's slots, and its circuit breakers open.
@@ -29,7 +29,11 @@ const BLOCK_INTERVAL_MS = 1_000;
 const TIMEOUT_MS = 3_000;
 /** DELIVERY_PER_ACCOUNT_CONCURRENCY's default. */
 const PER_ACCOUNT = 64;
+/** The blackhole sees a connection close a moment after the attempt gave it up and its slot went to the next. */
+const CLOSE_LAG_CONNECTIONS = 2;
 const B_P99_LIMIT_MS = 2_000;
+/** How long B's last notifications may take after the last deposit before they count as missing. */
+const ARRIVAL_WAIT_MS = 20_000;
 
 let database: TestDatabase;
 let node: LitecoindRegtest;
@@ -130,20 +134,28 @@ describe("fair delivery across accounts", () => {
       await deposit(true);
       await sleep(BLOCK_INTERVAL_MS - (Date.now() - started));
     }
+    // The flood goes on until B's notifications are all in (or the wait is over).
     const arrivedAt = () => new Map(product.notifications(webhookB).map((n) => [n.payload.txid, n.request.at]));
-    await expect.poll(() => arrivedAt().size, { timeout: 20_000 }).toBe(minedAt.size);
+    const waitEnds = Date.now() + ARRIVAL_WAIT_MS;
+    while (arrivedAt().size < minedAt.size && Date.now() < waitEnds) await sleep(100);
     flooding = false;
     await Promise.all(floodLoops);
     clearInterval(sampler);
 
     const arrivals = arrivedAt();
-    const latency = (txids: string[]) => txids.map((txid) => arrivals.get(txid)! - minedAt.get(txid)!);
+    /** Block → notification, per deposit; one still missing counts as the whole wait. */
+    const latency = (txids: string[]) => txids.map((txid) => (arrivals.get(txid) ?? waitEnds) - minedAt.get(txid)!);
     const quiet = latency([...minedAt.keys()].filter((txid) => !flooded.has(txid)));
     const during = latency([...flooded]);
-    const lateOpen = openSamples.filter((s) => s.atMs > FLOOD_MS - 10_000).map((s) => s.open);
+    const lateOpen = openSamples.filter((s) => s.atMs > FLOOD_MS - 10_000 && s.atMs <= FLOOD_MS).map((s) => s.open);
+    /** The most of A's attempts in flight in each 5 s of the flood. */
+    const inFlightBy5s = Array.from({ length: FLOOD_MS / 5_000 }, (_, n) =>
+      Math.max(0, ...openSamples.filter((s) => s.atMs > n * 5_000 && s.atMs <= (n + 1) * 5_000).map((s) => s.open)),
+    );
     const report = {
       accountB: {
         deposits: minedAt.size,
+        missing: minedAt.size - arrivals.size,
         beforeFloodMs: { p50: percentile(quiet, 0.5), max: Math.max(...quiet) },
         duringFloodMs: { n: during.length, p50: percentile(during, 0.5), p99: percentile(during, 0.99), max: Math.max(...during) },
         notificationsSigned: product.notifications(webhookB).every((n) => n.signed),
@@ -155,20 +167,21 @@ describe("fair delivery across accounts", () => {
         otherAnswers: flood.other,
         attemptsMade: blackhole.accepted.length,
         peakInFlight: blackhole.peakOpen(),
+        inFlightBy5s,
         inFlightLast10sMax: Math.max(...lateOpen),
-        inFlightLast10sMean: Math.round(lateOpen.reduce((a, b) => a + b, 0) / lateOpen.length),
       },
     };
     mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
     writeFileSync(REPORT, JSON.stringify(report, null, 2));
     process.stdout.write(`fair delivery: ${JSON.stringify(report)}\n`);
 
+    expect(report.accountB.missing).toBe(0);
     expect(report.accountB.duringFloodMs.p99).toBeLessThan(B_P99_LIMIT_MS);
     expect(report.accountB.notificationsSigned).toBe(true);
     expect(flood.other).toBe(0);
     // The flood was real: A's endpoints were tried over and over, A held up to its share and no more.
     expect(flood.queued).toBeGreaterThan(A_WEBHOOKS * 10);
-    expect(report.accountA.peakInFlight).toBeLessThanOrEqual(PER_ACCOUNT);
+    expect(report.accountA.peakInFlight).toBeLessThanOrEqual(PER_ACCOUNT + CLOSE_LAG_CONNECTIONS);
     // Once the breakers opened, A's dead endpoints hold one slot each at most, less than its share.
     expect(report.accountA.inFlightLast10sMax).toBeLessThanOrEqual(A_WEBHOOKS);
     expect(product.stack.exited(), product.stack.exitReport()).toEqual([]);

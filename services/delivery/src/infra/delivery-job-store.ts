@@ -147,6 +147,10 @@ export function createDeliveryJobStore(db: Kysely<DeliveryDatabase>, breaker: Br
       // An open breaker's one attempt takes the webhook's `breaker_until` as its lease first (only
       // one replica can), so no other replica starts another before it ends. Jobs are re-checked
       // under their row locks: a job another replica leased meanwhile is skipped, never sent twice.
+      // Planner shape (a million-job backlog took 300 ms to 1.7 s per claim otherwise): the constant
+      // inner limit keeps the row estimate small, so no hash join over the whole table and no JIT;
+      // LockRows is lazy, so only the `g.jobs` rows the outer limit pulls are locked; `= any(array)`
+      // reaches the chosen jobs through the primary key.
       const { rows } = await sql<ClaimedJob>`
         with wanted as (
           select * from unnest(${grants.map((g) => g.webhookId)}::bigint[], ${grants.map((g) => g.jobs)}::int[], ${grants.map((g) => g.probe)}::boolean[])
@@ -158,16 +162,18 @@ export function createDeliveryJobStore(db: Kysely<DeliveryDatabase>, breaker: Br
           returning w.id
         ), due as (
           select picked.id from wanted g cross join lateral (
-            select d.id from delivery_jobs d
-             where d.webhook_id = g.webhook_id and d.status = 'pending' and d.next_attempt_at <= now()
-             order by d.next_attempt_at limit g.jobs
-             for update skip locked
+            select locked.id from (
+              select d.id from delivery_jobs d
+               where d.webhook_id = g.webhook_id and d.status = 'pending' and d.next_attempt_at <= now()
+               order by d.next_attempt_at limit ${perWebhook}
+               for update skip locked
+            ) locked limit g.jobs
           ) picked
           where not g.probe or g.webhook_id in (select id from probes)
         )
         update delivery_jobs j set next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-          from due, webhooks w
-         where j.id = due.id and j.status = 'pending' and j.next_attempt_at <= now() and w.id = j.webhook_id
+          from webhooks w
+         where j.id = any(array(select id from due)) and j.status = 'pending' and j.next_attempt_at <= now() and w.id = j.webhook_id
         returning j.id, j.webhook_id, w.account_id, j.event_id, j.coin, j.body, j.attempts, j.traceparent, w.webhook_url, w.secret, w.is_active,
                   w.deleted_at is not null as deleted`.execute(db);
       return rows.map((row) => ({ ...row, id: Number(row.id), webhook_id: Number(row.webhook_id), account_id: Number(row.account_id) }));

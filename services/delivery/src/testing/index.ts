@@ -10,4 +10,5 @@ export {
   type TransferMatchedEvent,
 } from "./delivery-harness.ts";
 export { observeWatchFeed, type FeedBucket, type FeedMeta, type ObservedMessage, type WatchFeedObserver } from "./watch-feed-observer.ts";
+export { openJobBacklog, type JobBacklog } from "./open-job-backlog.ts";
 export { openWatchFeedRegistry, type WatchFeedRegistry } from "./open-watch-feed-registry.ts";

@@ -99,7 +99,9 @@ export function createDeliveryJobStore(db: Kysely<DeliveryDatabase>, breaker: Br
            order by webhook_id, next_attempt_at limit 1
         ) later
       )
-      select h.webhook_id, w.account_id, h.next_attempt_at as oldest_due_at, w.consecutive_unreachable,
+      select h.webhook_id, w.account_id, h.next_attempt_at as oldest_due_at,
+             -- An inactive or deleted webhook's jobs are skipped, not sent (test events excepted): no spacing for them.
+             case when w.is_active = 1 and w.deleted_at is null then w.consecutive_unreachable else 0 end as consecutive_unreachable,
              (w.breaker_until is null or w.breaker_until <= now()) as breaker_ready,
              (select count(*) from (select 1 from delivery_jobs d
                 where d.webhook_id = h.webhook_id and d.status = 'pending' and d.next_attempt_at <= now() limit ${perWebhook}) counted)::int as due_jobs

@@ -443,9 +443,9 @@ export function createWebhookRepository(
         if (update.xpub_ids !== undefined) await lockKeys(trx, update.xpub_ids);
         if (!(await lockOwned(trx, accountId, webhookId))) return false;
         const set: Record<string, unknown> = {};
-        if (update.webhook_url !== undefined) {
-          set.webhook_url = update.webhook_url;
-          // A new endpoint starts with a closed circuit breaker.
+        if (update.webhook_url !== undefined) set.webhook_url = update.webhook_url;
+        if (update.webhook_url !== undefined || update.is_active) {
+          // A new endpoint, or one the client re-enabled, starts with a closed circuit breaker.
           set.consecutive_unreachable = 0;
           set.breaker_until = null;
         }

@@ -10,6 +10,7 @@ import { benchAddressIssuance } from "./xpub/address-issuance.ts";
 import { benchScannerMatching } from "./scanner/scanner-matching.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
+import { benchDeliveryClaims } from "./delivery/claim-cost.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
 import { benchWatchFeed } from "./watch/watch-feed.ts";
 import { benchRssBounds } from "./memory/rss-bounds.ts";
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   scanner: benchScannerMatching,
   "trx-balance": benchTrxBalance,
   delivery: benchDeliveryThroughput,
+  "delivery-claims": benchDeliveryClaims,
   "notification-latency": benchNotificationLatency,
   "watch-feed": benchWatchFeed,
   rss: benchRssBounds,

@@ -71,6 +71,19 @@ export const deliveryConfigSchema = z.object({
     .positiveInt(30)
     .describe("Finished deliveries (and their attempts) are kept this long for the log and replay, then deleted (at start-up and hourly)."),
   DELIVERY_CONCURRENCY: env.positiveInt(256).describe("Attempts in flight in this process."),
+  DELIVERY_PER_ACCOUNT_CONCURRENCY: env
+    .positiveInt(64)
+    .describe(
+      "Attempts in flight in this process for the webhooks of one account: one account's dead or slow endpoints leave the other slots to other accounts. Free slots go to the account with the fewest attempts in flight first.",
+    ),
+  DELIVERY_BREAKER_THRESHOLD: env
+    .positiveInt(5)
+    .describe(
+      "Attempts in a row that got no answer (timeout, connection failure) after which a webhook's circuit breaker opens: one attempt in flight at a time, each after a cool-down. Any HTTP answer closes it; retry counts and auto-disable are unchanged.",
+    ),
+  DELIVERY_BREAKER_COOL_DOWN_MS: env
+    .positiveInt(30_000)
+    .describe("While a webhook's breaker is open, the pause between the end of one attempt and the start of the next."),
 });
 
 export type DeliveryConfig = z.infer<typeof deliveryConfigSchema>;

@@ -111,12 +111,16 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     : undefined;
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
   const worker = startDeliveryWorker({
-    jobs: createDeliveryJobStore(database.db),
+    jobs: createDeliveryJobStore(database.db, {
+      threshold: config.DELIVERY_BREAKER_THRESHOLD,
+      coolDownMs: config.DELIVERY_BREAKER_COOL_DOWN_MS,
+    }),
     send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs: allowCidrs.map(([ip, bits]) => `${ip.toString()}/${bits}`) }),
     logger,
     publisher: bus.get,
     retryScale: config.DELIVERY_RETRY_SCALE,
     perWebhook: config.DELIVERY_PER_WEBHOOK_CONCURRENCY,
+    perAccount: config.DELIVERY_PER_ACCOUNT_CONCURRENCY,
     total: config.DELIVERY_CONCURRENCY,
     leaseMs: config.DELIVERY_TIMEOUT_MS + config.DELIVERY_LEASE_MARGIN_MS,
     onWebhookChanged: registryChanged.wake,

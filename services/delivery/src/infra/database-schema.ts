@@ -31,6 +31,10 @@ export interface WebhooksTable {
   active_since: ColumnType<Date, never, Date>;
   /** Times of the recent test events (the rate window's, at most its quota of them). */
   test_event_times: ColumnType<Date[], never, Date[]>;
+  /** The circuit breaker: attempts in a row that got no answer (timeout, connection failure); a reply of any status resets it. */
+  consecutive_unreachable: ColumnType<number, never, number>;
+  /** While the breaker is open, no attempt starts before this (its cool-down, or the lease of its one attempt in flight). */
+  breaker_until: ColumnType<Date | null, never, Date | null>;
 }
 
 export interface WebhookAddressesTable {

@@ -444,6 +444,11 @@ export function createWebhookRepository(
         if (!(await lockOwned(trx, accountId, webhookId))) return false;
         const set: Record<string, unknown> = {};
         if (update.webhook_url !== undefined) set.webhook_url = update.webhook_url;
+        if (update.webhook_url !== undefined || update.is_active) {
+          // A new endpoint, or one the client re-enabled, starts with a closed circuit breaker.
+          set.consecutive_unreachable = 0;
+          set.breaker_until = null;
+        }
         if (update.secret !== undefined) set.secret = update.secret;
         if (update.xpub_ids !== undefined) set.xpub_ids = update.xpub_ids;
         if (update.confirmations !== undefined) set.confirmations = update.confirmations;

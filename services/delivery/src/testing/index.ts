@@ -1,5 +1,6 @@
 /** Test helpers of the delivery service (its own tests, the bench, the drills). */
 export { startTestDelivery } from "./start-test-delivery.ts";
+export { startBlackholeServer, type BlackholeServer } from "./blackhole-server.ts";
 export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";
 export {
   SAMPLE_ADDRESSES,
@@ -9,4 +10,5 @@ export {
   type TransferMatchedEvent,
 } from "./delivery-harness.ts";
 export { observeWatchFeed, type FeedBucket, type FeedMeta, type ObservedMessage, type WatchFeedObserver } from "./watch-feed-observer.ts";
+export { openJobBacklog, type JobBacklog } from "./open-job-backlog.ts";
 export { openWatchFeedRegistry, type WatchFeedRegistry } from "./open-watch-feed-registry.ts";

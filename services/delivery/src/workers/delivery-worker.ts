@@ -1,7 +1,9 @@
 /**
  * Runs delivery jobs: claims the due ones from the job store, sends each on its own (no batch waits
- * for its slowest member), at most `perWebhook` at a time per webhook and `total` overall, so a
- * slow or dead subscriber only ever holds its own slots. The outcome and the next schedule
+ * for its slowest member), at most `perWebhook` at a time per webhook, `perAccount` per account and
+ * `total` overall, so a slow or dead subscriber only ever holds its own slots and one account's
+ * endpoints leave slots to the others (the claim shares free slots fairly between accounts, and a
+ * webhook whose circuit breaker is open gets one at a time: see the job store). The outcome and the next schedule
  * (domain/attempt-outcome.ts) are stored with the attempt's log row before the slot is freed.
  * Failed jobs are published as `delivery.failed`; finished ones are pruned past retention.
  *
@@ -35,6 +37,8 @@ export interface DeliveryWorkerOptions {
   publisher: () => Promise<{ publish(contract: typeof deliveryFailed, payload: EventPayload<typeof deliveryFailed>): Promise<unknown> }>;
   retryScale: number;
   perWebhook: number;
+  /** Attempts in flight per account in this process. */
+  perAccount: number;
   total: number;
   leaseMs: number;
   /** Deletes finished deliveries past retention; run every PRUNE_INTERVAL_MS. */
@@ -56,6 +60,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
   const { jobs, logger } = options;
   const observer = options.observer ?? noObserver;
   const inFlight = new Map<number, number>();
+  const accountInFlight = new Map<number, number>();
   let running = 0;
   let stopped = false;
   const pause = options.wakeups ?? createWakeableSleep();
@@ -101,16 +106,16 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
 
   function launch(job: ClaimedJob): void {
     running++;
-    inFlight.set(job.webhook_id, (inFlight.get(job.webhook_id) ?? 0) + 1);
+    countUp(inFlight, job.webhook_id);
+    countUp(accountInFlight, job.account_id);
     const task = attempt(job)
       .catch((error: unknown) =>
         logger.warn({ err: error, jobId: job.id }, "delivery attempt not recorded; the job is due again after its lease"),
       )
       .finally(() => {
         running--;
-        const left = (inFlight.get(job.webhook_id) ?? 1) - 1;
-        if (left > 0) inFlight.set(job.webhook_id, left);
-        else inFlight.delete(job.webhook_id);
+        countDown(inFlight, job.webhook_id);
+        countDown(accountInFlight, job.account_id);
         sending.delete(task);
         pause.wake();
       });
@@ -133,7 +138,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     while (!stopped) {
       let claimed = 0;
       try {
-        const due = await jobs.claim({ free: options.total - running, inFlight, perWebhook: options.perWebhook, leaseMs: options.leaseMs });
+        const due = await jobs.claim({
+          free: options.total - running,
+          inFlight,
+          accountInFlight,
+          perWebhook: options.perWebhook,
+          perAccount: options.perAccount,
+          leaseMs: options.leaseMs,
+        });
         claimed = due.length;
         for (const job of due) launch(job);
         if (Date.now() - lastFailureCheck > FAILURE_CHECK_INTERVAL_MS) {
@@ -165,4 +177,14 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       await Promise.all([...sending]);
     },
   };
+}
+
+function countUp(counts: Map<number, number>, key: number): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+function countDown(counts: Map<number, number>, key: number): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

@@ -57,6 +57,7 @@ describe("migration 0005", () => {
       expect(await migrateToLatest(current.db, DELIVERY_SCHEMA, deliveryMigrations)).toEqual([
         "0005-watch-feed-times-and-key-addresses",
         "0006-test-event-times",
+        "0007-fair-delivery",
       ]);
       const times = (await client.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).rows.map((row) =>
         row.created_at.getTime(),

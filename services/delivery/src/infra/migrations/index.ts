@@ -5,6 +5,7 @@ import * as webhookSettingsAndWatchFeed from "./0003-webhook-settings-and-watch-
 import * as jobTraceContext from "./0004-job-trace-context.ts";
 import * as watchFeedTimesAndKeyAddresses from "./0005-watch-feed-times-and-key-addresses.ts";
 import * as testEventTimes from "./0006-test-event-times.ts";
+import * as fairDelivery from "./0007-fair-delivery.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -14,4 +15,5 @@ export const deliveryMigrations: MigrationList = {
   "0004-job-trace-context": jobTraceContext,
   "0005-watch-feed-times-and-key-addresses": watchFeedTimesAndKeyAddresses,
   "0006-test-event-times": testEventTimes,
+  "0007-fair-delivery": fairDelivery,
 };

@@ -1,0 +1,93 @@
+/**
+ * The circuit breaker of a webhook whose endpoint stops answering: after DELIVERY_BREAKER_THRESHOLD
+ * attempts in a row without an answer, its attempts go one at a time, each a cool-down after the
+ * last; no job fails or is skipped for it (only the spacing changes), and once the endpoint
+ * answers again the breaker closes and the backlog goes out at full speed. Two replicas share the
+ * jobs. Real Postgres, NATS and a local receiver; the service in this process with short timeouts.
+ */
+import { transferMatched } from "@chaingate/contracts";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import type { DeliveryService } from "./create-delivery-service.ts";
+import { startDeliveryHarness, startTestDelivery, transferFor, type DeliveryHarness } from "./testing/index.ts";
+
+const TIMEOUT_MS = 500;
+const THRESHOLD = 3;
+const COOL_DOWN_MS = 1_500;
+const EVENTS = 20;
+/** How long the endpoint stays dead once the breaker opened. */
+const DEAD_FOR_MS = 6_000;
+
+const SETTINGS = {
+  DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS),
+  DELIVERY_BREAKER_THRESHOLD: String(THRESHOLD),
+  DELIVERY_BREAKER_COOL_DOWN_MS: String(COOL_DOWN_MS),
+  // 5 s → 5 ms, 5 min → 300 ms: without the breaker a dead endpoint would see attempt after attempt.
+  DELIVERY_RETRY_SCALE: "0.001",
+};
+
+let harness: DeliveryHarness;
+/** A second replica on the same database: the one attempt of an open breaker is one over both. */
+let replica: DeliveryService;
+
+beforeAll(async () => {
+  harness = await startDeliveryHarness(SETTINGS);
+  replica = await startTestDelivery(harness.database.connectionString, {
+    ...SETTINGS,
+    NATS_NAMESPACE: `r${randomBytes(4).toString("hex")}`,
+    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+  });
+});
+afterAll(async () => {
+  await harness?.receiver.close();
+  await replica?.close();
+  await harness?.close();
+});
+
+it("spaces out a dead endpoint's attempts, one at a time, and lets the backlog through once it answers", async () => {
+  const { bus, receiver } = harness;
+  let answering = false;
+  receiver.on("/flaky", (_request, response) => void (answering && response.end("ok")));
+  const webhook = await harness.createWebhook({ path: "/flaky", coin: "ETH" });
+  for (let n = 0; n < EVENTS; n++) await bus.publish(transferMatched, transferFor(webhook.id, "ETH"));
+  const arrivals = () => receiver.received.filter((r) => r.path === "/flaky").map((r) => r.at);
+  // The first attempts go out together (8 per webhook) and time out: that opens the breaker.
+  await expect.poll(() => arrivals().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(8);
+  const opened = Date.now() + TIMEOUT_MS;
+  await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS + DEAD_FOR_MS));
+  const probes = arrivals().filter((at) => at > opened);
+  const gaps = probes.slice(1).map((at, n) => at - probes[n]!);
+  process.stdout.write(`breaker: ${arrivals().length} attempts, ${DEAD_FOR_MS} ms dead; gaps between probes ${gaps.join(", ")} ms\n`);
+  // One attempt at a time, each a timeout plus a cool-down after the previous one.
+  expect(probes.length).toBeGreaterThanOrEqual(1);
+  expect(probes.length).toBeLessThanOrEqual(Math.ceil(DEAD_FOR_MS / (TIMEOUT_MS + COOL_DOWN_MS)) + 1);
+  for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(TIMEOUT_MS + COOL_DOWN_MS);
+  // The delivery log: every job still pending, none failed for the breaker.
+  expect(await deliveries(webhook.id, "pending")).toBe(EVENTS);
+
+  answering = true;
+  const recovered = Date.now();
+  await expect.poll(() => deliveries(webhook.id, "delivered"), { timeout: 10_000 }).toBe(EVENTS);
+  // The next probe closes the breaker; the rest needs no cool-down.
+  expect(Date.now() - recovered).toBeLessThan(TIMEOUT_MS + COOL_DOWN_MS + 2_000);
+  expect((await harness.api("GET", `/api/v1/webhooks/${webhook.id}`)).body.data.is_active).toBe(1);
+});
+
+/** How many deliveries of the webhook the log shows in `status`. */
+async function deliveries(webhookId: number, status: string): Promise<number> {
+  const answer = await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries?status=${status}&per_page=1`);
+  return (answer.body as unknown as { meta: { total: number } }).meta.total;
+}
+
+it("does not space out skipping: an inactive webhook's backlog is skipped at once, open breaker or not", async () => {
+  const { bus, receiver, api } = harness;
+  receiver.on("/off", () => {});
+  const webhook = await harness.createWebhook({ path: "/off", coin: "ETH" });
+  for (let n = 0; n < EVENTS; n++) await bus.publish(transferMatched, transferFor(webhook.id, "ETH"));
+  await expect.poll(() => receiver.received.filter((r) => r.path === "/off").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(8);
+  // The first attempts time out: the breaker is open, with most jobs never tried.
+  await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
+  expect((await api("PUT", `/api/v1/webhooks/${webhook.id}`, 1, { is_active: false })).status).toBe(200);
+  // Each job is skipped once due (the tried ones after their compressed retry delay), not one per lease.
+  await expect.poll(() => deliveries(webhook.id, "skipped"), { timeout: 10_000 }).toBe(EVENTS);
+});

@@ -6,6 +6,9 @@
  */
 
 /** JSON-RPC error codes of proxy-level refusals (and of the spec's error table). */
+/** One decoder for every request: a non-streaming decode keeps no state between calls. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 export const JSONRPC_PARSE_ERROR = -32700;
 export const JSONRPC_INVALID_REQUEST = -32600;
 export const JSONRPC_METHOD_NOT_ALLOWED = -32601;
@@ -147,14 +150,22 @@ export function createJsonRpcProxyPolicy(options: JsonRpcProxyPolicyOptions): Js
         );
       forward.push(call.call);
     }
-    return { ok: true, isBatch: true, forward, forwardBody: JSON.stringify(forward) };
+    // Encoded only when asked for: a batch forwarded in chunks encodes each chunk instead.
+    return {
+      ok: true,
+      isBatch: true,
+      forward,
+      get forwardBody() {
+        return JSON.stringify(forward);
+      },
+    };
   }
 
   const policy: JsonRpcProxyPolicy = {
     evaluate(rawBody) {
       let parsed: JsonValue;
       try {
-        const text = typeof rawBody === "string" ? rawBody : new TextDecoder("utf-8", { fatal: true }).decode(rawBody);
+        const text = typeof rawBody === "string" ? rawBody : UTF8.decode(rawBody);
         parsed = JSON.parse(text) as JsonValue;
       } catch {
         return reject(400, JSONRPC_PARSE_ERROR, "Parse error: the request body is not valid JSON.", null);

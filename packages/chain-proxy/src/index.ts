@@ -1,12 +1,7 @@
 export { type ProxyRoute } from "./proxy-route.ts";
 export {
   createJsonRpcProxyPolicy,
-  DEFAULT_MAX_JSONRPC_DEPTH,
   jsonRpcProxyErrorBody,
-  JSONRPC_INVALID_REQUEST,
-  JSONRPC_METHOD_NOT_ALLOWED,
-  JSONRPC_NODE_UNREACHABLE,
-  JSONRPC_PARSE_ERROR,
   type ForwardedJsonRpcCall,
   type JsonRpcPolicyDecision,
   type JsonRpcProxyErrorBody,
@@ -14,13 +9,7 @@ export {
   type JsonRpcProxyPolicyOptions,
   type JsonValue,
 } from "./jsonrpc-proxy-policy.ts";
-export {
-  forwardJsonRpc,
-  JSONRPC_CONTENT_TYPE,
-  NODE_CHUNKS_IN_FLIGHT,
-  type ForwardJsonRpcOptions,
-  type JsonRpcForwardOutcome,
-} from "./forward-jsonrpc.ts";
+export { forwardJsonRpc, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
 export { sendJsonRpcOutcome, type SendJsonRpcOutcomeOptions } from "./send-jsonrpc-outcome.ts";
 export { jsonRpcBody, postJsonRpc, type JsonRpcBatchSettings } from "./post-jsonrpc.ts";
 export { getHealth, type HealthProbe } from "./get-health.ts";

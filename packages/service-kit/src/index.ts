@@ -18,19 +18,6 @@ export {
   type ServiceMetrics,
 } from "./service-metrics.ts";
 export { openServiceDatabase, type DatabaseSettings, type OpenServiceDatabaseOptions } from "./open-service-database.ts";
-export {
-  connectBusInBackground,
-  BUS_CONNECT_RETRY,
-  type BackgroundBus,
-  type BackgroundBusOptions,
-  type NatsSettings,
-} from "./connect-bus-in-background.ts";
+export { connectBusInBackground, type BackgroundBus, type BackgroundBusOptions, type NatsSettings } from "./connect-bus-in-background.ts";
 export { startBackgroundLoop, type BackgroundLoop, type BackgroundLoopOptions } from "./background-loop.ts";
-export {
-  startOutboxRelay,
-  OUTBOX_IDLE_POLL_MS,
-  OUTBOX_RETRY,
-  type OutboxBatch,
-  type OutboxRelay,
-  type OutboxRelayOptions,
-} from "./outbox-relay.ts";
+export { startOutboxRelay, OUTBOX_RETRY, type OutboxBatch, type OutboxRelay, type OutboxRelayOptions } from "./outbox-relay.ts";

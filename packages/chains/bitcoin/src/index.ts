@@ -1,6 +1,5 @@
 /** Bitcoin knowledge shared by the btc-proxy, the scanner, the delivery and the xpub service. */
 export {
-  BITCOIN_ADDRESS_FORMS,
   BITCOIN_NETWORKS,
   DEFAULT_BITCOIN_NETWORK,
   bitcoinNetworkSettings,

@@ -13,6 +13,6 @@ export {
   type TronAddress,
 } from "./tron-address.ts";
 export { DEFAULT_TRC20_WHITELIST, trc20WhitelistSchema, trc20WhitelistSettings, type Trc20Token } from "./trc20-whitelist.ts";
-export { DEFAULT_TRON_NODE_API_KEY_HEADER, tronNodeAuth, tronNodeAuthSettings, type TronNodeAuth } from "./tron-node-settings.ts";
+export { tronNodeAuth, tronNodeAuthSettings, type TronNodeAuth } from "./tron-node-settings.ts";
 export { recoverTronSigner, signTronTransactionId, tronTransactionId } from "./tron-signature.ts";
 export { TRX_DECIMALS } from "./tron-units.ts";

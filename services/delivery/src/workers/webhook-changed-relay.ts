@@ -66,7 +66,7 @@ function earliest(first: Date, ...others: Array<Date | undefined>): Date {
 }
 
 /** The buckets at level `bits` that contain the addresses of outbox slot `slot`. */
-export function bucketsOfSlot(slot: number, bits: number): number[] {
+function bucketsOfSlot(slot: number, bits: number): number[] {
   if (bits <= SLOT_BITS) return [slot >>> (SLOT_BITS - bits)];
   const width = 2 ** (bits - SLOT_BITS);
   return Array.from({ length: width }, (_, i) => slot * width + i);

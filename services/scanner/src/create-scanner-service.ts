@@ -4,13 +4,13 @@
  * per configured chain, woken early by the nodes' block announcements where configured. Its HTTP
  * server answers probes, metrics and `POST /internal/chains/:chain/block-announced` (`-blocknotify`).
  */
+import { createWakeableSleep, type WakeableSleep } from "@chaingate/backoff";
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, webhookFeed, type Coin } from "@chaingate/contracts";
 import { createHttpApp } from "@chaingate/http";
 import { createServiceMetrics, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
 import type { ScannerConfig } from "./config.ts";
-import { BlockWake } from "./domain/block-wake.ts";
 import { followChain } from "./domain/follow-chain.ts";
 import type { ChainFollowerSpec } from "./domain/ports.ts";
 import { WatchIndex } from "./domain/watch-index.ts";
@@ -84,7 +84,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   });
   const stop = new AbortController();
   const held = new Set<Coin>();
-  const wakes = new Map<Coin, BlockWake>(specs.map((spec) => [spec.coin, new BlockWake()]));
+  const wakes = new Map<Coin, WakeableSleep>(specs.map((spec) => [spec.coin, createWakeableSleep()]));
   const announcements = await startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
 
   async function runChain(spec: ChainFollowerSpec<unknown>, startHeight: number | undefined): Promise<void> {

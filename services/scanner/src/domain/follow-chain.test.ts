@@ -1,6 +1,6 @@
 import { silentLogger } from "@chaingate/testing";
 import { describe, expect, test, vi } from "vitest";
-import { BlockWake } from "./block-wake.ts";
+import { createWakeableSleep } from "@chaingate/backoff";
 import { followChain } from "./follow-chain.ts";
 import { ReorgTooDeepError } from "./scanner-errors.ts";
 import type { BitcoinBlock } from "./match-bitcoin-block.ts";
@@ -530,7 +530,7 @@ describe("block announcements (issue 19)", () => {
     const index = new WatchIndex();
     index.apply(watching(["alice"]));
     const { sink, published, blocks } = recordingSink();
-    const wake = new BlockWake();
+    const wake = createWakeableSleep();
     const following = follow({
       chain: spec,
       index,
@@ -542,13 +542,13 @@ describe("block announcements (issue 19)", () => {
     });
     await vi.waitFor(() => expect(blocks).toHaveLength(1));
     mine([["alice", "1"]]);
-    wake.announce();
+    wake.wake();
     await vi.waitFor(() => expect(blocks.map((b) => b.hash)).toEqual(["a0", "a1"]), { timeout: 1_000 });
 
     chain.length = 1;
     mine([], "b");
     mine([], "b");
-    wake.announce();
+    wake.wake();
     await vi.waitFor(() => expect(blocks.at(-1)?.hash).toBe("b2"), { timeout: 1_000 });
     expect(published.map((e) => [e.type, e.block.hash])).toEqual([
       ["transfer", "a1"],
@@ -565,7 +565,7 @@ describe("block announcements (issue 19)", () => {
     const { mine, spec, view } = fakeChain();
     mine();
     const { sink, blocks } = recordingSink();
-    const wake = new BlockWake();
+    const wake = createWakeableSleep();
     const following = follow({
       chain: spec,
       index: new WatchIndex(),
@@ -579,7 +579,7 @@ describe("block announcements (issue 19)", () => {
     // Announced by one backend, not yet served by the one the follower reads.
     mine();
     view.lag = 1;
-    wake.announce();
+    wake.wake();
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(blocks).toHaveLength(1);
     view.lag = 0;

@@ -29,8 +29,7 @@
  * headers carry the context) descend from it, and a delivery continues the block's trace.
  */
 import { context, SpanStatusCode, trace, type Context } from "@opentelemetry/api";
-import { backoffDelayMs, type BackoffSchedule } from "@chaingate/backoff";
-import { BlockWake } from "./block-wake.ts";
+import { backoffDelayMs, createWakeableSleep, type BackoffSchedule, type WakeableSleep } from "@chaingate/backoff";
 import { CHAIN_SETTINGS } from "./chain-settings.ts";
 import type {
   ChainFollowerSpec,
@@ -78,10 +77,12 @@ export interface FollowChainOptions<Block> {
   fetchConcurrency?: number;
   pollIntervalMs?: number;
   /**
-   * Ends the poll sleep early when the node announces a block (push); the pass it starts is an
-   * ordinary one (tip, parent hashes, lag). Without it the follower only polls.
+   * Ends the poll sleep early when the node announces a block (ZMQ, WebSocket, `-blocknotify`).
+   * An announcement carries no authority: the pass it starts is an ordinary one (tip, parent
+   * hashes, lag), and a lost or silent channel leaves the timed poll as it was. Without it the
+   * follower only polls.
    */
-  wake?: BlockWake;
+  wake?: WakeableSleep;
   /** Blocks kept for reorgs; default the chain's documented window. */
   reorgWindow?: number;
   /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
@@ -107,7 +108,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
   const pollMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const state: FollowState = { unsettled: true, behindSince: undefined, waitingForFeed: false };
   let failures = 0;
-  const wake = options.wake ?? new BlockWake();
+  const wake = options.wake ?? createWakeableSleep();
   /** Rechecks done since the last announcement; all done (none due) until one arrives. */
   let rechecks: number = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
   await store.begin(coin);

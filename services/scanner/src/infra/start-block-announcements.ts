@@ -7,7 +7,7 @@ import type { Coin } from "@chaingate/contracts";
 import type { Bus } from "@chaingate/bus";
 import { ConfigError } from "@chaingate/config";
 import type { ScannerConfig } from "../config.ts";
-import type { BlockWake } from "../domain/block-wake.ts";
+import type { WakeableSleep } from "@chaingate/backoff";
 import type { FollowerLogger } from "../domain/ports.ts";
 import { createAnnouncementRelay, type AnnouncementRelay } from "./announcement-relay.ts";
 import type { AnnouncementObserver, BlockAnnouncementChannel } from "./block-announcement-channel.ts";
@@ -24,7 +24,7 @@ export interface BlockAnnouncements {
 export async function startBlockAnnouncements(options: {
   config: ScannerConfig;
   bus: Bus;
-  wakes: ReadonlyMap<Coin, BlockWake>;
+  wakes: ReadonlyMap<Coin, WakeableSleep>;
   /** Metrics. */
   observer: AnnouncementObserver;
   logger: FollowerLogger;
@@ -34,7 +34,7 @@ export async function startBlockAnnouncements(options: {
   const observer: AnnouncementObserver = {
     announced(coin, channel) {
       options.observer.announced(coin, channel);
-      wakes.get(coin)?.announce();
+      wakes.get(coin)?.wake();
     },
     status(coin, channel, isUp) {
       options.observer.status(coin, channel, isUp);

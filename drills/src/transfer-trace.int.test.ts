@@ -101,12 +101,17 @@ describe("a deposit, traced", () => {
     const [, traceId, postSpanId] = traceparent.split("-");
 
     const inTrace = () => collector.spans.filter((span) => span.traceId === traceId);
-    // The chain's spans reach the collector in batches: wait for the last link (the POST) and the first (the block).
-    await expect
-      .poll(() => inTrace().some((span) => span.spanId === postSpanId) && inTrace().some((span) => span.name === "scanner block"), {
-        timeout: 15_000,
-      })
-      .toBe(true);
+    /** Links from the POST up its parents, as far as the collector has them. */
+    const chainLength = () => {
+      const spans = inTrace();
+      let length = 0;
+      for (let span = spans.find((s) => s.spanId === postSpanId); span; span = parentOf(spans, span)) length++;
+      return length;
+    };
+    // The spans reach the collector in batches, each process's on its own schedule, and the attempt
+    // span ends after the POST inside it: wait for the whole chain (POST, attempt, consumer, block).
+    await expect.poll(chainLength, { timeout: 15_000 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => inTrace().some((span) => span.service === "scanner" && span.kind === CLIENT), { timeout: 15_000 }).toBe(true);
     const spans = inTrace();
 
     // The receiver's traceparent names the delivery's HTTP client span…

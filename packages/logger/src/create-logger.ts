@@ -48,11 +48,30 @@ export function createLogger({ service, level = "info", destination, redact = tr
   };
   if (destination) return pino(options, destination);
   if (!buffered) return pino(options);
+  return pino(options, bufferedStdout());
+}
+
+/** A line destination: stdout, or a stream tests read. */
+export interface LineDestination {
+  write(line: string): unknown;
+}
+
+/**
+ * stdout written in batches (at least every BUFFERED_FLUSH_MS, and on exit) instead of one write
+ * syscall per line: for high-volume lines such as an access log. `flush()` writes what is pending.
+ */
+export function bufferedStdout(): LineDestination & DestinationStream & { flush(): void } {
   const stream = pino.destination({ dest: 1, sync: false, minLength: BUFFER_BYTES });
-  // A quiet gateway must not hold its last lines for long.
+  // A quiet process must not hold its last lines for long.
   setInterval(() => stream.flush(), BUFFERED_FLUSH_MS).unref();
   process.once("exit", () => stream.flushSync());
-  return pino(options, stream);
+  return stream;
+}
+
+/** Whether a logger at `threshold` writes lines of `level` (pino's order: trace < debug < info < warn < error < fatal). */
+export function levelEnabled(level: string, threshold: string): boolean {
+  const values = pino.levels.values;
+  return threshold !== "silent" && (values[level] ?? Infinity) >= (values[threshold] ?? Infinity);
 }
 
 function traceFields(): Record<string, string> {

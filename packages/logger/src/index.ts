@@ -1,1 +1,9 @@
-export { createLogger, REDACTED_PATHS, type CreateLoggerOptions, type Logger } from "./create-logger.ts";
+export {
+  bufferedStdout,
+  createLogger,
+  levelEnabled,
+  REDACTED_PATHS,
+  type CreateLoggerOptions,
+  type LineDestination,
+  type Logger,
+} from "./create-logger.ts";

@@ -4,7 +4,7 @@
  */
 import { createBufferGarbageBound } from "@chaingate/http";
 import { createServiceMetrics, openServiceDatabase, serveHttpApp, serveMetrics, type ServedApp } from "@chaingate/service-kit";
-import { createLogger, type Logger } from "@chaingate/logger";
+import { bufferedStdout, levelEnabled, type Logger } from "@chaingate/logger";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
@@ -12,6 +12,7 @@ import { registerAccountRoutes } from "./http/account-routes.ts";
 import { createRequestAuthenticator } from "./http/authenticate-request.ts";
 import { defaultConsoleDir } from "./http/serve-console.ts";
 import { createAccountAdmin } from "./infra/account-admin.ts";
+import { createAccessLog } from "./infra/access-log.ts";
 import { createApiKeyStore } from "./infra/api-key-store.ts";
 import { createGatewayMetrics } from "./infra/gateway-metrics.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
@@ -85,15 +86,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     registerRoutes: (http) =>
       registerAccountRoutes(http, { authenticate, admin: createAccountAdmin(database.db), operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
   });
-  const accessLogger = config.ACCESS_LOG
-    ? createLogger({ service: "gateway", level: config.LOG_LEVEL, redact: false, buffered: true })
-    : undefined;
+  const accessLogDestination = config.ACCESS_LOG && levelEnabled("info", config.LOG_LEVEL) ? bufferedStdout() : undefined;
   const handler = createGatewayHandler({
     authenticate,
     proxy,
     fallback: publicApp.app,
     logger,
-    accessLogger,
+    accessLog: accessLogDestination && createAccessLog("gateway", accessLogDestination),
     metrics: gatewayMetrics,
     internalToken: config.INTERNAL_TOKEN,
   });
@@ -110,7 +109,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
       await keyStore.close();
       await proxy.close();
       await database.close();
-      accessLogger?.flush();
+      accessLogDestination?.flush();
     },
   );
   return { ...served, ready: keyStore.ready, flushUsage: () => usage.flush(), metricsUrl: metricsServer?.url };

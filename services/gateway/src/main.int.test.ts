@@ -17,6 +17,19 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
+/** A gateway process whose btc-proxy is `upstream` (started here on a free port). */
+async function spawnGatewayInFrontOf(upstream: http.Server, env: Record<string, string> = {}) {
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const port = await freePort();
+  const gateway = spawnService(SERVICE_DIR, {
+    PORT: String(port),
+    DATABASE_URL: database.connectionString,
+    BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    ...env,
+  });
+  return { port, gateway };
+}
+
 describe("gateway process", () => {
   it("refuses to start with a message naming the bad variable", async () => {
     const service = spawnService(SERVICE_DIR, { PORT: "eighty", DATABASE_URL: "not-a-url" });
@@ -43,14 +56,7 @@ describe("gateway process", () => {
       };
       write();
     });
-    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-    const port = await freePort();
-    const gateway = spawnService(SERVICE_DIR, {
-      PORT: String(port),
-      DATABASE_URL: database.connectionString,
-      BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-      LOG_LEVEL: "warn",
-    });
+    const { port, gateway } = await spawnGatewayInFrontOf(upstream, { LOG_LEVEL: "warn" });
     try {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`);
       const { key } = await createAccountWithKey(database.connectionString);
@@ -67,6 +73,49 @@ describe("gateway process", () => {
       await gateway.stop();
       await new Promise((resolve) => upstream.close(resolve));
     }
+  });
+
+  it("writes one access-log line per proxied request, all of them out by the time it has stopped", async () => {
+    const upstream = http.createServer((_req, res) => res.end("{}"));
+    const { port, gateway } = await spawnGatewayInFrontOf(upstream);
+    let accountId: number;
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+      const account = await createAccountWithKey(database.connectionString);
+      accountId = account.accountId;
+      const key = account.key;
+      const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+      const answers = [
+        await fetch(`http://127.0.0.1:${port}/api/v1/btc/blocks/1?verbosity=2`, {
+          headers: { "X-API-Key": key, "X-Request-Id": "client-chosen-1", traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+        }),
+        await fetch(`http://127.0.0.1:${port}/api/v1/btc/health`, { method: "POST", headers: { "X-API-Key": "nobody".repeat(8) } }),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([200, 401]);
+    } finally {
+      await gateway.stop();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+    const lines = gateway
+      .output()
+      .split("\n")
+      .filter((line) => line.includes('"message":"request"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      level: "info",
+      service: "gateway",
+      trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
+      request_id: "client-chosen-1",
+      method: "GET",
+      path: "/api/v1/btc/blocks/1",
+      status: 200,
+      upstream: "btc-proxy",
+      account_id: accountId,
+    });
+    expect(lines[0]!.duration_ms).toBeGreaterThan(0);
+    expect(lines[1]).toMatchObject({ method: "POST", path: "/api/v1/btc/health", status: 401, upstream: "btc-proxy" });
+    expect(lines[1]).not.toHaveProperty("account_id");
   });
 });
 

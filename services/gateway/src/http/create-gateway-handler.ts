@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { acceptedRequestId, ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
+import type { AccessLog } from "../infra/access-log.ts";
 import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
 import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
 import type { GatewayMetrics } from "../infra/gateway-metrics.ts";
@@ -25,7 +26,7 @@ export interface GatewayHandlerOptions {
   fallback: RequestListener;
   logger: Logger;
   /** Writes one line per proxied request; undefined turns the access log off. */
-  accessLogger?: Logger;
+  accessLog?: AccessLog;
   metrics?: GatewayMetrics;
   /** Sent to every internal service as proof that the request passed the gateway. */
   internalToken?: string;
@@ -46,35 +47,31 @@ function ensureTraceparent(headers: Record<string, string | string[]>): string {
 }
 
 export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
-  const { authenticate, proxy, logger, accessLogger, metrics } = options;
+  const { authenticate, proxy, logger, accessLog, metrics } = options;
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, started: bigint): Promise<void> {
+  async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, path: string, started: bigint): Promise<void> {
     const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
     res.setHeader(REQUEST_ID_HEADER, requestId);
     // Filled in as the request goes; read by the access-log line at the end.
     const logged: { accountId?: number; traceId?: string } = {};
-    if (metrics) {
+    if (metrics || accessLog) {
       res.once("finish", () => {
-        metrics.requests.inc({ group: route.group, status: String(res.statusCode) });
-        metrics.duration.observe({ group: route.group }, Number(process.hrtime.bigint() - started) / 1e9);
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        if (metrics) {
+          metrics.requests.inc({ group: route.group, status: String(res.statusCode) });
+          metrics.duration.observe({ group: route.group }, seconds);
+        }
+        accessLog?.({
+          traceId: logged.traceId,
+          requestId,
+          method: req.method,
+          path,
+          status: res.statusCode,
+          upstream: route.upstream,
+          accountId: logged.accountId,
+          durationMs: seconds * 1e3,
+        });
       });
-    }
-    if (accessLogger) {
-      res.once("finish", () =>
-        accessLogger.info(
-          {
-            trace_id: logged.traceId,
-            request_id: requestId,
-            method: req.method,
-            path: req.url?.split("?")[0],
-            status: res.statusCode,
-            upstream: route.upstream,
-            account_id: logged.accountId,
-            duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
-          },
-          "request",
-        ),
-      );
     }
     const outcome = await authenticate(req.headers, route.group);
     if ("refusal" in outcome) {
@@ -99,9 +96,10 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const started = process.hrtime.bigint();
     const url = req.url ?? "/";
     const query = url.indexOf("?");
-    const route = resolveRoute(query === -1 ? url : url.slice(0, query));
+    const path = query === -1 ? url : url.slice(0, query);
+    const route = resolveRoute(path);
     if (!route) return options.fallback(req, res);
-    handleApi(req, res, route, started).catch((error: unknown) => {
+    handleApi(req, res, route, path, started).catch((error: unknown) => {
       logger.error({ err: error, path: url }, "gateway request failed");
       if (!res.headersSent) sendJson(res, 500, { message: "Internal server error" });
       else res.destroy();

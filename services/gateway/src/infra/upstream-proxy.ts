@@ -136,7 +136,9 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
       await pool.stream(
         { path: req.url ?? "/", method: req.method as "GET", headers, body, signal: res },
         ({ statusCode, headers: answerHeaders }) => {
-          res.writeHead(statusCode, forwardableHeaders(answerHeaders, NOTHING_MORE));
+          // undici made this object for this answer alone: trimmed in place, not copied.
+          for (const name in answerHeaders) if (HOP_BY_HOP.has(name)) delete answerHeaders[name];
+          res.writeHead(statusCode, answerHeaders as Record<string, string | string[]>);
           options.garbageBound?.watch(res, answerHeaders["content-length"]);
           return res;
         },
@@ -157,7 +159,6 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
   }
 }
 
-const NOTHING_MORE: ReadonlySet<string> = new Set();
 const BUSY_MESSAGE = "The gateway is holding too many request bodies at once; try again later.";
 const tooLargeMessage = (limit: number) => `The request body is larger than ${limit} bytes.`;
 

@@ -91,3 +91,23 @@ it("does not space out skipping: an inactive webhook's backlog is skipped at onc
   // Each job is skipped once due (the tried ones after their compressed retry delay), not one per lease.
   await expect.poll(() => deliveries(webhook.id, "skipped"), { timeout: 10_000 }).toBe(EVENTS);
 });
+
+it("closes the breaker when the client points the webhook at a new endpoint: its backlog goes there at once, not after the cool-down", async () => {
+  // A cool-down far longer than the test: only the reset lets anything through in time.
+  const longCoolDown = await startDeliveryHarness({ ...SETTINGS, DELIVERY_BREAKER_COOL_DOWN_MS: "600000" });
+  try {
+    const { bus, receiver, api } = longCoolDown;
+    receiver.on("/gone", () => {});
+    receiver.on("/moved", (_request, response) => void response.end("ok"));
+    const webhook = await longCoolDown.createWebhook({ path: "/gone", coin: "ETH" });
+    for (let n = 0; n < EVENTS; n++) await bus.publish(transferMatched, transferFor(webhook.id, "ETH"));
+    await expect.poll(() => receiver.received.filter((r) => r.path === "/gone").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(8);
+    // The first attempts time out: the breaker is open for ten minutes.
+    await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
+    expect((await api("PUT", `/api/v1/webhooks/${webhook.id}`, 1, { webhook_url: `${receiver.url}/moved` })).status).toBe(200);
+    await expect.poll(() => receiver.received.filter((r) => r.path === "/moved").length, { timeout: 10_000 }).toBe(EVENTS);
+  } finally {
+    await longCoolDown.receiver.close();
+    await longCoolDown.close();
+  }
+});

@@ -30,6 +30,7 @@ const NOT_SETTINGS: Record<string, string> = {
   CHROMIUM_PATH: "drills/src/e2e/console.int.test.ts",
   HOSTILE_NODE_SEED: "drills/src/hostile-node.int.test.ts",
   FAULT_DRILL_SEED: "drills/src/notification-faults.int.test.ts",
+  BENCH_RSS_ADDRESSES: "bench/memory/rss-bounds.ts",
   // Code constants
   WEBHOOK_WATCHED_SQL: "services/scanner/src/testing/webhook-watched-sql.ts",
   TEST_INTERNAL_TOKEN: "packages/testing/src/internal-edge.ts",

@@ -50,7 +50,7 @@ const SLOT_BITS = 10;
 
 export type WatchFeedPublisher = Pick<Bus, "publishIfNewer" | "removeSubjects">;
 
-/** `drain()` publishes everything queued now (tests); it throws the first failure after trying every webhook. */
+/** `drain()` publishes everything queued now (tests); a webhook that fails stays queued, backing off on its own. */
 export type WebhookChangedRelay = OutboxRelay;
 
 /** The level changed while a webhook was being published: roll back and start over. */
@@ -234,11 +234,15 @@ export function startWebhookChangedRelay(
     return rows.map((row) => Number(row.webhook_id));
   }
 
-  /** One round: every webhook with queued rows (up to RELAY_WEBHOOKS_PER_ROUND) that is not backing off. */
+  /**
+   * One round: every webhook with queued rows (up to RELAY_WEBHOOKS_PER_ROUND) that is not backing
+   * off. A webhook that fails backs off on its own and the round still succeeds: failing it would
+   * put the whole relay into back-off (up to 10 s), so every other webhook's changes would wait
+   * for the one that keeps failing.
+   */
   async function relayBatch(bus: WatchFeedPublisher): Promise<OutboxBatch> {
     const webhookIds = await pendingWebhooks();
     let relayed = 0;
-    let firstError: unknown;
     for (const webhookId of webhookIds) {
       try {
         if (await relayWebhook(bus, webhookId)) relayed++;
@@ -248,11 +252,9 @@ export function startWebhookChangedRelay(
         const failures = (backoff.get(webhookId)?.failures ?? 0) + 1;
         backoff.set(webhookId, { failures, until: Date.now() + backoffDelayMs(failures, OUTBOX_RETRY) });
         logger.warn({ err: error, webhookId, failures }, "watch feed relay failed for a webhook; retrying it later");
-        firstError ??= error;
       }
     }
     if (relayed > 0) onRelayed();
-    if (firstError !== undefined) throw firstError;
     return { published: relayed, more: webhookIds.length === RELAY_WEBHOOKS_PER_ROUND && relayed > 0 };
   }
 

@@ -17,7 +17,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 // By path: bench/package.json (not this file's owner) does not list the delivery service or its dependencies.
-import { insertManyAddresses, openTransferPublisher, type TransferMatchedEvent } from "../support/delivery-tables.ts";
+import {
+  insertManyAddresses,
+  waitForRegistryOutbox,
+  openTransferPublisher,
+  type TransferMatchedEvent,
+} from "../support/delivery-tables.ts";
 import { createTestDatabase, freePort, spawnService, stopChild, waitForHttp } from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
 
@@ -176,6 +181,8 @@ export async function benchDeliveryThroughput(): Promise<boolean> {
 
     // One webhook with 1,000,000 addresses (inserted directly: the bench measures the answer, not the batch API).
     await insertManyAddresses(database.connectionString, ids[0]!, ADDRESSES);
+    // Measured once the registry's relay is idle: its publishing of the change is not the answer's memory.
+    await waitForRegistryOutbox(database.connectionString, 120_000);
     delivery.resetPeakMemory();
     const before = delivery.memory().rss;
     const answer = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks/${ids[0]}`, { headers });

@@ -34,7 +34,8 @@ import type { WebhookRecord, WebhookRepository } from "../infra/webhook-reposito
 import type { DeliveryLog } from "../infra/delivery-log.ts";
 import type { RegistryQuotas, TestEventRateError } from "../domain/registry-quotas.ts";
 import { DeliveryNotFoundError, readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
-import { largeAnswerGarbage, sendWebhook, type WebhookWithoutAddresses } from "./send-webhook.ts";
+import { sendWebhook, type WebhookWithoutAddresses } from "./send-webhook.ts";
+import { ADDRESS_PAYLOAD_BYTES, largePayloadGarbage } from "../infra/large-payload-garbage.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/webhooks";
 const WEBHOOK_BODY_LIMIT = "3mb";
@@ -187,8 +188,8 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
     const data = await repository.addressPage(webhookId, (page - 1) * perPage, perPage, after);
     const total = record.address_count;
     const nextAfter = data.length === perPage ? data.at(-1)!.address : null;
-    // About each row's JSON (`{"address":…,"listed":…}`): pages of 10,000 add up like a streamed webhook.
-    largeAnswerGarbage.count(data.length * (data[0]?.address.length ?? 0) + data.length * 30);
+    // Pages of 10,000 add up like a streamed webhook.
+    largePayloadGarbage.count(data.length * ADDRESS_PAYLOAD_BYTES);
     res.json({
       data,
       meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)), next_after: nextAfter },

@@ -7,14 +7,11 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Webhook } from "@chaingate/contracts";
-import { createMajorGcNudge } from "@chaingate/http";
 import type { Response } from "express";
+import { largePayloadGarbage } from "../infra/large-payload-garbage.ts";
 
 /** Stands for the address array in the serialised webhook; JSON.stringify escapes the NUL characters. */
 const ADDRESSES_PLACEHOLDER = "\u0000addresses\u0000";
-
-/** The delivery's large answers (whole webhooks, address pages), counted together: the GC is the process's. */
-export const largeAnswerGarbage = createMajorGcNudge();
 
 /** A webhook answer without its addresses: they are streamed in their place. */
 export type WebhookWithoutAddresses = Omit<Webhook, "addresses">;
@@ -35,7 +32,7 @@ export async function sendWebhook(
     for await (const chunk of addressChunks) {
       if (!chunk.length) continue;
       const text = `${first ? "" : ","}${chunk.map((address) => JSON.stringify(address)).join(",")}`;
-      largeAnswerGarbage.count(text.length);
+      largePayloadGarbage.count(text.length);
       yield text;
       first = false;
     }

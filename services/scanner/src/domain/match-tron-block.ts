@@ -11,7 +11,7 @@ import { collectMatches } from "./collect-matches.ts";
 import { formatUnits, hexToBaseUnits, integerToBaseUnits } from "@chaingate/decimal-amount";
 import { TRX_DECIMALS, tronAddressFromEvmHex } from "@chaingate/tron";
 import { SUCCESS, type WhitelistedToken } from "./currencies.ts";
-import type { BlockHeader, Match } from "./transfer.ts";
+import type { BlockHeader, Match, Transfer } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
 import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
@@ -112,22 +112,7 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
       collectMatches(
         index,
         { coin: "TRX", toKey, fromKey },
-        () => {
-          const rawAmount = hexToBaseUnits(call.slice(8 + 64, 8 + 128));
-          return {
-            coin: "TRX",
-            currency: token.symbol,
-            from: tronAddressFromEvmHex(fromKey).base58,
-            to: tronAddressFromEvmHex(toKey).base58,
-            amount: formatUnits(rawAmount, token.decimals),
-            rawAmount,
-            decimals: token.decimals,
-            tokenContract: token.displayContract,
-            txid: tx.txID,
-            position: null,
-            executionStatus: status,
-          };
-        },
+        () => trc20Transfer(token, fromKey, toKey, hexToBaseUnits(call.slice(8 + 64, 8 + 128)), tx.txID, null, status),
         matches,
       );
     }
@@ -145,27 +130,37 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
       collectMatches(
         index,
         { coin: "TRX", toKey, fromKey },
-        () => {
-          const rawAmount = hexToBaseUnits(log.data ?? "");
-          return {
-            coin: "TRX",
-            currency: token.symbol,
-            from: tronAddressFromEvmHex(fromKey).base58,
-            to: tronAddressFromEvmHex(toKey).base58,
-            amount: formatUnits(rawAmount, token.decimals),
-            rawAmount,
-            decimals: token.decimals,
-            tokenContract: token.displayContract,
-            txid: info.id,
-            position,
-            executionStatus: SUCCESS,
-          };
-        },
+        () => trc20Transfer(token, fromKey, toKey, hexToBaseUnits(log.data ?? ""), info.id, position, SUCCESS),
         matches,
       );
     }
   }
   return matches;
+}
+
+/** A whitelisted TRC-20 transfer: from a reverted call's data (no log) or from a Transfer log. */
+function trc20Transfer(
+  token: WhitelistedToken,
+  fromKey: string,
+  toKey: string,
+  rawAmount: Transfer["rawAmount"],
+  txid: string,
+  position: number | null,
+  executionStatus: Transfer["executionStatus"],
+): Transfer {
+  return {
+    coin: "TRX",
+    currency: token.symbol,
+    from: tronAddressFromEvmHex(fromKey).base58,
+    to: tronAddressFromEvmHex(toKey).base58,
+    amount: formatUnits(rawAmount, token.decimals),
+    rawAmount,
+    decimals: token.decimals,
+    tokenContract: token.displayContract,
+    txid,
+    position,
+    executionStatus,
+  };
 }
 
 /** `asset_name` is the hex of the id's UTF-8 text ("31303030303031" → "1000001"); older nodes printed the id itself. */

@@ -21,6 +21,11 @@ const LEASE_SHARE_OF_RATE = 0.1;
 const LEASE_TTL_MS = 1_000;
 /** Leases one request waits for at most, while other requests of its key spend each one first. */
 const MAX_LEASE_ROUNDS = 5;
+/**
+ * After the database failed a lease, requests use the replica's own bucket this long before it is
+ * asked again: during an outage a request must not wait for a connect timeout each time.
+ */
+const FALLBACK_MS = 1_000;
 /** Database failures logged: the first, then one in this many. */
 const LOG_EVERY_NTH_FAILURE = 100;
 
@@ -50,11 +55,11 @@ export function createSharedKeyRateLimit(db: Kysely<GatewayDatabase>, requestsPe
   const waiting = new Map<number, number>();
   const fallback = createKeyRateLimit(requestsPerSecond);
   let failures = 0;
+  /** Until then requests use the replica's own bucket without asking the database that just failed. */
+  let fallbackUntilMs = 0;
 
-  /** Refills the key's bucket to now and takes up to `wanted` whole tokens, in one atomic statement. */
-  async function leaseTokens(keyId: number, wanted: number): Promise<LeaseAnswer> {
-    await sql`insert into key_rate_buckets (api_key_id, tokens, refilled_at) values (${keyId}, ${capacity}, clock_timestamp())
-              on conflict (api_key_id) do nothing`.execute(db);
+  /** Refills the key's bucket to now and takes up to `wanted` whole tokens, in one atomic statement; undefined when the key has no bucket yet. */
+  async function takeFromBucket(keyId: number, wanted: number): Promise<number | undefined> {
     const { rows } = await sql<{ refilled: number }>`
       with bucket as (
         select api_key_id, least(${capacity}::float8, tokens + greatest(0, extract(epoch from clock_timestamp() - refilled_at)) * ${requestsPerSecond}::float8) as refilled
@@ -63,7 +68,17 @@ export function createSharedKeyRateLimit(db: Kysely<GatewayDatabase>, requestsPe
       update key_rate_buckets b set tokens = bucket.refilled - least(${wanted}::float8, floor(bucket.refilled)), refilled_at = clock_timestamp()
         from bucket where b.api_key_id = bucket.api_key_id
       returning bucket.refilled`.execute(db);
-    const refilled = Number(rows[0]?.refilled ?? 0);
+    return rows[0] === undefined ? undefined : Number(rows[0].refilled);
+  }
+
+  async function leaseTokens(keyId: number, wanted: number): Promise<LeaseAnswer> {
+    let refilled = await takeFromBucket(keyId, wanted);
+    if (refilled === undefined) {
+      // The key's first lease (or the first after a crash emptied the unlogged table): a full bucket.
+      await sql`insert into key_rate_buckets (api_key_id, tokens, refilled_at) values (${keyId}, ${capacity}, clock_timestamp())
+                on conflict (api_key_id) do nothing`.execute(db);
+      refilled = (await takeFromBucket(keyId, wanted)) ?? 0;
+    }
     const granted = Math.min(wanted, Math.floor(refilled));
     return { granted, retryAfterSeconds: granted > 0 ? 0 : Math.max(1, Math.ceil((1 - refilled) / requestsPerSecond)) };
   }
@@ -113,6 +128,7 @@ export function createSharedKeyRateLimit(db: Kysely<GatewayDatabase>, requestsPe
       } catch (error) {
         if (failures++ % LOG_EVERY_NTH_FAILURE === 0)
           logger.warn({ err: error }, "shared rate limit unavailable (database); limiting per replica until it answers");
+        fallbackUntilMs = performance.now() + FALLBACK_MS;
         return fallback.take(keyId);
       }
       failures = 0;
@@ -125,7 +141,9 @@ export function createSharedKeyRateLimit(db: Kysely<GatewayDatabase>, requestsPe
 
   return {
     take(keyId) {
-      return spendLeased(keyId, performance.now()) ? 0 : takeShared(keyId);
+      const nowMs = performance.now();
+      if (spendLeased(keyId, nowMs)) return 0;
+      return nowMs < fallbackUntilMs ? fallback.take(keyId) : takeShared(keyId);
     },
   };
 }

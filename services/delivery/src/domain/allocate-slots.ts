@@ -42,6 +42,7 @@ interface Queue {
   webhook: DueWebhook;
   room: number;
   load: number;
+  oldestDueAt: number;
   granted: number;
 }
 
@@ -75,7 +76,7 @@ export function allocateSlots(due: readonly DueWebhook[], limits: SlotLimits): S
       accounts.set(webhook.accountId, account);
     }
     account.oldestDueAt = Math.min(account.oldestDueAt, webhook.oldestDueAt);
-    account.webhooks.push({ webhook, room, load: inFlight, granted: 0 });
+    account.webhooks.push({ webhook, room, load: inFlight, oldestDueAt: webhook.oldestDueAt, granted: 0 });
   }
   const open = [...accounts.values()].filter((account) => account.room > 0);
   let free = limits.free;
@@ -84,13 +85,7 @@ export function allocateSlots(due: readonly DueWebhook[], limits: SlotLimits): S
     for (let i = 1; i < open.length; i++) if (lighter(open[i]!, open[pick]!)) pick = i;
     const account = open[pick]!;
     let next: Queue | undefined;
-    for (const queue of account.webhooks)
-      if (
-        queue.room > 0 &&
-        (!next ||
-          lighter({ load: queue.load, oldestDueAt: queue.webhook.oldestDueAt }, { load: next.load, oldestDueAt: next.webhook.oldestDueAt }))
-      )
-        next = queue;
+    for (const queue of account.webhooks) if (queue.room > 0 && (!next || lighter(queue, next))) next = queue;
     if (!next) {
       open.splice(pick, 1);
       continue;

@@ -49,9 +49,15 @@ function ensureTraceparent(headers: Record<string, string | string[]>): string {
 export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
   const { authenticate, proxy, logger, accessLog, metrics } = options;
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, route: RouteTarget, path: string, started: bigint): Promise<void> {
-    const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
-    res.setHeader(REQUEST_ID_HEADER, requestId);
+  async function handleApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: RouteTarget,
+    path: string,
+    started: bigint,
+    answerHeaders: string[],
+  ): Promise<void> {
+    const requestId = answerHeaders[1]!;
     // Filled in as the request goes; read by the access-log line at the end.
     const logged: { accountId?: number; traceId?: string } = {};
     if (metrics || accessLog) {
@@ -77,7 +83,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     if ("refusal" in outcome) {
       const { status, message, retryAfterSeconds } = outcome.refusal;
       if (retryAfterSeconds !== undefined) res.setHeader("retry-after", String(retryAfterSeconds));
-      return sendJson(res, status, { message });
+      return sendJson(res, status, { message }, answerHeaders);
     }
     const { key } = outcome;
     logged.accountId = key.accountId;
@@ -89,7 +95,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     logged.traceId = ensureTraceparent(headers);
     const remote = req.socket.remoteAddress;
     if (remote) headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${req.headers["x-forwarded-for"]}, ${remote}` : remote;
-    await proxy.forward(route.upstream, req, res, headers, route.bodyLimitBytes);
+    await proxy.forward(route.upstream, req, res, headers, route.bodyLimitBytes, answerHeaders);
   }
 
   return (req, res) => {
@@ -99,9 +105,12 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const path = query === -1 ? url : url.slice(0, query);
     const route = resolveRoute(path);
     if (!route) return options.fallback(req, res);
-    handleApi(req, res, route, path, started).catch((error: unknown) => {
+    const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
+    // Added to whichever answer the request gets, by writeHead: no per-request header object.
+    const answerHeaders = [REQUEST_ID_HEADER, requestId];
+    handleApi(req, res, route, path, started, answerHeaders).catch((error: unknown) => {
       logger.error({ err: error, path: url }, "gateway request failed");
-      if (!res.headersSent) sendJson(res, 500, { message: "Internal server error" });
+      if (!res.headersSent) sendJson(res, 500, { message: "Internal server error" }, answerHeaders);
       else res.destroy();
     });
   };

@@ -1,15 +1,16 @@
 /**
- * Streams a request to an internal service and its answer back, never holding a whole body: a
- * megabytes-large Bitcoin block passes through in chunks. A service that is down, unconfigured
- * or silent past the timeouts yields 503 `{message}`, never a hang.
+ * Streams a request to an internal service and its answer back, never holding a whole answer: a
+ * megabytes-large Bitcoin block passes through in chunks (proxied-answer.ts). A service that is
+ * down, unconfigured or silent past the timeouts yields 503 `{message}`, never a hang.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { Pool } from "undici";
+import type { BufferGarbageBound } from "@chaingate/http";
 import { createBodyBudget } from "../domain/body-budget.ts";
 import type { UpstreamName } from "../domain/route-table.ts";
+import { HOP_BY_HOP, ProxiedAnswer } from "./proxied-answer.ts";
 import { sendJson } from "./send-json.ts";
-import type { BufferGarbageBound } from "@chaingate/http";
 
 export interface UpstreamProxyOptions {
   /** Base URL per internal service; an absent one answers 503 "not configured". */
@@ -30,31 +31,21 @@ export interface UpstreamProxyOptions {
 }
 
 export interface UpstreamProxy {
-  /** `bodyLimitBytes`: the route's own body limit (route-table.ts), capped by `maxRequestBodyBytes`. */
+  /**
+   * `bodyLimitBytes`: the route's own body limit (route-table.ts), capped by `maxRequestBodyBytes`.
+   * `answerHeaders`: flat name/value pairs added to every answer, the service's or the gateway's own.
+   * Returns a promise only while it holds a request body (settled once the exchange is over).
+   */
   forward(
     upstream: UpstreamName,
     req: IncomingMessage,
     res: ServerResponse,
     headers: Record<string, string | string[]>,
     bodyLimitBytes: number,
-  ): Promise<void>;
+    answerHeaders: readonly string[],
+  ): void | Promise<void>;
   close(): Promise<void>;
 }
-
-/** Connection-scoped headers (RFC 9110 §7.6.1) and ones undici refuses to forward. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "expect",
-  "host",
-]);
 
 export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProxy {
   const pools = new Map<UpstreamName, Pool>();
@@ -74,88 +65,76 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
   const budget = createBodyBudget(options.maxBufferedBodyBytes);
 
   return {
-    async forward(upstream, req, res, headers, bodyLimitBytes) {
+    forward(upstream, req, res, headers, bodyLimitBytes, answerHeaders) {
       const pool = pools.get(upstream);
-      if (!pool) {
-        sendJson(res, 503, { message: `The ${upstream} service is not configured on this gateway.` });
-        return;
-      }
+      if (!pool) return sendJson(res, 503, { message: `The ${upstream} service is not configured on this gateway.` }, answerHeaders);
       const chunked = req.headers["transfer-encoding"] !== undefined;
       const declared = Number(req.headers["content-length"] ?? 0);
-      if (!chunked && declared === 0) return send(pool, upstream, req, res, headers, null);
+      if (!chunked && declared === 0) return send(pool, upstream, req, res, headers, null, answerHeaders);
       const limit = Math.min(bodyLimitBytes, options.maxRequestBodyBytes);
-      if (declared > limit) return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) });
+      if (declared > limit) return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) }, answerHeaders);
       // A chunked body may grow to the limit: it holds that much of the budget.
       const reserved = chunked ? limit : declared;
       if (!budget.tryReserve(reserved)) {
         res.setHeader("retry-after", "1");
-        return refuseUnreadBody(res, 503, { message: BUSY_MESSAGE });
+        return refuseUnreadBody(res, 503, { message: BUSY_MESSAGE }, answerHeaders);
       }
-      try {
-        // Request bodies are read whole (bounded) before they are forwarded. Streamed, a body the
-        // service answers before reading (a 404 for an unknown id) kept flowing into the keep-alive
-        // connection after undici had taken the exchange as done, and the next request on it was read
-        // as the rest of that body: it hung until the headers timeout (found by the malformed-input drill).
-        const body = await readBody(req, limit);
-        if (body === "too large") return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) });
-        if (body === "aborted") return;
-        headers["content-length"] = String(body.length);
-        delete headers["transfer-encoding"];
-        await send(pool, upstream, req, res, headers, body);
-      } finally {
-        budget.release(reserved);
-      }
+      return forwardWithBody(pool, upstream, req, res, headers, limit, answerHeaders).finally(() => budget.release(reserved));
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
     },
   };
 
-  async function send(
+  async function forwardWithBody(
+    pool: Pool,
+    upstream: UpstreamName,
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: Record<string, string | string[]>,
+    limit: number,
+    answerHeaders: readonly string[],
+  ): Promise<void> {
+    // Request bodies are read whole (bounded) before they are forwarded. Streamed, a body the
+    // service answers before reading (a 404 for an unknown id) kept flowing into the keep-alive
+    // connection after undici had taken the exchange as done, and the next request on it was read
+    // as the rest of that body: it hung until the headers timeout (found by the malformed-input drill).
+    const body = await readBody(req, limit);
+    if (body === "too large") return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) }, answerHeaders);
+    if (body === "aborted") return;
+    headers["content-length"] = String(body.length);
+    delete headers["transfer-encoding"];
+    await new Promise<void>((settled) => send(pool, upstream, req, res, headers, body, answerHeaders, settled));
+  }
+
+  function send(
     pool: Pool,
     upstream: UpstreamName,
     req: IncomingMessage,
     res: ServerResponse,
     headers: Record<string, string | string[]>,
     body: Buffer | null,
-  ): Promise<void> {
-    // A client that leaves before the service answered cancels the call (and the node call the
-    // service started for it); after the headers, undici aborts on `res` closing by itself.
-    // undici takes any EventEmitter as the signal: `res` itself, told "abort", costs no per-request
-    // AbortController on this path.
-    let cancelled = false;
-    const onClientGone = () => {
-      if (res.headersSent) return;
-      cancelled = true;
-      res.emit("abort");
-    };
-    res.once("close", onClientGone);
-    try {
-      // stream() writes each chunk straight into the client's response and pauses the upstream
-      // socket while that response is full: no intermediate stream holds chunks.
-      await pool.stream(
-        { path: req.url ?? "/", method: req.method as "GET", headers, body, signal: res },
-        ({ statusCode, headers: answerHeaders }) => {
-          // undici made this object for this answer alone: trimmed in place, not copied.
-          for (const name in answerHeaders) if (HOP_BY_HOP.has(name)) delete answerHeaders[name];
-          res.writeHead(statusCode, answerHeaders as Record<string, string | string[]>);
-          options.garbageBound?.watch(res, answerHeaders["content-length"]);
-          return res;
+    answerHeaders: readonly string[],
+    settled?: () => void,
+  ): void {
+    // A client that left while its key was checked (or its body read) starts no call.
+    if (res.destroyed) return settled?.();
+    const answer = new ProxiedAnswer(
+      res,
+      answerHeaders,
+      {
+        failed(error, headersSent) {
+          options.onUpstreamError?.(upstream, error);
+          // The service broke off mid-body: the response cannot be mended.
+          if (headersSent) return void res.destroy();
+          res.setHeader("retry-after", "1");
+          sendJson(res, 503, { message: `The ${upstream} service is unavailable; try again later.` }, answerHeaders);
         },
-      );
-    } catch (error) {
-      if (res.destroyed || cancelled) return;
-      options.onUpstreamError?.(upstream, error);
-      if (!res.headersSent) {
-        res.setHeader("retry-after", "1");
-        sendJson(res, 503, { message: `The ${upstream} service is unavailable; try again later.` });
-      } else {
-        // The service broke off mid-body: the response cannot be mended.
-        res.destroy();
-      }
-    } finally {
-      res.off("close", onClientGone);
-    }
+        settled,
+      },
+      options.garbageBound,
+    );
+    pool.dispatch({ path: req.url ?? "/", method: req.method as "GET", headers, body }, answer);
   }
 }
 
@@ -174,11 +153,11 @@ const LINGER_MS = 5_000;
  * drill). So the gateway half-closes, drops what still arrives, and destroys the socket once the
  * client closes its side or after LINGER_MS.
  */
-function refuseUnreadBody(res: ServerResponse, status: number, body: unknown): void {
+function refuseUnreadBody(res: ServerResponse, status: number, body: unknown, answerHeaders: readonly string[]): void {
   const socket = res.socket;
   if (socket) socket.destroySoon = () => lingerThenClose(socket);
   res.setHeader("connection", "close");
-  sendJson(res, status, body);
+  sendJson(res, status, body, answerHeaders);
 }
 
 function lingerThenClose(socket: Socket): void {

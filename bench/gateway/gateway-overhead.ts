@@ -1,8 +1,8 @@
 /**
  * Gateway overhead (issue: foundation). The same internal endpoint called (a) directly, (b) through
  * a bare node:http + undici pass-through (the floor any Node hop pays here) and (c) through the
- * gateway with a valid key, all in this run. Targets on a 2-core machine: at concurrency 1 the
- * gateway adds under 0.25 ms per request over (a); at concurrency 50 it keeps at least half of
+ * gateway with a valid key, all in this run. Targets on a 2-core machine (issue 21): at concurrency 1
+ * the gateway adds at most 0.2 ms per request over (a); at concurrency 50 it keeps at least 60% of
  * (b)'s requests per second. Also: the gateway's memory while a 20 MB body passes, and a valid
  * key's latency while strangers flood the gateway with random keys (each a Postgres lookup)
  * against its latency under an equal flood of the valid key (all cached): the key cache must
@@ -90,13 +90,13 @@ export async function benchGatewayOverhead(): Promise<boolean> {
     const keptOfBare = concurrent.gateway!.requestsPerSecond / concurrent.bare!.requestsPerSecond;
     const keptOfDirect = concurrent.gateway!.requestsPerSecond / concurrent.direct!.requestsPerSecond;
     const failures = serial.gateway!.non2xx + concurrent.gateway!.non2xx + serial.gateway!.errors + concurrent.gateway!.errors;
-    const latencyOk = addedMs < 0.25;
-    const throughputOk = keptOfBare >= 0.5;
+    const latencyOk = addedMs <= 0.2;
+    const throughputOk = keptOfBare >= 0.6;
     console.log(
-      `c=1:  gateway adds ${addedMs.toFixed(3)} ms/request over direct (bare hop adds ${bareAddedMs.toFixed(3)} ms)   target < 0.250 ms   ${latencyOk ? "PASS" : "FAIL"}`,
+      `c=1:  gateway adds ${addedMs.toFixed(3)} ms/request over direct (bare hop adds ${bareAddedMs.toFixed(3)} ms)   target <= 0.200 ms   ${latencyOk ? "PASS" : "FAIL"}`,
     );
     console.log(
-      `c=50: gateway keeps ${(keptOfBare * 100).toFixed(0)}% of the bare hop's req/s (${(keptOfDirect * 100).toFixed(0)}% of direct)   target >= 50%   ${throughputOk ? "PASS" : "FAIL"}`,
+      `c=50: gateway keeps ${(keptOfBare * 100).toFixed(0)}% of the bare hop's req/s (${(keptOfDirect * 100).toFixed(0)}% of direct)   target >= 60%   ${throughputOk ? "PASS" : "FAIL"}`,
     );
 
     // Memory: a 20 MB body through the gateway; the first large body in a process sizes its heap.

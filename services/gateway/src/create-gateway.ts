@@ -47,7 +47,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     cacheSize: config.API_KEY_CACHE_SIZE,
     ttlMs: config.API_KEY_CACHE_TTL_MS,
     probeIntervalMs: config.API_KEY_LISTENER_PROBE_MS,
-    onLookup: (result) => gatewayMetrics.keyLookups.inc({ result }),
+    onLookup: (result) => gatewayMetrics.recordKeyLookup(result),
     onListenError: (error) => logger.warn({ err: error }, "key-change listener lost; key cache bypassed until it reconnects"),
   });
   const usage = createUsageRecorder(database.db, {

@@ -2,7 +2,7 @@
  * API keys: 40 alphanumeric characters, shown once. The first 8 are a public prefix that finds the
  * row; the whole key is stored only as its SHA-256 and compared in constant time.
  */
-import { createHash, randomInt, timingSafeEqual } from "node:crypto";
+import { hash, randomInt, timingSafeEqual } from "node:crypto";
 
 export const API_KEY_LENGTH = 40;
 export const API_KEY_PREFIX_LENGTH = 8;
@@ -28,7 +28,7 @@ export function apiKeyPrefix(key: string): string {
 
 /** 40 random alphanumerics carry ~238 bits: a fast hash is enough, no password stretching. */
 export function hashApiKey(key: string): Buffer {
-  return createHash("sha256").update(key).digest();
+  return hash("sha256", key, "buffer");
 }
 
 /** Constant-time check of `key` against a stored hash (or the dummy one when there is none). */

@@ -54,7 +54,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     res: ServerResponse,
     route: RouteTarget,
     path: string,
-    started: bigint,
+    started: number,
     answerHeaders: string[],
   ): Promise<void> {
     const requestId = answerHeaders[1]!;
@@ -62,11 +62,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const logged: { accountId?: number; traceId?: string } = {};
     if (metrics || accessLog) {
       res.once("finish", () => {
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        if (metrics) {
-          metrics.requests.inc({ group: route.group, status: String(res.statusCode) });
-          metrics.duration.observe({ group: route.group }, seconds);
-        }
+        const milliseconds = performance.now() - started;
+        metrics?.recordRequest(route.group, res.statusCode, milliseconds / 1e3);
         accessLog?.({
           traceId: logged.traceId,
           requestId,
@@ -75,7 +72,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
           status: res.statusCode,
           upstream: route.upstream,
           accountId: logged.accountId,
-          durationMs: seconds * 1e3,
+          durationMs: milliseconds,
         });
       });
     }
@@ -99,7 +96,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
   }
 
   return (req, res) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);

@@ -69,6 +69,9 @@ it("spaces out a dead endpoint's attempts, one at a time, and lets the backlog t
   for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(TIMEOUT_MS + COOL_DOWN_MS);
   // The delivery log: every job still pending, none failed for the breaker.
   expect(await deliveries(webhook.id, "pending")).toBe(EVENTS);
+  // Operators see it on either replica's /metrics.
+  expect(await breakersOpen(harness.delivery.url)).toBe(1);
+  expect(await breakersOpen(replica.url)).toBe(1);
 
   answering = true;
   const recovered = Date.now();
@@ -76,6 +79,7 @@ it("spaces out a dead endpoint's attempts, one at a time, and lets the backlog t
   // The next probe closes the breaker; the rest needs no cool-down.
   expect(Date.now() - recovered).toBeLessThan(TIMEOUT_MS + COOL_DOWN_MS + 2_000);
   expect((await harness.api("GET", `/api/v1/webhooks/${webhook.id}`)).body.data.is_active).toBe(1);
+  expect(await breakersOpen(harness.delivery.url)).toBe(0);
 });
 
 /** The webhook's run of attempts without an answer, as its row holds it. */
@@ -125,3 +129,10 @@ it("closes the breaker when the client points the webhook at a new endpoint: its
     await longCoolDown.close();
   }
 });
+
+/** `delivery_webhook_breakers_open` on a replica's /metrics. */
+async function breakersOpen(serviceUrl: string): Promise<number> {
+  const text = await (await fetch(`${serviceUrl}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith("delivery_webhook_breakers_open "));
+  return Number(line?.split(" ")[1]);
+}

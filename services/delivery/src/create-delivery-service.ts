@@ -60,7 +60,8 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     logger,
   });
   const metrics = createServiceMetrics("delivery");
-  const observer = createDeliveryMetrics(metrics, database.db, logger);
+  const breaker = { threshold: config.DELIVERY_BREAKER_THRESHOLD, coolDownMs: config.DELIVERY_BREAKER_COOL_DOWN_MS };
+  const observer = createDeliveryMetrics(metrics, database.db, logger, breaker);
 
   // Doorbells: what a part rings when it committed work for a loop made later (no forward references).
   const jobsQueued = createWakeableSleep();
@@ -111,10 +112,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     : undefined;
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
   const worker = startDeliveryWorker({
-    jobs: createDeliveryJobStore(database.db, {
-      threshold: config.DELIVERY_BREAKER_THRESHOLD,
-      coolDownMs: config.DELIVERY_BREAKER_COOL_DOWN_MS,
-    }),
+    jobs: createDeliveryJobStore(database.db, breaker),
     send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs: allowCidrs.map(([ip, bits]) => `${ip.toString()}/${bits}`) }),
     logger,
     publisher: bus.get,

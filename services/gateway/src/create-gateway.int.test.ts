@@ -124,6 +124,47 @@ describe("forwarding", () => {
     expect(seen!.headers["x-request-id"]).toBe("req-42");
     expect(seen!.headers["x-api-key"]).toBeUndefined();
     expect(seen!.headers.authorization).toBeUndefined();
+    expect(seen!.headers["content-length"]).toBe(String(seen!.body.length));
+  });
+
+  it("passes the client's trace on (with its tracestate), or starts one; adds the client to X-Forwarded-For", async () => {
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const sent = async (headers: Record<string, string>) => {
+      echo.seen.length = 0;
+      expect((await fetch(`${gateway.url}/api/v1/btc/health`, { headers: { "X-API-Key": account.key, ...headers } })).status).toBe(200);
+      return echo.seen[0]!.headers;
+    };
+    const traced = await sent({ traceparent, tracestate: "vendor=1", "x-forwarded-for": "203.0.113.7" });
+    expect(traced.traceparent).toBe(traceparent);
+    expect(traced.tracestate).toBe("vendor=1");
+    expect(traced["x-forwarded-for"]).toBe("203.0.113.7, 127.0.0.1");
+    // A malformed traceparent is replaced, and the tracestate that went with it dropped.
+    const fresh = await sent({ traceparent: "00-bogus", tracestate: "vendor=1" });
+    expect(fresh.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(fresh.tracestate).toBeUndefined();
+    expect(fresh["x-forwarded-for"]).toBe("127.0.0.1");
+  });
+
+  it("forwards a chunked body whole, with its length", async () => {
+    echo.seen.length = 0;
+    const parts = ['{"method":', '"getblockcount",', '"params":[]}'];
+    const body = new ReadableStream({
+      start(controller) {
+        for (const part of parts) controller.enqueue(new TextEncoder().encode(part));
+        controller.close();
+      },
+    });
+    const response = await fetch(`${gateway.url}/api/v1/btc/jsonrpc`, {
+      method: "POST",
+      headers: { "X-API-Key": account.key, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(200);
+    const [seen] = echo.seen;
+    expect(seen!.body).toBe(parts.join(""));
+    expect(seen!.headers["content-length"]).toBe(String(parts.join("").length));
+    expect(seen!.headers["transfer-encoding"]).toBeUndefined();
   });
 });
 

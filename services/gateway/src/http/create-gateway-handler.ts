@@ -15,8 +15,22 @@ import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.
 import type { AuthenticateRequest } from "./authenticate-request.ts";
 import { sendJson } from "../infra/send-json.ts";
 
-/** Client-sent copies of these never reach a service; the gateway sets the first itself. */
-const STRIPPED_HEADERS = new Set([ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, "x-api-key", "authorization"]);
+/**
+ * Client-sent copies of these never reach a service: credentials, and what the gateway sets
+ * itself (the account, its proof, the request id, the trace, the forwarding chain; undici sets
+ * the length of the body it sends).
+ */
+const REPLACED_HEADERS = new Set([
+  ACCOUNT_ID_HEADER,
+  INTERNAL_TOKEN_HEADER,
+  "x-api-key",
+  "authorization",
+  REQUEST_ID_HEADER,
+  "traceparent",
+  "tracestate",
+  "x-forwarded-for",
+  "content-length",
+]);
 
 export interface GatewayHandlerOptions {
   /** Credential, key, rate limit and usage (authenticate-request.ts). */
@@ -33,17 +47,32 @@ export interface GatewayHandlerOptions {
 }
 
 /**
- * The proxied hot path creates no spans (see docs/design/gateway.md, Telemetry); it forwards the client's W3C
- * `traceparent`, or a new one when there is none, so its log line and the service's spans share
+ * The headers of the call to the service (a flat name/value list, as undici takes it): the client's
+ * end-to-end headers, then the gateway's own. The proxied hot path creates no spans (see
+ * docs/design/gateway.md, Telemetry); it forwards the client's W3C `traceparent` (with its
+ * `tracestate`), or a new one when there is none, so its log line and the service's spans share
  * one trace id.
  */
-function ensureTraceparent(headers: Record<string, string | string[]>): string {
-  const incoming = traceIdOf(headers.traceparent);
-  if (incoming) return incoming;
-  const { traceparent, traceId } = newTraceparent();
-  headers.traceparent = traceparent;
-  delete headers.tracestate;
-  return traceId;
+function serviceCallHeaders(req: IncomingMessage, accountId: number, requestId: string, internalToken: string | undefined) {
+  const incoming = req.headers;
+  const headers = forwardableHeaders(incoming, REPLACED_HEADERS);
+  headers.push(ACCOUNT_ID_HEADER, String(accountId), REQUEST_ID_HEADER, requestId);
+  if (internalToken) headers.push(INTERNAL_TOKEN_HEADER, internalToken);
+  let traceId = traceIdOf(incoming.traceparent);
+  if (traceId) {
+    headers.push("traceparent", incoming.traceparent as string);
+    if (incoming.tracestate) headers.push("tracestate", incoming.tracestate as string);
+  } else {
+    const fresh = newTraceparent();
+    traceId = fresh.traceId;
+    headers.push("traceparent", fresh.traceparent);
+  }
+  const sent = incoming["x-forwarded-for"];
+  const forwardedFor = typeof sent === "string" ? sent : sent?.join(", ");
+  const remote = req.socket.remoteAddress;
+  const chain = remote ? (forwardedFor ? `${forwardedFor}, ${remote}` : remote) : forwardedFor;
+  if (chain) headers.push("x-forwarded-for", chain);
+  return { headers, traceId };
 }
 
 export function createGatewayHandler(options: GatewayHandlerOptions): RequestListener {
@@ -85,13 +114,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const { key } = outcome;
     logged.accountId = key.accountId;
 
-    const headers = forwardableHeaders(req.headers, STRIPPED_HEADERS);
-    headers[ACCOUNT_ID_HEADER] = String(key.accountId);
-    if (options.internalToken) headers[INTERNAL_TOKEN_HEADER] = options.internalToken;
-    headers[REQUEST_ID_HEADER] = requestId;
-    logged.traceId = ensureTraceparent(headers);
-    const remote = req.socket.remoteAddress;
-    if (remote) headers["x-forwarded-for"] = req.headers["x-forwarded-for"] ? `${req.headers["x-forwarded-for"]}, ${remote}` : remote;
+    const { headers, traceId } = serviceCallHeaders(req, key.accountId, requestId, options.internalToken);
+    logged.traceId = traceId;
     await proxy.forward(route.upstream, req, res, headers, route.bodyLimitBytes, answerHeaders);
   }
 

@@ -40,7 +40,7 @@ export interface UpstreamProxy {
     upstream: UpstreamName,
     req: IncomingMessage,
     res: ServerResponse,
-    headers: Record<string, string | string[]>,
+    headers: string[],
     bodyLimitBytes: number,
     answerHeaders: readonly string[],
   ): void | Promise<void>;
@@ -91,7 +91,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     upstream: UpstreamName,
     req: IncomingMessage,
     res: ServerResponse,
-    headers: Record<string, string | string[]>,
+    headers: string[],
     limit: number,
     answerHeaders: readonly string[],
   ): Promise<void> {
@@ -102,8 +102,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     const body = await readBody(req, limit);
     if (body === "too large") return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) }, answerHeaders);
     if (body === "aborted") return;
-    headers["content-length"] = String(body.length);
-    delete headers["transfer-encoding"];
+    // undici sends the body's Content-Length (`headers` carries none: the body is no longer chunked).
     await new Promise<void>((settled) => send(pool, upstream, req, res, headers, body, answerHeaders, settled));
   }
 
@@ -112,7 +111,7 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     upstream: UpstreamName,
     req: IncomingMessage,
     res: ServerResponse,
-    headers: Record<string, string | string[]>,
+    headers: string[],
     body: Buffer | null,
     answerHeaders: readonly string[],
     settled?: () => void,
@@ -191,13 +190,17 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too la
   });
 }
 
-/** Headers for the next hop, either way: no hop-by-hop headers, nor the names in `strip`. */
-export function forwardableHeaders(incoming: IncomingHttpHeaders, strip: ReadonlySet<string>): Record<string, string | string[]> {
-  const headers: Record<string, string | string[]> = {};
+/**
+ * The client's headers for the call to a service, as a flat name/value list: no hop-by-hop headers,
+ * nor the names in `strip`.
+ */
+export function forwardableHeaders(incoming: IncomingHttpHeaders, strip: ReadonlySet<string>): string[] {
+  const headers: string[] = [];
   for (const name in incoming) {
     const value = incoming[name];
     if (value === undefined || HOP_BY_HOP.has(name) || strip.has(name)) continue;
-    headers[name] = value;
+    if (typeof value === "string") headers.push(name, value);
+    else for (const each of value) headers.push(name, each);
   }
   return headers;
 }

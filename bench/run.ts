@@ -11,6 +11,7 @@ import { benchScannerMatching } from "./scanner/scanner-matching.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
 import { benchDeliveryClaims } from "./delivery/claim-cost.ts";
+import { benchRelayMemory } from "./delivery/relay-memory.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
 import { benchWatchFeed } from "./watch/watch-feed.ts";
 import { benchRssBounds } from "./memory/rss-bounds.ts";
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   "trx-balance": benchTrxBalance,
   delivery: benchDeliveryThroughput,
   "delivery-claims": benchDeliveryClaims,
+  "relay-memory": benchRelayMemory,
   "notification-latency": benchNotificationLatency,
   "watch-feed": benchWatchFeed,
   rss: benchRssBounds,

@@ -266,3 +266,30 @@ describe("compacted streams", () => {
     expect(overlapped).toBe(false);
   });
 });
+
+describe("signals (core NATS)", () => {
+  it("reach every bus of the same namespace with the subject as signalled, and no bus of another namespace", async () => {
+    const sibling = await connectBus({ url: process.env.NATS_URL!, name: "bus-test-sibling", logger, namespace });
+    const stranger = await connectBus({ url: process.env.NATS_URL!, name: "bus-test-stranger", logger, namespace: `${namespace}x` });
+    try {
+      const heard: string[] = [];
+      const strangerHeard: string[] = [];
+      const subscription = sibling.onSignal("test.signal.*", (subject, data) => heard.push(`${subject} ${data}`));
+      stranger.onSignal("test.signal.*", (subject, data) => strangerHeard.push(`${subject} ${data}`));
+      // A round trip through the server: both subscriptions are registered before the signals.
+      await Promise.all([sibling.ping(), stranger.ping()]);
+      bus.signal("test.signal.BTC", "one");
+      bus.signal("test.other", "ignored");
+      await expect.poll(() => heard).toEqual(["test.signal.BTC one"]);
+      subscription.unsubscribe();
+      await sibling.ping();
+      bus.signal("test.signal.ETH", "after");
+      await bus.ping();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(heard).toEqual(["test.signal.BTC one"]);
+      expect(strangerHeard).toEqual([]);
+    } finally {
+      await Promise.all([sibling.close(), stranger.close()]);
+    }
+  });
+});

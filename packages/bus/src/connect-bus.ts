@@ -5,7 +5,7 @@
  * in one statement). This file connects and assembles; each concern lives in its own module.
  */
 import type { EventContract, EventPayload } from "@chaingate/contracts";
-import { connect, type NatsConnection } from "nats";
+import { connect } from "nats";
 import { createBusAdmin, type BusAdmin } from "./bus-admin.ts";
 import type { BusLogger } from "./bus-logger.ts";
 import { createBusNaming } from "./bus-naming.ts";
@@ -38,9 +38,20 @@ export interface ConsumerProgress {
   streamLastSequence: number;
 }
 
+/** A core NATS subscription made with `Bus.onSignal`. */
+export interface SignalSubscription {
+  unsubscribe(): void;
+}
+
 export interface Bus {
-  /** Core NATS, for what is not an event: the scanner's best-effort block announcements. */
-  connection: NatsConnection;
+  /**
+   * Core NATS, for what is not an event (best effort, never stored: the scanner's block
+   * announcements). `subject` is named as the contracts name theirs; the bus adds its namespace.
+   * Throws when the connection is closed; while it reconnects, the signal waits in its buffer.
+   */
+  signal(subject: string, data: string): void;
+  /** Calls `onSignal` for each signal on a subject matching `filter`, with the subject as it was signalled (no namespace). */
+  onSignal(filter: string, onSignal: (subject: string, data: string) => void): SignalSubscription;
   /** Stream names, stream and consumer state, purges: for tests, benchmarks and tools. */
   admin: BusAdmin;
   ensureStreams(contracts: readonly EventContract[]): Promise<void>;
@@ -87,8 +98,16 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const consumerDeps = { jetstream, manager, naming, logger };
   const publisher = createPublisher({ jetstream, manager, naming });
 
+  const namespacePrefix = naming.subject("");
   return {
-    connection,
+    signal: (subject, data) => connection.publish(naming.subject(subject), data),
+    onSignal(filter, onSignal) {
+      return connection.subscribe(naming.subject(filter), {
+        callback: (error, message) => {
+          if (!error) onSignal(message.subject.slice(namespacePrefix.length), message.string());
+        },
+      });
+    },
     admin: createBusAdmin({ manager, jetstream, naming }),
     ensureStreams: (contracts) => ensureStreams({ manager, naming, replicas: options.streamReplicas ?? 1 }, contracts),
     publish: publisher.publish,

@@ -18,29 +18,27 @@ export interface AnnouncementRelay {
   close(): Promise<void>;
 }
 
+/** `scanner.block-announced.<COIN>`: one replica's blocknotify call, relayed to the others. */
+const SUBJECT_PREFIX = "scanner.block-announced.";
+
 export function createAnnouncementRelay(options: {
-  connection: Bus["connection"];
-  namespace: string | undefined;
+  bus: Pick<Bus, "signal" | "onSignal">;
   coins: readonly Coin[];
   observer: AnnouncementObserver;
 }): AnnouncementRelay {
-  const { connection, observer } = options;
-  const prefix = `${options.namespace ? `${options.namespace}.` : ""}scanner.block-announced`;
+  const { bus, observer } = options;
   const coins = new Set<string>(options.coins);
   // Each replica signs what it relays, to skip its own (already woken, and counted once).
   const origin = randomUUID();
-  const subscription = connection.subscribe(`${prefix}.*`, {
-    callback: (error, message) => {
-      const coin = message?.subject.slice(prefix.length + 1);
-      if (error || !coin || !coins.has(coin) || message.string() === origin) return;
-      observer.announced(coin as Coin, BLOCKNOTIFY_CHANNEL);
-    },
+  const subscription = bus.onSignal(`${SUBJECT_PREFIX}*`, (subject, from) => {
+    const coin = subject.slice(SUBJECT_PREFIX.length);
+    if (coins.has(coin) && from !== origin) observer.announced(coin as Coin, BLOCKNOTIFY_CHANNEL);
   });
   return {
     announce(coin) {
       observer.announced(coin, BLOCKNOTIFY_CHANNEL);
       try {
-        connection.publish(`${prefix}.${coin}`, origin);
+        bus.signal(`${SUBJECT_PREFIX}${coin}`, origin);
       } catch {
         // NATS down: this replica woke; the others poll.
       }

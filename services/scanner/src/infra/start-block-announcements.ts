@@ -49,8 +49,7 @@ export async function startBlockAnnouncements(options: {
   if (wakes.has("ETH"))
     for (const url of config.ETH_WS_URL ?? []) channels.push(subscribeEthereumNewHeads({ coin: "ETH", url, observer, logger }));
   const relay = createAnnouncementRelay({
-    connection: options.bus.connection,
-    namespace: config.NATS_NAMESPACE,
+    bus: options.bus,
     coins: [...wakes.keys()],
     observer,
   });

@@ -29,6 +29,13 @@ export function checkAnswers(server: Server): void {
       size += buffer.length;
       if (size <= MAX_CHECKED_BODY_BYTES) chunks.push(buffer);
     };
+    // A header list given to writeHead alone (the gateway's proxied answers) never reaches getHeader().
+    let writtenContentType: string | undefined;
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      writtenContentType = contentTypeIn(typeof args[1] === "string" ? args[2] : args[1]);
+      return writeHead(...args);
+    }) as ServerResponse["writeHead"];
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     res.write = ((...args: unknown[]) => {
@@ -41,7 +48,7 @@ export function checkAnswers(server: Server): void {
     }) as ServerResponse["end"];
     res.once("finish", () => {
       if (size > MAX_CHECKED_BODY_BYTES || req.method === "HEAD") return;
-      const contentType = res.getHeader("content-type");
+      const contentType = res.getHeader("content-type") ?? writtenContentType;
       const { operation, problems: found } = validator.check({
         method: req.method ?? "GET",
         url: req.url ?? "/",
@@ -55,4 +62,15 @@ export function checkAnswers(server: Server): void {
       recordAnswerProblems(found);
     });
   });
+}
+
+/** The content type in writeHead's headers: an object, or a flat name/value list. */
+function contentTypeIn(headers: unknown): string | undefined {
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2) if (String(headers[i]).toLowerCase() === "content-type") return String(headers[i + 1]);
+    return undefined;
+  }
+  if (headers && typeof headers === "object")
+    for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === "content-type") return String(value);
+  return undefined;
 }

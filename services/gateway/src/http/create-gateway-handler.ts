@@ -84,9 +84,9 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     route: RouteTarget,
     path: string,
     started: number,
-    answerHeaders: string[],
+    requestId: string,
+    answerHeaders: readonly string[],
   ): Promise<void> {
-    const requestId = answerHeaders[1]!;
     // Filled in as the request goes; read by the access-log line at the end.
     const logged: { accountId?: number; traceId?: string } = {};
     if (metrics || accessLog) {
@@ -129,7 +129,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
     // Added to whichever answer the request gets, by writeHead: no per-request header object.
     const answerHeaders = [REQUEST_ID_HEADER, requestId];
-    handleApi(req, res, route, path, started, answerHeaders).catch((error: unknown) => {
+    handleApi(req, res, route, path, started, requestId, answerHeaders).catch((error: unknown) => {
       logger.error({ err: error, path: url }, "gateway request failed");
       if (!res.headersSent) sendJson(res, 500, { message: "Internal server error" }, answerHeaders);
       else res.destroy();

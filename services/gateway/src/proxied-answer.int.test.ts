@@ -98,6 +98,7 @@ describe("a service's answer", () => {
     const response = await get("/api/v1/btc/headers", { "x-request-id": "req-7" });
     expect(response.statusCode).toBe(404);
     expect(JSON.parse((await readAll(response)).toString())).toEqual({ message: "no such block" });
+    expect(response.headers["content-type"]).toBe("application/json");
     expect(response.headers["x-served-by"]).toBe("stand-in");
     expect(response.headers["set-cookie"]).toEqual(["a=1", "b=2"]);
     expect(response.headers["x-request-id"]).toBe("req-7");

@@ -5,10 +5,10 @@
  * the btc-proxy (JSON-RPC 1.0), the eth-proxy and the trx-proxy's `/jsonrpc` (2.0).
  */
 
-/** JSON-RPC error codes of proxy-level refusals (and of the spec's error table). */
 /** One decoder for every request: a non-streaming decode keeps no state between calls. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
+/** JSON-RPC error codes of proxy-level refusals (and of the spec's error table). */
 export const JSONRPC_PARSE_ERROR = -32700;
 export const JSONRPC_INVALID_REQUEST = -32600;
 export const JSONRPC_METHOD_NOT_ALLOWED = -32601;

@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import type { ServerResponse } from "node:http";
+import { createGcNudge } from "./gc-nudge.ts";
 
 export const DEFAULT_GARBAGE_THRESHOLD_BYTES = 2 * 1024 * 1024;
 
@@ -26,8 +27,6 @@ export function gcNudgeBytesSetting(counted: string) {
 /** Responses announced smaller than this are not counted (no per-chunk work for them). */
 const LARGE_BODY_BYTES = 256 * 1024;
 
-type GcFunction = (options: { type: "minor"; execution: "async" }) => void;
-
 export interface BufferGarbageBound {
   /** false when the process runs without `--expose-gc`: nothing is counted. */
   enabled: boolean;
@@ -36,20 +35,15 @@ export interface BufferGarbageBound {
 }
 
 export function createBufferGarbageBound(thresholdBytes = DEFAULT_GARBAGE_THRESHOLD_BYTES): BufferGarbageBound {
-  const gc = (globalThis as { gc?: GcFunction }).gc;
-  if (!gc || thresholdBytes <= 0) return { enabled: false, watch: () => {} };
-  let sinceGc = 0;
+  if (!(globalThis as { gc?: unknown }).gc || thresholdBytes <= 0) return { enabled: false, watch: () => {} };
+  const nudge = createGcNudge("minor", thresholdBytes);
   return {
     enabled: true,
     watch(res, contentLength) {
       if (contentLength !== undefined && Number(contentLength) < LARGE_BODY_BYTES) return;
       const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
       res.write = ((chunk: unknown, ...rest: unknown[]) => {
-        sinceGc += (chunk as { length?: number }).length ?? 0;
-        if (sinceGc >= thresholdBytes) {
-          sinceGc = 0;
-          gc({ type: "minor", execution: "async" });
-        }
+        nudge.count((chunk as { length?: number }).length ?? 0);
         return write(chunk, ...rest);
       }) as ServerResponse["write"];
     },

@@ -25,7 +25,7 @@ export {
   gcNudgeBytesSetting,
   type BufferGarbageBound,
 } from "./bound-buffer-garbage.ts";
-export { createMajorGcNudge, DEFAULT_MAJOR_GC_NUDGE_BYTES, type MajorGcNudge } from "./nudge-major-gc.ts";
+export { createMajorGcNudge, DEFAULT_MAJOR_GC_NUDGE_BYTES, type MajorGcNudge } from "./gc-nudge.ts";
 export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.ts";
 export { QueryParameterError, strictQuery } from "./strict-query.ts";
 export { abortOnClose } from "./abort-on-close.ts";

@@ -26,17 +26,12 @@ export interface CreateLoggerOptions {
    * walks every line and is measurable on a hot path.
    */
   redact?: boolean;
-  /**
-   * Buffer lines and write them in batches (at least every BUFFERED_FLUSH_MS) instead of one
-   * write syscall per line: for high-volume access logs. Call `flush()` before exiting.
-   */
-  buffered?: boolean;
 }
 
 export const BUFFERED_FLUSH_MS = 1_000;
 const BUFFER_BYTES = 8 * 1024;
 
-export function createLogger({ service, level = "info", destination, redact = true, buffered = false }: CreateLoggerOptions): Logger {
+export function createLogger({ service, level = "info", destination, redact = true }: CreateLoggerOptions): Logger {
   const options: LoggerOptions = {
     level,
     base: { service },
@@ -46,9 +41,7 @@ export function createLogger({ service, level = "info", destination, redact = tr
     ...(redact ? { redact: { paths: REDACTED_PATHS, censor: "[redacted]" } } : {}),
     mixin: traceFields,
   };
-  if (destination) return pino(options, destination);
-  if (!buffered) return pino(options);
-  return pino(options, bufferedStdout());
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** A line destination: stdout, or a stream tests read. */
@@ -66,12 +59,6 @@ export function bufferedStdout(): LineDestination & DestinationStream & { flush(
   setInterval(() => stream.flush(), BUFFERED_FLUSH_MS).unref();
   process.once("exit", () => stream.flushSync());
   return stream;
-}
-
-/** Whether a logger at `threshold` writes lines of `level` (pino's order: trace < debug < info < warn < error < fatal). */
-export function levelEnabled(level: string, threshold: string): boolean {
-  const values = pino.levels.values;
-  return threshold !== "silent" && (values[level] ?? Infinity) >= (values[threshold] ?? Infinity);
 }
 
 function traceFields(): Record<string, string> {

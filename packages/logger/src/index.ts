@@ -1,7 +1,6 @@
 export {
   bufferedStdout,
   createLogger,
-  levelEnabled,
   REDACTED_PATHS,
   type CreateLoggerOptions,
   type LineDestination,

@@ -4,7 +4,7 @@
  */
 import { createBufferGarbageBound } from "@chaingate/http";
 import { createServiceMetrics, openServiceDatabase, serveHttpApp, serveMetrics, type ServedApp } from "@chaingate/service-kit";
-import { bufferedStdout, levelEnabled, type Logger } from "@chaingate/logger";
+import { bufferedStdout, type Logger } from "@chaingate/logger";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
 import { createPublicApp } from "./http/create-public-app.ts";
@@ -86,7 +86,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     registerRoutes: (http) =>
       registerAccountRoutes(http, { authenticate, admin: createAccountAdmin(database.db), operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
   });
-  const accessLogDestination = config.ACCESS_LOG && levelEnabled("info", config.LOG_LEVEL) ? bufferedStdout() : undefined;
+  const accessLogDestination = config.ACCESS_LOG && logger.isLevelEnabled("info") ? bufferedStdout() : undefined;
   const handler = createGatewayHandler({
     authenticate,
     proxy,

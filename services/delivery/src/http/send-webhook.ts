@@ -2,7 +2,7 @@
  * Writes a `{data: webhook}` answer whose `addresses` come from a chunked source, so a webhook of a
  * million addresses is never built as one array or one 45 MB string. Backpressure is the socket's:
  * a slow client slows the reads. The written bytes are counted for a major GC now and then
- * (@chaingate/http nudge-major-gc.ts): without it, peak RSS grew by up to 193 MB per such read.
+ * (@chaingate/http gc-nudge.ts): without it, peak RSS grew by up to 193 MB per such read.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";

@@ -1,8 +1,8 @@
 /**
  * The delivery's large answers built from address rows (whole webhooks, address pages), counted
- * together for a major GC now and then (@chaingate/http nudge-major-gc.ts). The GC is the
- * process's, so is the count. (Counting the watch-feed relay's bucket messages too was tried: the
- * RSS a 1,000,000-address relay leaves, about 400 MB, did not change.)
+ * together for a major GC now and then (@chaingate/http gc-nudge.ts). The GC is the
+ * process's, so is the count. (The watch-feed relay's bucket messages are not counted: its memory
+ * peak is bounded by how many buckets it reads at once, see BUCKETS_PER_READ and `pnpm bench relay-memory`.)
  */
 import { createMajorGcNudge } from "@chaingate/http";
 

@@ -3,12 +3,9 @@
  * @chaingate/delivery/testing): the schema over a test database, webhooks and due jobs written
  * straight in Postgres, and the claim the worker runs.
  */
-import { openServiceDatabase } from "@chaingate/service-kit";
-import { silentLogger } from "@chaingate/testing";
 import { sql } from "kysely";
-import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../infra/database-schema.ts";
 import { createDeliveryJobStore, type ClaimedJob, type ClaimLimits } from "../infra/delivery-job-store.ts";
-import { deliveryMigrations } from "../infra/migrations/index.ts";
+import { openDeliveryDatabase } from "./open-delivery-database.ts";
 
 const INSERT_ROWS = 100_000;
 
@@ -24,13 +21,7 @@ export interface JobBacklog {
 }
 
 export async function openJobBacklog(databaseUrl: string): Promise<JobBacklog> {
-  const database = await openServiceDatabase<DeliveryDatabase>({
-    settings: { DATABASE_URL: databaseUrl },
-    schema: DELIVERY_SCHEMA,
-    migrations: deliveryMigrations,
-    applicationName: "bench-claims",
-    logger: silentLogger,
-  });
+  const database = await openDeliveryDatabase(databaseUrl, "bench-claims");
   const { db } = database;
   const store = createDeliveryJobStore(db, { threshold: 5, coolDownMs: 30_000 });
   return {

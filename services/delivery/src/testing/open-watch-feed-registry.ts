@@ -5,11 +5,9 @@
  */
 import { connectBus } from "@chaingate/bus";
 import { webhookAddresses, webhookChanged } from "@chaingate/contracts";
-import { openServiceDatabase } from "@chaingate/service-kit";
 import { silentLogger } from "@chaingate/testing";
 import { sql } from "kysely";
-import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../infra/database-schema.ts";
-import { deliveryMigrations } from "../infra/migrations/index.ts";
+import { openDeliveryDatabase } from "./open-delivery-database.ts";
 import { startWebhookChangedRelay, type WebhookChangedRelay } from "../workers/webhook-changed-relay.ts";
 import { markWebhookChanged } from "../infra/webhook-repository.ts";
 
@@ -26,13 +24,7 @@ export interface WatchFeedRegistry {
 }
 
 export async function openWatchFeedRegistry(databaseUrl: string, natsUrl: string, namespace: string): Promise<WatchFeedRegistry> {
-  const database = await openServiceDatabase<DeliveryDatabase>({
-    settings: { DATABASE_URL: databaseUrl },
-    schema: DELIVERY_SCHEMA,
-    migrations: deliveryMigrations,
-    applicationName: "bench-registry",
-    logger: silentLogger,
-  });
+  const database = await openDeliveryDatabase(databaseUrl, "bench-registry");
   const bus = await connectBus({ url: natsUrl, name: "bench-registry", logger: silentLogger, namespace });
   await bus.ensureStreams([webhookChanged, webhookAddresses]);
   let relay: WebhookChangedRelay | undefined;

@@ -32,9 +32,14 @@ export function createKeyRateLimit(requestsPerSecond: number): KeyRateLimit {
         bucket.tokens -= 1;
         return 0;
       }
-      return Math.max(1, Math.ceil((1 - bucket.tokens) / requestsPerSecond));
+      return secondsUntilWholeToken(bucket.tokens, requestsPerSecond);
     },
   };
+}
+
+/** Retry-After for a bucket holding `tokens` (less than one), refilled at `requestsPerSecond`: whole seconds, at least 1. */
+export function secondsUntilWholeToken(tokens: number, requestsPerSecond: number): number {
+  return Math.max(1, Math.ceil((1 - tokens) / requestsPerSecond));
 }
 
 /** The 429 body (`{message}`, as the gateway's other refusals). */

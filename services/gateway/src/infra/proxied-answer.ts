@@ -40,7 +40,8 @@ export interface ProxiedAnswerEvents {
 export class ProxiedAnswer implements Dispatcher.DispatchHandler {
   private abortCall: ((reason: Error) => void) | undefined;
   private resume: (() => void) | undefined;
-  private announcedLength = -1;
+  /** The answer's Content-Length, when it has one. */
+  private announcedLength: string | undefined;
   /** The whole body, when it came in one chunk: sent with end(). */
   private heldBody: Buffer | undefined;
   private over = false;
@@ -82,18 +83,18 @@ export class ProxiedAnswer implements Dispatcher.DispatchHandler {
       const name = undiciUtil.headerNameToString(rawHeaders[i]!);
       if (HOP_BY_HOP.has(name)) continue;
       const value = rawHeaders[i + 1]!.toString("latin1");
-      if (name === "content-length") this.announcedLength = Number(value);
+      if (name === "content-length") this.announcedLength = value;
       headers.push(name, value);
     }
     this.res.writeHead(statusCode, headers);
-    this.garbageBound?.watch(this.res, this.announcedLength === -1 ? undefined : String(this.announcedLength));
+    this.garbageBound?.watch(this.res, this.announcedLength);
     return true;
   }
 
   onData(chunk: Buffer): boolean {
     // The whole announced body in one chunk: it leaves with the headers when the call completes
     // (in the same parser pass), one write instead of two.
-    if (chunk.length === this.announcedLength) {
+    if (this.announcedLength !== undefined && chunk.length === Number(this.announcedLength)) {
       this.heldBody = chunk;
       return true;
     }

@@ -12,7 +12,7 @@
 import type { Logger } from "@chaingate/logger";
 import { sql, type Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
-import { createKeyRateLimit, MAX_TRACKED_KEYS } from "../domain/key-rate-limit.ts";
+import { createKeyRateLimit, MAX_TRACKED_KEYS, secondsUntilWholeToken } from "../domain/key-rate-limit.ts";
 import type { GatewayDatabase } from "./database-schema.ts";
 
 /** A lease is this share of one second's tokens (at least one): a replica holds at most that many unspent. */
@@ -80,7 +80,7 @@ export function createSharedKeyRateLimit(db: Kysely<GatewayDatabase>, requestsPe
       refilled = (await takeFromBucket(keyId, wanted)) ?? 0;
     }
     const granted = Math.min(wanted, Math.floor(refilled));
-    return { granted, retryAfterSeconds: granted > 0 ? 0 : Math.max(1, Math.ceil((1 - refilled) / requestsPerSecond)) };
+    return { granted, retryAfterSeconds: granted > 0 ? 0 : secondsUntilWholeToken(refilled, requestsPerSecond) };
   }
 
   function spendLeased(keyId: number, nowMs: number): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { createMajorGcNudge } from "./nudge-major-gc.ts";
+import { createMajorGcNudge } from "./gc-nudge.ts";
 
 describe("createMajorGcNudge", () => {
   it("asks for one asynchronous major GC each time the bytes written pass the threshold", () => {

@@ -7,7 +7,7 @@
 #
 # The build context is the working tree, or with --ref the committed tree of that ref (git archive:
 # what CI builds, untouched by uncommitted edits).
-# --devnodes adds the dev node peers' images (tron-devnode, hardhat); --bases builds the local base
+# --devnodes adds the dev node peers' images (tron-devnode, anvil); --bases builds the local base
 # images alone (no service).
 #
 # NODE_IMAGE set (e.g. node:22-bookworm-slim where a registry is reachable): the services build on
@@ -17,7 +17,7 @@
 #   chaingate-local/postgres:15       + Debian's postgresql-15, started like the official image
 #   chaingate-local/nats:2.9          + Debian's nats-server (JetStream)
 #   chaingate-local/litecoind         + Debian's litecoind (the devnodes profile's Bitcoin node)
-# and chaingate/tron-devnode, chaingate/hardhat with --devnodes. Layers are cached: a second run
+# and chaingate/tron-devnode, chaingate/anvil with --devnodes. Layers are cached: a second run
 # rebuilds only what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -121,7 +121,7 @@ for service in ${services[@]+"${services[@]}"}; do
   log "  $PREFIX/$service:$TAG in $((SECONDS - started)) s"
 done
 if $devnodes; then
-  log "building $PREFIX/tron-devnode:$TAG and $PREFIX/hardhat:$TAG"
+  log "building $PREFIX/tron-devnode:$TAG and $PREFIX/anvil:$TAG"
   build_from_repo -f deploy/images/devnodes.Dockerfile --target tron-devnode --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$PREFIX/tron-devnode:$TAG"
-  build_from_repo -f deploy/images/devnodes.Dockerfile --target hardhat --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$PREFIX/hardhat:$TAG"
+  build_from_repo -f deploy/images/devnodes.Dockerfile --target anvil --build-arg "NODE_IMAGE=$NODE_IMAGE" -t "$PREFIX/anvil:$TAG"
 fi

@@ -23,7 +23,7 @@ const NOT_SETTINGS: Record<string, string> = {
   OTEL_SERVICE_NAME: "packages/telemetry/src/preload-telemetry.ts",
   GATEWAY_PORT: "scripts/dev.ts",
   TRON_DEVNODE_PORT: "scripts/dev.ts",
-  HARDHAT_PORT: "scripts/dev.ts",
+  ANVIL_PORT: "scripts/dev.ts",
   DEV_PORT_OFFSET: "scripts/dev.ts",
   DEV_DATA_DIR: "scripts/dev.ts",
   POSTGRES_PASSWORD: "docker-compose.yml",

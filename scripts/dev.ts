@@ -7,7 +7,7 @@
  * chain data in DEV_DATA_DIR (default .tmp/dev) and its database and streams apart with its own
  * DATABASE_URL and NATS_NAMESPACE.
  *
- * Across restarts: litecoind keeps its chain in the data dir; Hardhat and the Tron simulator start
+ * Across restarts: litecoind keeps its chain in the data dir; Anvil and the Tron simulator start
  * a fresh chain each time, so the scanner runs with SCANNER_RESET_STALE_CHAINS and follows a new
  * dev chain from its tip (logged) instead of stopping on it; webhooks registered before keep working.
  */
@@ -19,7 +19,7 @@ import {
   deployUsdtLikeToken,
   DEV_LITECOIND_OPTIONS,
   readStartArguments,
-  startHardhat,
+  startAnvil,
   startLitecoindRegtest,
   stopChild,
 } from "@chaingate/testing";
@@ -41,8 +41,8 @@ const PORTS = Object.fromEntries(
     ([name, port]) => [name, port + PORT_OFFSET],
   ),
 ) as Record<"gateway" | "btc-proxy" | "xpub" | "delivery" | "trx-proxy" | "scanner" | "eth-proxy", number>;
-/** Hardhat Network's usual port, so wallets and scripts find it where they expect it. */
-const HARDHAT_PORT = Number(env.HARDHAT_PORT ?? 8545 + PORT_OFFSET);
+/** The usual Ethereum dev node port (Anvil's and Hardhat's), so wallets and scripts find it where they expect it. */
+const ANVIL_PORT = Number(env.ANVIL_PORT ?? 8545 + PORT_OFFSET);
 const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090 + PORT_OFFSET);
 const LITECOIND = { ...DEV_LITECOIND_OPTIONS, rpcPort: DEV_LITECOIND_OPTIONS.rpcPort + PORT_OFFSET };
 
@@ -94,22 +94,22 @@ const services: ServiceSpec[] = [
   {
     name: "eth-proxy",
     dir: "services/eth-proxy",
-    env: { PORT: String(PORTS["eth-proxy"]), ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}` },
+    env: { PORT: String(PORTS["eth-proxy"]), ETH_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}` },
   },
   {
     name: "scanner",
     dir: "services/scanner",
-    // Follows the three dev chains from their tips: webhooks on regtest, Hardhat and the simulator notify.
+    // Follows the three dev chains from their tips: webhooks on regtest, Anvil and the simulator notify.
     env: {
       PORT: String(PORTS.scanner),
       BTC_RPC_URL: `http://127.0.0.1:${LITECOIND.rpcPort}`,
       BTC_RPC_USER: LITECOIND.rpcUser,
       BTC_RPC_PASSWORD: LITECOIND.rpcPassword,
-      ETH_RPC_URL: `http://127.0.0.1:${HARDHAT_PORT}`,
-      // Blocks wake the follower at once: Hardhat's newHeads; litecoind's -blocknotify (below).
-      ETH_WS_URL: `ws://127.0.0.1:${HARDHAT_PORT}`,
+      ETH_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}`,
+      // Blocks wake the follower at once: Anvil's newHeads; litecoind's -blocknotify (below).
+      ETH_WS_URL: `ws://127.0.0.1:${ANVIL_PORT}`,
       TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}`,
-      // Dev only: a fresh Hardhat or simulator chain is followed from its tip (logged), not refused.
+      // Dev only: a fresh Anvil or simulator chain is followed from its tip (logged), not refused.
       SCANNER_RESET_STALE_CHAINS: "true",
     },
   },
@@ -175,12 +175,13 @@ if (height < MATURE_HEIGHT) await litecoind.mine(MATURE_HEIGHT - height);
 const tron = await startTronDevnode({ port: TRON_DEVNODE_PORT });
 cleanups.push(() => tron.close());
 
-// Ethereum: Hardhat Network, a fresh in-memory chain on every start (automine: a block per transaction).
-const hardhat = await startHardhat({ port: HARDHAT_PORT });
-cleanups.push(() => hardhat.stop());
+// Ethereum: Anvil, a fresh in-memory chain on every start (automine: a block per transaction), with
+// the call traces the scanner reads internal transfers from (ETH_TRACE_MODE's default).
+const anvil = await startAnvil({ port: ANVIL_PORT });
+cleanups.push(() => anvil.stop());
 // A USDT-like ERC-20 (account 0 holds the supply): the scanner whitelists it, so ETH webhooks with
 // include_tokens are notified of its transfers. First transaction of a fresh chain: same address every start.
-const usdt = await deployUsdtLikeToken(hardhat);
+const usdt = await deployUsdtLikeToken(anvil);
 services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = `USDT:${usdt.address}:${usdt.decimals}`;
 
 // The web console the gateway serves at /console: built into this stack's data dir (a second stack
@@ -195,7 +196,7 @@ console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   console: /console   API reference: /docs   OpenAPI: /api/v1/openapi.json
   Bitcoin regtest RPC  http://127.0.0.1:${LITECOIND.rpcPort}  user ${LITECOIND.rpcUser} password ${LITECOIND.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
-  Ethereum (Hardhat)   ${hardhat.url}  chain id ${hardhat.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; docs/dev-chains.md)
+  Ethereum (Anvil)     ${anvil.url}  chain id ${anvil.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; docs/dev-chains.md)
                        USDT-like ERC-20 ${usdt.address} (6 decimals, supply held by account 0; the scanner's ETH_TOKENS)
   Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; fresh chain each start; dev accounts in docs/dev-chains.md)
   Postgres             ${env.DATABASE_URL}

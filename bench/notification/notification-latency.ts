@@ -1,7 +1,7 @@
 /**
  * Notification latency (issue 8, issue 19): from "the node returned the new block" to "the
  * subscriber's receiver answered the POST", in the product as an operator runs it: the scanner and
- * delivery as real processes, the gateway for the webhook registry, litecoind regtest, Hardhat and
+ * delivery as real processes, the gateway for the webhook registry, litecoind regtest, Anvil and
  * the Tron simulator (its own process), a receiver on loopback in this process. Per block one
  * watched payment: t0 = `generatetoaddress` / `evm_mine` / `POST /admin/produceblock` returned,
  * t1 = the receiver answered the notification of that payment. Blocks are produced one at a time,
@@ -9,7 +9,7 @@
  *
  * One run measures both modes against the same nodes, each with a stack of its own:
  * - push: litecoind's `-blocknotify` runs curl against the scanner's block-announced endpoint (the
- *   set-up docs/design/scanner.md documents; this litecoind has no ZMQ), the scanner subscribes to Hardhat's
+ *   set-up docs/design/scanner.md documents; this litecoind has no ZMQ), the scanner subscribes to Anvil's
  *   `eth_subscribe("newHeads")` (ETH_WS_URL); target p50 ≤ 100 ms, p99 ≤ 250 ms (issue 19);
  * - poll: the same nodes without announcements, the scanner's default poll interval (the baseline;
  *   its floor is half the interval plus the block's fetch). Tron, which has no push, is measured
@@ -24,11 +24,11 @@ import {
   createTestDatabase,
   freePort,
   seededRandom,
-  startHardhat,
+  startAnvil,
   startLitecoindRegtest,
   stopChild,
   waitForHttp,
-  type HardhatNode,
+  type AnvilNode,
   type LitecoindRegtest,
   type TestDatabase,
 } from "@chaingate/testing";
@@ -141,7 +141,7 @@ function bitcoinChain(node: LitecoindRegtest, address: string): Chain {
   };
 }
 
-function ethereumChain(node: HardhatNode, recipient: string): Chain {
+function ethereumChain(node: AnvilNode, recipient: string): Chain {
   const sender = node.accounts[0]!.address;
   return {
     name: "ETH",
@@ -181,7 +181,7 @@ function tronChain(devnodeUrl: string, tronWeb: TronWeb, recipient: string): Cha
 
 interface Nodes {
   bitcoin: LitecoindRegtest;
-  hardhat: HardhatNode;
+  anvil: AnvilNode;
   devnodeUrl: string;
   /** Where litecoind's -blocknotify reads the scanner's URL (empty: no announcements). */
   blocknotifyTarget: string;
@@ -198,9 +198,9 @@ async function measureMode(
   const product = await startNotificationStack({
     databaseUrl,
     bitcoin: nodes.bitcoin,
-    ethereumUrl: nodes.hardhat.url,
+    ethereumUrl: nodes.anvil.url,
     tronUrl: nodes.devnodeUrl,
-    ...(mode === "push" ? { scannerEnv: { ETH_WS_URL: nodes.hardhat.url.replace(/^http/, "ws") } } : {}),
+    ...(mode === "push" ? { scannerEnv: { ETH_WS_URL: nodes.anvil.url.replace(/^http/, "ws") } } : {}),
   });
   try {
     if (mode === "push") await writeFile(nodes.blocknotifyTarget, product.scannerUrl);
@@ -240,19 +240,19 @@ export async function benchNotificationLatency(): Promise<boolean> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "chaingate-latency-"));
   const blocknotifyTarget = path.join(dir, "scanner-url");
   let bitcoin: LitecoindRegtest | undefined;
-  let hardhat: HardhatNode | undefined;
+  let anvil: AnvilNode | undefined;
   try {
     await writeFile(blocknotifyTarget, "");
     // The -blocknotify set-up of docs/design/scanner.md; the URL is read per block so each stack can point it at its scanner.
     const announce = `url=$(cat ${blocknotifyTarget}); [ -n "$url" ] && curl -fsS -m 5 -X POST "$url/internal/chains/btc/block-announced"`;
-    [bitcoin, hardhat] = await Promise.all([startLitecoindRegtest({ extraArgs: [`-blocknotify=${announce}`] }), startHardhat()]);
+    [bitcoin, anvil] = await Promise.all([startLitecoindRegtest({ extraArgs: [`-blocknotify=${announce}`] }), startAnvil()]);
     await bitcoin.mine(101);
     // Blocks only when the bench produces them, as litecoind and the simulator do here.
-    await hardhat.rpc("evm_setAutomine", [false]);
+    await anvil.rpc("evm_setAutomine", [false]);
     await waitForHttp(`${devnodeUrl}/healthcheck`);
-    const nodes: Nodes = { bitcoin, hardhat, devnodeUrl, blocknotifyTarget };
+    const nodes: Nodes = { bitcoin, anvil, devnodeUrl, blocknotifyTarget };
     const btcAddress = await bitcoin.walletRpc<string>("getnewaddress");
-    const ethRecipient = hardhat.accounts[5]!.address;
+    const ethRecipient = anvil.accounts[5]!.address;
     const [sender, tronRecipient] = createGenesis().accounts as [DevAccount, DevAccount];
     const tronWeb = new TronWeb({ fullHost: devnodeUrl, privateKey: sender.privateKey });
 
@@ -267,7 +267,7 @@ export async function benchNotificationLatency(): Promise<boolean> {
       const measured = await measureMode(mode, nodes, database.connectionString, async (product) => {
         await product.createWebhook("BTC", [btcAddress]);
         await product.createWebhook("ETH", [ethRecipient]);
-        const chains = [bitcoinChain(bitcoin!, btcAddress), ethereumChain(hardhat!, ethRecipient)];
+        const chains = [bitcoinChain(bitcoin!, btcAddress), ethereumChain(anvil!, ethRecipient)];
         if (mode === "poll") {
           await product.createWebhook("TRX", [tronRecipient.base58]);
           chains.push(tronChain(devnodeUrl, tronWeb, tronRecipient.base58));
@@ -285,7 +285,7 @@ export async function benchNotificationLatency(): Promise<boolean> {
     return false;
   } finally {
     await bitcoin?.stop();
-    await hardhat?.stop();
+    await anvil?.stop();
     await stopChild(devnode);
     for (const database of databases) await database.drop();
     await rm(dir, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 # Dev node peers for docker-compose's `devnodes` profile (never for production); context: the
 # repository root. Targets:
 #   tron-devnode  the project's java-tron HTTP API simulator (packages/tron-devnode), bundled
-#   hardhat       Hardhat Network (hardhat 2, chain id 31337, the usual funded dev accounts)
+#   anvil         Anvil (Foundry's node from the npm package @foundry-rs/anvil-linux-amd64; chain id
+#                 31337, the usual funded dev accounts, call traces for the scanner's internal transfers)
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS tron-devnode-build
@@ -29,11 +30,11 @@ ENV TRON_DEVNODE_HOST=0.0.0.0 TRON_DEVNODE_PORT=8090
 EXPOSE 8090
 CMD ["node", "tron-devnode.mjs"]
 
-FROM ${NODE_IMAGE} AS hardhat
+FROM ${NODE_IMAGE} AS anvil
 WORKDIR /app
-RUN npm init -y >/dev/null && npm install --no-fund --no-audit --loglevel=error hardhat@2.28.6 \
- && printf 'module.exports = { solidity: "0.8.24", networks: { hardhat: { chainId: 31337 } } };\n' > hardhat.config.cjs \
+# The binary ships in an npm package: no download outside the registry.
+RUN npm init -y >/dev/null && npm install --no-fund --no-audit --loglevel=error @foundry-rs/anvil-linux-amd64@1.7.1 \
  && chown -R 1000:1000 /app
 USER 1000:1000
 EXPOSE 8545
-CMD ["npx", "hardhat", "--config", "hardhat.config.cjs", "node", "--hostname", "0.0.0.0", "--port", "8545"]
+CMD ["/app/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil", "--host", "0.0.0.0", "--port", "8545", "--chain-id", "31337"]

@@ -86,7 +86,7 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
       GATEWAY_PORT: String(gatewayPort),
       BITCOIN_NETWORK: "mainnet",
     };
-    const started = ["postgres", "nats", "litecoind", ...(needsAllDevnodes ? ["hardhat", "tron-devnode"] : []), ...services];
+    const started = ["postgres", "nats", "litecoind", ...(needsAllDevnodes ? ["anvil", "tron-devnode"] : []), ...services];
     await compose(["up", "-d", "--no-build", ...started]);
     await waitUntilHealthy(started, 120_000);
 

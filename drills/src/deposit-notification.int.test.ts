@@ -1,6 +1,6 @@
 /**
  * The product end to end, every service a real process: a client registers a webhook through the
- * gateway, payments to the watched addresses are mined on litecoind regtest, Hardhat and the Tron
+ * gateway, payments to the watched addresses are mined on litecoind regtest, Anvil and the Tron
  * simulator, the scanner matches them, and the delivery service POSTs notifications that the
  * client's receiver verifies with its secret — exact amounts, currencies, transactions, output
  * indexes and execution results, each once; nothing for a block mined before the webhook existed.
@@ -11,10 +11,10 @@ import { createApiClient, type ApiClient } from "@chaingate/api-client";
 import {
   createTestDatabase,
   deployUsdtLikeToken,
-  startHardhat,
+  startAnvil,
   startLitecoindRegtest,
   type DeployedToken,
-  type HardhatNode,
+  type AnvilNode,
   type LitecoindRegtest,
   type TestDatabase,
 } from "@chaingate/testing";
@@ -35,20 +35,20 @@ const ARRIVAL_TIMEOUT_MS = 30_000;
 const tron = useDevnode();
 let database: TestDatabase;
 let node: LitecoindRegtest;
-let hardhat: HardhatNode;
+let anvil: AnvilNode;
 let product: NotificationStack;
 let api: ApiClient;
 /** The dev stack's USDT-like ERC-20, whitelisted in the scanner's ETH_TOKENS as the dev stack does. */
 let token: DeployedToken;
 
 beforeAll(async () => {
-  [database, node, hardhat] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startHardhat()]);
+  [database, node, anvil] = await Promise.all([createTestDatabase(), startLitecoindRegtest(), startAnvil()]);
   await node.mine(101);
-  token = await deployUsdtLikeToken(hardhat);
+  token = await deployUsdtLikeToken(anvil);
   product = await startNotificationStack({
     databaseUrl: database.connectionString,
     bitcoin: node,
-    ethereumUrl: hardhat.url,
+    ethereumUrl: anvil.url,
     tronUrl: tron.devnode.url,
     scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200", ETH_TOKENS: `USDT:${token.address}:${token.decimals}` },
   });
@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await product?.stop();
   await node?.stop();
-  await hardhat?.stop();
+  await anvil?.stop();
   await database?.drop();
 });
 
@@ -151,9 +151,9 @@ describe("a deposit to a watched address", () => {
   });
 
   it("on Ethereum, registered in checksummed form, reaches the receiver once with the exact wei amount", async () => {
-    const [sender, recipient] = [hardhat.accounts[1]!.address, hardhat.accounts[7]!.address];
+    const [sender, recipient] = [anvil.accounts[1]!.address, anvil.accounts[7]!.address];
     const webhook = await product.createWebhook("ETH", [recipient]);
-    const txid = await hardhat.rpc<string>("eth_sendTransaction", [{ from: sender, to: recipient, value: "0x1bc16d674ec80001" }]); // 2 ETH + 1 wei
+    const txid = await anvil.rpc<string>("eth_sendTransaction", [{ from: sender, to: recipient, value: "0x1bc16d674ec80001" }]); // 2 ETH + 1 wei
     const [notification] = await exactly(webhook, 1);
     expect(notification).toMatchObject({
       type: "transfer",
@@ -169,15 +169,15 @@ describe("a deposit to a watched address", () => {
   });
 
   it("on Ethereum, a webhook with include_tokens also gets whitelisted ERC-20 transfers (currency USDT, 6 decimals, the log index); a default one gets the native transfer only", async () => {
-    const [holder, recipient] = [hardhat.accounts[0]!.address, hardhat.accounts[11]!.address];
+    const [holder, recipient] = [anvil.accounts[0]!.address, anvil.accounts[11]!.address];
     const withTokens = await product.createWebhook("ETH", [recipient], { include_tokens: true });
     expect(withTokens.include_tokens).toBe(true);
     const nativeOnly = await product.createWebhook("ETH", [recipient]);
     expect(nativeOnly.include_tokens).toBe(false);
-    const tokenTx = await hardhat.rpc<string>("eth_sendTransaction", [
+    const tokenTx = await anvil.rpc<string>("eth_sendTransaction", [
       { from: holder, to: token.address, data: token.transferData(recipient, 12_345_678n) },
     ]);
-    const nativeTx = await hardhat.rpc<string>("eth_sendTransaction", [{ from: holder, to: recipient, value: "0xde0b6b3a7640000" }]); // 1 ETH
+    const nativeTx = await anvil.rpc<string>("eth_sendTransaction", [{ from: holder, to: recipient, value: "0xde0b6b3a7640000" }]); // 1 ETH
     const received = await exactly(withTokens, 2);
     expect(received.find((n) => n.txid === tokenTx)).toMatchObject({
       type: "transfer",

@@ -3,7 +3,7 @@
  * process, its own chains) runs as a process group beside anything else on the machine (its own
  * ports, data dir, database and NATS namespace); webhooks are registered on all three chains
  * through the gateway; the group gets SIGINT (Ctrl-C); the stack starts again on the same data;
- * each watched address is paid: all three notifications reach the receiver. Hardhat and the
+ * each watched address is paid: all three notifications reach the receiver. Anvil and the
  * simulator start fresh chains, so the second start depends on the scanner following them anew.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -27,7 +27,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const BASE_PORTS = {
   gateway: 8080,
   scanner: 8105,
-  hardhat: 8545,
+  anvil: 8545,
   tron: 8090,
   litecoind: DEV_LITECOIND_OPTIONS.rpcPort,
   others: [8101, 8102, 8103, 8104, 8106],
@@ -55,7 +55,7 @@ function isFree(candidate: number): Promise<boolean> {
 
 /** An offset under which every port of the stack is free now. */
 async function freeOffset(): Promise<number> {
-  const bases = [BASE_PORTS.gateway, BASE_PORTS.scanner, BASE_PORTS.hardhat, BASE_PORTS.tron, BASE_PORTS.litecoind, ...BASE_PORTS.others];
+  const bases = [BASE_PORTS.gateway, BASE_PORTS.scanner, BASE_PORTS.anvil, BASE_PORTS.tron, BASE_PORTS.litecoind, ...BASE_PORTS.others];
   for (;;) {
     const candidate = 20_000 + Math.floor(Math.random() * 400) * 50;
     if ((await Promise.all(bases.map((base) => isFree(base + candidate)))).every(Boolean)) return candidate;
@@ -152,7 +152,7 @@ async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T>
 }
 
 async function ethereumRpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url(BASE_PORTS.hardhat), {
+  const response = await fetch(url(BASE_PORTS.anvil), {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),

@@ -1,5 +1,5 @@
 /**
- * The hostile node (issue 16): payments flow on litecoind regtest, Hardhat and the Tron simulator
+ * The hostile node (issue 16): payments flow on litecoind regtest, Anvil and the Tron simulator
  * while the real scanner (two replicas competing for each chain's lease) reads them through fault
  * proxies, the real delivery service notifies a receiver, and webhooks and addresses are managed
  * through the gateway (the xpub service issues addresses the webhooks watch automatically). On a
@@ -20,11 +20,11 @@ import {
   createTestDatabase,
   NO_FAULTS,
   seededRandom,
-  startHardhat,
+  startAnvil,
   startLitecoindRegtest,
   startNodeFaultProxy,
   startPrivateNats,
-  type HardhatNode,
+  type AnvilNode,
   type LitecoindRegtest,
   type NodeFaultProxy,
   type NodeFaults,
@@ -77,7 +77,7 @@ const tron = useDevnode();
 let database: TestDatabase;
 let nats: PrivateNats;
 let node: LitecoindRegtest;
-let hardhat: HardhatNode;
+let anvil: AnvilNode;
 let proxies: Record<ScannedCoin, NodeFaultProxy>;
 let product: NotificationStack;
 /** How long the peers and the services took to start (the drill's budget is 3 minutes in all). */
@@ -85,11 +85,11 @@ let setupMs: number;
 
 beforeAll(async () => {
   const setupStarted = Date.now();
-  [database, nats, node, hardhat] = await Promise.all([createTestDatabase(), startPrivateNats(), startLitecoindRegtest(), startHardhat()]);
+  [database, nats, node, anvil] = await Promise.all([createTestDatabase(), startPrivateNats(), startLitecoindRegtest(), startAnvil()]);
   await node.mine(101);
   const [btc, eth, trx] = await Promise.all([
     startNodeFaultProxy({ chain: "bitcoin", upstream: node.rpcUrl, seed: SEED + 10 }),
-    startNodeFaultProxy({ chain: "ethereum", upstream: hardhat.url, seed: SEED + 11 }),
+    startNodeFaultProxy({ chain: "ethereum", upstream: anvil.url, seed: SEED + 11 }),
     startNodeFaultProxy({ chain: "tron", upstream: tron.devnode.url, seed: SEED + 12 }),
   ]);
   proxies = { BTC: btc, ETH: eth, TRX: trx };
@@ -115,7 +115,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await product?.stop();
   await Promise.all(Object.values(proxies ?? {}).map((proxy) => proxy.stop()));
-  await Promise.all([nats?.destroy(), node?.stop(), hardhat?.stop()]);
+  await Promise.all([nats?.destroy(), node?.stop(), anvil?.stop()]);
   await database?.drop();
 });
 
@@ -187,9 +187,9 @@ async function finalPlace(payment: Payment): Promise<FinalPlace | null> {
     return tx.confirmations > 0 && tx.blockhash ? { block: tx.blockhash, timeMs: tx.blocktime! * 1_000 } : null;
   }
   if (payment.coin === "ETH") {
-    const receipt = await hardhat.rpc<{ blockHash: string } | null>("eth_getTransactionReceipt", [payment.txid]);
+    const receipt = await anvil.rpc<{ blockHash: string } | null>("eth_getTransactionReceipt", [payment.txid]);
     if (!receipt) return null;
-    const block = await hardhat.rpc<{ timestamp: string }>("eth_getBlockByHash", [receipt.blockHash, false]);
+    const block = await anvil.rpc<{ timestamp: string }>("eth_getBlockByHash", [receipt.blockHash, false]);
     return { block: receipt.blockHash, timeMs: Number(block.timestamp) * 1_000 };
   }
   const post = async <T>(path: string, body: unknown) =>
@@ -228,7 +228,7 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     const webhooks: Record<string, CreatedWebhook> = {
       btcAuto: await product.createWebhook("BTC", clientBtc.slice(0, 2), { xpub_ids: [xpubId] }),
       btcLater: await product.createWebhook("BTC", clientBtc.slice(2)),
-      eth: await product.createWebhook("ETH", [hardhat.accounts[5]!.address, hardhat.accounts[6]!.address]),
+      eth: await product.createWebhook("ETH", [anvil.accounts[5]!.address, anvil.accounts[6]!.address]),
       trx: await product.createWebhook("TRX", [tron.devnode.genesis.accounts[1]!.base58, tron.devnode.genesis.accounts[2]!.base58]),
     };
     const { btcAuto, btcLater, eth, trx } = webhooks as Record<"btcAuto" | "btcLater" | "eth" | "trx", CreatedWebhook>;
@@ -285,12 +285,12 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       record({ coin: "BTC", txid, address, position: (await paidOutputs(node, txid)).get(address)!, sentAt: Date.now() });
     };
     const ethParams = () => ({
-      from: hardhat.accounts[2]!.address,
+      from: anvil.accounts[2]!.address,
       to: payAddress("ETH"),
       value: `0x${(BigInt(paymentRandom.between(1, 1_000_000)) * 1_000_000_000_007n).toString(16)}`,
     });
     const payEth = async (params = ethParams()) => {
-      const txid = await hardhat.rpc<string>("eth_sendTransaction", [params]);
+      const txid = await anvil.rpc<string>("eth_sendTransaction", [params]);
       record({ coin: "ETH", txid, address: params.to.toLowerCase(), position: null, sentAt: Date.now() });
       return txid;
     };
@@ -318,29 +318,29 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     };
     /** Ethereum A→B→A: snapshot, a payment in A, revert to two empty blocks B, revert again and the same payment re-mined at A's time. */
     const ethReorg = async () => {
-      const snapshot = await hardhat.rpc<string>("evm_snapshot");
+      const snapshot = await anvil.rpc<string>("evm_snapshot");
       const params = ethParams();
       const txid = await payEth(params);
-      const receipt = await hardhat.rpc<{ blockHash: string; blockNumber: string }>("eth_getTransactionReceipt", [txid]);
+      const receipt = await anvil.rpc<{ blockHash: string; blockNumber: string }>("eth_getTransactionReceipt", [txid]);
       const height = Number(receipt.blockNumber);
-      const { timestamp } = await hardhat.rpc<{ timestamp: string }>("eth_getBlockByHash", [receipt.blockHash, false]);
+      const { timestamp } = await anvil.rpc<{ timestamp: string }>("eth_getBlockByHash", [receipt.blockHash, false]);
       const sawA = await scannerReaches("ETH", height);
-      await hardhat.rpc("evm_revert", [snapshot]);
+      await anvil.rpc("evm_revert", [snapshot]);
       left.add(receipt.blockHash);
-      const beforeB = await hardhat.rpc<string>("evm_snapshot");
-      for (let i = 0; i < 2; i++) await hardhat.rpc("evm_mine");
+      const beforeB = await anvil.rpc<string>("evm_snapshot");
+      for (let i = 0; i < 2; i++) await anvil.rpc("evm_mine");
       const branchB = await Promise.all(
         [height, height + 1].map(
-          async (h) => (await hardhat.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${h.toString(16)}`, false])).hash,
+          async (h) => (await anvil.rpc<{ hash: string }>("eth_getBlockByNumber", [`0x${h.toString(16)}`, false])).hash,
         ),
       );
       const sawB = await scannerReaches("ETH", height + 1);
-      await hardhat.rpc("evm_revert", [beforeB]);
+      await anvil.rpc("evm_revert", [beforeB]);
       for (const hash of branchB) left.add(hash);
-      await hardhat.rpc("evm_setNextBlockTimestamp", [Number(timestamp)]);
+      await anvil.rpc("evm_setNextBlockTimestamp", [Number(timestamp)]);
       const again = await payEth(params);
-      const { blockHash } = await hardhat.rpc<{ blockHash: string }>("eth_getTransactionReceipt", [again]);
-      for (let i = 0; i < 2; i++) await hardhat.rpc("evm_mine");
+      const { blockHash } = await anvil.rpc<{ blockHash: string }>("eth_getTransactionReceipt", [again]);
+      for (let i = 0; i < 2; i++) await anvil.rpc("evm_mine");
       performed.push(
         `eth A→B→A at ${height} (same tx ${again === txid}, same block ${blockHash === receipt.blockHash}, scanner saw A ${sawA}, B ${sawB})`,
       );
@@ -383,7 +383,7 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
         natsDown = true;
         // Issued and added while the registry cannot publish; paid in the next rounds, NATS still down.
         await issueWatched("xpub issued during the NATS pause");
-        const [ethAdded, trxAdded] = [hardhat.accounts[7]!.address.toLowerCase(), tron.devnode.genesis.accounts[3]!.base58];
+        const [ethAdded, trxAdded] = [anvil.accounts[7]!.address.toLowerCase(), tron.devnode.genesis.accounts[3]!.base58];
         await api("POST", `/api/v1/webhooks/${eth.id}/addresses`, { addresses: [ethAdded] });
         watch(ethAdded, eth.id, "added during the NATS pause");
         await api("POST", `/api/v1/webhooks/${trx.id}/addresses`, { addresses: [trxAdded] });
@@ -433,7 +433,7 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     // The chains settle: faults off, everything pending mined, a few blocks on top.
     for (const proxy of Object.values(proxies)) proxy.setFaults(NO_FAULTS);
     await node.mine(2);
-    for (let i = 0; i < 2; i++) await hardhat.rpc("evm_mine");
+    for (let i = 0; i < 2; i++) await anvil.rpc("evm_mine");
     for (let i = 0; i < 2; i++) await tron.devnode.produceBlock();
     const paymentsEndedMs = Date.now() - started;
 

@@ -1,6 +1,6 @@
 /**
  * Faults on the notification path. Payments flow for a while on litecoind regtest (single and
- * two-output transactions, blocks about every second) and Hardhat; meanwhile the scanner and the
+ * two-output transactions, blocks about every second) and Anvil; meanwhile the scanner and the
  * two delivery replicas are each SIGKILLed at seeded random moments and started again, the
  * private NATS server restarts once, and the receiver turns away a seeded share of deliveries
  * (503). At the end every expected notification — one per watched output, known from the
@@ -13,10 +13,10 @@ import { fileURLToPath } from "node:url";
 import {
   createTestDatabase,
   seededRandom,
-  startHardhat,
+  startAnvil,
   startLitecoindRegtest,
   startPrivateNats,
-  type HardhatNode,
+  type AnvilNode,
   type LitecoindRegtest,
   type PrivateNats,
   type TestDatabase,
@@ -51,18 +51,18 @@ const receiverRandom = seededRandom(SEED + 2);
 let database: TestDatabase;
 let nats: PrivateNats;
 let node: LitecoindRegtest;
-let hardhat: HardhatNode;
+let anvil: AnvilNode;
 let product: NotificationStack;
 const rejected = new WeakSet<ReceivedRequest>();
 
 beforeAll(async () => {
-  [database, nats, node, hardhat] = await Promise.all([createTestDatabase(), startPrivateNats(), startLitecoindRegtest(), startHardhat()]);
+  [database, nats, node, anvil] = await Promise.all([createTestDatabase(), startPrivateNats(), startLitecoindRegtest(), startAnvil()]);
   await node.mine(101);
   product = await startNotificationStack({
     databaseUrl: database.connectionString,
     natsUrl: nats.url,
     bitcoin: node,
-    ethereumUrl: hardhat.url,
+    ethereumUrl: anvil.url,
     deliveryReplicas: 2,
     scannerEnv: { SCANNER_POLL_INTERVAL_MS: "200", SCANNER_LEASE_POLL_MS: "200" },
     // Compressed so the drill stays short: retries (5 s → 5 ms, 5 min → 300 ms, …) and the time
@@ -82,7 +82,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await product?.stop();
-  await Promise.all([nats?.destroy(), node?.stop(), hardhat?.stop()]);
+  await Promise.all([nats?.destroy(), node?.stop(), anvil?.stop()]);
   await database?.drop();
 });
 
@@ -100,7 +100,7 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
   it("every expected notification is accepted at least once, none is unexpected, and copies carry the same event id", async () => {
     const btcAddresses = await Promise.all(Array.from({ length: 3 }, () => node.walletRpc<string>("getnewaddress")));
     const [first, second, third] = btcAddresses as [string, string, string];
-    const ethRecipient = hardhat.accounts[5]!.address;
+    const ethRecipient = anvil.accounts[5]!.address;
     const webhooks: Record<string, CreatedWebhook> = {
       btcPair: await product.createWebhook("BTC", [first, second]),
       btcSingle: await product.createWebhook("BTC", [third]),
@@ -153,11 +153,11 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
       for (const key of expected.keys()) if (!minedAt.has(key)) minedAt.set(key, Date.now() - started);
       if (round++ % 2 === 0) {
         const wei = BigInt(paymentRandom.between(1, 1_000_000)) * 1_000_000_000_007n;
-        const ethTx = await hardhat.rpc<string>("eth_sendTransaction", [
-          { from: hardhat.accounts[2]!.address, to: ethRecipient, value: `0x${wei.toString(16)}` },
+        const ethTx = await anvil.rpc<string>("eth_sendTransaction", [
+          { from: anvil.accounts[2]!.address, to: ethRecipient, value: `0x${wei.toString(16)}` },
         ]);
         expected.set(keyOf(webhooks.eth!.id, ethTx, null), decimal(wei, 18));
-        minedAt.set(keyOf(webhooks.eth!.id, ethTx, null), Date.now() - started); // Hardhat mines each transaction at once
+        minedAt.set(keyOf(webhooks.eth!.id, ethTx, null), Date.now() - started); // Anvil mines each transaction at once
       }
       await sleep(BLOCK_INTERVAL_MS - (Date.now() - roundStart));
     }

@@ -123,7 +123,7 @@ async function launch(port: number): Promise<HardhatNode> {
     await stopAndClean(child, dir);
     throw error;
   }
-  const rpc = createRpc(url);
+  const rpc = createJsonRpcCaller(url, (method, code, message) => new HardhatRpcError(method, code, message));
   const chainId = Number(await rpc<string>("eth_chainId"));
   if (chainId !== HARDHAT_CHAIN_ID) {
     await stopAndClean(child, dir);
@@ -151,7 +151,8 @@ function isIdleSocketRace(error: unknown): boolean {
   return error instanceof TypeError && cause?.code === "UND_ERR_SOCKET";
 }
 
-function createRpc(url: string) {
+/** JSON-RPC 2.0 calls to a dev node; an error answer is thrown as `toError` makes it. */
+export function createJsonRpcCaller(url: string, toError: (method: string, code: number, message: string) => Error) {
   let id = 0;
   return async <T = unknown>(method: string, params: unknown[] = []): Promise<T> => {
     const send = () =>
@@ -166,7 +167,7 @@ function createRpc(url: string) {
       throw error;
     });
     const body = (await response.json()) as { result?: T; error?: { code: number; message: string } };
-    if (body.error) throw new HardhatRpcError(method, body.error.code, body.error.message);
+    if (body.error) throw toError(method, body.error.code, body.error.message);
     return body.result as T;
   };
 }

@@ -33,6 +33,9 @@ export {
   type HardhatNode,
   type StartHardhatOptions,
 } from "./hardhat-node.ts";
+export { startAnvil, anvilBinary, AnvilRpcError, type AnvilNode, type StartAnvilOptions } from "./anvil-node.ts";
+export { deployValueRouter, type ValueRouter } from "./value-router.ts";
+export { compileTestContracts, type CompiledContract } from "./solidity.ts";
 export { deployUsdtLikeToken, usdtLikeTokenBytecode, USDT_LIKE_DECIMALS, USDT_LIKE_SUPPLY, type DeployedToken } from "./usdt-like-token.ts";
 export {
   startNodeFaultProxy,

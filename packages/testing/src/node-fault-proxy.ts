@@ -13,7 +13,9 @@
  *   `alternate.lag` blocks behind, or a second real node (`alternate.upstream`) at its own height.
  * - `nullReceipts`: `eth_getBlockReceipts` answered `null`, a backend that has the block but not its
  *   receipts yet; `emptyTransactionInfo`: Tron `gettransactioninfobyblocknum` answered `[]`, the
- *   same on Tron.
+ *   same on Tron; `failedTraces`: `debug_traceBlockByHash`/`trace_block` answered with geth's
+ *   tracer error (-32000 "execution timeout"), a node too busy to trace the block. Under `lag` a
+ *   block above the served tip is not traced either ("block not found").
  * - `timeout`: the request is held past the client's timeout (`holdMs`), then the connection is
  *   destroyed; `drop`: the connection is destroyed before the answer or halfway through it.
  *
@@ -43,6 +45,7 @@ export interface NodeFaults {
   alternate: AlternateBackend | null;
   nullReceipts: number;
   emptyTransactionInfo: number;
+  failedTraces: number;
   timeout: number;
   drop: number;
   /** How long a timed-out request is held before its connection is destroyed. */
@@ -71,6 +74,7 @@ export interface NodeFaultCounters {
   tipsRewritten: number;
   nullReceipts: number;
   emptyTransactionInfo: number;
+  failedTraces: number;
   timeouts: number;
   /** Connections destroyed before any answer. */
   dropsBeforeAnswer: number;
@@ -104,6 +108,7 @@ export const NO_FAULTS: NodeFaults = {
   alternate: null,
   nullReceipts: 0,
   emptyTransactionInfo: 0,
+  failedTraces: 0,
   timeout: 0,
   drop: 0,
   holdMs: 10_000,
@@ -117,6 +122,7 @@ const zeroCounters = (): NodeFaultCounters => ({
   tipsRewritten: 0,
   nullReceipts: 0,
   emptyTransactionInfo: 0,
+  failedTraces: 0,
   timeouts: 0,
   dropsBeforeAnswer: 0,
   dropsMidAnswer: 0,
@@ -379,6 +385,15 @@ async function answerEthereumCall(call: JsonRpcCall, path: string, context: Requ
     counters.nullReceipts++;
     return result(null);
   }
+  const traces = call.method === "debug_traceBlockByHash" || call.method === "trace_block";
+  if (traces && context.draw() < context.faults.failedTraces) {
+    counters.failedTraces++;
+    return {
+      status: 200,
+      contentType: JSON_TYPE,
+      body: jsonRpcAnswer("ethereum", call, { error: { code: -32000, message: "execution timeout" } }),
+    };
+  }
   if (context.lag === 0) return forward(call);
   const tip = () => servedTip(context, async () => Number(resultOf(await forward({ ...call, method: "eth_blockNumber", params: [] }))));
   const params = call.params ?? [];
@@ -402,6 +417,24 @@ async function answerEthereumCall(call: JsonRpcCall, path: string, context: Requ
       if (height > (await tip())) return missing();
       if (params[0] === "latest") counters.tipsRewritten++;
       return forward({ ...call, params: [quantity(height), ...params.slice(1)] });
+    }
+    case "debug_traceBlockByHash":
+    case "trace_block": {
+      const [block] = params;
+      const header = resultOf(
+        await forward({
+          ...call,
+          method: call.method === "trace_block" ? "eth_getBlockByNumber" : "eth_getBlockByHash",
+          params: [block, false],
+        }),
+      ) as { number?: string } | null;
+      if (header?.number === undefined || Number(header.number) <= (await tip())) return forward(call);
+      counters.missingBlocks++;
+      return {
+        status: 200,
+        contentType: JSON_TYPE,
+        body: jsonRpcAnswer("ethereum", call, { error: { code: -32000, message: `block ${String(block)} not found` } }),
+      };
     }
     case "eth_getBlockByHash":
     case "eth_getBlockReceipts":

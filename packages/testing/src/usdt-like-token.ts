@@ -3,13 +3,9 @@
  * node: the dev stack's ERC-20 for the scanner's token whitelist, and the tests'. Compiled at run
  * time with solc-js (no compiler binary to download), once per process.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { HardhatNode } from "./hardhat-node.ts";
+import { compileTestContracts } from "./solidity.ts";
 
-const SOURCE_FILE = new URL("./contracts/UsdtLikeToken.sol", import.meta.url);
-/** Hardhat 2's default hardfork; solc would otherwise target a newer one. */
-const EVM_VERSION = "cancun";
 export const USDT_LIKE_DECIMALS = 6;
 /** 1,000,000,000 USDT in base units, all to the deployer. */
 export const USDT_LIKE_SUPPLY = 10n ** 15n;
@@ -25,30 +21,9 @@ export interface DeployedToken {
   balanceOf(owner: string): Promise<bigint>;
 }
 
-let compiled: string | undefined;
-
 /** Creation bytecode (0x…) of the token, compiled on first use. */
 export function usdtLikeTokenBytecode(): string {
-  if (compiled) return compiled;
-  // solc-js is CommonJS and large: loaded only when a token is deployed.
-  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
-  const input = {
-    language: "Solidity",
-    sources: { "UsdtLikeToken.sol": { content: readFileSync(SOURCE_FILE, "utf8") } },
-    settings: {
-      evmVersion: EVM_VERSION,
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { "*": { UsdtLikeToken: ["evm.bytecode.object"] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
-    errors?: Array<{ severity: string; formattedMessage: string }>;
-    contracts?: Record<string, Record<string, { evm: { bytecode: { object: string } } }>>;
-  };
-  const errors = (output.errors ?? []).filter((error) => error.severity === "error");
-  if (errors.length) throw new Error(`UsdtLikeToken.sol does not compile:\n${errors.map((error) => error.formattedMessage).join("\n")}`);
-  compiled = `0x${output.contracts!["UsdtLikeToken.sol"]!.UsdtLikeToken!.evm.bytecode.object}`;
-  return compiled;
+  return compileTestContracts("UsdtLikeToken.sol").UsdtLikeToken!.bytecode;
 }
 
 const word = (hex: string) => hex.padStart(64, "0");

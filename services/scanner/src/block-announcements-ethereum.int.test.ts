@@ -1,9 +1,9 @@
 /**
- * Ethereum block announcements against real Hardhat: eth_subscribe("newHeads") over its WebSocket
+ * Ethereum block announcements against real Anvil: eth_subscribe("newHeads") over its WebSocket
  * (the HTTP port). With the poll interval at 30 s, only the subscription can explain a block
  * processed within seconds. The subscription's loss is made with a TCP relay the test cuts.
  */
-import { startHardhat, type HardhatNode } from "@chaingate/testing";
+import { startAnvil, type AnvilNode } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ScannerService } from "./create-scanner-service.ts";
 import {
@@ -21,9 +21,9 @@ import { startTcpRelay } from "./testing/tcp-relay.ts";
 const LONG_POLL_MS = 30_000;
 const PUSH_DEADLINE_MS = 5_000;
 
-let node: HardhatNode;
+let node: AnvilNode;
 beforeAll(async () => {
-  node = await startHardhat();
+  node = await startAnvil();
   await node.rpc("evm_mine");
 });
 afterAll(async () => {
@@ -43,7 +43,7 @@ async function mined(under: ScannerUnderTest) {
   return { hash, ms: Date.now() - started };
 }
 
-describe("eth_subscribe newHeads (real Hardhat)", () => {
+describe("eth_subscribe newHeads (real Anvil)", () => {
   let under: ScannerUnderTest;
   beforeAll(async () => {
     under = await startScannerUnderTest({

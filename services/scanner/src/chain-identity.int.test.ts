@@ -38,6 +38,8 @@ async function startScanner(ethRpcUrl: string, settings: Record<string, string> 
     NATS_URL: process.env.NATS_URL,
     NATS_NAMESPACE: recorder.namespace,
     ETH_RPC_URL: ethRpcUrl,
+    // Hardhat 2 gives no call traces; this file is about the node's identity, not internal transfers.
+    ETH_TRACE_MODE: "off",
     SCANNER_POLL_INTERVAL_MS: "100",
     SCANNER_RESET_POLL_MS: String(RESET_POLL_MS),
     ...settings,

@@ -17,6 +17,7 @@ import {
  */
 export const DEFAULT_TRX_POLL_INTERVAL_MS = 300;
 import { DEFAULT_LEASE_POLL_MS } from "./infra/advisory-lease.ts";
+import { ETHEREUM_TRACE_MODES } from "./infra/ethereum-block-source.ts";
 import { DEFAULT_RESET_POLL_MS } from "./domain/chain-guard.ts";
 import type { Coin } from "@chaingate/contracts";
 import { CHAIN_SETTINGS, MAX_REORG_WINDOW } from "./domain/chain-settings.ts";
@@ -71,6 +72,12 @@ export const scannerConfigSchema = z.object({
   TRON_NODE_URL: env.urlList().optional().describe("java-tron HTTP API URL(s), comma-separated (failover); unset: TRX is not followed."),
   ...tronNodeAuthSettings(),
   NODE_TIMEOUT_MS: env.positiveInt(30_000).describe("Per node call."),
+  ETH_TRACE_MODE: z
+    .enum(ETHEREUM_TRACE_MODES)
+    .default("debug")
+    .describe(
+      "How internal transfers (ether a contract moves inside a transaction) are read: `debug` (debug_traceBlockByHash with callTracer: geth, erigon, reth, nethermind, anvil, most providers), `parity` (trace_block: erigon, nethermind, reth, openethereum-style nodes), or `off` (they are never seen: a deposit through a contract, a multisig or a batch payout is not notified). A node that refuses the method holds ETH back (log, scanner_call_traces_unavailable, /readyz degraded) until it traces or this is `off`.",
+    ),
 
   // Block announcements (push): each wakes the chain's follower at once; polling stays the fallback.
   BTC_ZMQ_URL: urlListOf("tcp:", "ipc:")

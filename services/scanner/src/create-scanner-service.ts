@@ -72,7 +72,25 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const sink = createJetStreamEventSink(bus);
   const metrics = createServiceMetrics("scanner");
   const scannerMetrics = createScannerMetrics(metrics);
-  const { specs, nodes, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls);
+  /** Chains whose node refuses the configured call-trace method, with why (readiness). */
+  const tracesRefused = new Map<Coin, string>();
+  const {
+    specs,
+    nodes,
+    close: closeNodes,
+  } = createChainSpecs(config, scannerMetrics.nodeCalls, (coin, refusal) => {
+    scannerMetrics.callTracesUnavailable(coin, refusal !== null);
+    if (refusal === null) {
+      tracesRefused.delete(coin);
+      logger.info({ coin }, "the node gives call traces again: following on");
+      return;
+    }
+    tracesRefused.set(coin, refusal);
+    logger.error(
+      { coin, reason: refusal, setting: "ETH_TRACE_MODE", mode: config.ETH_TRACE_MODE },
+      "the node refuses call traces: blocks wait (internal transfers would be missed); enable the method on the node, pick the other ETH_TRACE_MODE, or set it to off to follow without internal transfers",
+    );
+  });
   const guards = createChainGuards({
     specs,
     nodes,
@@ -179,6 +197,13 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
           ([coin, ms]) => `${coin} ${Number.isFinite(ms) ? `${Math.ceil(ms / 1000)} s behind` : "no registry watermark yet"}`,
         );
         throw new Error(`blocks wait for the registry's watch feed: ${behind.join(", ")}`);
+      },
+      // Blocks wait for traces (nothing is missed), but nothing of that chain is notified meanwhile.
+      callTraces: async () => {
+        if (tracesRefused.size === 0) return;
+        throw new Error(
+          `blocks wait for call traces the node refuses: ${[...tracesRefused].map(([coin, why]) => `${coin} ${why}`).join("; ")}`,
+        );
       },
       // Blocks are still seen, by polling: late by up to the poll interval, not lost.
       blockAnnouncements: async () => {

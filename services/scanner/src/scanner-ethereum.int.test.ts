@@ -1,16 +1,16 @@
 /**
- * The scanner against Hardhat Network, real Postgres and NATS: a native transfer to a watched
+ * The scanner against Anvil (the call traces are on, as by default), real Postgres and NATS: a native transfer to a watched
  * address (listed checksummed) with its exact wei amount, nothing for blocks before the webhook,
  * and a reorg by `evm_snapshot`/`evm_revert` plus a longer branch → `reverted`.
  */
-import { createTestDatabase, silentLogger, startHardhat, type HardhatNode, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, silentLogger, startAnvil, type AnvilNode, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
 import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
 import { TRANSFER_LOG_TOKEN_BYTECODE, transferCallData } from "./testing/transfer-log-token.ts";
 
-let node: HardhatNode;
+let node: AnvilNode;
 let database: TestDatabase;
 let recorder: EventRecorder;
 let scanner: ScannerService;
@@ -23,7 +23,7 @@ const send = (from: string, to: string, wei: bigint) =>
   node.rpc<string>("eth_sendTransaction", [{ from, to, value: `0x${wei.toString(16)}` }]);
 
 beforeAll(async () => {
-  [node, database, recorder] = await Promise.all([startHardhat(), createTestDatabase(), startEventRecorder()]);
+  [node, database, recorder] = await Promise.all([startAnvil(), createTestDatabase(), startEventRecorder()]);
   const deployment = await node.rpc<string>("eth_sendTransaction", [
     { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
   ]);
@@ -48,7 +48,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe("Ethereum on Hardhat", () => {
+describe("Ethereum on Anvil", () => {
   test("a native transfer to a checksummed watched address is notified with its exact amount, from/to lower-cased; earlier blocks are not replayed", async () => {
     const [payer, payee] = [node.accounts[0]!, node.accounts[1]!];
     await send(payer.address, payee.address, 10n ** 18n);

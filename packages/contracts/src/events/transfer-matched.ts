@@ -30,8 +30,20 @@ export const transferMatchedSchema = z.object({
   decimals: z.number().int().nonnegative(),
   token_contract: z.string().nullable(),
   txid: z.string().min(1),
-  /** Output index (BTC) or log index (token transfers); null for a native account transfer. */
+  /**
+   * Output index (BTC), log index (token transfers), for an internal transfer its place in the
+   * transaction (Ethereum: the call frame's index, depth first, top-level call 0; Tron: the index in
+   * `internal_transactions`); null for a transaction's own native transfer.
+   */
   position: z.number().int().nonnegative().nullable(),
+  /**
+   * True when a contract moved the value inside the transaction (an internal transfer: an Ethereum
+   * call frame, a Tron internal transaction), false for the transaction's own transfer and token
+   * logs. The scanner always sets it; absent in events published before it existed (read false).
+   */
+  internal: z.boolean().optional(),
+  /** Ethereum internal transfers: the frame's call path ("0.2": the third call made by the first call); null otherwise. */
+  trace_address: z.string().nullable().optional(),
   block: z.object({ height: z.number().int().nonnegative(), hash: z.string(), time: z.iso.datetime() }),
   /** e.g. "SUCCESS", or Tron's contractRet such as "OUT_OF_ENERGY". */
   execution_status: z.string(),

@@ -73,3 +73,70 @@ describe("Ethereum matching", () => {
     expect(matches[4]!.transfer).toMatchObject({ from: BOB, to: ALICE, tokenContract: TOKEN, rawAmount: "1000000" });
   });
 });
+
+describe("Ethereum internal transfers", () => {
+  const CONTRACT = "0x" + "cc".repeat(20);
+  const frame = (to: string, value: string, index: number, traceAddress: string) =>
+    ({ type: "CALL", from: CONTRACT, to, value, index, traceAddress }) as const;
+  const traced: EthereumBlock = {
+    ...block,
+    transactions: [
+      {
+        hash: "0xforward",
+        from: BOB,
+        to: CONTRACT,
+        value: "0x3",
+        input: "0x",
+        status: "0x1",
+        internalTransfers: [frame(ALICE, "0x1", 1, "0"), frame(ALICE, "0x2", 3, "1.0")],
+      },
+      {
+        hash: "0xreverted",
+        from: BOB,
+        to: CONTRACT,
+        value: "0x3",
+        input: "0x",
+        status: "0x0",
+        internalTransfers: [frame(ALICE, "0x1", 1, "0")],
+      },
+    ],
+  };
+
+  test("each frame paying a watched address is its own transfer, at its own position, marked internal; a failed transaction's are not", () => {
+    const index = new WatchIndex();
+    index.apply({ webhookId: 1, coin: "ETH", addresses: [ALICE], isActive: true, deleted: false, version: 1 });
+    const matches = matchEthereumBlock(traced, index, tokens);
+    expect(matches.map((m) => m.transfer)).toEqual([
+      expect.objectContaining({
+        txid: "0xforward",
+        from: CONTRACT,
+        to: ALICE,
+        amount: "0.000000000000000001",
+        position: 1,
+        internal: { traceAddress: "0" },
+      }),
+      expect.objectContaining({
+        txid: "0xforward",
+        from: CONTRACT,
+        to: ALICE,
+        rawAmount: "2",
+        position: 3,
+        internal: { traceAddress: "1.0" },
+      }),
+    ]);
+    expect(matches.every((m) => m.transfer.executionStatus === "SUCCESS" && m.transfer.currency === "ETH")).toBe(true);
+  });
+
+  test("a watched contract paying out is matched on its sending side", () => {
+    const index = new WatchIndex();
+    index.apply({ webhookId: 3, coin: "ETH", addresses: [CONTRACT], isActive: true, deleted: false, version: 1 });
+    const matches = matchEthereumBlock(traced, index, tokens);
+    // The top-level payment to the contract, then its two internal payments (the failed transaction: only its own transfer, FAILED).
+    expect(matches.map((m) => [m.transfer.txid, m.transfer.position, m.transfer.executionStatus])).toEqual([
+      ["0xforward", null, "SUCCESS"],
+      ["0xforward", 1, "SUCCESS"],
+      ["0xforward", 3, "SUCCESS"],
+      ["0xreverted", null, "FAILED"],
+    ]);
+  });
+});

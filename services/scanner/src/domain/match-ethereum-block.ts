@@ -1,13 +1,16 @@
 /**
  * Ethereum: native value transfers (`from`/`to` of transactions with value > 0, lower-cased), with
  * the receipt's status: a failed transaction is reported as "FAILED", not as money received.
- * Beyond the spec, for webhooks that opted in: Transfer logs of the operator's ERC-20 whitelist,
- * and failed `transfer(…)` calls to those contracts (a failed call leaves no log).
+ * Beyond the spec: ether that contracts move inside a successful transaction (internal transfers,
+ * from the block's call traces when the scanner traces), and for webhooks that opted in: Transfer
+ * logs of the operator's ERC-20 whitelist, and failed `transfer(…)` calls to those contracts (a
+ * failed call leaves no log).
  */
 import { collectMatches } from "./collect-matches.ts";
 import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC, ETHER_DECIMALS } from "@chaingate/ethereum";
 import { FAILED, SUCCESS, type WhitelistedToken } from "./currencies.ts";
 import { formatUnits, hexToBaseUnits } from "@chaingate/decimal-amount";
+import type { InternalValueFrame } from "./ethereum-call-frames.ts";
 import type { BlockHeader, Match } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
 
@@ -29,6 +32,8 @@ export interface EthereumTransaction {
   /** From the receipt: "0x1" success, "0x0" failed (pre-Byzantium receipts have none: success). */
   status?: string | undefined;
   logs?: EthereumLog[] | undefined;
+  /** From the block's call traces: ether moved by contracts inside it; undefined when not traced. */
+  internalTransfers?: InternalValueFrame[] | undefined;
 }
 
 export interface EthereumLog {
@@ -82,6 +87,8 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
         matches,
       );
     }
+    // A failed transaction moved nothing inside it either: its frames' value went back.
+    if (status === SUCCESS) for (const frame of tx.internalTransfers ?? []) matchInternalTransfer(tx.hash, frame, index, matches);
     const token = to === null ? undefined : tokens.get(to);
     if (token && status === FAILED && tx.input.slice(2, 10).toLowerCase() === ERC20_TRANSFER_SELECTOR && tx.input.length >= 2 + 8 + 128) {
       const recipient = `0x${tx.input.slice(2 + 8 + 24, 2 + 8 + 64).toLowerCase()}`;
@@ -136,4 +143,29 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
     }
   }
   return matches;
+}
+
+function matchInternalTransfer(txid: string, frame: InternalValueFrame, index: WatchIndex, into: Match[]): void {
+  collectMatches(
+    index,
+    { coin: "ETH", toKey: frame.to, fromKey: frame.from },
+    () => {
+      const rawAmount = hexToBaseUnits(frame.value);
+      return {
+        coin: "ETH",
+        currency: "ETH",
+        from: frame.from,
+        to: frame.to,
+        amount: formatUnits(rawAmount, ETHER_DECIMALS),
+        rawAmount,
+        decimals: ETHER_DECIMALS,
+        tokenContract: null,
+        txid,
+        position: frame.index,
+        executionStatus: SUCCESS,
+        internal: { traceAddress: frame.traceAddress },
+      };
+    },
+    into,
+  );
 }

@@ -59,6 +59,8 @@ export function transferEvent(
     token_contract: t.tokenContract,
     txid: t.txid,
     position: t.position,
+    internal: t.internal !== undefined,
+    trace_address: t.internal?.traceAddress ?? null,
     block: { height: block.height, hash: block.hash, time: new Date(block.timeMs).toISOString() },
     execution_status: t.executionStatus,
     confirmations,

@@ -15,10 +15,22 @@ export interface Transfer {
   decimals: number;
   tokenContract: string | null;
   txid: string;
-  /** Output index (BTC), log index (token transfer logs); null for an account transfer. */
+  /**
+   * Output index (BTC), log index (token transfer logs), the frame's index in the call tree walked
+   * depth first (Ethereum internal transfers; the top-level call is 0), the entry's index in
+   * `internal_transactions` (Tron internal transfers); null for a transaction's own account transfer.
+   */
   position: number | null;
   /** "SUCCESS", "FAILED" (an Ethereum receipt with status 0) or Tron's contractRet, e.g. "OUT_OF_ENERGY". */
   executionStatus: string;
+  /** Set when a contract moved the value inside the transaction (an internal transfer). */
+  internal?: InternalOrigin | undefined;
+}
+
+/** Where inside its transaction an internal transfer happened. */
+export interface InternalOrigin {
+  /** Ethereum: the frame's call path, e.g. "0.2" (third call of the first call; parity's traceAddress); null on Tron. */
+  traceAddress: string | null;
 }
 
 /** A transfer × a webhook that watches one of its addresses. */

@@ -31,6 +31,8 @@ export type ChainNodes = Partial<Record<Coin, ChainNode & { answering(): boolean
 export function createChainSpecs(
   config: ScannerConfig,
   onCall?: (coin: Coin) => NodeCallObserver,
+  /** The Ethereum node refuses the configured trace method (why), or traces again (null). */
+  onCallTraces?: (coin: Coin, refusal: string | null) => void,
 ): { specs: Array<ChainFollowerSpec<unknown>>; nodes: ChainNodes; close(): Promise<void> } {
   const specs: Array<ChainFollowerSpec<unknown>> = [];
   const clients: NodeClient[] = [];
@@ -69,9 +71,15 @@ export function createChainSpecs(
     const tokens: EthereumTokens = new Map(
       config.ETH_TOKENS.map(({ contract, symbol, decimals }) => [contract, { contract, displayContract: contract, symbol, decimals }]),
     );
+    const source = createEthereumBlockSource(node, {
+      traceMode: config.ETH_TRACE_MODE,
+      ...(onCallTraces ? { onCallTraces: (refusal: string | null) => onCallTraces("ETH", refusal) } : {}),
+    });
+    // A node that refuses traces is said at start, not at its first block with a transaction.
+    void source.probeCallTraces();
     specs.push({
       coin: "ETH",
-      source: createEthereumBlockSource(node),
+      source,
       header: ethereumBlockHeader,
       match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens),
       demoteNode: (reason: string) => node.demoteCurrent(reason),

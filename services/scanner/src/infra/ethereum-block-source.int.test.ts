@@ -1,11 +1,11 @@
 /**
- * Issue 16 item 3 against Hardhat behind the node fault proxy: a block whose receipts the node
+ * Issue 16 item 3 against Anvil behind the node fault proxy: a block whose receipts the node
  * answers `null` (a backend without them yet) is refused, never read as a block without receipts,
  * and is returned, then notified, with each transaction's status and logs once the receipts are
  * there. The block holds an ERC-20 transfer and a failed transaction that sent ether.
  */
 import { createNodeClient, ethereum, type NodeClient } from "@chaingate/node-client";
-import { NO_FAULTS, startHardhat, startNodeFaultProxy, type HardhatNode, type NodeFaultProxy, type TestDatabase } from "@chaingate/testing";
+import { NO_FAULTS, startAnvil, startNodeFaultProxy, type AnvilNode, type NodeFaultProxy, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import type { ScannerService } from "../create-scanner-service.ts";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
@@ -13,7 +13,7 @@ import { startScannerUnderTest, waitForWebhookStored, type EventRecorder } from 
 import { TRANSFER_LOG_TOKEN_BYTECODE, transferCallData } from "../testing/transfer-log-token.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 
-let node: HardhatNode;
+let node: AnvilNode;
 let proxy: NodeFaultProxy;
 let client: NodeClient;
 let token: string;
@@ -39,7 +39,7 @@ async function mineTransferAndFailure(payer: string, payee: string): Promise<{ h
 }
 
 beforeAll(async () => {
-  node = await startHardhat();
+  node = await startAnvil();
   const deployment = await node.rpc<string>("eth_sendTransaction", [
     { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
   ]);

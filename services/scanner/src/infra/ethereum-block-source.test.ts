@@ -86,3 +86,111 @@ describe("an Ethereum block is returned only with one receipt per transaction, o
     expect(empty.calls).toEqual(["eth_getBlockByNumber", "eth_getBlockByNumber"]);
   });
 });
+
+describe("with call tracing on, an Ethereum block is returned only with one call trace per transaction, of that block", () => {
+  const WATCHED = "0x" + "aa".repeat(20);
+  const callTrace = (hash: string, inner: unknown[] = []) => ({
+    txHash: hash,
+    result: { type: "CALL", from: "0xa1", to: "0xb2", value: "0x1", calls: inner },
+  });
+  const parityTrace = (hash: string, traceAddress: number[], to = "0xb2", blockHash = BLOCK_HASH) => ({
+    type: "call",
+    action: { callType: "call", from: traceAddress.length ? "0xb2" : "0xa1", to, value: "0x5" },
+    traceAddress,
+    transactionHash: hash,
+    blockHash,
+  });
+  const traced = (traces: (params: readonly unknown[]) => unknown, method = "debug_traceBlockByHash") =>
+    scriptedNode({ eth_getBlockByNumber: () => BLOCK, eth_getBlockReceipts: () => [receipt("0x01"), receipt("0x02")], [method]: traces });
+
+  test("debug mode: each transaction gets the ether its contracts moved, from the block's callTracer traces", async () => {
+    let asked: readonly unknown[] = [];
+    const node = traced((params) => {
+      asked = params;
+      return [callTrace("0x01", [{ type: "CALL", from: "0xb2", to: WATCHED, value: "0x2" }]), callTrace("0x02")];
+    });
+    const block = await createEthereumBlockSource(node, { traceMode: "debug" }).blockAt(7);
+    expect(asked).toEqual([BLOCK_HASH, { tracer: "callTracer" }]);
+    expect(block?.transactions.map((t) => t.internalTransfers)).toEqual([
+      [{ type: "CALL", from: "0xb2", to: WATCHED, value: "0x2", index: 1, traceAddress: "0" }],
+      [],
+    ]);
+  });
+
+  test("parity mode: trace_block by number, grouped per transaction, rewards left out", async () => {
+    const node = traced(
+      () => [
+        parityTrace("0x01", []),
+        parityTrace("0x01", [0], WATCHED),
+        parityTrace("0x02", []),
+        { type: "reward", action: {}, traceAddress: [], transactionHash: null, blockHash: BLOCK_HASH },
+      ],
+      "trace_block",
+    );
+    const block = await createEthereumBlockSource(node, { traceMode: "parity" }).blockAt(7);
+    expect(block?.transactions.map((t) => t.internalTransfers?.map((f) => f.to))).toEqual([[WATCHED], []]);
+  });
+
+  test("off: no trace call, no internal transfers", async () => {
+    const node = traced(() => {
+      throw new Error("must not be called");
+    });
+    const block = await createEthereumBlockSource(node, { traceMode: "off" }).blockAt(7);
+    expect(node.calls).not.toContain("debug_traceBlockByHash");
+    expect(block?.transactions.every((t) => t.internalTransfers === undefined)).toBe(true);
+  });
+
+  const rpcError = (code: number, message: string) => () => {
+    throw new NodeRpcError({ id: "eth", name: "Ethereum" }, "debug_traceBlockByHash", code, message, "node_error");
+  };
+  const notReady: Array<[string, (params: readonly unknown[]) => unknown, RegExp]> = [
+    ["null", () => null, /answered no list/],
+    ["fewer traces than transactions", () => [callTrace("0x01")], /1 call traces for 2 transactions/],
+    ["a trace of another transaction", () => [callTrace("0x01"), callTrace("0x03")], /call trace 1 is of 0x03, not of 0x02/],
+    ["a per-transaction tracer error", () => [callTrace("0x01"), { txHash: "0x02", error: "execution timeout" }], /trace of 0x02 failed/],
+    ["a trace without its result", () => [callTrace("0x01"), { txHash: "0x02" }], /does not start at 0x02's sender/],
+    ["an unreadable trace", () => [callTrace("0x01"), { txHash: "0x02", result: { from: "0xa1" } }], /unreadable call trace/],
+    ["an error answer (a tracer timeout)", rpcError(-32000, "execution timeout"), /answered -32000 execution timeout/],
+  ];
+  test.each(notReady)("%s: the block is not ready (waited for, never matched without its traces)", async (_name, traces, reason) => {
+    const refusals: Array<string | null> = [];
+    const source = createEthereumBlockSource(traced(traces), { traceMode: "debug", onCallTraces: (r) => refusals.push(r) });
+    const error = await source.blockAt(7).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BlockNotReadyError);
+    expect((error as Error).message).toMatch(reason);
+    expect(refusals.filter((r) => r !== null)).toEqual([]);
+  });
+
+  test("parity traces of another block (a reorg between the two calls) are not ready", async () => {
+    const node = traced(() => [parityTrace("0x01", [], "0xb2", "0xother"), parityTrace("0x02", [])], "trace_block");
+    await expect(createEthereumBlockSource(node, { traceMode: "parity" }).blockAt(7)).rejects.toThrow(/answered for block 0xother/);
+  });
+
+  test("a node that refuses the trace method is reported once, waited for, and reported healed when it traces", async () => {
+    const refusals: Array<string | null> = [];
+    let refuse = true;
+    const node = traced(() =>
+      refuse
+        ? rpcError(-32601, "the method debug_traceBlockByHash does not exist/is not available")()
+        : [callTrace("0x01"), callTrace("0x02")],
+    );
+    const source = createEthereumBlockSource(node, { traceMode: "debug", onCallTraces: (r) => refusals.push(r) });
+    await expect(source.blockAt(7)).rejects.toBeInstanceOf(BlockNotReadyError);
+    await expect(source.blockAt(7)).rejects.toBeInstanceOf(BlockNotReadyError);
+    expect(refusals).toEqual([expect.stringMatching(/refuses debug_traceBlockByHash/)]);
+    refuse = false;
+    await expect(source.blockAt(7)).resolves.toBeTruthy();
+    expect(refusals).toHaveLength(2);
+    expect(refusals[1]).toBeNull();
+  });
+
+  test("'block not found' is a block not ready, not a refused method", async () => {
+    const refusals: Array<string | null> = [];
+    const source = createEthereumBlockSource(traced(rpcError(-32000, `block ${BLOCK_HASH} not found`)), {
+      traceMode: "debug",
+      onCallTraces: (r) => refusals.push(r),
+    });
+    await expect(source.blockAt(7)).rejects.toBeInstanceOf(BlockNotReadyError);
+    expect(refusals).toEqual([]);
+  });
+});

@@ -2,7 +2,8 @@
  * The scanner's Prometheus metrics, `scanner_<thing>_<unit|total>{chain}`: progress (blocks,
  * published transfers), position (processed height, the node's tip, lag in blocks and seconds),
  * reorgs and the transfers they reverted, a node behind the processed blocks, blocks waiting for
- * the watch feed, which chains this replica leads, node calls, and block announcements (push).
+ * the watch feed, which chains this replica leads, node calls, block announcements (push), and a
+ * node that refuses call traces.
  */
 import type { Coin } from "@chaingate/contracts";
 import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/service-kit";
@@ -18,6 +19,8 @@ export interface ScannerMetrics {
   nodeCalls(coin: Coin): NodeCallObserver;
   /** Push channels: announcements received, and whether each is connected. */
   announcements: AnnouncementObserver;
+  /** 1 while the chain's node refuses the configured call-trace method (its blocks wait). */
+  callTracesUnavailable(coin: Coin, unavailable: boolean): void;
 }
 
 export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
@@ -87,6 +90,12 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
     labelNames,
   });
 
+  const callTracesUnavailable = metrics.gauge({
+    name: `${p}call_traces_unavailable`,
+    help: "1 while the node refuses the configured call-trace method (ETH_TRACE_MODE): the chain's blocks wait, since without traces internal transfers would be missed.",
+    labelNames,
+  });
+
   return {
     follower(coin) {
       const chain = coin.toLowerCase();
@@ -113,6 +122,7 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
       };
     },
     leading: (coin, held) => leader.set({ chain: coin.toLowerCase() }, held ? 1 : 0),
+    callTracesUnavailable: (coin, unavailable) => callTracesUnavailable.set({ chain: coin.toLowerCase() }, unavailable ? 1 : 0),
     nodeCalls: (coin) => nodeCallMetrics(metrics, coin.toLowerCase()),
     announcements: {
       announced: (coin, channel) => announced.inc({ chain: coin.toLowerCase(), channel }),

@@ -1,8 +1,9 @@
 /**
- * The devnode's fixed genesis: dev accounts with TRX, TRC-10 tokens and TRC-20 tokens.
+ * The devnode's fixed genesis: dev accounts with TRX, TRC-10 tokens and TRC-20 tokens, and the forwarder contract.
  * DEV ONLY: these private keys are public (derived as sha256("chaingate tron-devnode <label>")); never use them on a real network.
  */
-import { addressFromBase58, addressFromPrivateKey, addressToBase58 } from "./address.ts";
+import { keccak_256 } from "@noble/hashes/sha3";
+import { addressFromBase58, addressFromPrivateKey, addressToBase58, fromEvmAddress } from "./address.ts";
 import { toHex } from "./hex.ts";
 
 /** A key pair the devnode knows about. */
@@ -56,6 +57,15 @@ export interface Trc20Token {
   transferReturnsFalse: boolean;
 }
 
+/** The native forwarder contract (forwarder-contract.ts): passes on the TRX and TRC-10 it is called with. */
+export interface ForwarderContract {
+  base58: string;
+  hex: string;
+  name: string;
+  /** Deployer (hex). */
+  originHex: string;
+}
+
 /** Everything a test or the dev stack may rely on. */
 export interface TronDevnodeGenesis {
   /** The single super representative that produces every block. */
@@ -63,6 +73,8 @@ export interface TronDevnodeGenesis {
   accounts: DevAccount[];
   trc10: Trc10Token[];
   trc20: Trc20Token[];
+  /** The contract whose calls produce internal transactions. */
+  forwarder: ForwarderContract;
   /** Timestamp of block 0 (fixed, so the genesis blockID and chain id are stable). */
   timestamp: number;
 }
@@ -94,6 +106,14 @@ function devKey(privateKey: string): DevKey {
   return { privateKey, base58: addressToBase58(address), hex: toHex(address) };
 }
 
+/**
+ * The forwarder's address: `41` + the last 20 bytes of keccak256 of a fixed label. It exists from genesis, as the
+ * devnode does not deploy contracts (java-tron would derive it from the deploying transaction's id and owner).
+ */
+function forwarderAddress(): Uint8Array {
+  return fromEvmAddress(keccak_256("chaingate tron-devnode forwarder").subarray(12));
+}
+
 function hexOf(base58: string): string {
   return toHex(addressFromBase58(base58) as Uint8Array);
 }
@@ -109,9 +129,11 @@ export function createGenesis(): TronDevnodeGenesis {
   }));
   const issuer = accounts[0]?.hex ?? witness.hex;
   const holders = BigInt(accounts.length);
+  const forwarder = forwarderAddress();
   return {
     witness,
     accounts,
+    forwarder: { base58: addressToBase58(forwarder), hex: toHex(forwarder), name: "Forwarder", originHex: issuer },
     timestamp: GENESIS_TIMESTAMP,
     trc10: [
       {

@@ -10,7 +10,8 @@ import type { StoredBlock } from "./ledger.ts";
 import { printBlock } from "./print-chain-json.ts";
 import { createWalletApi } from "./wallet-api.ts";
 
-export type { DevAccount, DevKey, Trc10Token, Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
+export type { DevAccount, DevKey, ForwarderContract, Trc10Token, Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
+export { FORWARD_AND_REVERT_MESSAGE, FORWARDER_SELECTORS } from "./forwarder-contract.ts";
 export { USDD_ADDRESS, USDT_ADDRESS, createGenesis } from "./genesis.ts";
 export type { EnergyCosts } from "./energy-costs.ts";
 export { MAX_REORG_DEPTH } from "./ledger.ts";

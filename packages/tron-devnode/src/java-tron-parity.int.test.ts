@@ -319,3 +319,180 @@ describe("visible: where java-tron reads it, and what a wrong address form answe
     expect(Buffer.from(trigger.result.message, "hex").toString()).toBe(PARSE + "1:18: INVALID hex String");
   });
 });
+
+describe("internal transactions of the forwarder (Program.callToAddress, VMActuator, TransactionUtil.buildInternalTransaction)", () => {
+  const CALL_NOTE = Buffer.from("call").toString("hex");
+  const TRC10_ID = "1000001";
+  const hash = expect.stringMatching(/^[0-9a-f]{64}$/);
+  const hexOf = (base58: string): string => node.tronWeb.address.toHex(base58).toLowerCase();
+  const freshAddress = async (): Promise<string> => (await node.tronWeb.createAccount()).address.base58;
+  const account = (address: string) => post("/wallet/getaccount", { address: hexOf(address) }) as Promise<JsonObject>;
+  const forwarder = () => node.tronWeb.contract().at(node.devnode.genesis.forwarder.base58);
+  type Info = JsonObject & { internal_transactions?: JsonObject[] };
+  const mined = async (txid: string): Promise<{ info: Info; contractRet: string | undefined }> => {
+    await node.devnode.produceBlock();
+    const transaction = (await post("/wallet/gettransactionbyid", { value: txid })) as { ret?: { contractRet?: string }[] };
+    return {
+      info: (await post("/wallet/gettransactioninfobyid", { value: txid })) as Info,
+      contractRet: transaction.ret?.[0]?.contractRet,
+    };
+  };
+
+  it("a callee that fails inside a successful transaction: its entry has rejected:true and the value stays with the calling contract (internalTx.reject())", async () => {
+    const forwarderHex = node.devnode.genesis.forwarder.hex;
+    const before = Number((await account(node.devnode.genesis.forwarder.base58)).balance ?? 0);
+    // tryForward makes a low-level call: USDT has no payable fallback, so the call fails and returns false.
+    const txid: string = await (await forwarder()).tryForward(USDT).send({ callValue: 700_000, feeLimit: FEE_LIMIT });
+    const { info, contractRet } = await mined(txid);
+    expect(contractRet).toBe("SUCCESS");
+    expect(info).toMatchObject({ receipt: { result: "SUCCESS" }, contractResult: ["0".repeat(64)] });
+    expect(info).not.toHaveProperty("result");
+    expect(info.internal_transactions).toEqual([
+      {
+        hash,
+        caller_address: forwarderHex,
+        transferTo_address: USDT_HEX,
+        callValueInfo: [{ callValue: 700_000 }],
+        note: CALL_NOTE,
+        rejected: true,
+      },
+    ]);
+    expect(Number((await account(node.devnode.genesis.forwarder.base58)).balance ?? 0)).toBe(before + 700_000);
+    expect(await account(USDT)).not.toHaveProperty("balance");
+  });
+
+  it("a transaction that fails after its internal transfers: REVERT, every entry rejected, nothing moved (VMActuator's rejectInternalTransactions)", async () => {
+    const { alice } = node;
+    const to = await freshAddress();
+    const balanceBefore = Number((await account(alice.base58)).balance);
+    const tokenBefore = ((await account(alice.base58)).assetV2 as { key: string; value: number }[]).find((asset) => asset.key === TRC10_ID);
+    const txid: string = await (await forwarder())
+      .forwardAndRevert(to)
+      .send({ callValue: 1_000_000, tokenId: TRC10_ID, tokenValue: 5, feeLimit: FEE_LIMIT });
+    const { info, contractRet } = await mined(txid);
+    expect(contractRet).toBe("REVERT");
+    expect(info).toMatchObject({
+      result: "FAILED",
+      receipt: { result: "REVERT" },
+      resMessage: Buffer.from("REVERT opcode executed").toString("hex"),
+    });
+    expect(Buffer.from((info.contractResult as string[])[0]!, "hex").toString()).toContain("forwardAndRevert");
+    const entry = {
+      hash,
+      caller_address: node.devnode.genesis.forwarder.hex,
+      transferTo_address: hexOf(to),
+      note: CALL_NOTE,
+      rejected: true,
+    };
+    expect(info.internal_transactions).toEqual([
+      { ...entry, callValueInfo: [{ callValue: 1_000_000 }] },
+      { ...entry, callValueInfo: [{}, { callValue: 5, tokenId: TRC10_ID }] },
+    ]);
+    expect(await account(to)).toEqual({});
+    expect(Number((await account(alice.base58)).balance)).toBe(balanceBefore - Number(info.fee));
+    expect(((await account(alice.base58)).assetV2 as { key: string }[]).find((asset) => asset.key === TRC10_ID)).toEqual(tokenBefore);
+
+    // forward's transfer to a contract reverts the whole call (Solidity's transfer), with the entry rejected.
+    const reverted: string = await (await forwarder()).forward(USDD).send({ callValue: 3, feeLimit: FEE_LIMIT });
+    const second = await mined(reverted);
+    expect(second.contractRet).toBe("REVERT");
+    expect(second.info.internal_transactions).toEqual([{ ...entry, transferTo_address: hexOf(USDD), callValueInfo: [{ callValue: 3 }] }]);
+  });
+
+  it("OUT_OF_ENERGY between two CALLs: the entry made before is rejected, the whole limit burned; the CALL that did not fit has none (Program.spendEnergy)", async () => {
+    const to = await freshAddress();
+    // 300 (dispatch) + 34 700 (TRX to a new account) fit in 40 000; the token CALL's 9 700 do not.
+    const txid: string = await (await forwarder())
+      .forward(to)
+      .send({ callValue: 1_000_000, tokenId: TRC10_ID, tokenValue: 5, feeLimit: 4_000_000 });
+    const { info, contractRet } = await mined(txid);
+    expect(contractRet).toBe("OUT_OF_ENERGY");
+    expect(info).toMatchObject({
+      result: "FAILED",
+      receipt: { result: "OUT_OF_ENERGY", energy_usage_total: 40_000, energy_fee: 4_000_000 },
+    });
+    expect(Buffer.from(String(info.resMessage), "hex").toString()).toBe(
+      "Not enough energy for 'CALL' operation executing: curInvokeEnergyLimit[40000], curOpEnergy[9700], usedEnergy[35000]",
+    );
+    expect(info.internal_transactions).toEqual([
+      {
+        hash,
+        caller_address: node.devnode.genesis.forwarder.hex,
+        transferTo_address: hexOf(to),
+        callValueInfo: [{ callValue: 1_000_000 }],
+        note: CALL_NOTE,
+        rejected: true,
+      },
+    ]);
+    expect(await account(to)).toEqual({});
+  });
+
+  it("visible=true prints caller_address and transferTo_address in Base58 (HttpSelfFormatFieldName); hash and note stay hex", async () => {
+    const to = await freshAddress();
+    const txid: string = await (await forwarder()).forward(to).send({ callValue: 42, feeLimit: FEE_LIMIT });
+    const { info } = await mined(txid);
+    const visible = (await post("/wallet/gettransactioninfobyid", { value: txid, visible: true })) as Info;
+    expect(visible.internal_transactions).toEqual([
+      {
+        hash: info.internal_transactions?.[0]?.hash,
+        caller_address: node.devnode.genesis.forwarder.base58,
+        transferTo_address: to,
+        callValueInfo: [{ callValue: 42 }],
+        note: CALL_NOTE,
+      },
+    ]);
+    expect(await post("/walletsolidity/gettransactioninfobyid", { value: txid })).toEqual(info);
+  });
+
+  it("what the caller sends is checked at broadcast (checkTokenValueAndId, MUtil.transferToken): CONTRACT_VALIDATE_ERROR", async () => {
+    const { tronWeb, alice, bob } = node;
+    const attempt = async (options: { tokenId: string; tokenValue: number }): Promise<string> => {
+      const { transaction } = await tronWeb.transactionBuilder.triggerSmartContract(
+        node.devnode.genesis.forwarder.base58,
+        "forward(address)",
+        { ...options, feeLimit: FEE_LIMIT },
+        [{ type: "address", value: bob.base58 }],
+        alice.base58,
+      );
+      const answer = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(transaction, alice.privateKey));
+      expect(answer.code).toBe("CONTRACT_VALIDATE_ERROR");
+      return Buffer.from(answer.message ?? "", "hex").toString();
+    };
+    expect(await attempt({ tokenId: TRC10_ID, tokenValue: 10 ** 15 })).toBe("Contract validate error : assetBalance is not sufficient.");
+    expect(await attempt({ tokenId: "1000000", tokenValue: 1 })).toBe("Contract validate error : tokenId must be > 1000000");
+    expect(await attempt({ tokenId: "1000099", tokenValue: 1 })).toBe("Contract validate error : No asset !");
+  });
+
+  it("getcontract shows the forwarder's payable ABI; constant calls and estimateenergy run it without moving anything", async () => {
+    const { devnode, alice, bob } = node;
+    const forwarderHex = devnode.genesis.forwarder.hex;
+    expect(await post("/wallet/getcontract", { value: forwarderHex })).toMatchObject({
+      contract_address: forwarderHex,
+      name: "Forwarder",
+      abi: { entrys: expect.arrayContaining([expect.objectContaining({ name: "forward", stateMutability: "Payable", payable: true })]) },
+    });
+    expect(await post("/wallet/getcontractinfo", { value: forwarderHex })).toMatchObject({ contract_state: {} });
+    const call = {
+      owner_address: alice.hex,
+      contract_address: forwarderHex,
+      function_selector: "forward(address)",
+      parameter: "0".repeat(24) + bob.hex.slice(2),
+      call_value: 5_000,
+    };
+    const before = await post("/wallet/getaccount", { address: bob.hex });
+    // 300 (dispatch) + 700 (CALL) + 9 000 (value transfer to an existing account).
+    expect(await post("/wallet/triggerconstantcontract", call)).toMatchObject({
+      result: { result: true },
+      energy_used: 10_000,
+      constant_result: [""],
+    });
+    expect(await post("/wallet/estimateenergy", call)).toEqual({ result: { result: true }, energy_required: 10_000 });
+    expect(await post("/wallet/getaccount", { address: bob.hex })).toEqual(before);
+    expect(await post("/wallet/triggerconstantcontract", { ...call, call_value: 10 ** 15 })).toEqual({
+      result: {
+        code: "CONTRACT_VALIDATE_ERROR",
+        message: Buffer.from("Validate InternalTransfer error, balance is not sufficient.").toString("hex"),
+      },
+    });
+  });
+});

@@ -222,7 +222,14 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
     const to = parseAddressParam(args.to);
     const data =
       parseHex(typeof args.data === "string" ? args.data : typeof args.input === "string" ? args.input : "0x") ?? new Uint8Array();
-    const result = ledger.callConstant(Buffer.from(from, "hex"), Buffer.from(to, "hex"), data, 0, 0);
+    const result = ledger.callConstant({
+      owner_address: Buffer.from(from, "hex"),
+      contract_address: Buffer.from(to, "hex"),
+      data,
+      call_value: 0,
+      call_token_value: 0,
+      token_id: 0,
+    });
     if (result.kind === "noContract") return { data: new Uint8Array(), energy: 0 };
     if (result.execution.status === "REVERT") throw new RpcError(EXECUTION_ERROR, "REVERT opcode executed");
     return { data: result.execution.returnData, energy: result.execution.energyUsed };
@@ -249,8 +256,8 @@ export function createJsonRpc(ledger: Ledger, options: JsonRpcOptions = {}): Jso
     },
     eth_getCode: (params) => {
       requireLatest(params[1]);
-      const token = ledger.token(parseAddressParam(params[0]));
-      return token ? "0x" + devnodeRuntimeCode(token) : "0x";
+      const contract = ledger.contract(parseAddressParam(params[0]));
+      return contract ? "0x" + devnodeRuntimeCode(contract) : "0x";
     },
     eth_getStorageAt: (params) => {
       requireLatest(params[2]);

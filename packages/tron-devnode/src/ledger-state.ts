@@ -37,6 +37,12 @@ export class LedgerState {
     return copy;
   }
 
+  /** Takes over every account and contract storage of `scratch`, a clone of this state that a call changed: commits it. */
+  commit(scratch: LedgerState): void {
+    for (const [key, account] of scratch.accounts) this.accounts.set(key, account);
+    for (const [key, storage] of scratch.contracts) this.contracts.set(key, storage);
+  }
+
   /** Creates a normal account (as a transfer to a new address does). */
   createAccount(address: string, time: number): AccountRecord {
     const account: AccountRecord = {

@@ -24,14 +24,16 @@ import {
 import { encodeTransaction, transactionId } from "./encode-transaction.ts";
 import { energyPenalty, resolveEnergyCosts } from "./energy-costs.ts";
 import type { EnergyCosts } from "./energy-costs.ts";
-import type { Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
+import { executeForwarder } from "./forwarder-contract.ts";
+import type { ForwarderExecution, InternalTransaction } from "./forwarder-contract.ts";
+import type { ForwarderContract, Trc20Token, TronDevnodeGenesis } from "./genesis.ts";
 import { bytesEqual, concatBytes, parseHex, toHex } from "./hex.ts";
 import { LedgerState } from "./ledger-state.ts";
 import type { AccountRecord } from "./ledger-state.ts";
 import { recoverSigner } from "./sign-transaction.ts";
 import { executeTrc20 } from "./trc20-token.ts";
 import type { EvmLog, Trc20Execution } from "./trc20-token.ts";
-import type { ContractResult, Transaction, TransactionContract, TransactionRaw } from "./transaction.ts";
+import type { ContractResult, Transaction, TransactionContract, TransactionRaw, TriggerSmartContractValue } from "./transaction.ts";
 
 /** Block header version the devnode writes (java-tron 4.8). */
 export const BLOCK_VERSION = 34;
@@ -45,6 +47,10 @@ const SIGNATURE_LENGTH = 65;
 const OWNER_PERMISSION_ID = 0;
 const ACTIVE_PERMISSION_ID = 2;
 const SSTORE_ENERGY = 20_000;
+/** TRC-10 ids are above this (VMConstant.MIN_TOKEN_ID); a call's token_id is 0 or above it. */
+const MIN_TOKEN_ID = 1_000_000;
+/** The energy limit of a constant call (java-tron's `vm.maxEnergyLimitForConstant` default). */
+const CONSTANT_CALL_ENERGY_LIMIT = 100_000_000;
 /** TAPOS: ref_block_bytes are bytes 6..8 of the 8-byte block number, ref_block_hash bytes 8..16 of the blockID. */
 const REF_BLOCK_BYTES_RANGE = [6, 8] as const;
 const REF_BLOCK_HASH_RANGE = [8, 16] as const;
@@ -92,6 +98,8 @@ export interface ExecutedTransaction {
   contractResult: Uint8Array;
   contractAddress?: Uint8Array;
   logs: EvmLog[];
+  /** `internal_transactions`: the calls a contract made (TRX and TRC-10 it sent). */
+  internalTransactions: InternalTransaction[];
   /** Plain-text failure message (`resMessage`), set for failed contract calls. */
   resMessage?: string;
   blockNumber: number;
@@ -141,6 +149,9 @@ export interface ReorgOptions {
 
 /** The result of a constant (read-only) call. */
 export type ConstantCallResult = { kind: "executed"; execution: Trc20Execution } | { kind: "noContract" };
+
+/** A contract the devnode runs natively. */
+export type DevContract = { kind: "trc20"; token: Trc20Token } | { kind: "forwarder"; forwarder: ForwarderContract };
 
 /** Options of a {@link Ledger}. */
 export interface LedgerOptions {
@@ -229,9 +240,11 @@ export class Ledger {
     return this.pending;
   }
 
-  /** The TRC-20 token at a 21-byte hex address. */
-  token(addressHex: string): Trc20Token | undefined {
-    return this.tokensByAddress.get(addressHex);
+  /** The contract at a 21-byte hex address: a TRC-20 token or the forwarder. */
+  contract(addressHex: string): DevContract | undefined {
+    const token = this.tokensByAddress.get(addressHex);
+    if (token) return { kind: "trc20", token };
+    return addressHex === this.genesis.forwarder.hex ? { kind: "forwarder", forwarder: this.genesis.forwarder } : undefined;
   }
 
   /** Block by number, or undefined. */
@@ -364,20 +377,45 @@ export class Ledger {
     };
   }
 
-  /** Executes a call without committing anything (triggerconstantcontract, estimateenergy, eth_call). */
-  callConstant(
-    owner: Uint8Array,
-    contractAddress: Uint8Array,
-    data: Uint8Array,
-    callValue: number,
-    tokenValue: number,
-    confirmed = false,
-  ): ConstantCallResult {
+  /**
+   * Executes a call without committing anything (triggerconstantcontract, estimateenergy, eth_call); throws
+   * CONTRACT_VALIDATE_ERROR when the caller cannot send the value it names.
+   */
+  callConstant(call: TriggerSmartContractValue, confirmed = false): ConstantCallResult {
     const state = (confirmed ? this.confirmedState : this.pendingState).clone();
-    const token = this.tokensByAddress.get(toHex(contractAddress));
-    const storage = token ? state.contracts.get(token.hex) : undefined;
-    if (!token || !storage) return { kind: "noContract" };
-    return { kind: "executed", execution: executeTrc20(token, storage, toHex(owner), data, callValue, tokenValue, this.energyCosts) };
+    const target = this.contract(toHex(call.contract_address));
+    if (target?.kind === "trc20") {
+      const storage = state.contracts.get(target.token.hex);
+      if (!storage) return { kind: "noContract" };
+      const execution = executeTrc20(
+        target.token,
+        storage,
+        toHex(call.owner_address),
+        call.data,
+        call.call_value,
+        call.call_token_value,
+        this.energyCosts,
+      );
+      return { kind: "executed", execution };
+    }
+    if (!target || state.accounts.get(target.forwarder.hex)?.type !== "Contract") return { kind: "noContract" };
+    if (call.call_value > 0 || call.call_token_value > 0) this.validateCallValue(state, call);
+    this.moveCallValue(state, call, target.forwarder.hex);
+    const execution = executeForwarder(state, {
+      contractHex: target.forwarder.hex,
+      data: call.data,
+      callValue: call.call_value,
+      tokenId: call.token_id,
+      tokenValue: call.call_token_value,
+      txId: new Uint8Array(32),
+      energyLimit: CONSTANT_CALL_ENERGY_LIMIT,
+      now: this.head.raw.timestamp,
+    });
+    const status = execution.status === "SUCCESS" ? "SUCCESS" : "REVERT";
+    return {
+      kind: "executed",
+      execution: { status, energyUsed: execution.energyUsed, energyPenalty: 0, returnData: execution.returnData, logs: [] },
+    };
   }
 
   private loadGenesis(): void {
@@ -389,6 +427,7 @@ export class Ledger {
       for (const [tokenId, amount] of Object.entries(account.trc10)) record.assets.set(tokenId, amount);
     }
     if (!state.accounts.has(this.genesis.witness.hex)) state.createAccount(this.genesis.witness.hex, time);
+    state.createAccount(this.genesis.forwarder.hex, time).type = "Contract";
     for (const token of this.genesis.trc20) {
       this.tokensByAddress.set(token.hex, token);
       const contractAccount = state.createAccount(token.hex, time);
@@ -516,11 +555,12 @@ export class Ledger {
       energyPenaltyTotal: 0,
       contractResult: new Uint8Array(),
       logs: [] as EvmLog[],
+      internalTransactions: [] as InternalTransaction[],
       blockNumber: 0,
       blockTimestamp: 0,
     };
     if (contract.type === "TriggerSmartContract") {
-      const call = this.executeTrigger(state, contract, transaction.raw.feeLimit, ownerAccount);
+      const call = this.executeTrigger(state, contract, transaction.raw.feeLimit, ownerAccount, Buffer.from(id, "hex"));
       return {
         ...base,
         transaction: { ...transaction, contractRet: call.contractRet },
@@ -532,6 +572,7 @@ export class Ledger {
         contractResult: call.returnData,
         contractAddress: contract.value.contract_address,
         logs: call.logs,
+        internalTransactions: call.internalTransactions,
         ...(call.resMessage === undefined ? {} : { resMessage: call.resMessage }),
       };
     }
@@ -628,43 +669,76 @@ export class Ledger {
     toAccount.assets.set(tokenId, (toAccount.assets.get(tokenId) ?? 0) + contract.value.amount);
   }
 
-  private validateTrigger(state: LedgerState, contractAddress: Uint8Array, feeLimit: number): Trc20Token {
-    const token = this.tokensByAddress.get(toHex(contractAddress));
-    if (!token || !state.contracts.has(token.hex)) throw contractValidateError("No contract or not a valid smart contract");
+  private validateTrigger(state: LedgerState, contractAddress: Uint8Array, feeLimit: number): DevContract {
+    const target = this.contract(toHex(contractAddress));
+    const deployed =
+      target?.kind === "trc20" ? state.contracts.has(target.token.hex) : state.accounts.get(toHex(contractAddress))?.type === "Contract";
+    if (!target || !deployed) throw contractValidateError("No contract or not a valid smart contract");
     if (feeLimit < 0 || feeLimit > MAX_FEE_LIMIT_SUN) throw contractValidateError(`feeLimit must be >= 0 and <= ${MAX_FEE_LIMIT_SUN}`);
-    return token;
+    return target;
   }
 
-  /** The VM: energy limit from fee_limit and balance, the token call, OUT_OF_ENERGY when the limit is too low. */
+  /** What the caller sends along: VMActuator's `checkTokenValueAndId`, then MUtil.transfer/transferToken's validation. */
+  private validateCallValue(state: LedgerState, value: CallValue): void {
+    const { call_value: callValue, call_token_value: tokenValue, token_id: tokenId } = value;
+    if (tokenId !== 0 && tokenId <= MIN_TOKEN_ID) throw contractValidateError(`tokenId must be > ${MIN_TOKEN_ID}`);
+    if (tokenValue > 0 && tokenId === 0)
+      throw contractValidateError(`invalid arguments with tokenValue = ${tokenValue}, tokenId = ${tokenId}`);
+    // Negative values would move value backwards; java-tron's transfers refuse them (the wording here is the devnode's).
+    if (callValue < 0 || tokenValue < 0) throw contractValidateError("Amount must greater than 0.");
+    const owner = state.accounts.get(toHex(value.owner_address));
+    if (!owner || owner.balance < callValue) throw contractValidateError("Validate InternalTransfer error, balance is not sufficient.");
+    if (tokenValue === 0) return;
+    const id = String(tokenId);
+    if (!this.genesis.trc10.some((token) => token.id === id)) throw contractValidateError("No asset !");
+    const assetBalance = owner.assets.get(id) ?? 0;
+    if (assetBalance <= 0) throw contractValidateError("assetBalance must greater than 0.");
+    if (tokenValue > assetBalance) throw contractValidateError("assetBalance is not sufficient.");
+  }
+
+  /** VMActuator moves the call value and token value into the contract before its code runs. */
+  private moveCallValue(state: LedgerState, value: CallValue, contractHex: string): void {
+    const owner = state.accounts.get(toHex(value.owner_address));
+    const contract = state.accounts.get(contractHex);
+    if (!owner || !contract) return;
+    owner.balance -= value.call_value;
+    contract.balance += value.call_value;
+    if (value.call_token_value === 0) return;
+    const id = String(value.token_id);
+    owner.assets.set(id, (owner.assets.get(id) ?? 0) - value.call_token_value);
+    contract.assets.set(id, (contract.assets.get(id) ?? 0) + value.call_token_value);
+  }
+
+  /** The VM: validation, the energy limit from fee_limit and balance, then the contract's code. */
   private executeTrigger(
     state: LedgerState,
     contract: Extract<TransactionContract, { type: "TriggerSmartContract" }>,
     feeLimit: number,
     owner: AccountRecord,
-  ): {
-    contractRet: ContractResult;
-    energyUsed: number;
-    energyPenalty: number;
-    energyFee: number;
-    returnData: Uint8Array;
-    logs: EvmLog[];
-    resMessage?: string;
-  } {
-    const token = this.validateTrigger(state, contract.value.contract_address, feeLimit);
-    if (owner.balance < contract.value.call_value)
-      throw contractValidateError("Validate InternalTransfer error, balance is not sufficient.");
-    const energyLimit = Math.min(Math.floor(feeLimit / ENERGY_FEE_SUN), Math.floor(owner.balance / ENERGY_FEE_SUN));
+    txId: Uint8Array,
+  ): TriggerOutcome {
+    const target = this.validateTrigger(state, contract.value.contract_address, feeLimit);
+    this.validateCallValue(state, contract.value);
+    // VMActuator.getAccountEnergyLimitWithFixRatio: the balance left after the call value pays for energy.
+    const energyLimit = Math.min(
+      Math.floor(feeLimit / ENERGY_FEE_SUN),
+      Math.floor(Math.max(owner.balance - contract.value.call_value, 0) / ENERGY_FEE_SUN),
+    );
+    if (target.kind === "forwarder") return this.executeForwarderCall(state, contract.value, target.forwarder, energyLimit, txId);
+    return this.executeTrc20Call(state, contract.value, target.token, energyLimit, owner);
+  }
+
+  /** A TRC-20 call: OUT_OF_ENERGY when the call's cost exceeds the limit (checked after the native run). */
+  private executeTrc20Call(
+    state: LedgerState,
+    value: TriggerSmartContractValue,
+    token: Trc20Token,
+    energyLimit: number,
+    owner: AccountRecord,
+  ): TriggerOutcome {
     const storage = state.contracts.get(token.hex);
     const scratch = { balances: new Map(storage?.balances), allowances: new Map(storage?.allowances) };
-    const execution = executeTrc20(
-      token,
-      scratch,
-      owner.address,
-      contract.value.data,
-      contract.value.call_value,
-      contract.value.call_token_value,
-      this.energyCosts,
-    );
+    const execution = executeTrc20(token, scratch, owner.address, value.data, value.call_value, value.call_token_value, this.energyCosts);
     if (execution.energyUsed > energyLimit) {
       const energyFee = energyLimit * ENERGY_FEE_SUN;
       owner.balance -= energyFee;
@@ -676,12 +750,13 @@ export class Ledger {
         energyFee,
         returnData: new Uint8Array(),
         logs: [],
+        internalTransactions: [],
         resMessage: outOfEnergyMessage(energyLimit, this.energyCosts),
       };
     }
     const energyFee = execution.energyUsed * ENERGY_FEE_SUN;
     owner.balance -= energyFee;
-    const used = { energyUsed: execution.energyUsed, energyPenalty: execution.energyPenalty, energyFee };
+    const used = { energyUsed: execution.energyUsed, energyPenalty: execution.energyPenalty, energyFee, internalTransactions: [] };
     if (execution.status === "REVERT") {
       return { contractRet: "REVERT", ...used, returnData: execution.returnData, logs: [], resMessage: "REVERT opcode executed" };
     }
@@ -691,6 +766,59 @@ export class Ledger {
     }
     return { contractRet: "SUCCESS", ...used, returnData: execution.returnData, logs: execution.logs };
   }
+
+  /**
+   * A forwarder call, run on a copy of the state: kept when it succeeds, dropped when it fails (the call value goes
+   * back to the caller); the energy is paid either way. No dynamic-energy penalty (only the tokens are "popular").
+   */
+  private executeForwarderCall(
+    state: LedgerState,
+    value: TriggerSmartContractValue,
+    forwarder: ForwarderContract,
+    energyLimit: number,
+    txId: Uint8Array,
+  ): TriggerOutcome {
+    const scratch = state.clone();
+    this.moveCallValue(scratch, value, forwarder.hex);
+    const execution: ForwarderExecution = executeForwarder(scratch, {
+      contractHex: forwarder.hex,
+      data: value.data,
+      callValue: value.call_value,
+      tokenId: value.token_id,
+      tokenValue: value.call_token_value,
+      txId,
+      energyLimit,
+      now: this.head.raw.timestamp,
+    });
+    if (execution.status === "SUCCESS") state.commit(scratch);
+    const energyFee = execution.energyUsed * ENERGY_FEE_SUN;
+    (state.accounts.get(toHex(value.owner_address)) as AccountRecord).balance -= energyFee;
+    return {
+      contractRet: execution.status,
+      energyUsed: execution.energyUsed,
+      energyPenalty: 0,
+      energyFee,
+      returnData: execution.returnData,
+      logs: [],
+      internalTransactions: execution.internalTransactions,
+      ...(execution.resMessage === undefined ? {} : { resMessage: execution.resMessage }),
+    };
+  }
+}
+
+/** What a TriggerSmartContract sends its contract. */
+type CallValue = Pick<TriggerSmartContractValue, "owner_address" | "call_value" | "call_token_value" | "token_id">;
+
+/** What a contract call did, for its ExecutedTransaction. */
+interface TriggerOutcome {
+  contractRet: ContractResult;
+  energyUsed: number;
+  energyPenalty: number;
+  energyFee: number;
+  returnData: Uint8Array;
+  logs: EvmLog[];
+  internalTransactions: InternalTransaction[];
+  resMessage?: string;
 }
 
 /**

@@ -2,10 +2,12 @@
 import { keccak_256 } from "@noble/hashes/sha3";
 import { addressToBase58, fromEvmAddress } from "./address.ts";
 import { FREE_NET_LIMIT_BYTES } from "./chain-parameters.ts";
-import type { Trc10Token, Trc20Token } from "./genesis.ts";
+import { FORWARDER_ABI } from "./forwarder-contract.ts";
+import type { InternalTransaction } from "./forwarder-contract.ts";
+import type { Trc10Token } from "./genesis.ts";
 import { toHex, utf8ToHex } from "./hex.ts";
 import type { AccountRecord } from "./ledger-state.ts";
-import type { ExecutedTransaction, StoredBlock } from "./ledger.ts";
+import type { DevContract, ExecutedTransaction, StoredBlock } from "./ledger.ts";
 import { printTransaction } from "./transaction-json.ts";
 import type { JsonObject } from "./transaction-json.ts";
 
@@ -134,6 +136,25 @@ export function printTransactionInfo(entry: ExecutedTransaction, visible: boolea
     ),
     result: failed ? "FAILED" : undefined,
     resMessage: failed && entry.resMessage ? text(entry.resMessage, visible) : undefined,
+    internal_transactions: entry.internalTransactions.map((internal) => printInternalTransaction(internal, visible)),
+  });
+}
+
+/**
+ * One `internal_transactions` entry (Tron.proto `InternalTransaction`, TransactionUtil.buildInternalTransaction):
+ * the TRX element first (`{}` when 0), then the token's; `note` stays hex even with `visible` (it is not one of
+ * HttpSelfFormatFieldName's name fields), the two addresses turn Base58; `rejected` only when true.
+ */
+export function printInternalTransaction(internal: InternalTransaction, visible: boolean): JsonObject {
+  const callValueInfo: JsonObject[] = [omitDefaults({ callValue: internal.callValue })];
+  if (internal.token) callValueInfo.push({ callValue: internal.token.amount, tokenId: internal.token.id });
+  return omitDefaults({
+    hash: toHex(internal.hash),
+    caller_address: address(toHex(internal.callerAddress), visible),
+    transferTo_address: address(toHex(internal.transferToAddress), visible),
+    callValueInfo,
+    note: utf8ToHex(internal.note),
+    rejected: internal.rejected,
   });
 }
 
@@ -235,21 +256,22 @@ export const TRC20_ABI = {
   ],
 };
 
-/** Placeholder runtime code: the devnode executes its TRC-20 contracts natively, so this is a marker, not EVM bytecode. */
-export function devnodeRuntimeCode(token: Trc20Token): string {
-  return utf8ToHex(`tron-devnode native TRC-20 ${token.symbol}`);
+/** Placeholder runtime code: the devnode executes its contracts natively, so this is a marker, not EVM bytecode. */
+export function devnodeRuntimeCode(contract: DevContract): string {
+  return utf8ToHex(contract.kind === "trc20" ? `tron-devnode native TRC-20 ${contract.token.symbol}` : "tron-devnode native forwarder");
 }
 
 /** `/wallet/getcontract`. */
-export function printSmartContract(token: Trc20Token, visible: boolean): JsonObject {
+export function printSmartContract(contract: DevContract, visible: boolean): JsonObject {
+  const described = contract.kind === "trc20" ? contract.token : contract.forwarder;
   return {
-    origin_address: address(token.originHex, visible),
-    contract_address: address(token.hex, visible),
-    abi: TRC20_ABI,
-    bytecode: devnodeRuntimeCode(token),
+    origin_address: address(described.originHex, visible),
+    contract_address: address(described.hex, visible),
+    abi: contract.kind === "trc20" ? TRC20_ABI : FORWARDER_ABI,
+    bytecode: devnodeRuntimeCode(contract),
     consume_user_resource_percent: CONSUME_USER_RESOURCE_PERCENT,
-    name: token.symbol,
+    name: contract.kind === "trc20" ? contract.token.symbol : contract.forwarder.name,
     origin_energy_limit: ORIGIN_ENERGY_LIMIT,
-    code_hash: toHex(keccak_256(Buffer.from(devnodeRuntimeCode(token), "hex"))),
+    code_hash: toHex(keccak_256(Buffer.from(devnodeRuntimeCode(contract), "hex"))),
   };
 }

@@ -109,6 +109,14 @@ function otherError(error: unknown, request: WalletRequest): { result: { code: "
   return { result: { code: "OTHER_ERROR", message: visibleText(body, request.visible) } };
 }
 
+/** The trigger servlets' answer to an exception: ContractValidateException as CONTRACT_VALIDATE_ERROR, the rest OTHER_ERROR. */
+function triggerError(error: unknown, request: WalletRequest): { result: { code: string; message: string } } {
+  if (error instanceof TransactionRejected) {
+    return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText(error.message, request.visible) } };
+  }
+  return otherError(error, request);
+}
+
 function functionData(params: JsonObject): Uint8Array {
   const selector = params.function_selector;
   if (typeof selector === "string" && selector.length > 0) {
@@ -282,15 +290,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       (request) => {
         try {
           const contract = triggerContract(request.params, request.visible);
-          const value = contract.value;
-          const result = ledger.callConstant(
-            value.owner_address,
-            value.contract_address,
-            value.data,
-            value.call_value,
-            value.call_token_value,
-            request.solidity,
-          );
+          const result = ledger.callConstant(contract.value, request.solidity);
           if (result.kind === "noContract") {
             return {
               result: {
@@ -314,7 +314,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
             transaction,
           };
         } catch (error) {
-          return otherError(error, request);
+          return triggerError(error, request);
         }
       },
     ],
@@ -333,9 +333,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           const raw = ledger.builderRaw(contract, { feeLimit, memo: memo(request.params, request.visible) });
           return { result: { result: true }, transaction: printTransaction({ raw, signatures: [] }, request.visible, true) };
         } catch (error) {
-          if (error instanceof TransactionRejected)
-            return { result: { code: "CONTRACT_VALIDATE_ERROR", message: visibleText(error.message, request.visible) } };
-          return otherError(error, request);
+          return triggerError(error, request);
         }
       },
     ],
@@ -343,15 +341,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       "estimateenergy",
       (request) => {
         try {
-          const contract = triggerContract(request.params, request.visible);
-          const value = contract.value;
-          const result = ledger.callConstant(
-            value.owner_address,
-            value.contract_address,
-            value.data,
-            value.call_value,
-            value.call_token_value,
-          );
+          const result = ledger.callConstant(triggerContract(request.params, request.visible).value);
           if (result.kind === "noContract") {
             return {
               result: {
@@ -365,7 +355,7 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
           }
           return { result: { result: true }, energy_required: result.execution.energyUsed };
         } catch (error) {
-          return otherError(error, request);
+          return triggerError(error, request);
         }
       },
     ],
@@ -413,20 +403,22 @@ export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHan
       "getcontract",
       (request) => {
         const address = parseAddressField(request.params.value, request.visible, "value");
-        const token = address ? ledger.token(toHex(address)) : undefined;
-        return token ? printSmartContract(token, request.visible) : {};
+        const contract = address ? ledger.contract(toHex(address)) : undefined;
+        return contract ? printSmartContract(contract, request.visible) : {};
       },
     ],
     [
       "getcontractinfo",
       (request) => {
         const address = parseAddressField(request.params.value, request.visible, "value");
-        const token = address ? ledger.token(toHex(address)) : undefined;
-        if (!token) return {};
+        const contract = address ? ledger.contract(toHex(address)) : undefined;
+        if (!contract) return {};
+        // The dynamic energy factor applies to the tokens only (the "popular" contracts).
+        const factor = contract.kind === "trc20" ? ledger.energyCosts.energyFactor : 0;
         return {
-          smart_contract: printSmartContract(token, request.visible),
-          runtimecode: devnodeRuntimeCode(token),
-          contract_state: ledger.energyCosts.energyFactor > 0 ? { energy_factor: ledger.energyCosts.energyFactor } : {},
+          smart_contract: printSmartContract(contract, request.visible),
+          runtimecode: devnodeRuntimeCode(contract),
+          contract_state: factor > 0 ? { energy_factor: factor } : {},
         };
       },
     ],

@@ -2,7 +2,9 @@
  * The scanner against the project's Tron simulator (java-tron HTTP API), real Postgres and NATS:
  * TRX, a TRC-10 token, USDT and a USDT transfer that runs out of energy, each reported with its
  * execution result; then the simulator replaces its newest block and every notified transfer of
- * the dropped block is reported reverted.
+ * the dropped block is reported reverted. Internal transfers: TRX and TRC-10 that the simulator's
+ * forwarder contract sends on (`internal_transactions`) are notified; a rejected entry and the
+ * entries of a failed transaction are not.
  */
 import type { TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -141,5 +143,120 @@ describe("Tron on the simulator", () => {
         execution_status: "SUCCESS",
       }),
     ]);
+  });
+
+  describe("internal transfers: TRX and TRC-10 sent on by a contract (the simulator's forwarder)", () => {
+    const FEE_LIMIT = 100_000_000;
+    const freshAddress = async (): Promise<string> => (await node.tronWeb.createAccount()).address.base58;
+    const forwarder = () => node.tronWeb.contract().at(node.devnode.genesis.forwarder.base58);
+    /** Produces the block and waits for it and for `expected` transfers of the webhook; returns them all. */
+    const mine = async (webhookId: number, expected: number) => {
+      const { number, blockID } = await node.devnode.produceBlock();
+      const ofBlock = () => recorder.transfers.filter((t) => t.webhook_id === webhookId && t.block.height === number);
+      await recorder.waitFor(`${expected} transfers of webhook ${webhookId}`, () => ofBlock().length >= expected);
+      await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
+      return { number, blockID, transfers: ofBlock() };
+    };
+
+    test("TRX forwarded to a watched address is notified as internal (from = the contract); a TRC-10 forward with currency = token id", async () => {
+      const [dave, erin] = [await freshAddress(), await freshAddress()];
+      await recorder.publishWebhook({ webhook_id: 13, coin: "TRX", addresses: [dave, erin] });
+      await waitForWebhookStored(database.connectionString, 13);
+
+      const contract = await forwarder();
+      const trxTx: string = await contract.forward(dave).send({ callValue: 1_250_000, feeLimit: FEE_LIMIT });
+      // Two calls: to.transfer(0) (`callValueInfo: [{}]`, nothing to notify), then the token at entry 1.
+      const tokenTx: string = await contract.forward(erin).send({ tokenId: TRC10_ID, tokenValue: 3_000_000, feeLimit: FEE_LIMIT });
+      const { number, blockID, transfers } = await mine(13, 2);
+
+      const common = {
+        type: "transfer",
+        coin: "TRX",
+        webhook_id: 13,
+        from: node.devnode.genesis.forwarder.base58,
+        token_contract: null,
+        internal: true,
+        trace_address: null,
+        execution_status: "SUCCESS",
+        confirmations: 1,
+        block: expect.objectContaining({ height: number, hash: blockID }),
+      };
+      expect(transfers).toHaveLength(2);
+      expect(transfers.find((t) => t.txid === trxTx)).toMatchObject({
+        ...common,
+        to: dave,
+        watched_address: dave,
+        currency: "TRX",
+        amount: "1.25",
+        raw_amount: "1250000",
+        decimals: 6,
+        position: 0,
+      });
+      expect(transfers.find((t) => t.txid === tokenTx)).toMatchObject({
+        ...common,
+        to: erin,
+        watched_address: erin,
+        currency: TRC10_ID,
+        amount: "3",
+        raw_amount: "3000000",
+        decimals: 6,
+        position: 1,
+      });
+    });
+
+    test("an entry the callee rejected is not notified (the transaction succeeded; the value stayed with the contract)", async () => {
+      const forwarderAddress = node.devnode.genesis.forwarder.base58;
+      const george = await freshAddress();
+      // Watching the contract: both entries below have it as their sending side.
+      await recorder.publishWebhook({ webhook_id: 14, coin: "TRX", addresses: [forwarderAddress] });
+      await waitForWebhookStored(database.connectionString, 14);
+
+      const contract = await forwarder();
+      // USDT has no payable fallback: tryForward's call fails, its entry is rejected, the transaction succeeds.
+      await contract.tryForward(USDT).send({ callValue: 400_000, feeLimit: FEE_LIMIT });
+      const sent: string = await contract.tryForward(george).send({ callValue: 500_000, feeLimit: FEE_LIMIT });
+      const { transfers } = await mine(14, 1);
+
+      expect(transfers).toEqual([
+        expect.objectContaining({
+          type: "transfer",
+          txid: sent,
+          from: forwarderAddress,
+          to: george,
+          watched_address: forwarderAddress,
+          currency: "TRX",
+          raw_amount: "500000",
+          position: 0,
+          internal: true,
+        }),
+      ]);
+    });
+
+    test("the internal entries of a failed transaction (REVERT, OUT_OF_ENERGY) are not notified", async () => {
+      const harry = await freshAddress();
+      await recorder.publishWebhook({ webhook_id: 15, coin: "TRX", addresses: [harry] });
+      await waitForWebhookStored(database.connectionString, 15);
+
+      const contract = await forwarder();
+      // Forwards, then reverts: contractRet REVERT, nothing moved.
+      await contract.forwardAndRevert(harry).send({ callValue: 600_000, feeLimit: FEE_LIMIT });
+      // The TRX call fits in the energy limit, the token call does not: OUT_OF_ENERGY after an entry to harry.
+      await contract.forward(harry).send({ callValue: 700_000, tokenId: TRC10_ID, tokenValue: 5, feeLimit: 4_000_000 });
+      const sent: string = await contract.forward(harry).send({ callValue: 900_000, feeLimit: FEE_LIMIT });
+      const { transfers } = await mine(15, 1);
+
+      expect(transfers).toEqual([
+        expect.objectContaining({
+          type: "transfer",
+          txid: sent,
+          to: harry,
+          currency: "TRX",
+          raw_amount: "900000",
+          position: 0,
+          internal: true,
+        }),
+      ]);
+      expect(await node.tronWeb.trx.getBalance(harry)).toBe(900_000);
+    });
   });
 });

@@ -41,6 +41,7 @@ console.log(
 console.log("dev accounts (DEV ONLY keys):");
 for (const account of devnode.genesis.accounts) console.log(`  ${account.base58}  ${account.privateKey}`);
 for (const token of devnode.genesis.trc20) console.log(`TRC-20 ${token.symbol} (${token.decimals} decimals) at ${token.base58}`);
+console.log(`Forwarder (forward/tryForward/forwardAndRevert: internal transactions) at ${devnode.genesis.forwarder.base58}`);
 
 let stopping = false;
 const stop = (signal: string): void => {

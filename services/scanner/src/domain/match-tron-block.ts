@@ -4,6 +4,10 @@
  * failed (e.g. OUT_OF_ENERGY) leaves no log: it is reported from its call data with the failure
  * as its status, never as money received.
  *
+ * TRX and TRC-10 that a contract sends (internal transfers) appear only in the transaction info's
+ * `internal_transactions`, never in `raw_data`: each entry that moved value is reported, unless
+ * it was rejected or its transaction failed (then nothing moved).
+ *
  * TRC-10 currency is the token id (e.g. "1000001"), not its symbol: ids are unique, symbols are
  * not (anyone can issue a TRC-10 named "USDT"). Its decimals are the token's precision.
  */
@@ -41,6 +45,26 @@ export interface TronContractValue {
 export interface TronTransactionInfo {
   id: string;
   log?: Array<{ address: string; topics?: string[]; data?: string }>;
+  /** Value moved by contracts (java-tron's `InternalTransaction`); absent when none, or on a node without `saveInternalTx`. */
+  internal_transactions?: TronInternalTransaction[];
+}
+
+/**
+ * One `internal_transactions` entry, as the node printed it (visible=false); read field by field,
+ * never trusted to have this shape.
+ */
+export interface TronInternalTransaction {
+  hash?: string;
+  /** The sending side: the contract that made the call (41… hex). */
+  caller_address?: string;
+  /** The receiving side (41… hex). */
+  transferTo_address?: string;
+  /** TRX first (`{}` when none), then one element per TRC-10 token (`tokenId` set); amounts in base units. */
+  callValueInfo?: Array<{ callValue?: number | string; tokenId?: string }>;
+  /** Hex of "call", "create" or "suicide". */
+  note?: string;
+  /** Set when the call failed (its value never moved), or when its whole transaction did. */
+  rejected?: boolean;
 }
 
 /** What the matcher reads for one block. */
@@ -83,23 +107,8 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
         index,
         { coin: "TRX", toKey, fromKey },
         () => {
-          const rawAmount = integerToBaseUnits(value.amount);
-          const native = contract.type === "TransferContract";
-          const currency = native ? "TRX" : decodeAssetName(value.asset_name ?? "");
-          const decimals = native ? TRX_DECIMALS : (data.trc10Decimals?.get(currency) ?? 0);
-          return {
-            coin: "TRX",
-            currency,
-            from: tronAddressFromEvmHex(fromKey).base58,
-            to: tronAddressFromEvmHex(toKey).base58,
-            amount: formatUnits(rawAmount, decimals),
-            rawAmount,
-            decimals,
-            tokenContract: null,
-            txid: tx.txID,
-            position: null,
-            executionStatus: status,
-          };
+          const currency = contract.type === "TransferContract" ? "TRX" : decodeAssetName(value.asset_name ?? "");
+          return trxOrTrc10Transfer(data, currency, integerToBaseUnits(value.amount), fromKey, toKey, tx.txID, null, status);
         },
         matches,
       );
@@ -117,6 +126,7 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
       );
     }
   }
+  matchInternalTransfers(data, index, matches);
   for (const info of data.infos) {
     const logs = info.log;
     if (!logs) continue;
@@ -136,6 +146,108 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
     }
   }
   return matches;
+}
+
+const TRON_HEX_ADDRESS = /^41[0-9a-fA-F]{40}$/;
+
+/** The contract types whose execution runs the TVM: the only ones with internal transactions. */
+const VM_CONTRACT_TYPES: ReadonlySet<string> = new Set(["TriggerSmartContract", "CreateSmartContract"]);
+
+/**
+ * Internal transfers: per entry of `internal_transactions`, each `callValueInfo` element with a
+ * positive amount (TRX, or the TRC-10 token its `tokenId` names), at the entry's index. Only
+ * contract calls the block records as SUCCESS count: java-tron marks a failed transaction's entries
+ * rejected too, but the block's result is the authority (a missing result is DEFAULT, not SUCCESS),
+ * and a TransferContract's own amount is never counted a second time.
+ */
+function matchInternalTransfers(data: TronBlockData, index: WatchIndex, matches: Match[]): void {
+  const succeeded = new Map<string, string>();
+  for (const tx of data.block.transactions ?? []) {
+    const type = tx.raw_data.contract[0]?.type;
+    if (type !== undefined && VM_CONTRACT_TYPES.has(type) && tx.ret?.[0]?.contractRet === SUCCESS)
+      succeeded.set(tx.txID.toLowerCase(), tx.txID);
+  }
+  for (const info of data.infos) {
+    const entries = info.internal_transactions;
+    if (!Array.isArray(entries) || entries.length === 0) continue;
+    const txid = succeeded.get(String(info.id).toLowerCase());
+    if (txid === undefined) continue;
+    for (let position = 0; position < entries.length; position++) {
+      const entry: unknown = entries[position];
+      if (typeof entry !== "object" || entry === null) continue;
+      const { caller_address: caller, transferTo_address: to, callValueInfo, rejected } = entry as TronInternalTransaction;
+      // Anything but an absent or false flag is read as rejected: a deposit is reported only when certain.
+      if ((rejected !== undefined && rejected !== false) || !Array.isArray(callValueInfo)) continue;
+      if (typeof caller !== "string" || typeof to !== "string" || !TRON_HEX_ADDRESS.test(caller) || !TRON_HEX_ADDRESS.test(to)) continue;
+      const fromKey = body(caller);
+      const toKey = body(to);
+      for (const [currency, rawAmount] of internalAmounts(callValueInfo)) {
+        collectMatches(
+          index,
+          { coin: "TRX", toKey, fromKey },
+          () => ({
+            ...trxOrTrc10Transfer(data, currency, rawAmount, fromKey, toKey, txid, position, SUCCESS),
+            internal: { traceAddress: null },
+          }),
+          matches,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * The positive amounts of one entry by currency ("TRX" or a TRC-10 id), in the node's order.
+ * Malformed elements are skipped; one currency twice in an entry is summed, so a transfer's
+ * identity (txid, position, currency) stays unique.
+ */
+function internalAmounts(callValueInfo: readonly unknown[]): Map<string, string> {
+  const amounts = new Map<string, bigint>();
+  for (const element of callValueInfo) {
+    if (typeof element !== "object" || element === null) continue;
+    const { callValue, tokenId } = element as { callValue?: unknown; tokenId?: unknown };
+    // proto3 omits the empty tokenId of TRX; a token id is the TRC-10's numeric id.
+    const currency =
+      tokenId === undefined || tokenId === "" ? "TRX" : typeof tokenId === "string" && /^\d+$/.test(tokenId) ? tokenId : undefined;
+    const amount = positiveInteger(callValue);
+    if (currency === undefined || amount === undefined) continue;
+    amounts.set(currency, (amounts.get(currency) ?? 0n) + amount);
+  }
+  return new Map([...amounts].map(([currency, amount]) => [currency, amount.toString()]));
+}
+
+/** An int64 as JSON gives it (a number, or the text the block source quotes beyond 2^53) when it is above 0. */
+function positiveInteger(value: unknown): bigint | undefined {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return BigInt(value);
+  if (typeof value === "string" && /^\d+$/.test(value) && BigInt(value) > 0n) return BigInt(value);
+  return undefined;
+}
+
+/** TRX or a TRC-10 token (currency = its id, decimals = its precision): a transaction's own transfer or an internal one. */
+function trxOrTrc10Transfer(
+  data: TronBlockData,
+  currency: string,
+  rawAmount: Transfer["rawAmount"],
+  fromKey: string,
+  toKey: string,
+  txid: string,
+  position: number | null,
+  executionStatus: Transfer["executionStatus"],
+): Transfer {
+  const decimals = currency === "TRX" ? TRX_DECIMALS : (data.trc10Decimals?.get(currency) ?? 0);
+  return {
+    coin: "TRX",
+    currency,
+    from: tronAddressFromEvmHex(fromKey).base58,
+    to: tronAddressFromEvmHex(toKey).base58,
+    amount: formatUnits(rawAmount, decimals),
+    rawAmount,
+    decimals,
+    tokenContract: null,
+    txid,
+    position,
+    executionStatus,
+  };
 }
 
 /** A whitelisted TRC-20 transfer: from a reverted call's data (no log) or from a Transfer log. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import type { TronBlock } from "../domain/match-tron-block.ts";
+import type { TronBlock, TronTransactionInfo } from "../domain/match-tron-block.ts";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
-import { infosOfBlock } from "./tron-block-source.ts";
+import { infosOfBlock, trc10Ids } from "./tron-block-source.ts";
 
 const HEIGHT = 42;
 const tx = (txID: string) => ({ txID, raw_data: { contract: [] } });
@@ -52,5 +52,35 @@ describe("Tron transaction infos are used only when they are exactly those of th
     }
     expect(error).toBeInstanceOf(BlockNotReadyError);
     expect(error).toMatchObject({ retryable: true, details: { coin: "TRX", height: HEIGHT }, message: expect.stringMatching(reason) });
+  });
+});
+
+describe("the TRC-10 ids whose precision a block needs", () => {
+  const assetTransfer = (txID: string, assetName: string) => ({
+    txID,
+    raw_data: { contract: [{ type: "TransferAssetContract", parameter: { value: { asset_name: assetName } } }] },
+  });
+
+  test("TransferAssetContracts' and internal transactions' token ids; TRX and malformed ids are not asked for", () => {
+    const tronBlock: TronBlock = { ...block(), transactions: [assetTransfer("aa01", Buffer.from("1000001").toString("hex")), tx("aa02")] };
+    const internal = (callValueInfo: unknown) => ({
+      caller_address: "41" + "a1".repeat(20),
+      transferTo_address: "41" + "b2".repeat(20),
+      callValueInfo,
+    });
+    const infos = [
+      { id: "aa01" },
+      {
+        id: "aa02",
+        internal_transactions: [
+          internal([{}, { callValue: 5, tokenId: "1000002" }]),
+          internal([{ callValue: 7 }]),
+          internal([{ callValue: 1, tokenId: "USDT" }, { callValue: 1, tokenId: 1000003 }, null]),
+          internal("not a list"),
+          null,
+        ],
+      },
+    ] as unknown as TronTransactionInfo[];
+    expect(trc10Ids(tronBlock, infos)).toEqual(new Set(["1000001", "1000002"]));
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Tron blocks through the shared node client (java-tron's HTTP API): `getnowblock` for the tip,
  * `getblockbynum` and `gettransactioninfobyblocknum` per block (addresses in hex, visible=false),
- * `getblock` without details for a hash, `getassetissuebyid` once per TRC-10 id for its precision.
+ * `getblock` without details for a hash, `getassetissuebyid` once per TRC-10 id for its precision
+ * (the ids of TransferAssetContracts and of the tokens contracts sent, in `internal_transactions`).
  * Integers of 16 digits or more are quoted before parsing, so amounts beyond 2^53 stay exact.
  *
  * The block and its transaction infos are two reads: a block is only returned with exactly one info
@@ -51,6 +52,32 @@ export function infosOfBlock(
   return infos;
 }
 
+/**
+ * The TRC-10 ids whose precision the matcher may need: those of TransferAssetContracts and the
+ * numeric `tokenId`s of internal transactions (malformed ones are the matcher's to skip).
+ */
+export function trc10Ids(block: TronBlock, infos: readonly TronTransactionInfo[]): Set<string> {
+  const ids = new Set<string>();
+  for (const tx of block.transactions ?? []) {
+    const contract = tx.raw_data.contract[0];
+    if (contract?.type !== "TransferAssetContract") continue;
+    const name = contract.parameter.value.asset_name ?? "";
+    ids.add(/^([0-9a-fA-F]{2})+$/.test(name) ? Buffer.from(name, "hex").toString("utf8") : name);
+  }
+  for (const info of infos) {
+    if (!Array.isArray(info.internal_transactions)) continue;
+    for (const entry of info.internal_transactions as unknown[]) {
+      const values = typeof entry === "object" && entry !== null ? (entry as { callValueInfo?: unknown }).callValueInfo : undefined;
+      if (!Array.isArray(values)) continue;
+      for (const value of values as unknown[]) {
+        const tokenId = typeof value === "object" && value !== null ? (value as { tokenId?: unknown }).tokenId : undefined;
+        if (typeof tokenId === "string" && /^\d+$/.test(tokenId)) ids.add(tokenId);
+      }
+    }
+  }
+  return ids;
+}
+
 export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockData> {
   const precision = new Map<string, number>();
 
@@ -59,14 +86,8 @@ export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockDa
     return parseTronJson(await text(response.body)) as T;
   }
 
-  async function trc10Decimals(block: TronBlock): Promise<Map<string, number>> {
-    const ids = new Set<string>();
-    for (const tx of block.transactions ?? []) {
-      const contract = tx.raw_data.contract[0];
-      if (contract?.type !== "TransferAssetContract") continue;
-      const name = contract.parameter.value.asset_name ?? "";
-      ids.add(/^([0-9a-fA-F]{2})+$/.test(name) ? Buffer.from(name, "hex").toString("utf8") : name);
-    }
+  async function trc10Decimals(block: TronBlock, infos: readonly TronTransactionInfo[]): Promise<Map<string, number>> {
+    const ids = trc10Ids(block, infos);
     const missing = [...ids].filter((id) => !precision.has(id));
     await Promise.all(
       missing.map(async (id) => {
@@ -94,7 +115,8 @@ export function createTronBlockSource(node: NodeClient): BlockSource<TronBlockDa
       ]);
       if (!block.blockID || !block.block_header) return null;
       const full = block as TronBlock;
-      return { block: full, infos: infosOfBlock(full, height, infos), trc10Decimals: await trc10Decimals(full) };
+      const blockInfos = infosOfBlock(full, height, infos);
+      return { block: full, infos: blockInfos, trc10Decimals: await trc10Decimals(full, blockInfos) };
     },
   };
 }

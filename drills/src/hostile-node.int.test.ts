@@ -4,7 +4,9 @@
  * proxies, the real delivery service notifies a receiver, and webhooks and addresses are managed
  * through the gateway (the xpub service issues addresses the webhooks watch automatically). On a
  * seeded schedule: the proxies serve a lagging tip, a load balancer's alternating views, null
- * receipts, `[]` transaction infos, timeouts and dropped connections; each chain has an A→B→A
+ * receipts, failed call traces (a fifth of them throughout), `[]` transaction infos, timeouts and dropped connections; about a
+ * third of the Ethereum and Tron payments reach their address through a contract (an internal
+ * transfer: a ValueRouter on Anvil, the simulator's forwarder on Tron); each chain has an A→B→A
  * reorganisation (Tron: blocks replaced, their transactions mined again later or dropped); the lease
  * holder is SIGKILLed; NATS stops for a few seconds while addresses are issued, added and paid; a
  * webhook's list is replaced by a PUT and another gains `xpub_ids`.
@@ -18,6 +20,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   createTestDatabase,
+  deployValueRouter,
   NO_FAULTS,
   seededRandom,
   startAnvil,
@@ -30,6 +33,7 @@ import {
   type NodeFaults,
   type PrivateNats,
   type TestDatabase,
+  type ValueRouter,
 } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // By path, as the end-to-end drill does: the simulator's test helper (TronWeb signing as a dev account).
@@ -65,10 +69,13 @@ const FAULT_PROFILES: Record<string, Partial<NodeFaults>> = {
   calm: {},
   lagging: { lag: 2 },
   loadBalanced: { alternate: { probability: 0.5, lag: 1 } },
-  incomplete: { nullReceipts: 0.4, emptyTransactionInfo: 0.4 },
+  incomplete: { nullReceipts: 0.4, failedTraces: 0.4, emptyTransactionInfo: 0.4 },
   timeouts: { timeout: 0.1, holdMs: NODE_TIMEOUT_MS + 1_000 },
   drops: { drop: 0.15 },
 };
+
+/** Under every profile: the Ethereum node fails a fifth of its call traces (a tracer timing out now and then). */
+const BASELINE_FAULTS: Record<ScannedCoin, Partial<NodeFaults>> = { BTC: {}, ETH: { failedTraces: 0.2 }, TRX: {} };
 
 // One generator per concern: the schedule, the payments and each proxy repeat for a seed.
 const scheduleRandom = seededRandom(SEED);
@@ -78,6 +85,8 @@ let database: TestDatabase;
 let nats: PrivateNats;
 let node: LitecoindRegtest;
 let anvil: AnvilNode;
+/** Pays Ethereum addresses from inside a contract (internal transfers). */
+let router: ValueRouter;
 let proxies: Record<ScannedCoin, NodeFaultProxy>;
 let product: NotificationStack;
 /** How long the peers and the services took to start (the drill's budget is 3 minutes in all). */
@@ -87,6 +96,7 @@ beforeAll(async () => {
   const setupStarted = Date.now();
   [database, nats, node, anvil] = await Promise.all([createTestDatabase(), startPrivateNats(), startLitecoindRegtest(), startAnvil()]);
   await node.mine(101);
+  router = await deployValueRouter(anvil, 3);
   const [btc, eth, trx] = await Promise.all([
     startNodeFaultProxy({ chain: "bitcoin", upstream: node.rpcUrl, seed: SEED + 10 }),
     startNodeFaultProxy({ chain: "ethereum", upstream: anvil.url, seed: SEED + 11 }),
@@ -128,7 +138,11 @@ interface Watch {
   origin: string;
 }
 
-/** A payment the drill made; `position` is the output index (BTC) or null (native account transfers). */
+/**
+ * A payment the drill made; `position` is the output index (BTC), null for a native account
+ * transfer, or the internal transfer's position (its call frame's index, or its entry's index in
+ * Tron's internal_transactions).
+ */
 interface Payment {
   coin: ScannedCoin;
   txid: string;
@@ -294,10 +308,25 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       record({ coin: "ETH", txid, address: params.to.toLowerCase(), position: null, sentAt: Date.now() });
       return txid;
     };
+    /** Through the router: the top-level call pays the contract, its first call frame (position 1) the address. */
+    const payEthInternally = async () => {
+      const { to, value } = ethParams();
+      const txid = await router.forward(to, BigInt(value), anvil.accounts[2]!.address);
+      record({ coin: "ETH", txid, address: to.toLowerCase(), position: 1, sentAt: Date.now() });
+    };
     const payTrx = async () => {
       const address = payAddress("TRX");
       const sent = await tron.tronWeb.trx.sendTransaction(address, paymentRandom.between(1_000, 2_000_000));
       record({ coin: "TRX", txid: sent.transaction.txID, address, position: null, sentAt: Date.now() });
+    };
+    /** Through the simulator's forwarder: the entry at index 0 of internal_transactions pays the address. */
+    const payTrxInternally = async () => {
+      const address = payAddress("TRX");
+      const forwarder = await tron.tronWeb.contract().at(tron.devnode.genesis.forwarder.base58);
+      const txid: string = await forwarder
+        .forward(address)
+        .send({ callValue: paymentRandom.between(1_000, 2_000_000), feeLimit: 100_000_000 });
+      record({ coin: "TRX", txid, address, position: 0, sentAt: Date.now() });
     };
 
     /** Bitcoin A→B→A: block a leaves for a longer branch B (its transactions mined there), then comes back and wins. */
@@ -376,7 +405,11 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       const roundStart = Date.now();
       if (round % PHASE_ROUNDS === 0) {
         for (const coin of ["BTC", "ETH", "TRX"] as const)
-          proxies[coin].setFaults({ ...NO_FAULTS, ...FAULT_PROFILES[schedule.phases[round / PHASE_ROUNDS]![coin]] });
+          proxies[coin].setFaults({
+            ...NO_FAULTS,
+            ...BASELINE_FAULTS[coin],
+            ...FAULT_PROFILES[schedule.phases[round / PHASE_ROUNDS]![coin]],
+          });
       }
       if (round === schedule.natsPause) {
         await nats.stop();
@@ -417,8 +450,8 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
 
       await payBtc();
       await node.mine(1);
-      await payEth();
-      await payTrx();
+      await (paymentRandom.next() < 1 / 3 ? payEthInternally() : payEth());
+      await (paymentRandom.next() < 1 / 3 ? payTrxInternally() : payTrx());
       await tron.devnode.produceBlock();
 
       if (round === schedule.btcReorg) await btcReorg();
@@ -494,6 +527,8 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     const report = {
       seed: SEED,
       payments: verdict.payments,
+      /** Of the payments made, those through a contract (ETH, TRX). */
+      internalPayments: [...payments.values()].filter((p) => p.coin !== "BTC" && p.position !== null).length,
       notifications: verdict.notifications,
       reverts: verdict.reverts,
       falseFinalWords: verdict.falseFinalWords.length,
@@ -527,7 +562,7 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
     mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
     writeFileSync(REPORT, JSON.stringify(report, null, 2));
     process.stdout.write(
-      `hostile node: seed ${SEED}, payments ${report.payments}, notifications ${report.notifications}, reverts ${report.reverts}, ` +
+      `hostile node: seed ${SEED}, payments ${report.payments} (internal ${report.internalPayments}), notifications ${report.notifications}, reverts ${report.reverts}, ` +
         `false final words ${report.falseFinalWords} (per block ${report.falseFinalWordsPerBlock}), missed ${report.missed} ${JSON.stringify(report.missedBecause)}, duplicates ${report.duplicates}, ` +
         `false reverts ${report.falseReverts}, unexpected ${report.unexpected}; full report ${REPORT}\n`,
     );

@@ -22,6 +22,32 @@ describe("createLogger", () => {
     expect(lines[0]).toMatchObject({ service: "gateway", level: "info", message: "listening", port: 8080 });
   });
 
+  it("redacts mnemonics, passphrases and the internal and operator tokens, as headers and as fields", () => {
+    const { lines, destination } = capture();
+    const logger = createLogger({ service: "gateway", destination });
+    logger.info({
+      req: { headers: { "x-chaingate-internal-token": "internal-tok-1", "x-operator-token": "operator-tok-2", accept: "text/plain" } },
+      body: { mnemonic: "abandon abandon about", passphrase: "p4ss-phrase" },
+      config: { INTERNAL_TOKEN: "internal-tok-3", CONSOLE_OPERATOR_TOKEN: "operator-tok-4" },
+      internalToken: "internal-tok-5",
+      operatorToken: "operator-tok-6",
+    });
+    const line = JSON.stringify(lines[0]);
+    for (const secret of [
+      "internal-tok-1",
+      "operator-tok-2",
+      "abandon abandon about",
+      "p4ss-phrase",
+      "internal-tok-3",
+      "operator-tok-4",
+      "internal-tok-5",
+      "operator-tok-6",
+    ]) {
+      expect(line).not.toContain(secret);
+    }
+    expect(line).toContain("text/plain");
+  });
+
   it("redacts API keys, Authorization, private keys, secrets and passwords", () => {
     const { lines, destination } = capture();
     const logger = createLogger({ service: "gateway", destination });

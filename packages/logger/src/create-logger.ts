@@ -1,13 +1,34 @@
 /**
  * pino, JSON lines, with the active OpenTelemetry trace and span ids on every line and secrets
- * (API keys, Authorization, private keys, webhook secrets, passwords) redacted wherever they sit.
+ * (API keys, Authorization, private keys, mnemonics, webhook secrets, passwords, the internal and operator
+ * tokens) redacted wherever they sit.
  */
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
 
 export type { Logger } from "pino";
 
-const SECRET_KEYS = ["authorization", "x-api-key", "apiKey", "api_key", "private_key", "privateKey", "secret", "password", "xprv", "zprv"];
+const SECRET_KEYS = [
+  "authorization",
+  "x-api-key",
+  "apiKey",
+  "api_key",
+  "private_key",
+  "privateKey",
+  "secret",
+  "password",
+  "passphrase",
+  "mnemonic",
+  "xprv",
+  "zprv",
+  // The service-to-service and operator credentials (@chaingate/http's and the account routes' header names), as headers, settings and fields.
+  "x-chaingate-internal-token",
+  "x-operator-token",
+  "INTERNAL_TOKEN",
+  "CONSOLE_OPERATOR_TOKEN",
+  "internalToken",
+  "operatorToken",
+];
 
 /** Redaction paths: each secret key at the top level, one level down, and in request/response headers. */
 export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => {

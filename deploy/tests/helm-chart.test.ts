@@ -396,4 +396,25 @@ describe("helm chart deploy/helm/chaingate", () => {
     const without = render([]);
     expect(allowed(policiesOf(without), bitcoinNs, podOf(find(without, "Deployment", "scanner")), port)).toBe(false);
   });
+
+  it("takes secrets from the Secret only: the console's operator token by secretKeyRef, the internal token never optional, a secret in plain config refused", () => {
+    const objects = render(["--set", "secret.consoleOperatorToken=op-token-from-values"]);
+    expect(byKind(objects, "Secret")[0]!.stringData.CONSOLE_OPERATOR_TOKEN).toBe("op-token-from-values");
+    const gatewayEnv = find(objects, "Deployment", "gateway").spec.template.spec.containers[0].env as Array<{
+      name: string;
+      valueFrom: { secretKeyRef: { key: string; optional?: boolean } };
+    }>;
+    expect(gatewayEnv.find((entry) => entry.name === "CONSOLE_OPERATOR_TOKEN")?.valueFrom.secretKeyRef.key).toBe("CONSOLE_OPERATOR_TOKEN");
+    expect(find(objects, "ConfigMap", "gateway").data.CONSOLE_OPERATOR_TOKEN).toBeUndefined();
+    // An existing Secret without INTERNAL_TOKEN must stop the pods, not switch the internal routes' check off.
+    for (const deployment of byKind(objects, "Deployment")) {
+      const internal = deployment.spec.template.spec.containers[0].env.find((entry: { name: string }) => entry.name === "INTERNAL_TOKEN");
+      expect(internal?.valueFrom.secretKeyRef.optional, component(deployment)).toBeUndefined();
+    }
+    for (const key of ["CONSOLE_OPERATOR_TOKEN", "INTERNAL_TOKEN", "DATABASE_URL", "TRON_NODE_API_KEY"]) {
+      const result = run(tools.helm, ["template", "chaingate", chartDir, "--set", `services.gateway.config.${key}=plain`]);
+      expect(result.status, key).not.toBe(0);
+      expect(result.stderr).toContain(`${key} is a secret`);
+    }
+  });
 });

@@ -6,7 +6,7 @@ nodes or subscribers' webhooks, whether it may scale out, and the Secret keys it
 DATABASE_URL/NATS_URL (each as the variable of the same name).
 */}}
 {{- define "chaingate.catalog" -}}
-gateway: { public: true, database: true, stateless: true, internalToken: true }
+gateway: { public: true, database: true, stateless: true, internalToken: true, secretKeys: [CONSOLE_OPERATOR_TOKEN] }
 btc-proxy: { upstreamEnv: BTC_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD] }
 eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL] }
 trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRON_NODE_URL, TRON_NODE_API_KEY] }
@@ -117,6 +117,16 @@ public edge, those in its `calls` for the others.
 {{- range $other, $upstream := include "chaingate.upstreams" (list $root $role) | fromYaml }}
 {{- $_ := set $data $upstream.env (printf "http://%s:%v" (include "chaingate.componentName" (list $root $other)) $upstream.port) }}
 {{- end }}
-{{- range $key, $value := $svc.config }}{{ $_ := set $data $key (toString $value) }}{{ end }}
+{{- range $key, $value := $svc.config }}
+{{- if has $key (include "chaingate.secretKeys" $root | fromYamlArray) }}
+{{- fail (printf "services.%s.config.%s: %s is a secret: set it in the Secret (secret.* values or secret.existingSecret), never in the plain ConfigMap" $name $key $key) }}
+{{- end }}
+{{- $_ := set $data $key (toString $value) }}
+{{- end }}
 {{- toYaml $data }}
+{{- end }}
+
+{{/* Every key the Secret may hold: refused in a service's plain `config`. */}}
+{{- define "chaingate.secretKeys" -}}
+{{- toYaml (list "DATABASE_URL" "NATS_URL" "INTERNAL_TOKEN" "CONSOLE_OPERATOR_TOKEN" "BTC_RPC_URL" "BTC_RPC_USER" "BTC_RPC_PASSWORD" "BTC_RPC_COOKIE_FILE" "BTC_ZMQ_URL" "ETH_RPC_URL" "ETH_WS_URL" "TRON_NODE_URL" "TRON_NODE_API_KEY") }}
 {{- end }}

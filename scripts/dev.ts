@@ -10,8 +10,12 @@
  * Across restarts: litecoind keeps its chain in the data dir; Anvil and the Tron simulator start
  * a fresh chain each time, so the scanner runs with SCANNER_RESET_STALE_CHAINS and follows a new
  * dev chain from its tip (logged) instead of stopping on it; webhooks registered before keep working.
+ *
+ * Once the gateway is ready it prints a ready-to-use API key of a "dev" account, kept in the data
+ * dir (`dev-api-key`, plain text, mode 600: dev only) and created again when it no longer works.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { connectBus } from "@chaingate/bus";
 import { ALL_EVENTS } from "@chaingate/contracts";
@@ -55,6 +59,9 @@ interface ServiceSpec {
 /** Coinbase outputs mature after 100 blocks: past this height the dev wallet can spend. */
 const MATURE_HEIGHT = 101;
 const DEV_DATA = env.DEV_DATA_DIR ?? `${ROOT}.tmp/dev`;
+const DEV_KEY_FILE = `${DEV_DATA}/dev-api-key`;
+/** Every service starts at once; on a busy machine the gateway's readiness (its dependencies) takes a while. */
+const GATEWAY_READY_TIMEOUT_MS = 120_000;
 
 const services: ServiceSpec[] = [
   {
@@ -192,6 +199,9 @@ services.find((spec) => spec.name === "gateway")!.env.CONSOLE_DIR = consoleDir;
 
 for (const spec of services) startService(spec);
 
+const gatewayUrl = `http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}`;
+const devKey = await ensureDevKey();
+
 console.log(`
 chaingate dev stack
   gateway (public)     http://127.0.0.1:${env.GATEWAY_PORT ?? PORTS.gateway}   console: /console   API reference: /docs   OpenAPI: /api/v1/openapi.json
@@ -201,9 +211,43 @@ chaingate dev stack
   Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; fresh chain each start; dev accounts in docs/dev-chains.md)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}
-Create a key: pnpm --silent admin accounts create --name me; pnpm --silent admin keys create --account <id>
+${
+  devKey
+    ? `API key (dev)         ${devKey}   (kept in ${DEV_KEY_FILE})
+  try it:              curl -H "X-API-Key: ${devKey}" ${gatewayUrl}/api/v1/btc/health`
+    : "API key (dev)         none: the gateway did not become ready (see its log above)"
+}
+  console:             ${gatewayUrl}/console
+More accounts and keys: bash scripts/pnpm.sh --silent admin accounts create --name me; bash scripts/pnpm.sh --silent admin keys create --account <id>
 Ctrl-C stops everything.
 `);
 
 process.on("SIGINT", () => void stopAll(0));
 process.on("SIGTERM", () => void stopAll(0));
+
+/** The dev account's key: the kept one while the gateway accepts it, else a new account and key (the operator CLI). */
+async function ensureDevKey(): Promise<string | undefined> {
+  const deadline = Date.now() + GATEWAY_READY_TIMEOUT_MS;
+  while (
+    (await fetch(`${gatewayUrl}/readyz`).then(
+      (answer) => answer.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (Date.now() > deadline || stopping) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const kept = existsSync(DEV_KEY_FILE) ? readFileSync(DEV_KEY_FILE, "utf8").trim() : "";
+  if (kept && (await fetch(`${gatewayUrl}/api/v1/keys`, { headers: { "x-api-key": kept } })).status !== 401) return kept;
+  const admin = (...args: string[]) =>
+    execFileSync(process.execPath, ["--import", "tsx", "services/gateway/src/admin/cli.ts", ...args], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    }).trim();
+  const account = admin("accounts", "create", "--name", "dev");
+  const key = admin("keys", "create", "--account", account, "--name", "dev stack").split("\n").at(-1)!;
+  mkdirSync(DEV_DATA, { recursive: true });
+  writeFileSync(DEV_KEY_FILE, `${key}\n`, { mode: 0o600 });
+  return key;
+}

@@ -6,32 +6,30 @@
  * each watched address is paid: all three notifications reach the receiver. Anvil and the
  * simulator start fresh chains, so the second start depends on the scanner following them anew.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, DEV_LITECOIND_OPTIONS, waitForExit, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, DEV_LITECOIND_OPTIONS, type TestDatabase } from "@chaingate/testing";
 import { createGenesis, type DevAccount } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 // By path: the delivery's test receiver and the simulator's transaction signing.
 import { startLocalReceiver, type LocalReceiver } from "@chaingate/delivery/testing";
 import { signJson } from "@chaingate/tron-devnode/testing";
+import {
+  DEV_BASE_PORTS,
+  devStackGroupAlive,
+  freeDevPortOffset,
+  interruptDevStack,
+  pollDevStack,
+  spawnDevStack,
+  type DevStackProcess,
+} from "./dev-stack-process.ts";
 import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** The stack's default ports, each moved by the offset. */
-const BASE_PORTS = {
-  gateway: 8080,
-  scanner: 8105,
-  anvil: 8545,
-  tron: 8090,
-  litecoind: DEV_LITECOIND_OPTIONS.rpcPort,
-  others: [8101, 8102, 8103, 8104, 8106],
-};
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 60_000;
 const ARRIVAL_TIMEOUT_MS = 60_000;
@@ -41,40 +39,17 @@ let receiver: LocalReceiver;
 let dataDir: string;
 let offset: number;
 const namespace = `dev${randomBytes(4).toString("hex")}`;
-let stack: { child: ChildProcess; output: () => string } | undefined;
+let stack: DevStackProcess | undefined;
 
 const port = (base: number) => base + offset;
 const url = (base: number) => `http://127.0.0.1:${port(base)}`;
 
-function isFree(candidate: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer().once("error", () => resolve(false));
-    server.listen(candidate, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-/** An offset under which every port of the stack is free now. */
-async function freeOffset(): Promise<number> {
-  const bases = [BASE_PORTS.gateway, BASE_PORTS.scanner, BASE_PORTS.anvil, BASE_PORTS.tron, BASE_PORTS.litecoind, ...BASE_PORTS.others];
-  for (;;) {
-    const candidate = 20_000 + Math.floor(Math.random() * 400) * 50;
-    if ((await Promise.all(bases.map((base) => isFree(base + candidate)))).every(Boolean)) return candidate;
-  }
-}
-
-async function poll<T>(description: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read().catch(() => undefined);
-    if (value !== undefined && accept(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}\n${stack?.output().slice(-4_000) ?? ""}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const poll = <T>(description: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number) =>
+  pollDevStack(stack, description, read, accept, timeoutMs);
 
 /** The scanner's follower state per chain, from its metrics. */
 async function followerStates(): Promise<Record<string, string>> {
-  const text = await (await fetch(`${url(BASE_PORTS.scanner)}/metrics`)).text();
+  const text = await (await fetch(`${url(DEV_BASE_PORTS.scanner)}/metrics`)).text();
   return Object.fromEntries(
     [...text.matchAll(/^scanner_follower_state\{chain="(\w+)",state="(\w+)"\} 1$/gm)].map((match) => [match[1]!, match[2]!]),
   );
@@ -82,10 +57,8 @@ async function followerStates(): Promise<Record<string, string>> {
 
 /** `scripts/dev.ts` in a process group of its own, as `bash scripts/dev.sh` runs it after the bootstrap. */
 async function startStack(): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/dev.ts"], {
+  stack = spawnDevStack(process.execPath, ["--import", "tsx", "scripts/dev.ts"], {
     cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
     env: {
       ...process.env,
       DATABASE_URL: database.connectionString,
@@ -96,13 +69,9 @@ async function startStack(): Promise<void> {
       LOG_LEVEL: "info",
     },
   });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  stack = { child, output: () => output };
   await poll(
     "the gateway",
-    () => fetch(`${url(BASE_PORTS.gateway)}/readyz`).then((response) => response.status),
+    () => fetch(`${url(DEV_BASE_PORTS.gateway)}/readyz`).then((response) => response.status),
     (status) => status === 200,
     START_TIMEOUT_MS,
   );
@@ -116,29 +85,12 @@ async function startStack(): Promise<void> {
 
 /** Ctrl-C: SIGINT to the whole group, then every process of it gone. */
 async function interruptStack(): Promise<void> {
-  const { child } = stack!;
-  process.kill(-child.pid!, "SIGINT");
-  expect(await waitForExit(child, STOP_TIMEOUT_MS)).toBe(true);
-  await poll(
-    "the group's processes to end",
-    async () => groupAlive(child.pid!),
-    (alive) => !alive,
-    STOP_TIMEOUT_MS,
-  );
+  expect(await interruptDevStack(stack!, STOP_TIMEOUT_MS)).toBe(true);
   stack = undefined;
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(`${url(BASE_PORTS.litecoind)}/wallet/chaingate-regtest`, {
+  const response = await fetch(`${url(DEV_BASE_PORTS.litecoind)}/wallet/chaingate-regtest`, {
     method: "POST",
     headers: {
       authorization: `Basic ${Buffer.from(`${DEV_LITECOIND_OPTIONS.rpcUser}:${DEV_LITECOIND_OPTIONS.rpcPassword}`).toString("base64")}`,
@@ -152,7 +104,7 @@ async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T>
 }
 
 async function ethereumRpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url(BASE_PORTS.anvil), {
+  const response = await fetch(url(DEV_BASE_PORTS.anvil), {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -163,7 +115,7 @@ async function ethereumRpc<T>(method: string, params: unknown[] = []): Promise<T
 }
 
 async function tronPost<T>(pathname: string, body: unknown): Promise<T> {
-  const response = await fetch(`${url(BASE_PORTS.tron)}${pathname}`, {
+  const response = await fetch(`${url(DEV_BASE_PORTS.tron)}${pathname}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -176,12 +128,12 @@ beforeAll(async () => {
     createTestDatabase(),
     startLocalReceiver(),
     mkdtemp(path.join(os.tmpdir(), "chaingate-dev-")),
-    freeOffset(),
+    freeDevPortOffset(),
   ]);
 }, 60_000);
 
 afterAll(async () => {
-  if (stack && groupAlive(stack.child.pid!)) process.kill(-stack.child.pid!, "SIGKILL");
+  if (stack && devStackGroupAlive(stack.child.pid!)) process.kill(-stack.child.pid!, "SIGKILL");
   await receiver?.close();
   await database?.drop();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -199,7 +151,7 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
     };
     const webhooks = new Map<ScannedCoin, number>();
     for (const coin of ["BTC", "ETH", "TRX"] as const) {
-      const created = await fetch(`${url(BASE_PORTS.gateway)}/api/v1/webhooks`, {
+      const created = await fetch(`${url(DEV_BASE_PORTS.gateway)}/api/v1/webhooks`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
         body: JSON.stringify({ coin, webhook_url: `${receiver.url}/deposits`, addresses: [addresses[coin]] }),

@@ -7,7 +7,7 @@
  *   instruments pg, express and undici, and packages that read their own files (swagger-ui-dist,
  *   tiny-secp256k1's wasm) keep working.
  * - Entry points: `main.js`, the telemetry preload `telemetry.js` (register or register-edge, as
- *   the package's `start` script chooses), and the gateway's and the scanner's `admin.js`. One build with code
+ *   the package's `start` script chooses), and the gateway's, the scanner's and xpub's `admin.js`. One build with code
  *   splitting, so the preload and the service share one instance of every module they both use.
  * - `dist/start.sh` runs the service with the node flags of its `start` script (the image's CMD).
  * - `dist/externals.json` lists the npm packages the compiled code imports: the image keeps those
@@ -32,6 +32,7 @@ const servicesDir = path.join(root, "services");
 const EXTRA_ENTRIES: Record<string, Record<string, string>> = {
   gateway: { admin: "src/admin/cli.ts" },
   scanner: { admin: "src/admin/cli.ts" },
+  xpub: { admin: "src/admin/cli.ts" },
 };
 
 /** Every bare import that is not a workspace package stays external (node_modules at runtime). */

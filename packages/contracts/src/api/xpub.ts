@@ -163,8 +163,8 @@ export const ethAddressHistoryPageSchema = addressHistoryPageSchema
 
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────────
 
-const HELD_BY_ANOTHER_ACCOUNT =
-  "A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts.";
+const ONE_KEY_ONE_ACCOUNT =
+  "A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`).";
 
 const NOT_FOUND = json(
   "No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).",
@@ -212,13 +212,16 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
     path: base,
     tags: [tag],
     summary: `Register ${keyName}`,
-    description: `${keyDescription} Registering the same key again from the same account answers 200 with the existing record (its original label is kept). ${HELD_BY_ANOTHER_ACCOUNT}`,
+    description: `${keyDescription} Registering the same key again from the same account answers 200 with the existing record (its original label is kept). ${ONE_KEY_ONE_ACCOUNT}`,
     security: SECURITY,
     request: { body: { required: true, content: { "application/json": { schema: registerXpubRequestSchema } } } },
     responses: {
       200: json("The key was already registered by this account: the existing record.", xpubRecordSchema),
       201: json("The key was registered.", xpubRecordSchema),
-      409: json("Another account already registered this key (`errors.xpub`); the message does not say which.", validationErrorSchema),
+      409: json(
+        'The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate.',
+        validationErrorSchema,
+      ),
       422: json(
         "`errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level), or that the account holds its quota of records (QUOTA_XPUB_RECORDS_PER_ACCOUNT, default 1,000 over both chains; a key the account already registered still answers 200); or `label` is too long.",
         validationErrorSchema,
@@ -255,7 +258,7 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
       201: json("The issued address.", issued),
       404: NOT_FOUND,
       409: json(
-        "The record's key is held by an older record of another account (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`).",
+        "The record's key is held by an older record (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`); the message names neither that record nor its account.",
         validationErrorSchema,
       ),
       422: json("The per-key address limit is reached (`errors.id`).", validationErrorSchema),

@@ -118,7 +118,7 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
   it("one key, one account: another account's registration of the xpub, as the same text or re-serialized, is a 409", async () => {
     expect((await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB })).status).toBe(200);
     const held =
-      "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+      "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account.";
     for (const text of [ACCOUNT_XPUB, sameNodeOtherText(ACCOUNT_XPUB)]) {
       expect(await call("POST", "/api/v1/eth/xpub", bob, { xpub: text })).toEqual({
         status: 409,

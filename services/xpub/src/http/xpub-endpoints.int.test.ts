@@ -72,7 +72,7 @@ const issue = (as: Account, id: unknown, at?: InternalEdge) => call("POST", `/ap
 const history = (as: Account, id: unknown, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as);
 const notFound = (id: unknown) => ({ message: `No xpub record with id ${id} was found.` });
 const HELD =
-  "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+  "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account.";
 
 describe("POST /api/v1/btc/xpub", () => {
   it("registers an account zpub: 201 with the record, never the full key", async () => {
@@ -99,7 +99,7 @@ describe("POST /api/v1/btc/xpub", () => {
     expect(again.body.label).toBe("hot wallet");
   });
 
-  it("the same key from another account: 409 naming the xpub field, not the account holding it", async () => {
+  it("the same key from another account: 409 naming the xpub field and the operator, neither the account holding it nor that one does", async () => {
     expect((await register(alice, { xpub: ACCOUNT_0!.zpub })).status).toBe(200);
     expect(await register(bob, { xpub: ACCOUNT_0!.zpub, label: "mine" })).toEqual({
       status: 409,

@@ -41,9 +41,21 @@ export interface IssuedAddressesTable {
   published_at: ColumnType<Date | null, never, Date | null>;
 }
 
+/** One operator move of a record to another account (`xpub-admin keys move`); kept, never deleted. */
+export interface KeyMovesTable {
+  id: Generated<number>;
+  key_id: number;
+  from_account_id: number;
+  to_account_id: number;
+  /** The record's counter at the move: indexes below it were issued while the old account held it. */
+  next_index: number;
+  moved_at: ColumnType<Date, never, never>;
+}
+
 export interface XpubDatabase {
   extended_keys: ExtendedKeysTable;
   issued_addresses: IssuedAddressesTable;
+  key_moves: KeyMovesTable;
 }
 
 export const XPUB_SCHEMA = "xpub";

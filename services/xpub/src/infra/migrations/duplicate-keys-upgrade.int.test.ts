@@ -8,20 +8,23 @@ import { Writable } from "node:stream";
 import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
 import { createLogger } from "@chaingate/logger";
 import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
-import { sql } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import vectors from "../../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import { bitcoinScheme } from "../../domain/key-scheme.ts";
 import type { XpubService } from "../../create-xpub-service.ts";
 import { startTestXpub } from "../../testing/index.ts";
-import { XPUB_SCHEMA } from "../database-schema.ts";
+import { XPUB_SCHEMA, type XpubDatabase } from "../database-schema.ts";
+import { moveKeyRecord } from "../move-key-record.ts";
 import { keyMaterialOf } from "../xpub-repository.ts";
 import { xpubMigrations } from "./index.ts";
 
 const [ACCOUNT_0] = vectors.accounts;
 const KEY = bitcoinScheme("mainnet").parse(ACCOUNT_0!.zpub);
 const HELD =
-  "This key is already registered by another account; a key can be registered by one account only, so that one payment never notifies two accounts.";
+  "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account.";
+const ISSUES_NOTHING =
+  "This record issues no addresses: its key is registered under another record. If the key is yours, ask the operator.";
 
 let database: TestDatabase;
 let connection: Database<unknown>;
@@ -35,7 +38,8 @@ const ids: Record<"alice" | "bob" | "carol" | "daveEth", number> = {} as never;
 beforeAll(async () => {
   database = await createTestDatabase();
   connection = createDatabase<unknown>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
-  const { "0004-one-account-per-key": _rule, ...before } = xpubMigrations;
+  // The schema as it was before the rule: the migrations before 0004.
+  const before = Object.fromEntries(Object.entries(xpubMigrations).filter(([name]) => name < "0004"));
   await migrateToLatest(connection.db, XPUB_SCHEMA, before);
 
   // Bob's record has the lower id but alice registered first: age decides, not the id.
@@ -120,7 +124,7 @@ it("the holder issues as before; a flagged record answers 409 on issue and on re
   ] as const) {
     expect(await call("POST", `/api/v1/btc/xpub/${id}/address`, accounts[name])).toEqual({
       status: 409,
-      body: { message: HELD, errors: { id: [HELD] } },
+      body: { message: ISSUES_NOTHING, errors: { id: [ISSUES_NOTHING] } },
     });
     expect(await call("POST", "/api/v1/btc/xpub", accounts[name], { xpub: ACCOUNT_0!.zpub })).toEqual({
       status: 409,
@@ -132,4 +136,18 @@ it("the holder issues as before; a flagged record answers 409 on issue and on re
     status: 200,
     body: { data: [{ address: ACCOUNT_0!.addresses[0]!.mainnet, index: 0 }], meta: { total: 1 } },
   });
+});
+
+it("keys move refuses a flagged record (its holder is what moves) and a target account holding a flagged record of the key", async () => {
+  const db = connection.db as unknown as Kysely<XpubDatabase>;
+  expect(await moveKeyRecord(db, { id: ids.bob, toAccountId: accounts.dave.accountId })).toEqual({
+    outcome: "flagged_duplicate",
+    holderId: ids.alice,
+  });
+  expect(await moveKeyRecord(db, { id: ids.alice, toAccountId: accounts.carol.accountId })).toEqual({
+    outcome: "target_holds_duplicate",
+    duplicateId: ids.carol,
+  });
+  // Nothing changed: the holder still issues for its account.
+  expect((await call("POST", `/api/v1/btc/xpub/${ids.alice}/address`, accounts.alice)).status).toBe(201);
 });

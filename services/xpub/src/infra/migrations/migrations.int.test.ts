@@ -39,6 +39,7 @@ it("turns existing records into BTC records, their addresses into published ones
     "0002-chain-per-record",
     "0003-address-outbox",
     "0004-one-account-per-key",
+    "0005-key-moves",
   ]);
 
   expect(await query(db, sql<{ id: number; chain: string }>`select id, chain from extended_keys`)).toEqual([{ id: 100, chain: "BTC" }]);

@@ -1,0 +1,86 @@
+/**
+ * A move while the old account is issuing from the record, over a real Postgres: the move waits
+ * for the batch holding the row lock, later calls of the old account get 404, and the new account
+ * continues the counter, so every index is issued once and every address belongs to one account.
+ */
+import { createDatabase, type Database } from "@chaingate/db";
+import {
+  accountSequence,
+  createTestDatabase,
+  internalEdge,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type TestDatabase,
+} from "@chaingate/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { XpubService } from "../create-xpub-service.ts";
+import { auditIssuedAddresses, startTestXpub } from "../testing/index.ts";
+import { freshAccountKey } from "../testing/same-node-other-text.ts";
+import { XPUB_SCHEMA, type XpubDatabase } from "./database-schema.ts";
+import { moveKeyRecord } from "./move-key-record.ts";
+
+const CALLS_BEFORE_AND_DURING = 60;
+const CALLS_AFTER = 10;
+
+let database: TestDatabase;
+let connection: Database<XpubDatabase>;
+let xpub: XpubService;
+let edge: InternalEdge;
+const newAccount = accountSequence();
+const alice = newAccount();
+const bob = newAccount();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  xpub = await startTestXpub(database.connectionString, { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN });
+  connection = createDatabase<XpubDatabase>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
+  edge = internalEdge(xpub);
+});
+afterAll(async () => {
+  await xpub?.close();
+  await connection?.close();
+  await database?.drop();
+});
+
+const issue = async (as: { accountId: number }, id: number) => {
+  const response = await edge.request(as.accountId, `/api/v1/btc/xpub/${id}/address`, { method: "POST" });
+  return { status: response.status, body: (await response.json()) as { index?: number } };
+};
+
+it("issues every index once across the move: the old account's calls before it get 201, after it 404; the new account continues", async () => {
+  const registered = await edge.request(alice.accountId, "/api/v1/btc/xpub", {
+    method: "POST",
+    body: JSON.stringify({ xpub: freshAccountKey() }),
+  });
+  const { id } = (await registered.json()) as { id: number };
+
+  const calls = Array.from({ length: CALLS_BEFORE_AND_DURING }, () => issue(alice, id));
+  const moved = await moveKeyRecord(connection.db, { id, toAccountId: bob.accountId });
+  const alicesAnswers = await Promise.all(calls);
+  const bobsAnswers = await Promise.all(Array.from({ length: CALLS_AFTER }, () => issue(bob, id)));
+
+  expect(moved.outcome).toBe("moved");
+  const statuses = new Set(alicesAnswers.map((answer) => answer.status));
+  expect([...statuses].every((status) => status === 201 || status === 404)).toBe(true);
+  const alicesIndexes = alicesAnswers.filter((answer) => answer.status === 201).map((answer) => answer.body.index!);
+  const bobsIndexes = bobsAnswers.map((answer) => answer.body.index!);
+  expect(bobsAnswers.every((answer) => answer.status === 201)).toBe(true);
+  // Whatever alice got before the move, bob goes on from there, without a gap or a repeat.
+  expect([...alicesIndexes, ...bobsIndexes].sort((a, b) => a - b)).toEqual(
+    Array.from({ length: alicesIndexes.length + CALLS_AFTER }, (_, i) => i),
+  );
+  expect(Math.min(...bobsIndexes)).toBe(alicesIndexes.length);
+  if (moved.outcome === "moved") expect(moved.record).toMatchObject({ nextIndex: alicesIndexes.length, addresses: alicesIndexes.length });
+
+  const audit = await auditIssuedAddresses(database.connectionString, id);
+  expect(audit).toEqual({
+    rows: audit.nextIndex,
+    distinctIndexes: audit.nextIndex,
+    distinctAddresses: audit.nextIndex,
+    minIndex: 0,
+    maxIndex: audit.nextIndex - 1,
+    nextIndex: alicesIndexes.length + CALLS_AFTER,
+  });
+  const owners = await connection.db.selectFrom("issued_addresses").select("account_id").distinct().where("key_id", "=", id).execute();
+  expect(owners).toEqual([{ account_id: bob.accountId }]);
+});

@@ -15,6 +15,7 @@ import { benchRelayMemory } from "./delivery/relay-memory.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
 import { benchWatchFeed } from "./watch/watch-feed.ts";
 import { benchRssBounds } from "./memory/rss-bounds.ts";
+import { benchJsonRpcBatchRss } from "./memory/jsonrpc-batch-rss.ts";
 
 const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   gateway: benchGatewayOverhead,
@@ -28,7 +29,9 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   "relay-memory": benchRelayMemory,
   "notification-latency": benchNotificationLatency,
   "watch-feed": benchWatchFeed,
-  rss: benchRssBounds,
+  // Both memory bounds: large answers and webhooks, then JSON-RPC batches (also alone as rss-jsonrpc).
+  rss: async () => (await benchRssBounds()) && (await benchJsonRpcBatchRss()),
+  "rss-jsonrpc": benchJsonRpcBatchRss,
 };
 
 const infrastructure = await provideTestInfrastructure();

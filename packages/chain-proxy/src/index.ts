@@ -9,7 +9,9 @@ export {
   type JsonRpcProxyPolicyOptions,
   type JsonValue,
 } from "./jsonrpc-proxy-policy.ts";
-export { forwardJsonRpc, type ForwardJsonRpcOptions, type JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
+export { forwardJsonRpc, type ForwardJsonRpcOptions } from "./forward-jsonrpc.ts";
+export { type JsonRpcForwardOutcome } from "./exchange-jsonrpc.ts";
+export { NODE_CHUNKS_IN_FLIGHT } from "./forward-batch-in-chunks.ts";
 export { sendJsonRpcOutcome, type SendJsonRpcOutcomeOptions } from "./send-jsonrpc-outcome.ts";
 export { jsonRpcBody, postJsonRpc, type JsonRpcBatchSettings } from "./post-jsonrpc.ts";
 export { getHealth, type HealthProbe } from "./get-health.ts";

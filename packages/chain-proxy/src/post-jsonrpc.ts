@@ -5,7 +5,8 @@
  * other method); the node's answer streams through unchanged with its content type, the streamed
  * bytes counted by the garbage bound; a JSON-RPC 1.0 refusal is 500 with the node's envelope; an
  * unreachable node 502 -32603, one not configured (or refusing our credentials) 500 -32603. A batch
- * of up to `maxBatchCalls` is checked whole, then sent in chunks of the node's own `nodeBatchCalls`.
+ * of up to `maxBatchCalls` is checked whole, then sent in chunks of the node's own `nodeBatchCalls`
+ * and answered as one array streamed at the client's pace (forward-batch-in-chunks.ts).
  */
 import { abortOnClose } from "@chaingate/http";
 import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";

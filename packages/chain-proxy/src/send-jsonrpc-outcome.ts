@@ -6,7 +6,7 @@
 import type { BufferGarbageBound } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { Response } from "express";
-import type { JsonRpcForwardOutcome } from "./forward-jsonrpc.ts";
+import type { JsonRpcForwardOutcome } from "./exchange-jsonrpc.ts";
 import { pipeNodeBody } from "./pipe-node-body.ts";
 
 export interface SendJsonRpcOutcomeOptions {

@@ -1,8 +1,10 @@
 /**
  * Ethereum client libraries, unmodified, pointed at the proxy's /api/v1/eth/jsonrpc (with the
  * headers the gateway adds, set as a client sets X-API-Key) against Hardhat: viem with batching on (its default batch size is 1,000), ethers' JsonRpcProvider with its
- * defaults, web3.js, and a viem wallet client sending ETH and the dev ERC-20. The node's own batch
- * limit is set low here (ETH_RPC_MAX_BATCH=30) so a client's batch reaches it in chunks.
+ * defaults, web3.js, a viem wallet client sending ETH and the dev ERC-20, and viem and ethers
+ * batching 200 `eth_call`s with distinct answers (whose array the proxy streams back chunk by
+ * chunk). The node's own batch limit is set low here (ETH_RPC_MAX_BATCH=30) so a client's batch
+ * reaches it in chunks.
  */
 import { deployUsdtLikeToken, type DeployedToken } from "@chaingate/testing";
 import { FetchRequest, JsonRpcProvider } from "ethers";
@@ -38,6 +40,13 @@ const nodeBatchSizes = (from: number) =>
     .map((body) => JSON.parse(body) as unknown)
     .filter(Array.isArray)
     .map((batch) => batch.length);
+
+/** `calls` reached the node in batches of at most its limit, most of them full: a client's batch was cut into chunks. */
+const expectChunked = (sizes: number[], calls: number) => {
+  expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(calls);
+  expect(Math.max(...sizes)).toBe(NODE_BATCH);
+  expect(sizes.filter((size) => size === NODE_BATCH).length).toBeGreaterThanOrEqual(Math.floor(calls / NODE_BATCH) - 1);
+};
 
 const publicClient = () =>
   createPublicClient({ chain: hardhat, transport: http(url, { batch: true, fetchOptions: { headers: stack.headers } }) });
@@ -75,6 +84,39 @@ it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request o
   expect(over.status).toBe(400);
   expect(await over.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining("1000") as string }, id: null });
   expect(stack.relay.bodies().length).toBe(sent);
+});
+
+it("viem and ethers batches of 200 distinct 4 KiB eth_call answers, streamed back in chunks of the node's limit, each call its own answer", async () => {
+  // Code that answers each call with its own call data (CALLDATACOPY, RETURN), put at ECHO by a state override.
+  const ECHO = "0x00000000000000000000000000000000ec400000" as Address;
+  const ECHO_CODE: Hex = "0x366000600037366000f3";
+  const override = { [ECHO]: { code: ECHO_CODE } };
+  const data = Array.from({ length: 200 }, (_, i): Hex => `0x${i.toString(16).padStart(64, "0")}${"ab".repeat(4_064)}`);
+
+  const viem = createPublicClient({
+    chain: hardhat,
+    transport: http(url, { batch: { batchSize: 1_000, wait: 20 }, fetchOptions: { headers: stack.headers } }),
+  });
+  let relayed = stack.relay.bodies().length;
+  const viemAnswers = await Promise.all(
+    data.map((input) => viem.call({ to: ECHO, data: input, stateOverride: [{ address: ECHO, code: ECHO_CODE }] })),
+  );
+  expect(viemAnswers.map((answer) => answer.data)).toEqual(data);
+  expectChunked(nodeBatchSizes(relayed), data.length);
+
+  const request = new FetchRequest(url);
+  for (const [name, value] of Object.entries(stack.headers)) request.setHeader(name, value);
+  const provider = new JsonRpcProvider(request, Number(stack.node.chainId), { staticNetwork: true, batchMaxCount: 1_000 });
+  try {
+    relayed = stack.relay.bodies().length;
+    const ethersAnswers = await Promise.all(
+      data.map((input) => provider.send("eth_call", [{ to: ECHO, data: input }, "latest", override])),
+    );
+    expect(ethersAnswers).toEqual(data);
+    expectChunked(nodeBatchSizes(relayed), data.length);
+  } finally {
+    provider.destroy();
+  }
 });
 
 it("ethers' JsonRpcProvider with its defaults: network, reads batched by the provider", async () => {

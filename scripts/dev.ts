@@ -142,7 +142,8 @@ function startService(spec: ServiceSpec): void {
   const args = readStartArguments(`${ROOT}${spec.dir}`);
   // Variables set on the command pass through; the stack's wiring (ports, service URLs) wins,
   // since one PORT cannot serve every service (the gateway's public port is GATEWAY_PORT).
-  const serviceEnv: Record<string, string> = { ...env, ...spec.env, OTEL_SERVICE_NAME: spec.name };
+  // The dev stack sets no INTERNAL_TOKEN (unless given one): its services are told that is intended.
+  const serviceEnv: Record<string, string> = { ALLOW_NO_INTERNAL_TOKEN: "true", ...env, ...spec.env, OTEL_SERVICE_NAME: spec.name };
   const child = spawn(process.execPath, args, { cwd: `${ROOT}${spec.dir}`, env: serviceEnv, stdio: ["ignore", "inherit", "inherit"] });
   child.once("exit", (code, signal) => {
     if (stopping) return;

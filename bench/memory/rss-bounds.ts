@@ -118,6 +118,8 @@ export async function benchRssBounds(): Promise<boolean> {
       DELIVERY_URL: `http://127.0.0.1:${deliveryPort}`,
       INTERNAL_TOKEN: internalToken,
       MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+      // One key sends every body: measure the whole budget, not one account's share of it.
+      MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: "100",
       ACCESS_LOG: "false",
       LOG_LEVEL: "warn",
     },

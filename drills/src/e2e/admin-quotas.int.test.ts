@@ -84,6 +84,7 @@ it("shows the account's usage against every quota, from the delivery and xpub se
 
   expect(await quotaTable(accountId)).toEqual([
     ["service", "quota", "used", "limit"],
+    ["gateway", "QUOTA_API_KEYS_PER_ACCOUNT", "1", "100"],
     ["delivery", "QUOTA_WEBHOOKS_PER_ACCOUNT", "2", String(WEBHOOKS)],
     ["delivery", "QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT", "6", String(ADDRESSES)],
     ["delivery", "QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE", "1", String(TEST_EVENTS)],

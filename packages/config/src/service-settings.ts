@@ -3,7 +3,7 @@
  * their own schema (`z.object({ ...serviceSettings(8102), ...databaseSettings(), ... })`).
  */
 import { z } from "zod";
-import { logLevel, port, positiveInt } from "./env-types.ts";
+import { flag, logLevel, port, positiveInt } from "./env-types.ts";
 
 /** Mirrors @chaingate/http's MIN_INTERNAL_TOKEN_LENGTH (config cannot depend on http). */
 const MIN_INTERNAL_TOKEN_LENGTH = 32;
@@ -23,8 +23,11 @@ export function serviceSettings(defaultPort: number) {
       .min(MIN_INTERNAL_TOKEN_LENGTH, `must be at least ${MIN_INTERNAL_TOKEN_LENGTH} characters`)
       .optional()
       .describe(
-        "A shared secret, the same on every service (one Kubernetes Secret): the gateway sends it on every forwarded request and internal services then refuse any request without it (401; probes and /metrics excepted), compared in constant time. Unset: not checked (dev stack).",
+        "A shared secret, the same on every service (one Kubernetes Secret): the gateway sends it on every forwarded request and internal services then refuse any request without it (401; probes and /metrics excepted), compared in constant time. Unset: the service refuses to start unless ALLOW_NO_INTERNAL_TOKEN is true.",
       ),
+    ALLOW_NO_INTERNAL_TOKEN: flag(false).describe(
+      "true: start without INTERNAL_TOKEN, checking nothing on internal routes (the dev stack and tests only). Otherwise a missing token stops the service at start-up instead of silently leaving its internal routes open.",
+    ),
     METRICS_HOST: z.string().default("127.0.0.1").describe("Address of the separate `/metrics` listener (see METRICS_PORT)."),
     METRICS_PORT: z.coerce
       .number()

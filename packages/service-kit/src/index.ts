@@ -1,4 +1,4 @@
-export { runService, type RunningService } from "./run-service.ts";
+export { missingInternalTokenRefusal, runService, type InternalTokenSettings, type RunningService } from "./run-service.ts";
 export { onShutdownSignal } from "./on-shutdown-signal.ts";
 export {
   listenOptions,

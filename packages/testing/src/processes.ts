@@ -37,7 +37,8 @@ export interface SpawnedService {
 export function spawnService(serviceDir: string, env: Record<string, string>, options: { captureOutput?: boolean } = {}): SpawnedService {
   const child = spawn(process.execPath, readStartArguments(serviceDir), {
     cwd: serviceDir,
-    env: { ...process.env, ...env },
+    // Test and bench stacks run without the internal token unless they pass one (or say otherwise).
+    env: { ALLOW_NO_INTERNAL_TOKEN: "true", ...process.env, ...env },
     // Benchmarks drop the output: collecting access-log lines would load the measuring process.
     stdio: options.captureOutput === false ? "ignore" : ["ignore", "pipe", "pipe"],
   });

@@ -33,6 +33,8 @@ beforeAll(async () => {
     {
       DELIVERY_URL: `http://127.0.0.1:${(delivery.address() as AddressInfo).port}`,
       MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+      // One account here: the whole budget is its share (body-budget-fairness.int.test.ts tests the shares).
+      MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: "100",
     },
     undefined,
     { checkAnswers: false },

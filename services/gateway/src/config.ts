@@ -2,6 +2,8 @@
 import { databaseSettings, env, serviceSettings } from "@chaingate/config";
 import { gcNudgeBytesSetting } from "@chaingate/http";
 import { z } from "zod";
+import { DEFAULT_API_KEYS_PER_ACCOUNT } from "./domain/api-key-quota.ts";
+import { DEFAULT_KEY_CACHE_TTL_MS } from "./infra/api-key-store.ts";
 
 const optionalUrl = (service: string) =>
   z.url().optional().describe(`Base URL of the ${service} service; unset: its prefix answers 503 "not configured".`);
@@ -34,10 +36,28 @@ export const gatewayConfigSchema = z.object({
     .describe(
       "Request-body bytes held at once over all requests (a request reserves its Content-Length, or its route's limit when chunked, until it ends); a request past it gets 503 + Retry-After: 1 before its body is read. Keep it above the largest route limit.",
     ),
+  MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(25)
+    .describe(
+      "The share of MAX_BUFFERED_BODY_BYTES (in percent) one account's requests may hold at once; past it that account's request gets 503 + Retry-After: 1 before its body is read, while other accounts keep the rest. An account holding nothing may always send one body.",
+    ),
+  REQUEST_BODY_RECEIVE_TIMEOUT_MS: env
+    .positiveInt(30_000)
+    .describe(
+      "A request body not wholly received this long after the gateway starts reading it is answered 408 and its share of the buffer freed (the connection is closed).",
+    ),
 
   // Keys and usage
   API_KEY_CACHE_SIZE: env.positiveInt(10_000).describe("Cached API key rows (by prefix)."),
-  API_KEY_CACHE_TTL_MS: env.positiveInt(60_000).describe("No cached key row outlives this, whatever happens to the key-change listener."),
+  API_KEY_CACHE_TTL_MS: env
+    .positiveInt(DEFAULT_KEY_CACHE_TTL_MS)
+    .describe(
+      "No cached key row outlives this, whatever happens to the key-change listener: the longest a replica that missed a key's NOTIFY still accepts it after a deactivation (the replica that deactivates it refuses it at once). Each replica reads each key in use once per this period.",
+    ),
   API_KEY_LISTENER_PROBE_MS: env
     .positiveInt(5_000)
     .describe(
@@ -50,7 +70,20 @@ export const gatewayConfigSchema = z.object({
     .nonnegative()
     .default(0)
     .describe(
-      "Requests per API key per second, one limit shared by all gateway replicas (through the database), past which the answer is 429 with Retry-After (infra/shared-key-rate-limit.ts). 0, the default, turns it off: the spec's v1 has no rate limit.",
+      "Requests per API key per second, one limit shared by all gateway replicas (through the database), past which the answer is 429 with Retry-After (infra/shared-rate-limit.ts). 0, the default, turns it off: the spec's v1 has no rate limit.",
+    ),
+  RATE_LIMIT_REQUESTS_PER_ACCOUNT_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe(
+      "Requests per account per second over all its keys, counted like the per-key limit and checked after it (429 with Retry-After), so minting keys does not multiply the allowance. Unset: the value of RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND; 0: no per-account limit.",
+    ),
+  QUOTA_API_KEYS_PER_ACCOUNT: env
+    .positiveInt(DEFAULT_API_KEYS_PER_ACCOUNT)
+    .describe(
+      "Active API keys one account may have through POST /api/v1/keys (422 past it; a deactivated key frees its slot). The operator's CLI and paths are not held to it. Set it for the admin CLI too, whose `quotas` command shows it.",
     ),
 
   // Web console (/console) and the account API's operator paths

@@ -17,7 +17,7 @@ import { createApiKeyStore } from "./infra/api-key-store.ts";
 import { createGatewayMetrics } from "./infra/gateway-metrics.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./infra/database-schema.ts";
 import { gatewayMigrations } from "./infra/migrations/index.ts";
-import { createSharedKeyRateLimit } from "./infra/shared-key-rate-limit.ts";
+import { createSharedRateLimit, type RateLimitBuckets } from "./infra/shared-rate-limit.ts";
 import { createUpstreamProxy } from "./infra/upstream-proxy.ts";
 import { createUsageRecorder } from "./infra/usage-recorder.ts";
 
@@ -68,15 +68,22 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     bodyTimeoutMs: config.UPSTREAM_BODY_TIMEOUT_MS,
     maxRequestBodyBytes: config.MAX_REQUEST_BODY_BYTES,
     maxBufferedBodyBytes: config.MAX_BUFFERED_BODY_BYTES,
+    maxBufferedBodyBytesPerAccount: Math.floor((config.MAX_BUFFERED_BODY_BYTES * config.MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT) / 100),
+    bodyReceiveTimeoutMs: config.REQUEST_BODY_RECEIVE_TIMEOUT_MS,
     onUpstreamError: (upstream, error) => logger.warn({ err: error, upstream }, "upstream request failed"),
     garbageBound: createBufferGarbageBound(config.GC_NUDGE_BYTES),
   });
-  const requestsPerSecond = config.RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND;
+  const perKeyPerSecond = config.RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND;
+  // Unset, the account limit is the key limit: minting keys must not multiply the allowance.
+  const perAccountPerSecond = config.RATE_LIMIT_REQUESTS_PER_ACCOUNT_PER_SECOND ?? perKeyPerSecond;
+  const sharedLimit = (requestsPerSecond: number, buckets: RateLimitBuckets) =>
+    requestsPerSecond > 0
+      ? { limit: createSharedRateLimit(database.db, requestsPerSecond, logger, buckets), requestsPerSecond }
+      : undefined;
   const authenticate = createRequestAuthenticator({
     keyStore,
     usage,
-    rateLimit:
-      requestsPerSecond > 0 ? { limit: createSharedKeyRateLimit(database.db, requestsPerSecond, logger), requestsPerSecond } : undefined,
+    rateLimits: { perKey: sharedLimit(perKeyPerSecond, "key"), perAccount: sharedLimit(perAccountPerSecond, "account") },
   });
   const publicApp = createPublicApp({
     logger,
@@ -84,7 +91,13 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     metrics,
     consoleDir: config.CONSOLE_DIR ?? defaultConsoleDir(import.meta.url),
     registerRoutes: (http) =>
-      registerAccountRoutes(http, { authenticate, admin: createAccountAdmin(database.db), operatorToken: config.CONSOLE_OPERATOR_TOKEN }),
+      registerAccountRoutes(http, {
+        authenticate,
+        // Keys this replica changes leave its cache before it answers (a NOTIFY may come late or never).
+        admin: createAccountAdmin(database.db, { onKeyChanged: (prefix) => keyStore.forget(prefix) }),
+        maxActiveKeysPerAccount: config.QUOTA_API_KEYS_PER_ACCOUNT,
+        operatorToken: config.CONSOLE_OPERATOR_TOKEN,
+      }),
   });
   const accessLogDestination = config.ACCESS_LOG && logger.isLevelEnabled("info") ? bufferedStdout() : undefined;
   const handler = createGatewayHandler({

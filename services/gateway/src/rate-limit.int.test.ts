@@ -1,8 +1,10 @@
 /**
  * RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND through a real gateway (answers checked against the OpenAPI
  * document): off by default (the spec's v1 has no rate limit); when set, a key past it gets 429
- * `{message}` with `Retry-After`, other keys are unaffected, and the key passes again a second later.
- * The limit is one across replicas (gateways on one database share it). No upstream is configured:
+ * `{message}` with `Retry-After`, other accounts are unaffected, and the key passes again a second later.
+ * The same limit counts every account over all its keys (RATE_LIMIT_REQUESTS_PER_ACCOUNT_PER_SECOND,
+ * by default the per-key value), so minting keys does not multiply it. The limit is one across
+ * replicas (gateways on one database share it). No upstream is configured:
  * an admitted request answers 503 "not configured", which is enough to tell it from a refused one.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -50,6 +52,26 @@ it("refuses a key's requests past the limit with 429 {message} and Retry-After; 
   expect((await burst(limited.url, bob.key, 1))[0]!.status).toBe(503);
   await new Promise((resolve) => setTimeout(resolve, 1_100));
   expect((await burst(limited.url, alice.key, LIMIT)).map((answer) => answer.status)).toEqual([503, 503, 503]);
+});
+
+it("counts an account's keys together: a key the account mints does not bring a fresh allowance", async () => {
+  const erin = await createAccountWithKey(limited.databaseUrl, "erin");
+  // The second key is made on the unlimited replica, so making it spends nothing of the limit.
+  const minted = await fetch(`${unlimited.url}/api/v1/keys`, {
+    method: "POST",
+    headers: { "x-api-key": erin.key, accept: "application/json" },
+  });
+  const second = ((await minted.json()) as { data: { key: string } }).data.key;
+  expect((await burst(limited.url, erin.key, LIMIT)).map((answer) => answer.status)).toEqual([503, 503, 503]);
+  expect(await burst(limited.url, second, 1)).toEqual([
+    {
+      status: 429,
+      retryAfter: "1",
+      body: {
+        message: `Too many requests for this account: the limit is ${LIMIT} per second over all its keys (RATE_LIMIT_REQUESTS_PER_ACCOUNT_PER_SECOND); retry after 1 second.`,
+      },
+    },
+  ]);
 });
 
 it("is off by default: a burst of one key is never refused", async () => {

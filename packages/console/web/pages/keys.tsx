@@ -7,7 +7,8 @@ import { KeyTable } from "../components/key-table.tsx";
 import { useLoad } from "../use-load.ts";
 
 export function KeysPage({ onOwnKeyDeactivated }: { onOwnKeyDeactivated(): void }) {
-  const keys = useLoad(async () => (await unwrap(api.GET("/api/v1/keys"))).data);
+  // One page of the largest size: QUOTA_API_KEYS_PER_ACCOUNT (100 by default) active keys fit in it.
+  const keys = useLoad(async () => (await unwrap(api.GET("/api/v1/keys", { params: { query: { per_page: 500 } } }))).data);
   const [name, setName] = useState("");
   const [created, setCreated] = useState<Schemas["CreatedApiKey"]>();
   const [error, setError] = useState<ApiError>();

@@ -7,12 +7,18 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "../zod.ts";
 import { GATEWAY_RESPONSES, SECURITY, json } from "../openapi/openapi-registry.ts";
 import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+import { DEFAULT_PER_PAGE, FIRST_PAGE, MAX_PER_PAGE, pageNumber } from "./xpub.ts";
 
 export const API_KEY_NAME_MAX_CHARS = 100;
 export const ACCOUNT_NAME_MAX_CHARS = 100;
 /** Usage window: the console shows 30 days; at most 90 are kept worth asking for in one answer. */
 export const DEFAULT_USAGE_DAYS = 30;
 export const MAX_USAGE_DAYS = 90;
+/**
+ * Deepest page of the key list: bounded so a page number never turns into an offset past what
+ * Postgres takes (at 500 per page, 50 million keys, far beyond any account).
+ */
+export const MAX_KEY_LIST_PAGE = 100_000;
 /** The header that carries CONSOLE_OPERATOR_TOKEN. */
 export const OPERATOR_TOKEN_HEADER = "x-operator-token";
 
@@ -25,6 +31,17 @@ const keyNameField = z
 
 export const createApiKeyRequestSchema = z.object({ name: keyNameField.nullable().optional() }).openapi("CreateApiKeyRequest");
 export type CreateApiKeyRequest = z.infer<typeof createApiKeyRequestSchema>;
+
+/** Key list paging: the `page`/`per_page` rules of the other lists (default 50, at most 500), and a deepest page. */
+export const apiKeyListQuerySchema = z.object({
+  page: pageNumber("page", FIRST_PAGE, MAX_KEY_LIST_PAGE).openapi({
+    description: `Page number, ${FIRST_PAGE} to ${MAX_KEY_LIST_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.`,
+  }),
+  per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({
+    description: `Keys per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
+  }),
+});
+export type ApiKeyListQuery = z.infer<typeof apiKeyListQuerySchema>;
 
 export const usageQuerySchema = z.object({
   days: z
@@ -81,6 +98,13 @@ export const createdApiKeySchema = apiKeySchema
   .extend({ key: z.string().openapi({ description: "The whole 40-character key: returned this once, stored only as a hash." }) })
   .openapi("CreatedApiKey");
 
+export const apiKeyPageSchema = z
+  .object({
+    data: z.array(apiKeySchema),
+    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  })
+  .openapi("ApiKeyPage");
+
 export const usageSchema = z
   .object({
     data: z.array(z.object({ day: z.iso.date(), endpoint_group: z.string().openapi({ example: "btc" }), request_count: z.number().int() })),
@@ -109,8 +133,13 @@ export function registerAccountPaths(registry: OpenAPIRegistry): void {
     tags,
     summary: "List the account's API keys",
     security: SECURITY,
-    description: "Every key of the caller's account, active or not, ordered by id. The key itself is never returned here.",
-    responses: { 200: json("`{data: [key]}`", dataOf(z.array(apiKeySchema))), ...GATEWAY_RESPONSES },
+    request: { query: apiKeyListQuerySchema },
+    description: "The keys of the caller's account, active or not, ordered by id, a page at a time. The key itself is never returned here.",
+    responses: {
+      200: json("`{data: [key], meta: {current_page, per_page, total, last_page}}`", apiKeyPageSchema),
+      422: VALIDATION,
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
     method: "post",
@@ -119,8 +148,16 @@ export function registerAccountPaths(registry: OpenAPIRegistry): void {
     summary: "Create an API key",
     security: SECURITY,
     request: body(createApiKeyRequestSchema, false),
-    description: "A new key of the caller's account. Its whole value is in this answer only.",
-    responses: { 201: json("`{data: key}` with `key`.", dataOf(createdApiKeySchema)), 422: VALIDATION, ...GATEWAY_RESPONSES },
+    description:
+      "A new key of the caller's account. Its whole value is in this answer only. An account holds at most the gateway's QUOTA_API_KEYS_PER_ACCOUNT active keys (default 100): past it the answer is 422 with `errors.keys`, and deactivating a key frees its slot.",
+    responses: {
+      201: json("`{data: key}` with `key`.", dataOf(createdApiKeySchema)),
+      422: json(
+        "`{message, errors}`: a bad name (`errors.name`), or the account's active keys at their quota (`errors.keys`).",
+        validationErrorSchema,
+      ),
+      ...GATEWAY_RESPONSES,
+    },
   });
   registry.registerPath({
     method: "post",

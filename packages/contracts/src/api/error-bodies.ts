@@ -3,7 +3,7 @@ import { z } from "../zod.ts";
 
 export const messageErrorSchema = z.object({ message: z.string() }).openapi("MessageError", {
   description:
-    "Gateway-level errors: authentication (401), routing (404), method (405), body too large for its route (413), service unavailable or the gateway holding too many request bodies at once (503, with `Retry-After`).",
+    "Gateway-level errors: authentication (401), routing (404), method (405), a request body not received in time (408), body too large for its route (413), service unavailable, or the gateway or the account holding too many request bodies at once (503, with `Retry-After`).",
 });
 
 export const nodeErrorSchema = z

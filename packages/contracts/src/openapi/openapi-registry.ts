@@ -29,6 +29,13 @@ export const RATE_LIMITED: ResponseConfig = {
 /** Responses every authenticated endpoint can give, produced by the gateway. */
 export const GATEWAY_RESPONSES: Record<number, ResponseConfig> = {
   401: json("No API key was sent, or it matches no active key (two distinct messages).", messageErrorSchema),
+  408: json(
+    "A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed.",
+    messageErrorSchema,
+  ),
   429: RATE_LIMITED,
-  503: json("The internal service behind this path is down or not configured; retry later.", messageErrorSchema),
+  503: json(
+    "The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After).",
+    messageErrorSchema,
+  ),
 };

@@ -5,12 +5,16 @@
  *   pnpm --silent admin keys list [--account ID]
  *   pnpm --silent admin keys deactivate (--id ID | --prefix P)
  *   pnpm --silent admin usage [--account ID] [--since YYYY-MM-DD]
- *   pnpm --silent admin quotas --account ID                → usage vs quota, from the delivery and xpub services
+ *   pnpm --silent admin quotas --account ID                → usage vs quota: the gateway's, then the delivery and xpub services'
  * Reads DATABASE_URL (default: the loopback Postgres); migrates the gateway schema first. `quotas`
- * also reads DELIVERY_URL, XPUB_URL (defaults: the dev stack's loopback ports) and INTERNAL_TOKEN.
+ * also reads QUOTA_API_KEYS_PER_ACCOUNT (as the gateway's; default 100), DELIVERY_URL, XPUB_URL
+ * (defaults: the dev stack's loopback ports) and INTERNAL_TOKEN. The operator's `keys create` is
+ * not held to the key quota (it binds what an account does for itself through the API).
  */
 import { parseArgs } from "node:util";
 import { openServiceDatabase } from "@chaingate/service-kit";
+import { gatewayConfigSchema } from "../config.ts";
+import { API_KEY_QUOTA_SETTING } from "../domain/api-key-quota.ts";
 import { AccountAdminError, createAccountAdmin } from "../infra/account-admin.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "../infra/database-schema.ts";
 import { gatewayMigrations } from "../infra/migrations/index.ts";
@@ -104,6 +108,7 @@ async function main(argv: string[]): Promise<void> {
         if (!(await admin.accountExists(accountId))) throw new AccountAdminError(`No account with id ${accountId}.`);
         const services = { delivery: process.env.DELIVERY_URL ?? DEFAULT_DELIVERY_URL, xpub: process.env.XPUB_URL ?? DEFAULT_XPUB_URL };
         console.log(["service", "quota", "used", "limit"].join("\t"));
+        console.log(["gateway", API_KEY_QUOTA_SETTING, await admin.activeKeyCount(accountId), apiKeyQuota()].join("\t"));
         for (const answer of await readQuotaUsage(services, accountId, process.env.INTERNAL_TOKEN)) {
           if ("error" in answer) {
             console.error(`${answer.service}: ${answer.error}`);
@@ -120,6 +125,13 @@ async function main(argv: string[]): Promise<void> {
   } finally {
     await database.close();
   }
+}
+
+/** QUOTA_API_KEYS_PER_ACCOUNT read as the gateway reads it (same rules and default). */
+function apiKeyQuota(): number {
+  const read = gatewayConfigSchema.shape[API_KEY_QUOTA_SETTING].safeParse(process.env[API_KEY_QUOTA_SETTING]);
+  if (!read.success) throw new UsageError(`${API_KEY_QUOTA_SETTING} must be a positive integer`);
+  return read.data;
 }
 
 function requireId(value: string | undefined, flag: string): number {

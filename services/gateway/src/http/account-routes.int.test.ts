@@ -13,6 +13,7 @@ import { checkAnswers } from "@chaingate/testing";
 import { createAccountWithKey, startTestGateway } from "../testing/index.ts";
 import { KEY_NOT_FOUND_MESSAGE, OPERATOR_TOKEN_MESSAGE } from "./account-routes.ts";
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./authenticate-request.ts";
+import { DEFAULT_KEY_CACHE_TTL_MS } from "../infra/api-key-store.ts";
 
 const OPERATOR_TOKEN = "operator-token-for-tests-0123456789abcdef";
 
@@ -94,7 +95,7 @@ describe("keys of the caller's account", () => {
     });
   });
 
-  it("deactivates a key: the very next request with it is refused", async () => {
+  it("deactivates a key: the very next request with it is refused there, and on another replica within the cache TTL", async () => {
     const created = await call("POST", "/api/v1/keys", as(alice.key), { name: "short-lived" });
     const { id, key } = created.body.data as { id: number; key: string };
     expect((await call("GET", "/api/v1/keys", as(key))).status).toBe(200);
@@ -102,8 +103,11 @@ describe("keys of the caller's account", () => {
     expect(deactivated.status).toBe(200);
     expect(deactivated.body.data).toMatchObject({ id, active: false });
     expect((deactivated.body.data as { deactivated_at: string }).deactivated_at).toMatch(/^\d{4}-/);
-    for (const base of [gateway.url, logged.url])
-      expect(await call("GET", "/api/v1/keys", as(key), undefined, base)).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+    expect(await call("GET", "/api/v1/keys", as(key))).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+    // Another replica learns it from the NOTIFY, or at the latest when its cached row expires.
+    await expect
+      .poll(() => call("GET", "/api/v1/keys", as(key), undefined, logged.url), { timeout: DEFAULT_KEY_CACHE_TTL_MS + 1_000 })
+      .toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
   });
 
   it("lets a key deactivate itself (its access ends with that answer)", async () => {
@@ -132,6 +136,41 @@ describe("keys of the caller's account", () => {
       status: 401,
       body: { message: INVALID_KEY_MESSAGE },
     });
+  });
+});
+
+describe("paging the key list", () => {
+  it("pages by id with page/per_page and {current_page, per_page, total, last_page}; a page past the end is empty", async () => {
+    const { key } = await createAccountWithKey(gateway.databaseUrl, "pager");
+    for (let i = 0; i < 4; i++) expect((await call("POST", "/api/v1/keys", as(key), { name: `key ${i}` })).status).toBe(201);
+    const page = async (query: string) => {
+      const { status, body } = await call("GET", `/api/v1/keys${query}`, as(key));
+      expect(status).toBe(200);
+      return { names: (body.data as Array<{ name: string | null }>).map((k) => k.name), meta: body.meta };
+    };
+    expect(await page("")).toEqual({
+      names: [null, "key 0", "key 1", "key 2", "key 3"],
+      meta: { current_page: 1, per_page: 50, total: 5, last_page: 1 },
+    });
+    expect(await page("?per_page=2")).toEqual({ names: [null, "key 0"], meta: { current_page: 1, per_page: 2, total: 5, last_page: 3 } });
+    expect(await page("?page=3&per_page=2")).toEqual({ names: ["key 3"], meta: { current_page: 3, per_page: 2, total: 5, last_page: 3 } });
+    expect(await page("?page=4&per_page=2")).toEqual({ names: [], meta: { current_page: 4, per_page: 2, total: 5, last_page: 3 } });
+  });
+
+  it("refuses nonsense paging with 422 {message, errors}", async () => {
+    for (const [query, field, message] of [
+      ["page=0", "page", "The page field must be at least 1."],
+      ["page=9999999999999999", "page", "The page field must not be greater than 100000."],
+      ["page=1.5", "page", "The page field must be an integer."],
+      ["per_page=0", "per_page", "The per page field must be at least 1."],
+      ["per_page=501", "per_page", "The per page field must not be greater than 500."],
+      ["per_page=x", "per_page", "The per page field must be an integer."],
+    ]) {
+      expect(await call("GET", `/api/v1/keys?${query}`, as(alice.key))).toEqual({
+        status: 422,
+        body: { message, errors: { [field!]: [message] } },
+      });
+    }
   });
 });
 

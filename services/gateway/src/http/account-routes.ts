@@ -4,7 +4,13 @@
  * caller's account, in the spec's error shapes. The web console calls these like any client.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createApiKeyRequestSchema, createAccountRequestSchema, OPERATOR_TOKEN_HEADER, usageQuerySchema } from "@chaingate/contracts";
+import {
+  apiKeyListQuerySchema,
+  createApiKeyRequestSchema,
+  createAccountRequestSchema,
+  OPERATOR_TOKEN_HEADER,
+  usageQuerySchema,
+} from "@chaingate/contracts";
 import { parseRequest, type HttpApp } from "@chaingate/http";
 import type { Request, RequestHandler, Response } from "express";
 import type { AccountAdmin, AccountKey, AccountSummary, CreatedApiKey } from "../infra/account-admin.ts";
@@ -21,6 +27,8 @@ export interface AccountRoutesOptions {
   /** The gateway's one authentication (authenticate-request.ts): the same refusals and rate limit as every proxied path. */
   authenticate: AuthenticateRequest;
   admin: AccountAdmin;
+  /** QUOTA_API_KEYS_PER_ACCOUNT: active keys an account may create for itself (the operator's paths are not held to it). */
+  maxActiveKeysPerAccount: number;
   /** CONSOLE_OPERATOR_TOKEN; undefined: the operator paths do not exist. */
   operatorToken?: string;
 }
@@ -69,15 +77,19 @@ export function registerAccountRoutes(http: HttpApp, options: AccountRoutesOptio
     }, next);
   };
 
-  http.route("get", "/api/v1/keys", authenticate, async (_req, res) => {
+  http.route("get", "/api/v1/keys", authenticate, async (req, res) => {
+    const { page, per_page } = parseRequest(apiKeyListQuerySchema, req.query);
     const key = callerOf(res);
-    const rows = await admin.accountKeys({ accountId: key.accountId });
-    res.json({ data: rows.map((row) => keyBody(row, key.keyId)) });
+    const { rows, total } = await admin.accountKeyPage(key.accountId, page, per_page);
+    res.json({
+      data: rows.map((row) => keyBody(row, key.keyId)),
+      meta: { current_page: page, per_page, total, last_page: Math.max(1, Math.ceil(total / per_page)) },
+    });
   });
 
   http.route("post", "/api/v1/keys", authenticate, http.jsonBody, async (req, res) => {
     const { name = null } = parseRequest(createApiKeyRequestSchema, req.body);
-    const created = await admin.createApiKey(callerOf(res).accountId, name);
+    const created = await admin.createApiKey(callerOf(res).accountId, name, { maxActiveKeys: options.maxActiveKeysPerAccount });
     res.status(201).json({ data: await createdKeyBody(admin, created) });
   });
 

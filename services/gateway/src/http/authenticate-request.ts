@@ -6,9 +6,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { hasErrorCode } from "@chaingate/errors";
 import { readCredential } from "../domain/read-credential.ts";
-import { rateLimitedMessage } from "../domain/key-rate-limit.ts";
+import { accountRateLimitedMessage, rateLimitedMessage } from "../domain/key-rate-limit.ts";
 import type { ApiKeyStore, AuthenticatedKey } from "../infra/api-key-store.ts";
-import type { SharedKeyRateLimit } from "../infra/shared-key-rate-limit.ts";
+import type { SharedRateLimit } from "../infra/shared-rate-limit.ts";
 import type { UsageRecorder } from "../infra/usage-recorder.ts";
 
 export const MISSING_KEY_MESSAGE = "No API key was sent. Send it in the X-API-Key header (or Authorization: Bearer).";
@@ -18,8 +18,17 @@ export const KEYS_UNAVAILABLE_MESSAGE = "API keys cannot be checked right now (t
 export interface RequestAuthenticatorOptions {
   keyStore: ApiKeyStore;
   usage: UsageRecorder;
-  /** RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND; undefined: no limit (the spec's v1 has none). */
-  rateLimit?: { limit: SharedKeyRateLimit; requestsPerSecond: number };
+  /**
+   * RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND and RATE_LIMIT_REQUESTS_PER_ACCOUNT_PER_SECOND; an
+   * undefined one is off (the spec's v1 has no limit). The key's bucket is asked first: a request
+   * it refuses takes nothing from the account's, which its other keys share.
+   */
+  rateLimits?: { perKey?: RateLimit; perAccount?: RateLimit };
+}
+
+export interface RateLimit {
+  limit: SharedRateLimit;
+  requestsPerSecond: number;
 }
 
 /** The caller's key, or the answer that refuses the request (`{message}`, with Retry-After when it applies). */
@@ -31,7 +40,8 @@ export type Authentication =
 export type AuthenticateRequest = (headers: IncomingHttpHeaders, group: string) => Promise<Authentication>;
 
 export function createRequestAuthenticator(options: RequestAuthenticatorOptions): AuthenticateRequest {
-  const { keyStore, usage, rateLimit } = options;
+  const { keyStore, usage } = options;
+  const { perKey, perAccount } = options.rateLimits ?? {};
   return async (headers, group) => {
     const credential = readCredential(headers);
     if (credential.kind === "missing") return { refusal: { status: 401, message: MISSING_KEY_MESSAGE } };
@@ -44,9 +54,18 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
       return { refusal: { status: 503, message: KEYS_UNAVAILABLE_MESSAGE, retryAfterSeconds: 1 } };
     }
     if (!key) return { refusal: { status: 401, message: INVALID_KEY_MESSAGE } };
-    const retryAfterSeconds = rateLimit ? await rateLimit.limit.take(key.keyId) : 0;
-    if (retryAfterSeconds > 0)
-      return { refusal: { status: 429, message: rateLimitedMessage(rateLimit!.requestsPerSecond, retryAfterSeconds), retryAfterSeconds } };
+    if (perKey) {
+      const retryAfterSeconds = await perKey.limit.take(key.keyId);
+      if (retryAfterSeconds > 0)
+        return { refusal: { status: 429, message: rateLimitedMessage(perKey.requestsPerSecond, retryAfterSeconds), retryAfterSeconds } };
+    }
+    if (perAccount) {
+      const retryAfterSeconds = await perAccount.limit.take(key.accountId);
+      if (retryAfterSeconds > 0)
+        return {
+          refusal: { status: 429, message: accountRateLimitedMessage(perAccount.requestsPerSecond, retryAfterSeconds), retryAfterSeconds },
+        };
+    }
     // Statistics follow the dashboard's rule: only the X-API-Key path is counted.
     if (credential.via === "x-api-key") usage.record(key.keyId, group);
     return { key };

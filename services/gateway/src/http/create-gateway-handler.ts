@@ -116,7 +116,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
 
     const { headers, traceId } = serviceCallHeaders(req, key.accountId, requestId, options.internalToken);
     logged.traceId = traceId;
-    await proxy.forward(route.upstream, req, res, headers, route.bodyLimitBytes, answerHeaders);
+    await proxy.forward(route.upstream, key.accountId, req, res, headers, route.bodyLimitBytes, answerHeaders);
   }
 
   return (req, res) => {

@@ -1,12 +1,17 @@
 /**
  * Operator actions on accounts and keys (the spec's "dashboard"). Every key change sends NOTIFY
- * in the same transaction, so gateways evict their cached row as the change commits.
+ * in the same transaction, so gateways evict their cached row as the change commits; and, once it
+ * has committed, tells `onKeyChanged`, so the gateway that made the change evicts it at once
+ * instead of waiting for its own NOTIFY (api-key-store.ts).
  */
 import { sql, type Kysely } from "kysely";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "../domain/api-key.ts";
+import { apiKeyQuotaError } from "../domain/api-key-quota.ts";
 import { API_KEYS_CHANNEL, type GatewayDatabase } from "./database-schema.ts";
 
 const PREFIX_COLLISION_RETRIES = 5;
+/** First key of the gateway's two-key advisory locks (pg_advisory_xact_lock(int, int)): "gate". */
+const ACCOUNT_LOCK_NAMESPACE = 0x67617465;
 
 export interface CreatedApiKey {
   id: number;
@@ -29,6 +34,12 @@ export interface ApiKeyListing {
 /** A key as its account sees it: the listing plus the last day the usage statistics counted it. */
 export interface AccountKey extends ApiKeyListing {
   last_used_on: string | null;
+}
+
+/** One page of an account's keys and how many it has in all. */
+export interface AccountKeyPage {
+  rows: AccountKey[];
+  total: number;
 }
 
 export interface AccountSummary {
@@ -56,20 +67,65 @@ export class AccountAdminError extends Error {
   override name = "AccountAdminError";
 }
 
-export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
+export interface AccountAdminOptions {
+  /** Called with a key's prefix after a change to it committed (or a deactivation found it already inactive). */
+  onKeyChanged?(prefix: string): void;
+}
+
+async function activeKeyCount(db: Kysely<GatewayDatabase>, accountId: number): Promise<number> {
+  const { count } = await db
+    .selectFrom("api_keys")
+    .select(sql<string>`count(*)`.as("count"))
+    .where("account_id", "=", accountId)
+    .where("active", "=", true)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+const withLastUse = <Row extends { last_used_on: string | null | undefined }>(row: Row) => ({
+  ...row,
+  last_used_on: row.last_used_on ?? null,
+});
+
+export function createAccountAdmin(db: Kysely<GatewayDatabase>, options: AccountAdminOptions = {}) {
+  /** Keys with the last day usage counted each, by id. */
+  const accountKeysQuery = () =>
+    db
+      .selectFrom("api_keys as k")
+      .select(["k.id", "k.account_id", "k.prefix", "k.name", "k.active", "k.created_at", "k.deactivated_at"])
+      .select((eb) =>
+        eb
+          .selectFrom("api_key_usage as u")
+          .select(sql<string | null>`to_char(max(u.day), 'YYYY-MM-DD')`.as("day"))
+          .whereRef("u.api_key_id", "=", "k.id")
+          .as("last_used_on"),
+      )
+      .orderBy("k.id");
+
   return {
     async createAccount(name: string): Promise<number> {
       const { id } = await db.insertInto("accounts").values({ name }).returning("id").executeTakeFirstOrThrow();
       return id;
     },
 
-    async createApiKey(accountId: number, name: string | null = null): Promise<CreatedApiKey> {
+    /**
+     * A new key of the account. With `maxActiveKeys` (the account's own creates; the operator is not
+     * held to it) the account's active keys are counted under a per-account lock held to the
+     * commit, so parallel creates on any replicas never both take the last slot; past it the
+     * ValidationError of apiKeyQuotaError.
+     */
+    async createApiKey(accountId: number, name: string | null = null, limits: { maxActiveKeys?: number } = {}): Promise<CreatedApiKey> {
       const account = await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst();
       if (!account) throw new AccountAdminError(`No account with id ${accountId}.`);
+      const { maxActiveKeys } = limits;
       for (let attempt = 0; attempt < PREFIX_COLLISION_RETRIES; attempt++) {
         const key = generateApiKey();
         const prefix = apiKeyPrefix(key);
         const created = await db.transaction().execute(async (trx) => {
+          if (maxActiveKeys !== undefined) {
+            await sql`select pg_advisory_xact_lock(${ACCOUNT_LOCK_NAMESPACE}, (${accountId}::bigint % 2147483647)::int)`.execute(trx);
+            if ((await activeKeyCount(trx, accountId)) >= maxActiveKeys) throw apiKeyQuotaError(maxActiveKeys);
+          }
           const row = await trx
             .insertInto("api_keys")
             .values({ account_id: accountId, prefix, secret_hash: hashApiKey(key), name })
@@ -80,7 +136,10 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
           if (row) await sql`select pg_notify(${API_KEYS_CHANNEL}, ${prefix})`.execute(trx);
           return row;
         });
-        if (created) return { id: created.id, accountId, prefix, key };
+        if (created) {
+          options.onKeyChanged?.(prefix);
+          return { id: created.id, accountId, prefix, key };
+        }
       }
       throw new AccountAdminError("Could not find a free key prefix; try again.");
     },
@@ -96,17 +155,44 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
 
     /** Deactivates by id or by prefix; true when a key changed. */
     async deactivateApiKey(idOrPrefix: number | string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      const column = typeof idOrPrefix === "number" ? "id" : "prefix";
+      const changed = await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable("api_keys")
           .set({ active: false, deactivated_at: new Date() })
-          .where(typeof idOrPrefix === "number" ? "id" : "prefix", "=", idOrPrefix)
+          .where(column, "=", idOrPrefix)
           .where("active", "=", true)
           .returning("prefix")
           .executeTakeFirst();
         if (row) await sql`select pg_notify(${API_KEYS_CHANNEL}, ${row.prefix})`.execute(trx);
-        return Boolean(row);
+        return row;
       });
+      if (options.onKeyChanged) {
+        // An already inactive key is forgotten too: a cached copy may predate a deactivation whose NOTIFY this gateway missed.
+        const found = changed ?? (await db.selectFrom("api_keys").select("prefix").where(column, "=", idOrPrefix).executeTakeFirst());
+        if (found) options.onKeyChanged(found.prefix);
+      }
+      return Boolean(changed);
+    },
+
+    /** The account's active keys (what QUOTA_API_KEYS_PER_ACCOUNT counts). */
+    activeKeyCount: (accountId: number): Promise<number> => activeKeyCount(db, accountId),
+
+    /** One page of the account's keys by id (`page` from 1), and how many it has in all. */
+    async accountKeyPage(accountId: number, page: number, perPage: number): Promise<AccountKeyPage> {
+      const [rows, counted] = await Promise.all([
+        accountKeysQuery()
+          .where("k.account_id", "=", accountId)
+          .offset((page - 1) * perPage)
+          .limit(perPage)
+          .execute(),
+        db
+          .selectFrom("api_keys")
+          .select(sql<string>`count(*)`.as("total"))
+          .where("account_id", "=", accountId)
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows: rows.map(withLastUse), total: Number(counted.total) };
     },
 
     async accountExists(accountId: number): Promise<boolean> {
@@ -128,20 +214,10 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>) {
 
     /** The keys of one account (or one key, by id), each with the last day usage counted it. */
     async accountKeys(filter: { accountId?: number; keyId?: number }): Promise<AccountKey[]> {
-      let query = db
-        .selectFrom("api_keys as k")
-        .select(["k.id", "k.account_id", "k.prefix", "k.name", "k.active", "k.created_at", "k.deactivated_at"])
-        .select((eb) =>
-          eb
-            .selectFrom("api_key_usage as u")
-            .select(sql<string | null>`to_char(max(u.day), 'YYYY-MM-DD')`.as("day"))
-            .whereRef("u.api_key_id", "=", "k.id")
-            .as("last_used_on"),
-        )
-        .orderBy("k.id");
+      let query = accountKeysQuery();
       if (filter.accountId !== undefined) query = query.where("k.account_id", "=", filter.accountId);
       if (filter.keyId !== undefined) query = query.where("k.id", "=", filter.keyId);
-      return (await query.execute()).map((row) => ({ ...row, last_used_on: row.last_used_on ?? null }));
+      return (await query.execute()).map(withLastUse);
     },
 
     /** Requests per UTC day and endpoint group over every key of the account, from `since` on. */

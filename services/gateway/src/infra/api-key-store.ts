@@ -1,15 +1,18 @@
 /**
  * Finds the account behind an API key. Rows are cached by key prefix for the hot path and evicted
- * by Postgres NOTIFY when a key is created or changed, so a deactivation reaches every replica
- * within a notification's latency.
+ * by Postgres NOTIFY when a key is created or changed.
  *
- * Invariants that keep revocation true:
+ * Invariants that keep revocation true (no step of it depends on a NOTIFY arriving in time):
+ * - The replica that changes a key evicts it from its own cache before it answers (`forget`), so
+ *   there a deactivation fails the very next request.
+ * - Every cached row expires after `ttlMs` (API_KEY_CACHE_TTL_MS, default 5 s) whatever happens:
+ *   every other replica refuses a deactivated key within that bound even if the NOTIFY is lost;
+ *   normally it does within the notification's latency.
  * - The cache is used only while the LISTEN connection is known to work. It is probed every
  *   `probeIntervalMs` (a NOTIFY sent on that very connection must come back on it within the
  *   deadline), so a terminated backend or a stalled, half-open socket is noticed within one probe;
- *   until it is back, every lookup reads Postgres.
- * - Every cached row expires after `ttlMs` whatever happens, so no failure mode honours a
- *   deactivated key for longer than that.
+ *   until it is back, every lookup reads Postgres, and a reconnect starts from an empty cache.
+ * - A row read that straddles an eviction (a notification or `forget`) is not cached.
  * - Lookups of unknown prefixes are cached apart, few and briefly: a flood of random keys cannot
  *   evict the real keys (both caches are LRU).
  */
@@ -21,12 +24,15 @@ import { apiKeyMatches, apiKeyPrefix, isWellFormedApiKey } from "../domain/api-k
 import { API_KEYS_CHANNEL, type GatewayDatabase } from "./database-schema.ts";
 
 export const DEFAULT_KEY_CACHE_SIZE = 10_000;
-export const DEFAULT_KEY_CACHE_TTL_MS = 60_000;
+/** The bound on how long a replica that missed a deactivation's NOTIFY may still accept the key. */
+export const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
 export const DEFAULT_LISTENER_PROBE_INTERVAL_MS = 5_000;
 /** Unknown prefixes: enough to absorb a client retrying a mistyped key, too few to matter to memory. */
 const NEGATIVE_CACHE_SIZE = 1_000;
 const NEGATIVE_CACHE_TTL_MS = 5_000;
 const RECONNECT_DELAY_MS = 1_000;
+/** The LISTEN connection's application_name (pg_stat_activity; the tests' proxy recognises it by it). */
+export const KEY_LISTENER_APPLICATION_NAME = "chaingate-gateway-key-listener";
 /** Payloads starting with this are the listener's own probes, not key changes. */
 const PROBE_PAYLOAD_PREFIX = "probe:";
 
@@ -57,6 +63,11 @@ export interface ApiKeyStoreOptions {
 export interface ApiKeyStore {
   /** The key's owner, or undefined for a malformed, unknown or inactive key. Throws DatabaseUnavailableError while Postgres is down. */
   authenticate(key: string): Promise<AuthenticatedKey | undefined>;
+  /**
+   * Drops the key's cached rows now. Called by the replica that created or changed the key, after
+   * the commit and before it answers: its next request must not wait for the NOTIFY.
+   */
+  forget(prefix: string): void;
   /** Resolves once the invalidation listener is connected (the cache is in use from then on). */
   ready: Promise<void>;
   /** Whether the cache is in use (the listener is connected and its last probe came back). */
@@ -80,6 +91,12 @@ export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
   // The probe in flight: its payload and what to call when it comes back.
   let pendingProbe: { payload: string; arrived(): void } | undefined;
 
+  function evict(prefix: string): void {
+    invalidations++;
+    rows.delete(prefix);
+    unknownPrefixes.delete(prefix);
+  }
+
   function clearCaches(): void {
     rows.clear();
     unknownPrefixes.clear();
@@ -90,7 +107,7 @@ export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
     const client = new pg.Client({
       connectionString: options.connectionString,
       keepAlive: true,
-      application_name: "chaingate-gateway-key-listener",
+      application_name: KEY_LISTENER_APPLICATION_NAME,
     });
     listener = client;
     client.on("notification", (message) => {
@@ -99,11 +116,11 @@ export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
         if (pendingProbe?.payload === payload) pendingProbe.arrived();
         return;
       }
-      invalidations++;
-      if (payload) {
-        rows.delete(payload);
-        unknownPrefixes.delete(payload);
-      } else clearCaches();
+      if (payload) evict(payload);
+      else {
+        invalidations++;
+        clearCaches();
+      }
     });
     client.on("error", (error) => dropListener(client, error));
     client.on("end", () => dropListener(client, new Error("key-change listener connection ended")));
@@ -184,6 +201,7 @@ export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
 
   return {
     ready,
+    forget: evict,
     caching: () => listening,
     async authenticate(key) {
       if (!isWellFormedApiKey(key)) return undefined;

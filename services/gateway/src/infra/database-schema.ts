@@ -27,9 +27,16 @@ export interface ApiKeyUsageTable {
   request_count: ColumnType<number, number, number>;
 }
 
-/** The opt-in rate limit's shared bucket of one key (see shared-key-rate-limit.ts). */
+/** The opt-in rate limit's shared bucket of one key (see shared-rate-limit.ts). */
 export interface KeyRateBucketsTable {
   api_key_id: number;
+  tokens: number;
+  refilled_at: Date;
+}
+
+/** The opt-in rate limit's shared bucket of one account, over all its keys (see shared-rate-limit.ts). */
+export interface AccountRateBucketsTable {
+  account_id: number;
   tokens: number;
   refilled_at: Date;
 }
@@ -39,6 +46,7 @@ export interface GatewayDatabase {
   api_keys: ApiKeysTable;
   api_key_usage: ApiKeyUsageTable;
   key_rate_buckets: KeyRateBucketsTable;
+  account_rate_buckets: AccountRateBucketsTable;
 }
 
 export const GATEWAY_SCHEMA = "gateway";

@@ -1,7 +1,9 @@
 /**
  * Streams a request to an internal service and its answer back, never holding a whole answer: a
  * megabytes-large Bitcoin block passes through in chunks (proxied-answer.ts). A service that is
- * down, unconfigured or silent past the timeouts yields 503 `{message}`, never a hang.
+ * down, unconfigured or silent past the timeouts yields 503 `{message}`, never a hang. Request
+ * bodies are read whole first, within the body budget (each account its share) and a receive
+ * deadline, so a client that sends slowly or not at all holds its reservation for a bounded time.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -28,16 +30,22 @@ export interface UpstreamProxyOptions {
   maxRequestBodyBytes: number;
   /** Request-body bytes held at once, over all requests; past it a request is answered 503 before its body is read. */
   maxBufferedBodyBytes: number;
+  /** The part of `maxBufferedBodyBytes` one account may hold; past it its request is answered 503 before its body is read. */
+  maxBufferedBodyBytesPerAccount: number;
+  /** A body not wholly received this long after its reading began is answered 408 and its reservation freed. */
+  bodyReceiveTimeoutMs: number;
 }
 
 export interface UpstreamProxy {
   /**
+   * `accountId`: the caller's account, whose share of the body budget the body takes.
    * `bodyLimitBytes`: the route's own body limit (route-table.ts), capped by `maxRequestBodyBytes`.
    * `answerHeaders`: flat name/value pairs added to every answer, the service's or the gateway's own.
    * Returns a promise only while it holds a request body (settled once the exchange is over).
    */
   forward(
     upstream: UpstreamName,
+    accountId: number,
     req: IncomingMessage,
     res: ServerResponse,
     headers: string[],
@@ -62,10 +70,12 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     );
   }
 
-  const budget = createBodyBudget(options.maxBufferedBodyBytes);
+  const budget = createBodyBudget(options.maxBufferedBodyBytes, options.maxBufferedBodyBytesPerAccount);
+  const accountBusyMessage = `This account is holding too many request bodies at once (its share of the gateway's buffer is ${options.maxBufferedBodyBytesPerAccount} bytes); try again later.`;
+  const receiveTimeoutMessage = `The request body was not received within ${options.bodyReceiveTimeoutMs} ms.`;
 
   return {
-    forward(upstream, req, res, headers, bodyLimitBytes, answerHeaders) {
+    forward(upstream, accountId, req, res, headers, bodyLimitBytes, answerHeaders) {
       const pool = pools.get(upstream);
       if (!pool) return sendJson(res, 503, { message: `The ${upstream} service is not configured on this gateway.` }, answerHeaders);
       const chunked = req.headers["transfer-encoding"] !== undefined;
@@ -75,11 +85,13 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
       if (declared > limit) return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) }, answerHeaders);
       // A chunked body may grow to the limit: it holds that much of the budget.
       const reserved = chunked ? limit : declared;
-      if (!budget.tryReserve(reserved)) {
+      const reservation = budget.tryReserve(accountId, reserved);
+      if (reservation !== "reserved") {
         res.setHeader("retry-after", "1");
-        return refuseUnreadBody(res, 503, { message: BUSY_MESSAGE }, answerHeaders);
+        const message = reservation === "account share full" ? accountBusyMessage : BUSY_MESSAGE;
+        return refuseUnreadBody(res, 503, { message }, answerHeaders);
       }
-      return forwardWithBody(pool, upstream, req, res, headers, limit, answerHeaders).finally(() => budget.release(reserved));
+      return forwardWithBody(pool, upstream, req, res, headers, limit, answerHeaders).finally(() => budget.release(accountId, reserved));
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
@@ -99,8 +111,9 @@ export function createUpstreamProxy(options: UpstreamProxyOptions): UpstreamProx
     // service answers before reading (a 404 for an unknown id) kept flowing into the keep-alive
     // connection after undici had taken the exchange as done, and the next request on it was read
     // as the rest of that body: it hung until the headers timeout (found by the malformed-input drill).
-    const body = await readBody(req, limit);
+    const body = await readBody(req, limit, options.bodyReceiveTimeoutMs);
     if (body === "too large") return refuseUnreadBody(res, 413, { message: tooLargeMessage(limit) }, answerHeaders);
+    if (body === "timed out") return refuseUnreadBody(res, 408, { message: receiveTimeoutMessage }, answerHeaders);
     if (body === "aborted") return;
     // undici sends the body's Content-Length (`headers` carries none: the body is no longer chunked).
     await new Promise<void>((settled) => send(pool, upstream, req, res, headers, body, answerHeaders, settled));
@@ -169,16 +182,19 @@ function lingerThenClose(socket: Socket): void {
 
 /**
  * The whole request body; "too large" as soon as it passes `limit` (having held at most `limit`
- * bytes; the rest is left unread); "aborted" when the client left.
+ * bytes; the rest is left unread); "timed out" when it is not whole within `timeoutMs`; "aborted"
+ * when the client left.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | "too large" | "aborted"> {
+function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer | "too large" | "timed out" | "aborted"> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const finish = (result: Buffer | "too large" | "aborted") => {
+    const finish = (result: Buffer | "too large" | "timed out" | "aborted") => {
+      clearTimeout(deadline);
       req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
       resolve(result);
     };
+    const deadline = setTimeout(() => finish("timed out"), timeoutMs);
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return finish("too large");

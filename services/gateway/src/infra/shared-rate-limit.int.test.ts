@@ -1,7 +1,8 @@
 /**
  * The shared rate limit over a real Postgres: replicas (limiters over one database) admit the
- * bucket's capacity between them however their requests interleave, unspent leases lapse, and an
- * unreachable database falls back to a per-replica limit with a warning instead of failing requests.
+ * bucket's capacity between them however their requests interleave, key and account buckets are
+ * apart, unspent leases lapse, and an unreachable database falls back to a per-replica limit with
+ * a warning instead of failing requests.
  */
 import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
 import { createLogger } from "@chaingate/logger";
@@ -9,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./database-schema.ts";
 import { gatewayMigrations } from "./migrations/index.ts";
-import { createSharedKeyRateLimit, type SharedKeyRateLimit } from "./shared-key-rate-limit.ts";
+import { createSharedRateLimit, type SharedRateLimit } from "./shared-rate-limit.ts";
 
 const silent = () => createLogger({ service: "test", level: "silent" });
 let testDatabase: TestDatabase;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Takes `count` requests of `keyId` at once, spread round-robin over `replicas`; the number admitted. */
-async function admitted(replicas: SharedKeyRateLimit[], keyId: number, count: number): Promise<number> {
+async function admitted(replicas: SharedRateLimit[], keyId: number, count: number): Promise<number> {
   const waits = await Promise.all(Array.from({ length: count }, (_, i) => replicas[i % replicas.length]!.take(keyId)));
   return waits.filter((wait) => wait === 0).length;
 }
@@ -35,7 +36,7 @@ async function admitted(replicas: SharedKeyRateLimit[], keyId: number, count: nu
 describe("the shared rate limit", () => {
   it("admits one second's worth between three replicas, whatever the lease size", async () => {
     for (const rate of [5, 50]) {
-      const replicas = [1, 2, 3].map(() => createSharedKeyRateLimit(database.db, rate, silent()));
+      const replicas = [1, 2, 3].map(() => createSharedRateLimit(database.db, rate, silent()));
       const keyId = nextKeyId++;
       const startedMs = performance.now();
       const count = await admitted(replicas, keyId, rate * 4);
@@ -46,7 +47,7 @@ describe("the shared rate limit", () => {
   });
 
   it("refuses with the seconds until a token is back, and admits again after the refill", async () => {
-    const limit = createSharedKeyRateLimit(database.db, 2, silent());
+    const limit = createSharedRateLimit(database.db, 2, silent());
     const keyId = nextKeyId++;
     expect(await admitted([limit], keyId, 2)).toBe(2);
     expect(await limit.take(keyId)).toBe(1);
@@ -56,14 +57,23 @@ describe("the shared rate limit", () => {
 
   it("lets an unspent lease lapse: a replica that leased tokens a while ago cannot add them to a full bucket", async () => {
     const rate = 20; // leases of 2
-    const early = createSharedKeyRateLimit(database.db, rate, silent());
+    const early = createSharedRateLimit(database.db, rate, silent());
     const keyId = nextKeyId++;
     expect(await early.take(keyId)).toBe(0); // leased 2, spent 1
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // the bucket is full again; the lease lapsed
-    const other = createSharedKeyRateLimit(database.db, rate, silent());
+    const other = createSharedRateLimit(database.db, rate, silent());
     const startedMs = performance.now();
     const count = await admitted([early, other], keyId, rate * 3);
     expect(count).toBeLessThanOrEqual(rate + Math.floor(((performance.now() - startedMs) / 1000) * rate));
+  });
+
+  it("keeps account buckets apart from key buckets: the same id is two buckets", async () => {
+    const id = nextKeyId++;
+    const perKey = createSharedRateLimit(database.db, 2, silent(), "key");
+    const perAccount = createSharedRateLimit(database.db, 2, silent(), "account");
+    expect(await admitted([perKey], id, 3)).toBe(2);
+    expect(await admitted([perAccount], id, 3)).toBe(2);
+    expect(await createSharedRateLimit(database.db, 2, silent(), "account").take(id)).toBe(1);
   });
 
   it("falls back to a per-replica limit while the database cannot be reached, and says so once", async () => {
@@ -75,7 +85,7 @@ describe("the shared rate limit", () => {
     const logger = silent();
     const warn = vi.spyOn(logger, "warn");
     try {
-      const limit = createSharedKeyRateLimit(unreachable.db, 3, logger);
+      const limit = createSharedRateLimit(unreachable.db, 3, logger);
       const waits = [];
       for (let i = 0; i < 5; i++) waits.push(await limit.take(nextKeyId));
       expect(waits).toEqual([0, 0, 0, 1, 1]);

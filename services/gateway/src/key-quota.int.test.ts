@@ -1,0 +1,72 @@
+/**
+ * QUOTA_API_KEYS_PER_ACCOUNT through a real gateway (answers checked against the OpenAPI document):
+ * of parallel creates exactly the quota's worth pass, the rest get 422 in the spec's validation
+ * shape naming the setting; a deactivated key frees its slot; another account is unaffected; the
+ * operator CLI is not held to it and shows the account's usage next to the services' quotas.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
+
+const QUOTA = 3;
+const QUOTA_MESSAGE = `This account already has ${QUOTA} active API keys, its quota (QUOTA_API_KEYS_PER_ACCOUNT = ${QUOTA}); deactivate a key or ask the operator to raise the quota.`;
+
+/** Stands in for the delivery and xpub services' internal quota route: no quotas of theirs. */
+const quotaServices = http.createServer((req, res) => {
+  const accountId = Number(/(\d+)$/.exec(req.url ?? "")?.[1]);
+  res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ account_id: accountId, quotas: [] }));
+});
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => quotaServices.listen(0, "127.0.0.1", resolve));
+  gateway = await startTestGateway({ QUOTA_API_KEYS_PER_ACCOUNT: String(QUOTA) });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await gateway?.dropDatabase();
+  await new Promise((resolve) => quotaServices.close(resolve));
+});
+
+async function call(method: string, path: string, key: string) {
+  const response = await fetch(`${gateway.url}${path}`, { method, headers: { "x-api-key": key, accept: "application/json" } });
+  return { status: response.status, body: (await response.json()) as { data: { id: number; key: string }; message?: string } };
+}
+const createKey = (key: string) => call("POST", "/api/v1/keys", key);
+
+it("lets exactly the quota of parallel creates through; the rest get 422 {message, errors.keys}; a deactivated key frees its slot", async () => {
+  const { key } = await createAccountWithKey(gateway.databaseUrl, "many keys"); // the first active key
+  const answers = await Promise.all(Array.from({ length: 6 }, () => createKey(key)));
+  expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 422, 422, 422, 422]);
+  for (const refused of answers.filter((answer) => answer.status === 422))
+    expect(refused.body).toEqual({ message: QUOTA_MESSAGE, errors: { keys: [QUOTA_MESSAGE] } });
+
+  expect((await createKey((await createAccountWithKey(gateway.databaseUrl, "another")).key)).status).toBe(201);
+  const minted = answers.find((answer) => answer.status === 201)!.body.data;
+  expect((await call("POST", `/api/v1/keys/${minted.id}/deactivate`, key)).status).toBe(200);
+  expect((await createKey(key)).status).toBe(201);
+  expect((await createKey(key)).status).toBe(422);
+});
+
+it("does not hold the operator CLI to it, and shows the account's active keys against it in `admin quotas`", async () => {
+  const { accountId, key } = await createAccountWithKey(gateway.databaseUrl, "operator");
+  expect((await createKey(key)).status).toBe(201);
+  await runAdminCli(gateway.databaseUrl, ["keys", "create", "--account", String(accountId)]);
+  await runAdminCli(gateway.databaseUrl, ["keys", "create", "--account", String(accountId)]);
+  const base = `http://127.0.0.1:${(quotaServices.address() as AddressInfo).port}`;
+  const table = await runAdminCli(gateway.databaseUrl, ["quotas", "--account", String(accountId)], {
+    DELIVERY_URL: base,
+    XPUB_URL: base,
+    QUOTA_API_KEYS_PER_ACCOUNT: String(QUOTA),
+  });
+  expect(
+    table
+      .trim()
+      .split("\n")
+      .map((line) => line.split("\t")),
+  ).toEqual([
+    ["service", "quota", "used", "limit"],
+    ["gateway", "QUOTA_API_KEYS_PER_ACCOUNT", "4", String(QUOTA)],
+  ]);
+});

@@ -1,0 +1,90 @@
+/**
+ * Deactivation without relying on NOTIFY: two gateway replicas over one database, behind a proxy
+ * that holds back every notification their key-change listeners would receive (the probe is set
+ * far apart so it cannot notice). The replica that deactivates a key refuses it from the next
+ * request on; the other one within API_KEY_CACHE_TTL_MS, its documented bound.
+ */
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { INVALID_KEY_MESSAGE } from "./http/authenticate-request.ts";
+import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
+import { startKeyListenerProxy, type KeyListenerProxy } from "./testing/key-listener-proxy.ts";
+
+/** The documented bound for replicas that missed the NOTIFY (the default API_KEY_CACHE_TTL_MS). */
+const OTHER_REPLICA_BOUND_MS = 5_000;
+const OPERATOR_TOKEN = "operator-token-for-tests-0123456789abcdef";
+/** The probe would find the held listener dead and bypass the cache: keep it out of these tests. */
+const NO_PROBE = { API_KEY_LISTENER_PROBE_MS: "600000" };
+
+let database: TestDatabase;
+let proxy: KeyListenerProxy;
+let deciding: Awaited<ReturnType<typeof startTestGateway>>;
+let other: Awaited<ReturnType<typeof startTestGateway>>;
+let owner: { accountId: number; key: string };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  proxy = await startKeyListenerProxy(database.connectionString);
+  deciding = await startTestGateway({ ...NO_PROBE, CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN }, proxy.url);
+  other = await startTestGateway(NO_PROBE, proxy.url);
+  owner = await createAccountWithKey(database.connectionString, "owner");
+});
+afterEach(() => proxy.release());
+afterAll(async () => {
+  await other?.close();
+  await deciding?.close();
+  await proxy?.close();
+  await database?.drop();
+});
+
+async function call(base: string, method: string, path: string, headers: Record<string, string>) {
+  const response = await fetch(`${base}${path}`, { method, headers: { accept: "application/json", ...headers } });
+  return { status: response.status, body: (await response.json()) as { data: { id: number; key: string }; message?: string } };
+}
+const as = (key: string) => ({ "x-api-key": key });
+
+/** A new key of the owner's account, made and used (so cached) on both replicas while notifications are held. */
+async function cachedKeyOnBothReplicas(): Promise<{ id: number; key: string }> {
+  const { id, key } = (await call(deciding.url, "POST", "/api/v1/keys", as(owner.key))).body.data;
+  for (const base of [deciding.url, other.url]) expect((await call(base, "GET", "/api/v1/keys", as(key))).status).toBe(200);
+  return { id, key };
+}
+
+describe("the replica that deactivates a key", () => {
+  it.each([
+    ["the key itself", (id: number, key: string) => ({ path: `/api/v1/keys/${id}/deactivate`, headers: as(key) })],
+    ["another key of the account", (id: number) => ({ path: `/api/v1/keys/${id}/deactivate`, headers: as(owner.key) })],
+    ["the operator", (id: number) => ({ path: `/api/v1/operator/keys/${id}/deactivate`, headers: { "x-operator-token": OPERATOR_TOKEN } })],
+  ])("refuses it from the next request on when %s deactivates it, its NOTIFY still held back", async (_who, deactivation) => {
+    proxy.hold();
+    const { id, key } = await cachedKeyOnBothReplicas();
+    const { path, headers } = deactivation(id, key);
+    expect((await call(deciding.url, "POST", path, headers)).status).toBe(200);
+    expect(await call(deciding.url, "GET", "/api/v1/keys", as(key))).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
+  });
+
+  it("refuses it at once when it was already deactivated elsewhere (its NOTIFY missed) and is deactivated again", async () => {
+    proxy.hold();
+    const { id, key } = await cachedKeyOnBothReplicas();
+    await runAdminCli(database.connectionString, ["keys", "deactivate", "--id", String(id)]);
+    expect((await call(deciding.url, "GET", "/api/v1/keys", as(key))).status).toBe(200); // the stale cached row
+    expect((await call(deciding.url, "POST", `/api/v1/keys/${id}/deactivate`, as(owner.key))).status).toBe(200);
+    expect((await call(deciding.url, "GET", "/api/v1/keys", as(key))).status).toBe(401);
+  });
+});
+
+describe("a replica that never receives the NOTIFY", () => {
+  it(`refuses the key within ${OTHER_REPLICA_BOUND_MS} ms (the default API_KEY_CACHE_TTL_MS)`, async () => {
+    proxy.hold();
+    const { id, key } = await cachedKeyOnBothReplicas();
+    const deactivatedAt = Date.now();
+    expect((await call(deciding.url, "POST", `/api/v1/keys/${id}/deactivate`, as(owner.key))).status).toBe(200);
+    await expect
+      .poll(async () => (await call(other.url, "GET", "/api/v1/keys", as(key))).status, {
+        timeout: OTHER_REPLICA_BOUND_MS + 1_000,
+        interval: 100,
+      })
+      .toBe(401);
+    expect(Date.now() - deactivatedAt).toBeLessThanOrEqual(OTHER_REPLICA_BOUND_MS + 250);
+  });
+});

@@ -40,6 +40,7 @@ const NOT_SETTINGS: Record<string, string> = {
   MAX_ADDRESSES_PER_BUCKET: "packages/contracts/src/events/webhook-buckets.ts",
   WEBHOOK_LIST_ADDRESS_CAP: "packages/contracts/src/api/webhooks.ts",
   BUCKETS_PER_READ: "services/delivery/src/workers/webhook-changed-relay.ts",
+  WEBHOOK_MAX_PAGE: "packages/contracts/src/api/webhooks.ts",
   // Streams, results and statuses
   WEBHOOK_FEED: "packages/contracts/src/events/webhook-changed.ts",
   OUT_OF_ENERGY: "packages/tron-devnode/src/transaction.ts",

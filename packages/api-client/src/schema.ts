@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Register a BIP84 account zpub
-         * @description Only an account-level BIP84 public key in zpub encoding is accepted. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts.
+         * @description Only an account-level BIP84 public key in zpub encoding is accepted. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`).
          */
         post: operations["postBtcXpub"];
         delete?: never;
@@ -305,7 +305,7 @@ export interface paths {
         put?: never;
         /**
          * Register a BIP44 Ethereum account xpub
-         * @description Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts.
+         * @description Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`).
          */
         post: operations["postEthXpub"];
         delete?: never;
@@ -858,7 +858,7 @@ export interface paths {
         };
         /**
          * List the account's webhooks
-         * @description Ordered by id; deleted webhooks never appear. Each webhook carries at most its first 1000 addresses (see `address_count` and `GET /api/v1/webhooks/{webhook}/addresses`), so a page's size stays bounded whatever the webhooks watch.
+         * @description Ordered by id; deleted webhooks never appear. Each webhook carries at most its first 1000 addresses (see `address_count` and `GET /api/v1/webhooks/{webhook}/addresses`), so a page's size stays bounded whatever the webhooks watch; the answer is streamed, a few webhooks' addresses read at a time.
          */
         get: operations["getWebhooks"];
         put?: never;
@@ -974,7 +974,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description Queues the same notification (same event id) for a fresh retry schedule, whatever its status.
+         * @description Queues a finished delivery (delivered, failed or skipped) again, the same notification with the same event id: a replay. It keeps its attempt count: the attempt it gets is its next one, and the retry schedule goes on only while attempts remain (9 in all), so once they are used each retry is a single attempt. A delivery that is pending (queued, waiting for its next attempt, or being sent) is not queued twice: 409. Re-sending a test event counts toward the webhook's test event quota.
          */
         post: operations["postWebhooksByWebhookDeliveriesByDeliveryRetry"];
         delete?: never;
@@ -1012,13 +1012,13 @@ export interface paths {
         };
         /**
          * List the account's API keys
-         * @description Every key of the caller's account, active or not, ordered by id. The key itself is never returned here.
+         * @description The keys of the caller's account, active or not, ordered by id, a page at a time. The key itself is never returned here.
          */
         get: operations["getKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description A new key of the caller's account. Its whole value is in this answer only.
+         * @description A new key of the caller's account. Its whole value is in this answer only. An account holds at most the gateway's QUOTA_API_KEYS_PER_ACCOUNT active keys (default 100): past it the answer is 422 with `errors.keys`, and deactivating a key frees its slot.
          */
         post: operations["postKeys"];
         delete?: never;
@@ -1132,7 +1132,7 @@ export interface components {
             headers: number;
             verificationProgress: number;
         };
-        /** @description Gateway-level errors: authentication (401), routing (404), method (405), body too large for its route (413), service unavailable or the gateway holding too many request bodies at once (503, with `Retry-After`). */
+        /** @description Gateway-level errors: authentication (401), routing (404), method (405), a request body not received in time (408), body too large for its route (413), service unavailable, or the gateway or the account holding too many request bodies at once (503, with `Retry-After`). */
         MessageError: {
             message: string;
         };
@@ -1543,7 +1543,7 @@ export interface components {
              */
             coin: "BTC" | "ETH" | "TRX";
             /**
-             * @description Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, and host names resolving into them, are refused with 422.
+             * @description Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, cloud metadata and platform addresses (169.254.169.254, Azure's 168.63.129.16, fd00:ec2::254, …, in any IPv6 form), and host names resolving into any of them, are refused with 422.
              * @example https://example.com/hooks/chaingate
              */
             webhook_url: string;
@@ -1572,7 +1572,7 @@ export interface components {
         };
         UpdateWebhookRequest: {
             /**
-             * @description Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, and host names resolving into them, are refused with 422.
+             * @description Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, cloud metadata and platform addresses (169.254.169.254, Azure's 168.63.129.16, fd00:ec2::254, …, in any IPv6 form), and host names resolving into any of them, are refused with 422.
              * @example https://example.com/hooks/chaingate
              */
             webhook_url?: string;
@@ -1614,6 +1614,7 @@ export interface components {
             /** @description The subscriber's HTTP status; null when no answer came (timeout, refused, SSRF guard). */
             status_code: number | null;
             latency_ms: number;
+            /** @description What went wrong (null on a 2xx): `HTTP <status>`, a connection failure by its call and code (`connect ECONNREFUSED`), a timeout, or `the destination address is not allowed` (the connect-time address check). Never an IP address. */
             error: string | null;
             /** @description The first 1,000 characters of the answer. */
             response_excerpt: string | null;
@@ -1652,6 +1653,14 @@ export interface components {
                 last_page: number;
             };
         };
+        DeliveryPendingError: {
+            message: string;
+            /**
+             * @description The delivery's status: only a pending delivery cannot be retried.
+             * @enum {string}
+             */
+            status: "pending";
+        };
         ApiKey: {
             id: number;
             /**
@@ -1672,6 +1681,15 @@ export interface components {
             last_used_on: string | null;
             /** @description Whether this is the key the request was made with (deactivating it ends the caller's access). */
             current: boolean;
+        };
+        ApiKeyPage: {
+            data: components["schemas"]["ApiKey"][];
+            meta: {
+                current_page: number;
+                per_page: number;
+                total: number;
+                last_page: number;
+            };
         };
         CreatedApiKey: components["schemas"]["ApiKey"] & {
             /** @description The whole 40-character key: returned this once, stored only as a hash. */
@@ -1747,6 +1765,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -1767,7 +1794,7 @@ export interface operations {
                     "application/json": components["schemas"]["HealthError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1827,6 +1854,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -1847,7 +1883,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1888,6 +1924,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -1908,7 +1953,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1957,6 +2002,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -1977,7 +2031,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2028,6 +2082,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -2048,7 +2111,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2099,6 +2162,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -2119,7 +2191,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2172,6 +2244,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -2192,7 +2273,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2238,6 +2319,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2292,7 +2382,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2343,6 +2433,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -2363,7 +2462,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2418,6 +2517,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -2438,7 +2546,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2491,6 +2599,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Bad blocks or mode. */
             422: {
                 headers: {
@@ -2520,7 +2637,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2560,6 +2677,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -2580,7 +2706,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2640,6 +2766,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -2687,7 +2822,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2730,6 +2865,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
             422: {
                 headers: {
@@ -2759,7 +2903,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2819,7 +2963,16 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Another account already registered this key (`errors.xpub`); the message does not say which. */
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2875,7 +3028,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2925,7 +3078,16 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The record's key is held by an older record of another account (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`). */
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The record's key is held by an older record (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`); the message names neither that record nor its account. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2963,7 +3125,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3018,6 +3180,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
             422: {
                 headers: {
@@ -3047,7 +3218,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3090,6 +3261,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
             422: {
                 headers: {
@@ -3119,7 +3299,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3179,7 +3359,16 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Another account already registered this key (`errors.xpub`); the message does not say which. */
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3235,7 +3424,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3285,7 +3474,16 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The record's key is held by an older record of another account (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`). */
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The record's key is held by an older record (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`); the message names neither that record nor its account. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3323,7 +3521,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,6 +3576,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
             422: {
                 headers: {
@@ -3407,7 +3614,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3445,6 +3652,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -3469,7 +3685,7 @@ export interface operations {
                     } | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3520,6 +3736,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -3540,7 +3765,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3589,6 +3814,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -3609,7 +3843,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3658,6 +3892,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -3678,7 +3921,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3745,6 +3988,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -3765,7 +4017,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3803,6 +4055,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -3823,7 +4084,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3879,6 +4140,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -3926,7 +4196,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3970,6 +4240,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4024,7 +4303,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4073,6 +4352,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -4093,7 +4381,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4161,6 +4449,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -4208,7 +4505,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4261,6 +4558,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4322,7 +4628,7 @@ export interface operations {
                     } | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4387,6 +4693,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Past the sunset: the endpoint is shut down; `error` names the replacement. */
             410: {
                 headers: {
@@ -4441,7 +4756,7 @@ export interface operations {
                     } | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4509,6 +4824,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Past the sunset: the endpoint is shut down; `error` names the replacement. */
             410: {
                 headers: {
@@ -4563,7 +4887,7 @@ export interface operations {
                     } | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4632,6 +4956,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Past the sunset: the endpoint is shut down; `error` names the replacement. */
             410: {
                 headers: {
@@ -4686,7 +5019,7 @@ export interface operations {
                     } | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4724,6 +5057,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -4748,7 +5090,7 @@ export interface operations {
                     } | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4786,6 +5128,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -4806,7 +5157,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4873,6 +5224,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -4893,7 +5253,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4960,6 +5320,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -4980,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5026,6 +5395,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5080,7 +5458,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5126,6 +5504,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5180,7 +5567,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5226,6 +5613,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5280,7 +5676,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5340,6 +5736,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -5360,7 +5765,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5420,6 +5825,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -5440,7 +5854,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5503,6 +5917,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -5523,7 +5946,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5586,6 +6009,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -5606,7 +6038,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5646,6 +6078,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -5666,7 +6107,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5722,6 +6163,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -5742,7 +6192,7 @@ export interface operations {
                     "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5802,6 +6252,15 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -5849,7 +6308,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5863,9 +6322,9 @@ export interface operations {
     getWebhooks: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
-                /** @description Addresses per page, 1 to 500 (default 50). */
+                /** @description Items per page, 1 to 500 (default 50). */
                 per_page?: number;
             };
             header?: never;
@@ -5885,6 +6344,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5921,7 +6389,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -5967,6 +6435,15 @@ export interface operations {
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6021,7 +6498,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6073,6 +6550,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -6093,7 +6579,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6158,6 +6644,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -6205,7 +6700,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6253,6 +6748,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -6273,7 +6777,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6325,6 +6829,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -6345,7 +6858,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6359,7 +6872,7 @@ export interface operations {
     getWebhooksByWebhookAddresses: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
                 /** @description Addresses per page, 1 to 10000 (default 1000). */
                 per_page?: number;
@@ -6402,6 +6915,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message, errors}`: the field-by-field reasons. */
             422: {
                 headers: {
@@ -6431,7 +6953,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6499,6 +7021,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -6546,7 +7077,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6614,6 +7145,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -6661,7 +7201,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6675,9 +7215,9 @@ export interface operations {
     getWebhooksByWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
-                /** @description Addresses per page, 1 to 500 (default 50). */
+                /** @description Items per page, 1 to 500 (default 50). */
                 per_page?: number;
                 status?: "pending" | "delivered" | "failed" | "skipped";
             };
@@ -6717,6 +7257,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message, errors}`: the field-by-field reasons. */
             422: {
                 headers: {
@@ -6746,7 +7295,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,7 +7349,25 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, status}`: the delivery is pending (queued, waiting for its next attempt, or being sent); retry it once it has been delivered, has failed or was skipped. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryPendingError"];
+                };
+            };
+            /** @description `{message}` with `Retry-After`: the delivery is a test event and the webhook queued QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE test events (default 10) in the last 60 seconds; or the gateway's opt-in per-key rate limit (off by default). */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
@@ -6820,7 +7387,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6872,6 +7439,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}` with `Retry-After`: the webhook queued QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE test events (default 10) in the last 60 seconds; or the gateway's opt-in per-key rate limit (off by default). */
             429: {
                 headers: {
@@ -6892,7 +7468,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -6905,22 +7481,25 @@ export interface operations {
     };
     getKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, 1 to 100000. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Keys per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{data: [key]}` */
+            /** @description `{data: [key], meta: {current_page, per_page, total, last_page}}` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ApiKey"][];
-                    };
+                    "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
             /** @description No API key was sent, or it matches no active key (two distinct messages). */
@@ -6930,6 +7509,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, errors}`: the field-by-field reasons. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
@@ -6952,7 +7549,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7005,6 +7602,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message}`: the body is larger than the service or the gateway accepts. */
             413: {
                 headers: {
@@ -7023,7 +7629,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `{message, errors}`: the field-by-field reasons. */
+            /** @description `{message, errors}`: a bad name (`errors.name`), or the account's active keys at their quota (`errors.keys`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7052,7 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7104,6 +7710,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
@@ -7124,7 +7739,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7165,6 +7780,15 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description `{message, errors}`: the field-by-field reasons. */
             422: {
                 headers: {
@@ -7194,7 +7818,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The internal service behind this path is down or not configured; retry later. */
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -113,7 +113,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const allowCidrs = parseAllowCidrs(config.WEBHOOK_ALLOW_CIDRS);
   const worker = startDeliveryWorker({
     jobs: createDeliveryJobStore(database.db, breaker),
-    send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs: allowCidrs.map(([ip, bits]) => `${ip.toString()}/${bits}`) }),
+    send: createSender({ timeoutMs: config.DELIVERY_TIMEOUT_MS, allowCidrs }),
     logger,
     publisher: bus.get,
     retryScale: config.DELIVERY_RETRY_SCALE,

@@ -8,7 +8,7 @@ import { GATEWAY_RESPONSES, RETRY_AFTER_HEADER, SECURITY, json } from "../openap
 import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
 import { COINS } from "../events/event-contract.ts";
 import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../webhook-settings.ts";
-import { addressHistoryQuerySchema, pageNumber } from "./xpub.ts";
+import { DEFAULT_PER_PAGE, FIRST_PAGE, MAX_PER_PAGE, pageNumber } from "./xpub.ts";
 
 /** The spec's limit for one address entry. */
 export const WEBHOOK_ADDRESS_MAX_CHARS = 255;
@@ -27,6 +27,13 @@ export const WEBHOOK_LIST_ADDRESS_CAP = 1_000;
 /** Address pages: default and largest `per_page` of `GET /webhooks/{id}/addresses`. */
 export const WEBHOOK_ADDRESS_PAGE_DEFAULT = 1_000;
 export const WEBHOOK_ADDRESS_PAGE_MAX = 10_000;
+/**
+ * Largest `page` of the registry's paged answers (webhooks, addresses, deliveries). A page number is
+ * an offset, `(page - 1) × per_page`: bounded, it stays an exact integer and a Postgres bigint
+ * (16 digits times 10,000 overflowed into a 500), and 10,000,000 pages still reach the ten millionth
+ * row at `per_page=1`. Past the last page the answer is empty; `after` reads deep address lists.
+ */
+export const WEBHOOK_MAX_PAGE = 10_000_000;
 /** Most extended-key records one webhook auto-watches. */
 export const WEBHOOK_MAX_XPUB_IDS = 100;
 
@@ -38,7 +45,7 @@ const urlField = z
   .max(2048, { error: "The webhook url field must not be greater than 2048 characters." })
   .openapi({
     description:
-      "Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, and host names resolving into them, are refused with 422.",
+      "Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, cloud metadata and platform addresses (169.254.169.254, Azure's 168.63.129.16, fd00:ec2::254, …, in any IPv6 form), and host names resolving into any of them, are refused with 422.",
     example: "https://example.com/hooks/chaingate",
   });
 const addressesField = z
@@ -119,8 +126,19 @@ export type UpdateWebhookRequest = z.infer<typeof updateWebhookRequestSchema>;
 
 export const webhookAddressBatchSchema = z.object({ addresses: addressesField }).openapi("WebhookAddressBatch");
 
-/** Webhook list paging: the same `page`/`per_page` rules as the xpub address history (default 50, at most 500). */
-export const webhookListQuerySchema = addressHistoryQuerySchema;
+/** `page`, 1 to WEBHOOK_MAX_PAGE. */
+const registryPage = () =>
+  pageNumber("page", FIRST_PAGE, WEBHOOK_MAX_PAGE).openapi({
+    description: `Page number, starting at ${FIRST_PAGE}, at most ${WEBHOOK_MAX_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.`,
+  });
+
+/** Webhook list paging: the xpub address history's `per_page` (default 50, at most 500), `page` at most WEBHOOK_MAX_PAGE. */
+export const webhookListQuerySchema = z.object({
+  page: registryPage(),
+  per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({
+    description: `Items per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
+  }),
+});
 
 export const webhookSchema = z
   .object({
@@ -160,9 +178,7 @@ export const webhookPageSchema = z
   .openapi("WebhookPage");
 
 export const webhookAddressPageQuerySchema = z.object({
-  page: pageNumber("page", 1).openapi({
-    description: "Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`.",
-  }),
+  page: registryPage(),
   per_page: pageNumber("per_page", WEBHOOK_ADDRESS_PAGE_DEFAULT, WEBHOOK_ADDRESS_PAGE_MAX).openapi({
     description: `Addresses per page, 1 to ${WEBHOOK_ADDRESS_PAGE_MAX} (default ${WEBHOOK_ADDRESS_PAGE_DEFAULT}).`,
   }),
@@ -239,7 +255,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     summary: "List the account's webhooks",
     security: SECURITY,
     request: { query: webhookListQuerySchema },
-    description: `Ordered by id; deleted webhooks never appear. Each webhook carries at most its first ${WEBHOOK_LIST_ADDRESS_CAP} addresses (see \`address_count\` and \`GET /api/v1/webhooks/{webhook}/addresses\`), so a page's size stays bounded whatever the webhooks watch.`,
+    description: `Ordered by id; deleted webhooks never appear. Each webhook carries at most its first ${WEBHOOK_LIST_ADDRESS_CAP} addresses (see \`address_count\` and \`GET /api/v1/webhooks/{webhook}/addresses\`), so a page's size stays bounded whatever the webhooks watch; the answer is streamed, a few webhooks' addresses read at a time.`,
     responses: { 200: json("A page of webhooks.", webhookPageSchema), 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
@@ -332,7 +348,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
 
-export const deliveryListQuerySchema = addressHistoryQuerySchema.extend({
+export const deliveryListQuerySchema = webhookListQuerySchema.extend({
   status: z.enum(DELIVERY_STATUSES, { error: `The selected status is invalid (${DELIVERY_STATUSES.join(", ")}).` }).optional(),
 });
 
@@ -345,7 +361,10 @@ export const deliveryAttemptSchema = z
       .nullable()
       .openapi({ description: "The subscriber's HTTP status; null when no answer came (timeout, refused, SSRF guard)." }),
     latency_ms: z.number().int(),
-    error: z.string().nullable(),
+    error: z.string().nullable().openapi({
+      description:
+        "What went wrong (null on a 2xx): `HTTP <status>`, a connection failure by its call and code (`connect ECONNREFUSED`), a timeout, or `the destination address is not allowed` (the connect-time address check). Never an IP address.",
+    }),
     response_excerpt: z.string().nullable().openapi({ description: "The first 1,000 characters of the answer." }),
     created_at: z.iso.datetime(),
   })
@@ -378,6 +397,14 @@ export const deliveryPageSchema = z
   })
   .openapi("DeliveryPage");
 
+/** The 409 of a retry of a pending delivery. */
+export const deliveryPendingErrorSchema = z
+  .object({
+    message: z.string(),
+    status: z.enum(["pending"]).openapi({ description: "The delivery's status: only a pending delivery cannot be retried." }),
+  })
+  .openapi("DeliveryPendingError");
+
 /** Registers the delivery log, replay and test paths. */
 export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
   const base = "/api/v1/webhooks/{webhook}";
@@ -401,11 +428,23 @@ export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
     request: {
       params: webhookIdParam.extend({ delivery: z.number().int().nonnegative().openapi({ description: "Delivery id.", example: 1 }) }),
     },
-    description: "Queues the same notification (same event id) for a fresh retry schedule, whatever its status.",
+    description:
+      "Queues a finished delivery (delivered, failed or skipped) again, the same notification with the same event id: a replay. It keeps its attempt count: the attempt it gets is its next one, and the retry schedule goes on only while attempts remain (9 in all), so once they are used each retry is a single attempt. A delivery that is pending (queued, waiting for its next attempt, or being sent) is not queued twice: 409. Re-sending a test event counts toward the webhook's test event quota.",
     responses: {
       202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)),
       404: json("No such delivery of this webhook.", messageErrorSchema),
+      409: json(
+        "`{message, status}`: the delivery is pending (queued, waiting for its next attempt, or being sent); retry it once it has been delivered, has failed or was skipped.",
+        deliveryPendingErrorSchema,
+      ),
       ...GATEWAY_RESPONSES,
+      429: {
+        ...json(
+          "`{message}` with `Retry-After`: the delivery is a test event and the webhook queued QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE test events (default 10) in the last 60 seconds; or the gateway's opt-in per-key rate limit (off by default).",
+          messageErrorSchema,
+        ),
+        headers: RETRY_AFTER_HEADER,
+      },
     },
   });
   registry.registerPath({

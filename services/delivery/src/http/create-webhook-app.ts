@@ -34,7 +34,8 @@ import type { WebhookRecord, WebhookRepository } from "../infra/webhook-reposito
 import type { DeliveryLog } from "../infra/delivery-log.ts";
 import type { RegistryQuotas, TestEventRateError } from "../domain/registry-quotas.ts";
 import { DeliveryNotFoundError, readAccountId, WebhookNotFoundError } from "./read-account-id.ts";
-import { sendWebhook, type WebhookWithoutAddresses } from "./send-webhook.ts";
+import { sendWebhook, sendWebhookPage, type WebhookWithoutAddresses } from "./send-webhook.ts";
+import type { DeliveryPendingError } from "../domain/manual-retry.ts";
 import { ADDRESS_PAYLOAD_BYTES, largePayloadGarbage } from "../infra/large-payload-garbage.ts";
 
 export const WEBHOOKS_PATH = "/api/v1/webhooks";
@@ -94,6 +95,7 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       webhook_not_found: (error) => ({ status: 404, body: { message: error.message } }),
       delivery_not_found: (error) => ({ status: 404, body: { message: error.message } }),
+      delivery_pending: (error) => ({ status: 409, body: { message: error.message, status: (error as DeliveryPendingError).status } }),
       test_event_rate_exceeded: (error) => ({
         status: 429,
         headers: { "retry-after": String((error as TestEventRateError).retryAfterSeconds) },
@@ -169,12 +171,14 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
   http.route("get", WEBHOOKS_PATH, async (req, res) => {
     const accountId = readAccountId(req);
     const { page, per_page: perPage } = parseRequest(webhookListQuerySchema, req.query);
-    const { total, webhooks } = await repository.list(accountId, (page - 1) * perPage, perPage, WEBHOOK_LIST_ADDRESS_CAP);
-    const data: Webhook[] = webhooks.map((record) => {
-      const { id, user_id, coin, webhook_url, ...rest } = toWebhook(record);
-      return { id, user_id, coin, webhook_url, addresses: record.addresses, ...rest };
-    });
-    res.json({ data, meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } });
+    const { total, webhooks } = await repository.listPage(accountId, (page - 1) * perPage, perPage);
+    // Streamed a few webhooks' addresses at a time: a page of 500 at the cap is 500,000 addresses.
+    await sendWebhookPage(
+      res,
+      webhooks.map((record) => toWebhook(record)),
+      repository.cappedAddresses(webhooks, WEBHOOK_LIST_ADDRESS_CAP),
+      { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+    );
   });
 
   http.route("get", one, async (req, res) => {
@@ -185,8 +189,10 @@ export function createWebhookApp(options: WebhookAppOptions): HttpApp {
   http.route("get", `${one}/addresses`, async (req, res) => {
     const { webhookId, record } = await owned(req);
     const { page, per_page: perPage, after } = parseRequest(webhookAddressPageQuerySchema, req.query);
-    const data = await repository.addressPage(webhookId, (page - 1) * perPage, perPage, after);
     const total = record.address_count;
+    const offset = (page - 1) * perPage;
+    // Past the last page nothing is read (an offset makes the index scan skip every earlier address).
+    const data = after === undefined && offset >= total ? [] : await repository.addressPage(webhookId, offset, perPage, after);
     const nextAfter = data.length === perPage ? data.at(-1)!.address : null;
     // Pages of 10,000 add up like a streamed webhook.
     largePayloadGarbage.count(data.length * ADDRESS_PAYLOAD_BYTES);

@@ -1,10 +1,11 @@
 /** The delivery log (jobs and their attempts) as the API shows it, replay, and test events. */
 import { randomUUID } from "node:crypto";
 import type { Coin } from "@chaingate/contracts";
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase, JobStatus } from "./database-schema.ts";
 import { admitTestEvent, DEFAULT_REGISTRY_QUOTAS, TestEventRateError } from "../domain/registry-quotas.ts";
 import { TEST_EVENT_PREFIX } from "../domain/attempt-outcome.ts";
+import { DeliveryPendingError, isRetryable } from "../domain/manual-retry.ts";
 
 export interface DeliveryView {
   id: number;
@@ -27,6 +28,24 @@ export interface DeliveryView {
 }
 
 export type DeliveryLog = ReturnType<typeof createDeliveryLog>;
+
+/**
+ * Takes a place in the webhook's test event quota under its row lock (held to the commit, so
+ * parallel calls queue); returns the database's now.
+ * @throws TestEventRateError when the quota is used up
+ */
+async function admitTestEventOf(trx: Transaction<DeliveryDatabase>, webhookId: number, quota: number): Promise<Date> {
+  const { test_event_times: sentAt, now } = await trx
+    .selectFrom("webhooks")
+    .select(["test_event_times", sql<Date>`now()`.as("now")])
+    .where("id", "=", webhookId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const admitted = admitTestEvent(sentAt, now, quota);
+  if (!admitted.admitted) throw new TestEventRateError(quota, admitted.retryAfterSeconds);
+  await trx.updateTable("webhooks").set({ test_event_times: admitted.keep }).where("id", "=", webhookId).execute();
+  return now;
+}
 
 /** `testEventsPerMinute`: the per-webhook quota of test events (QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE). */
 export function createDeliveryLog(
@@ -71,20 +90,39 @@ export function createDeliveryLog(
       let query = db.selectFrom("delivery_jobs").where("webhook_id", "=", webhookId);
       if (status) query = query.where("status", "=", status);
       const { total } = await query.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+      if (offset >= Number(total)) return { total: Number(total), deliveries: [] };
       const ids = await query.select("id").orderBy("id", "desc").offset(offset).limit(limit).execute();
       return { total: Number(total), deliveries: await view(ids.map((row) => row.id)) };
     },
 
-    /** Queues the delivery again on a fresh schedule; undefined when it is not this webhook's. */
+    /**
+     * Queues a finished delivery again for its next attempt (domain/manual-retry.ts); undefined when
+     * it is not this webhook's. Its row lock orders parallel retries: one queues it, the others
+     * then find it pending. (Lock order as the worker's record: the job, then its webhook.)
+     * @throws DeliveryPendingError when it is pending (409)
+     * @throws TestEventRateError when it is a test event past the webhook's quota (429)
+     */
     async retry(webhookId: number, deliveryId: number): Promise<DeliveryView | undefined> {
-      const updated = await db
-        .updateTable("delivery_jobs")
-        .set({ status: "pending", attempts: 0, next_attempt_at: new Date(), failure_published_at: null, updated_at: new Date() })
-        .where("id", "=", deliveryId)
-        .where("webhook_id", "=", webhookId)
-        .returning("id")
-        .executeTakeFirst();
-      if (!updated) return undefined;
+      const queued = await db.transaction().execute(async (trx) => {
+        const job = await trx
+          .selectFrom("delivery_jobs")
+          .select(["status", "event_id"])
+          .where("id", "=", deliveryId)
+          .where("webhook_id", "=", webhookId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!job) return false;
+        if (!isRetryable(job.status)) throw new DeliveryPendingError(job.status);
+        if (job.event_id.startsWith(TEST_EVENT_PREFIX)) await admitTestEventOf(trx, webhookId, testEventsPerMinute);
+        // The attempt count stays: the next attempt is the delivery's next, on what is left of its schedule.
+        await trx
+          .updateTable("delivery_jobs")
+          .set({ status: "pending", next_attempt_at: new Date(), failure_published_at: null, updated_at: new Date() })
+          .where("id", "=", deliveryId)
+          .execute();
+        return true;
+      });
+      if (!queued) return undefined;
       onQueued();
       return (await view([deliveryId]))[0];
     },
@@ -97,15 +135,7 @@ export function createDeliveryLog(
     async sendTest(webhookId: number, coin: Coin): Promise<DeliveryView> {
       const eventId = `${TEST_EVENT_PREFIX}${randomUUID()}`;
       const id = await db.transaction().execute(async (trx) => {
-        const { test_event_times: sentAt, now } = await trx
-          .selectFrom("webhooks")
-          .select(["test_event_times", sql<Date>`now()`.as("now")])
-          .where("id", "=", webhookId)
-          .forUpdate()
-          .executeTakeFirstOrThrow();
-        const admitted = admitTestEvent(sentAt, now, testEventsPerMinute);
-        if (!admitted.admitted) throw new TestEventRateError(testEventsPerMinute, admitted.retryAfterSeconds);
-        await trx.updateTable("webhooks").set({ test_event_times: admitted.keep }).where("id", "=", webhookId).execute();
+        const now = await admitTestEventOf(trx, webhookId, testEventsPerMinute);
         const body = JSON.stringify({ event_id: eventId, type: "test", webhook_id: webhookId, coin, created_at: now.toISOString() });
         const inserted = await trx
           .insertInto("delivery_jobs")

@@ -35,6 +35,8 @@ const KEY_LOCK_NAMESPACE = 0x6b657973;
 const ACCOUNT_LOCK_NAMESPACE = 0x71756f74;
 /** Addresses per read when a single webhook's whole list is streamed (about 45 KB of JSON). */
 const ADDRESS_STREAM_CHUNK = 1_000;
+/** Most address rows one statement of the list answer reads (5 webhooks at the list's cap of 1,000). */
+export const LIST_ADDRESSES_PER_READ = 5_000;
 /** Rows per insert statement when adding addresses (stays far below Postgres' 65,535 parameters). */
 const INSERT_CHUNK = 5_000;
 
@@ -385,31 +387,44 @@ export function createWebhookRepository(
       };
     },
 
-    /** A page of the account's webhooks, each with at most its first `addressCap` addresses (in address order). */
-    async list(
-      accountId: number,
-      offset: number,
-      limit: number,
-      addressCap: number,
-    ): Promise<{ total: number; webhooks: Array<WebhookRecord & { addresses: string[] }> }> {
+    /** How many live webhooks the account has, and one page of them by id (without their addresses: see cappedAddresses). */
+    async listPage(accountId: number, offset: number, limit: number): Promise<{ total: number; webhooks: WebhookRecord[] }> {
       const live = db.selectFrom("webhooks").where("account_id", "=", accountId).where("deleted_at", "is", null);
       const { total } = await live.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow();
+      if (offset >= Number(total)) return { total: Number(total), webhooks: [] };
       const rows = await live.select(columns).orderBy("id").offset(offset).limit(limit).execute();
-      const ids = rows.map((row) => row.id);
-      // One statement; each webhook's first addresses come from its primary-key range, never its whole list.
-      const { rows: capped } = ids.length
-        ? await sql<{ webhook_id: number; address: string }>`
-            select w.id as webhook_id, a.address from unnest(${ids}::bigint[]) as w(id)
-              cross join lateral (select address from webhook_addresses where webhook_id = w.id order by address limit ${addressCap}) a`.execute(
-            db,
-          )
-        : { rows: [] };
-      const addresses = new Map<number, string[]>(ids.map((id) => [id, []]));
-      for (const row of capped) addresses.get(Number(row.webhook_id))!.push(row.address);
-      return {
-        total: Number(total),
-        webhooks: rows.map((row) => ({ ...row, version: Number(row.version), addresses: addresses.get(row.id)! })),
-      };
+      return { total: Number(total), webhooks: rows.map((row) => ({ ...row, version: Number(row.version) })) };
+    },
+
+    /**
+     * The first addresses (address order) of each webhook, in the order given: at most `cap`, and no
+     * more than its `address_count` as read with it, so the array and the count agree. Read several
+     * webhooks per statement, from each one's primary-key range, but never more than
+     * LIST_ADDRESSES_PER_READ rows; each read yields its webhooks' arrays, one per webhook. A page of
+     * 500 webhooks at the cap is read 5,000 rows at a time while the answer streams, never as one
+     * 500,000-row result.
+     */
+    async *cappedAddresses(webhooks: ReadonlyArray<Pick<WebhookRecord, "id" | "address_count">>, cap: number): AsyncGenerator<string[][]> {
+      const wanted = webhooks.map((webhook) => ({ id: webhook.id, limit: Math.min(cap, webhook.address_count) }));
+      for (let start = 0, end = 0; start < wanted.length; start = end) {
+        // As many webhooks as one read holds; at least one (one webhook's cap is below the bound).
+        let rows = wanted[start]!.limit;
+        for (end = start + 1; end < wanted.length && rows + wanted[end]!.limit <= LIST_ADDRESSES_PER_READ; end++)
+          rows += wanted[end]!.limit;
+        const group = wanted.slice(start, end);
+        const read = group.filter((webhook) => webhook.limit > 0);
+        // Each webhook's rows come out of its lateral read in address order (its index range).
+        const { rows: found } = read.length
+          ? await sql<{ webhook_id: number; address: string }>`
+              select w.id as webhook_id, a.address from unnest(${read.map((w) => w.id)}::bigint[], ${read.map((w) => w.limit)}::int[]) as w(id, cap)
+                cross join lateral (select address from webhook_addresses where webhook_id = w.id order by address limit w.cap) a`.execute(
+              db,
+            )
+          : { rows: [] };
+        const addresses = new Map<number, string[]>(group.map((webhook) => [webhook.id, []]));
+        for (const row of found) addresses.get(Number(row.webhook_id))!.push(row.address);
+        yield group.map((webhook) => addresses.get(webhook.id)!);
+      }
     },
 
     /**

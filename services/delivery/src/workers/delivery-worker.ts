@@ -85,6 +85,12 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       const result = await context.with(trace.setSpan(parent, span), () => options.send(job.webhook_url, job.body, headers));
       if (result.statusCode !== null) span.setAttribute("http.response.status_code", result.statusCode);
       if (result.error !== null) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
+      // The address is the operator's to see; the delivery log says only that it was not allowed.
+      if (result.refusedAddress !== undefined)
+        logger.warn(
+          { webhookId: job.webhook_id, jobId: job.id, address: result.refusedAddress },
+          "delivery refused by the connect-time address check",
+        );
       const decision = decideAttempt(result, job.attempts + 1, options.retryScale, Date.now());
       if (decision.status === "delivered") {
         await jobs.recordDelivered(job, result);

@@ -1,0 +1,126 @@
+/**
+ * Every number a client puts in a delivery route's query, path or body is bounded: a page number or
+ * size past its maximum is a 422 in the spec's shape (`{message, errors: {field: [..]}}`), never an
+ * OFFSET that overflows in Postgres (a 500); an xpub id past the exact integers is a 422 naming it;
+ * an id in the path past them is a 404. At the service's internal edge, so the answers are checked
+ * against the OpenAPI document too.
+ */
+import { randomBytes } from "node:crypto";
+import { WEBHOOK_MAX_PAGE } from "@chaingate/contracts";
+import {
+  accountSequence,
+  createTestDatabase,
+  internalEdge,
+  TEST_INTERNAL_TOKEN,
+  type InternalEdge,
+  type TestDatabase,
+} from "@chaingate/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DeliveryService } from "../create-delivery-service.ts";
+import { startTestDelivery } from "../testing/index.ts";
+
+let database: TestDatabase;
+let delivery: DeliveryService;
+let edge: InternalEdge;
+const alice = accountSequence()();
+let webhookId: number;
+
+async function get(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${edge.url}${path}`, { headers: { ...edge.headersFor(alice.accountId), accept: "application/json" } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  delivery = await startTestDelivery(database.connectionString, {
+    NATS_URL: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
+    NATS_NAMESPACE: `q${randomBytes(4).toString("hex")}`,
+    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+  });
+  edge = internalEdge(delivery);
+  const created = await fetch(`${edge.url}/api/v1/webhooks`, {
+    method: "POST",
+    headers: { ...edge.headersFor(alice.accountId), "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ coin: "ETH", webhook_url: "http://93.184.216.34/hook", addresses: [`0x${"3".repeat(40)}`], is_active: false }),
+  });
+  webhookId = ((await created.json()) as { data: { id: number } }).data.id;
+});
+afterAll(async () => {
+  await delivery?.close();
+  await database?.drop();
+});
+
+const HUGE_PAGE = "9999999999999999";
+const pageTooLarge = `The page field must not be greater than ${WEBHOOK_MAX_PAGE}.`;
+
+describe("page numbers", () => {
+  const paged = () => [
+    ["the webhook list", "/api/v1/webhooks"],
+    ["a webhook's addresses", `/api/v1/webhooks/${webhookId}/addresses`],
+    ["a webhook's deliveries", `/api/v1/webhooks/${webhookId}/deliveries`],
+  ];
+
+  it.each([
+    ["default per_page", ""],
+    ["the largest per_page", "&per_page=500"],
+  ])("a page of 16 digits is a 422 naming page on every paged route (%s)", async (_, perPage) => {
+    for (const [what, path] of paged()) {
+      const answer = await get(`${path}?page=${HUGE_PAGE}${perPage}`);
+      expect({ what, ...answer }).toEqual({ what, status: 422, body: { message: pageTooLarge, errors: { page: [pageTooLarge] } } });
+    }
+  });
+
+  it("the address pages' largest per_page with a 16-digit page is a 422, not an OFFSET past bigint", async () => {
+    const answer = await get(`/api/v1/webhooks/${webhookId}/addresses?page=${HUGE_PAGE}&per_page=10000&after=0x00`);
+    expect(answer).toEqual({ status: 422, body: { message: pageTooLarge, errors: { page: [pageTooLarge] } } });
+  });
+
+  it(`page ${WEBHOOK_MAX_PAGE} is the last one accepted: an empty page with the real meta; one more is a 422`, async () => {
+    for (const [what, path] of paged()) {
+      const last = await get(`${path}?page=${WEBHOOK_MAX_PAGE}&per_page=${what === "a webhook's addresses" ? 10_000 : 500}`);
+      expect({ what, status: last.status, data: last.body.data }).toEqual({ what, status: 200, data: [] });
+      expect(last.body.meta).toMatchObject({ current_page: WEBHOOK_MAX_PAGE, last_page: 1 });
+      expect({ what, status: (await get(`${path}?page=${WEBHOOK_MAX_PAGE + 1}`)).status }).toEqual({ what, status: 422 });
+    }
+  });
+
+  it("0, negative, fractional and exponent forms stay 422 (per_page too)", async () => {
+    for (const query of ["page=0", "page=-1", "page=1.5", "page=1e3", "per_page=0", "per_page=501", "per_page=1e2"]) {
+      const answer = await get(`/api/v1/webhooks/${webhookId}/deliveries?${query}`);
+      expect({ query, status: answer.status }).toEqual({ query, status: 422 });
+      expect(Object.keys(answer.body.errors as object)).toEqual([query.split("=")[0]]);
+    }
+  });
+});
+
+describe("ids in a body", () => {
+  it("an xpub id past the exact integers is a 422 naming it", async () => {
+    const response = await fetch(`${edge.url}/api/v1/webhooks/${webhookId}`, {
+      method: "PUT",
+      headers: { ...edge.headersFor(alice.accountId), "content-type": "application/json", accept: "application/json" },
+      body: `{"xpub_ids": [1, 100000000000000000000]}`,
+    });
+    // zod's int() takes exact (safe) integers only.
+    const notInteger = "Each xpub id must be an integer.";
+    expect({ status: response.status, body: await response.json() }).toEqual({
+      status: 422,
+      body: { message: notInteger, errors: { "xpub_ids.1": [notInteger] } },
+    });
+  });
+});
+
+describe("ids in the path", () => {
+  it("a webhook or delivery id past the largest exact integer is a 404, like any unknown id", async () => {
+    const huge = "99999999999999999999";
+    expect((await get(`/api/v1/webhooks/${huge}`)).status).toBe(404);
+    expect((await get(`/api/v1/webhooks/${huge}/addresses`)).status).toBe(404);
+    const retry = await fetch(`${edge.url}/api/v1/webhooks/${webhookId}/deliveries/${huge}/retry`, {
+      method: "POST",
+      headers: { ...edge.headersFor(alice.accountId), accept: "application/json" },
+    });
+    expect({ status: retry.status, body: await retry.json() }).toEqual({
+      status: 404,
+      body: { message: `No delivery with id ${huge} was found.` },
+    });
+  });
+});

@@ -2836,7 +2836,7 @@ export interface operations {
     getBtcXpub: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
                 /** @description Addresses per page, 1 to 500 (default 50). */
                 per_page?: number;
@@ -2874,7 +2874,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
+            /** @description `page` or `per_page` is not an integer, below 1, or above its maximum. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3139,7 +3139,7 @@ export interface operations {
     getBtcXpubByIdAddresses: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
                 /** @description Addresses per page, 1 to 500 (default 50). */
                 per_page?: number;
@@ -3189,7 +3189,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
+            /** @description `page` or `per_page` is not an integer, below 1, or above its maximum. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3232,7 +3232,7 @@ export interface operations {
     getEthXpub: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
                 /** @description Addresses per page, 1 to 500 (default 50). */
                 per_page?: number;
@@ -3270,7 +3270,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
+            /** @description `page` or `per_page` is not an integer, below 1, or above its maximum. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3535,7 +3535,7 @@ export interface operations {
     getEthXpubByIdAddresses: {
         parameters: {
             query?: {
-                /** @description Page number, starting at 1. A page past the last answers an empty `data` with the real `meta`. */
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
                 page?: number;
                 /** @description Addresses per page, 1 to 500 (default 50). */
                 per_page?: number;
@@ -3585,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description `page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum. */
+            /** @description `page` or `per_page` is not an integer, below 1, or above its maximum. */
             422: {
                 headers: {
                     [name: string]: unknown;

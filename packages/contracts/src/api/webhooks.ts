@@ -8,7 +8,7 @@ import { GATEWAY_RESPONSES, RETRY_AFTER_HEADER, SECURITY, json } from "../openap
 import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
 import { COINS } from "../events/event-contract.ts";
 import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../webhook-settings.ts";
-import { DEFAULT_PER_PAGE, FIRST_PAGE, MAX_PER_PAGE, pageNumber } from "./xpub.ts";
+import { DEFAULT_PER_PAGE, FIRST_PAGE, MAX_PAGE, MAX_PER_PAGE, pageNumber } from "./xpub.ts";
 
 /** The spec's limit for one address entry. */
 export const WEBHOOK_ADDRESS_MAX_CHARS = 255;
@@ -33,7 +33,7 @@ export const WEBHOOK_ADDRESS_PAGE_MAX = 10_000;
  * (16 digits times 10,000 overflowed into a 500), and 10,000,000 pages still reach the ten millionth
  * row at `per_page=1`. Past the last page the answer is empty; `after` reads deep address lists.
  */
-export const WEBHOOK_MAX_PAGE = 10_000_000;
+export const WEBHOOK_MAX_PAGE = MAX_PAGE;
 /** Most extended-key records one webhook auto-watches. */
 export const WEBHOOK_MAX_XPUB_IDS = 100;
 

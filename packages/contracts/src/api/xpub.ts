@@ -15,6 +15,11 @@ export const FIRST_PAGE = 1;
 export const DEFAULT_PER_PAGE = 50;
 /** Largest page: 500 rows are about 60 KB of JSON, small enough to serve from one index range scan. */
 export const MAX_PER_PAGE = 500;
+/**
+ * Highest page number of the paged answers: (page - 1) × per_page stays an exact integer and a
+ * Postgres bigint (page=9999999999999999 overflowed the OFFSET), and no real list reaches it.
+ */
+export const MAX_PAGE = 10_000_000;
 
 // ── Requests ────────────────────────────────────────────────────────────────────────────────────
 
@@ -53,8 +58,8 @@ export function pageNumber(field: string, fallback: number, max?: number) {
 }
 
 export const addressHistoryQuerySchema = z.object({
-  page: pageNumber("page", FIRST_PAGE).openapi({
-    description: `Page number, starting at ${FIRST_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.`,
+  page: pageNumber("page", FIRST_PAGE, MAX_PAGE).openapi({
+    description: `Page number, starting at ${FIRST_PAGE}, at most ${MAX_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.`,
   }),
   per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({
     description: `Addresses per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
@@ -240,7 +245,7 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
     request: { query: addressHistoryQuerySchema },
     responses: {
       200: json("One page of records.", xpubRecordPageSchema),
-      422: json("`page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum.", validationErrorSchema),
+      422: json("`page` or `per_page` is not an integer, below 1, or above its maximum.", validationErrorSchema),
       ...GATEWAY_RESPONSES,
     },
   });
@@ -276,7 +281,7 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
     responses: {
       200: json("One page of the issued addresses, ordered by index.", page),
       404: NOT_FOUND,
-      422: json("`page` or `per_page` is not an integer, below 1, or `per_page` is above the maximum.", validationErrorSchema),
+      422: json("`page` or `per_page` is not an integer, below 1, or above its maximum.", validationErrorSchema),
       ...GATEWAY_RESPONSES,
     },
   });

@@ -252,9 +252,9 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
       status: 200,
       body: { data: [], meta: { current_page: 7, per_page: 2, total: 3, last_page: 2 } },
     });
-    expect((await history(alice, id, "?page=99999999999&per_page=500")).body).toEqual({
+    expect((await history(alice, id, "?page=10000000&per_page=500")).body).toEqual({
       data: [],
-      meta: { current_page: 99999999999, per_page: 500, total: 3, last_page: 1 },
+      meta: { current_page: 10_000_000, per_page: 500, total: 3, last_page: 1 },
     });
   });
 
@@ -275,6 +275,8 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
     ["?per_page=0", "per_page", "The per page field must be at least 1."],
     ["?per_page=501", "per_page", "The per page field must not be greater than 500."],
     ["?per_page=ten", "per_page", "The per page field must be an integer."],
+    // Past the exact integers an OFFSET overflows: bounded, as on every paged answer.
+    ["?page=9999999999999999", "page", "The page field must not be greater than 10000000."],
   ])("%s: 422 naming the parameter", async (query, field, message) => {
     expect(await history(alice, id, query)).toEqual({ status: 422, body: { message, errors: { [field]: [message] } } });
   });
@@ -312,6 +314,16 @@ describe("GET /api/v1/btc/xpub", () => {
     expect(JSON.stringify([first.body, second.body])).not.toContain(keys[0]!.slice(12, 40));
     // The ETH path holds only ETH records.
     expect((await call("GET", "/api/v1/eth/xpub", carol)).body).toMatchObject({ data: [], meta: { total: 0, last_page: 1 } });
+  });
+
+  it("422 for a page number past the bound (an OFFSET that would overflow)", async () => {
+    expect(await call("GET", "/api/v1/btc/xpub?page=9999999999999999", alice)).toEqual({
+      status: 422,
+      body: {
+        message: "The page field must not be greater than 10000000.",
+        errors: { page: ["The page field must not be greater than 10000000."] },
+      },
+    });
   });
 
   it("422 for a bad page size", async () => {

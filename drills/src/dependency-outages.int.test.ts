@@ -35,6 +35,8 @@ const DOCUMENTED_OUTAGE_ANSWERS = [
   { status: 503, message: "The database is unavailable; try again later." },
 ];
 const RECOVERY_TARGET_MS = 5_000;
+/** Every replica refuses a deactivated key within API_KEY_CACHE_TTL_MS (5 s, the gateway's default); a little over it. */
+const KEY_REVOCATION_BOUND_MS = 6_000;
 
 let postgres: PrivatePostgres;
 let nats: PrivateNats;
@@ -223,12 +225,18 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery,
     expect(new Set(answered.map((a) => a.index)).size).toBe(answered.length);
   }, 120_000);
 
-  it("a key deactivated after recovery fails the very next request on every gateway replica", async () => {
+  it("a key deactivated after recovery is refused by every gateway replica within the documented bound", async () => {
     const { key: second } = await createAccountWithKey(postgres.url, "second");
     for (const url of gatewayUrls)
       expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(200);
     await runAdminCli(postgres.url, ["keys", "deactivate", "--prefix", second.slice(0, 8)]);
-    for (const url of gatewayUrls)
-      expect((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status).toBe(401);
+    const deactivated = Date.now();
+    // The CLI is no replica: each learns it by NOTIFY (milliseconds) or, lost, when its cached row expires (API_KEY_CACHE_TTL_MS, 5 s).
+    for (const url of gatewayUrls) {
+      while ((await fetch(`${url}/api/v1/btc/block/best`, { headers: { "x-api-key": second } })).status !== 401) {
+        expect(Date.now() - deactivated, `${url} still accepts the deactivated key`).toBeLessThan(KEY_REVOCATION_BOUND_MS);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
   });
 });

@@ -1,11 +1,11 @@
 /**
  * Mainnet-shaped blocks for the scanner benchmarks, built in memory (no node): a Bitcoin block of
- * 5,000 outputs and a Tron block of 2,000 transactions, a third of them USDT transfers with their
- * Transfer logs. A few outputs/transfers pay watched addresses, as on a real chain.
+ * 5,000 outputs, a Tron block of 2,000 transactions, a third of them USDT transfers with their
+ * Transfer logs, and an Ethereum block of ether transfers with internal value frames (traced).
+ * A few outputs/transfers pay watched addresses, as on a real chain.
  */
 import { createHash, randomBytes } from "node:crypto";
-// By path: bench/package.json (not this file's owner) does not list @chaingate/scanner.
-import type { BitcoinBlock, TronBlockData, TronTokens } from "@chaingate/scanner";
+import type { BitcoinBlock, EthereumBlock, TronBlockData, TronTokens } from "@chaingate/scanner";
 import { ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
 export const USDT_BODY = "a614f803b6fd780986a42c78ec9c7f77e6ded13c";
@@ -26,6 +26,11 @@ export function bitcoinAddress(i: number): string {
 /** A Tron address body (40 hex digits, random-looking) numbered `i`. */
 export function tronBody(i: number): string {
   return createHash("sha256").update(`trx${i}`).digest("hex").slice(0, 40);
+}
+
+/** An Ethereum address (0x + 40 lower-case hex digits, random-looking) numbered `i`. */
+export function ethereumAddress(i: number): string {
+  return `0x${createHash("sha256").update(`eth${i}`).digest("hex").slice(0, 40)}`;
 }
 
 const randomHex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -99,5 +104,44 @@ export function tronBlock(transactions: number, watchedEvery: number, height = 6
       transactions: txs,
     },
     infos,
+  };
+}
+
+type InternalValueFrame = NonNullable<EthereumBlock["transactions"][number]["internalTransfers"]>[number];
+
+/**
+ * `transactions` successful ether transfers to random contracts, each of which passes ether on in
+ * `framesPerTransaction` internal CALL frames (as a trace shows them); of all transfers
+ * (transactions and frames, numbered in order) every `watchedEvery`-th pays watched address 0, 1, 2…
+ */
+export function ethereumBlock(transactions: number, framesPerTransaction: number, watchedEvery: number): EthereumBlock {
+  let transfer = 0;
+  const payee = () => {
+    const n = transfer++;
+    return n % watchedEvery === 0 ? ethereumAddress(n / watchedEvery) : `0x${randomHex(20)}`;
+  };
+  const wei = (n: number) => `0x${(10n ** 15n * BigInt(1 + (n % 1000))).toString(16)}`;
+  return {
+    number: "0x1312d00",
+    hash: `0x${randomHex(32)}`,
+    parentHash: `0x${randomHex(32)}`,
+    timestamp: "0x65000000",
+    transactions: Array.from({ length: transactions }, (_, t) => {
+      const to = payee();
+      const internalTransfers = Array.from(
+        { length: framesPerTransaction },
+        (_, f): InternalValueFrame => ({ type: "CALL", from: to, to: payee(), value: wei(t + f), index: f + 1, traceAddress: String(f) }),
+      );
+      return {
+        hash: `0x${randomHex(32)}`,
+        from: `0x${randomHex(20)}`,
+        to,
+        value: wei(t),
+        input: "0x",
+        status: "0x1",
+        logs: [],
+        internalTransfers,
+      };
+    }),
   };
 }

@@ -8,3 +8,5 @@ export { DEFAULT_POLL_INTERVAL_MS, followChain } from "./domain/follow-chain.ts"
 export { matchBitcoinBlock, type BitcoinBlock } from "./domain/match-bitcoin-block.ts";
 export { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "./domain/match-tron-block.ts";
 export { WatchIndex } from "./domain/watch-index.ts";
+export { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "./domain/match-ethereum-block.ts";
+export { createEthereumBlockSource, type EthereumTraceMode } from "./infra/ethereum-block-source.ts";

@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { seededRandom } from "@chaingate/testing";
+import type { Coin } from "@chaingate/contracts";
 import { WatchIndex, type WatchedWebhook, type WatchedWebhookMeta } from "./watch-index.ts";
 
 const webhook = (overrides: Partial<WatchedWebhook>): WatchedWebhook => ({
@@ -152,4 +155,99 @@ describe("watch index, bucket by bucket", () => {
     expect(index.applyMeta(meta({ version: 5, deleted: true }))).toBe("removed");
     expect(index.metaEffect(meta({ version: 4 }))).toBe("ignored");
   });
+});
+
+// The address filter in front of each chain's map must never reject a watched key: webhooks
+// replace buckets, stop and start again, share addresses, and the filter grows and shrinks (is
+// rebuilt) on the way. Every lookup is compared with a model of what is watched.
+describe("watch index, its address filter under random changes", () => {
+  const POOL = 3_000;
+  const BUCKET_BITS = 3;
+  const WEBHOOKS = 8;
+  const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+  const pool: Record<"BTC" | "ETH", string[]> = {
+    BTC: Array.from({ length: POOL }, (_, i) => `bc1q${digest(`btc${i}`).slice(0, 38)}`),
+    ETH: Array.from({ length: POOL }, (_, i) => `0x${digest(`eth${i}`).slice(0, 40)}`),
+  };
+
+  for (const addressFilter of [true, false]) {
+    test(`every lookup answers as the model does (address filter ${addressFilter ? "on" : "off"})`, () => {
+      const random = seededRandom(addressFilter ? 26_11 : 11_26);
+      const index = new WatchIndex({ addressFilter });
+      /** Active webhooks: coin and each bucket's addresses. */
+      const model = new Map<number, { coin: "BTC" | "ETH"; buckets: Map<number, string[]> }>();
+      const versions = new Map<number, number>();
+      const filterSizes: Record<"BTC" | "ETH", number[]> = { BTC: [], ETH: [] };
+      /** A bucket's list: pool addresses of that bucket (an address belongs to one bucket, as in the registry). */
+      const randomBucket = (coin: "BTC" | "ETH", bucket: number, filling: boolean) => {
+        const count = filling ? random.between(0, 300) : random.between(0, 3) === 0 ? random.between(0, 20) : 0;
+        const buckets = 2 ** BUCKET_BITS;
+        return Array.from({ length: count }, () => pool[coin][random.between(0, POOL / buckets - 1) * buckets + bucket]!);
+      };
+      const applyMeta = (webhookId: number, coin: Coin, isActive: boolean) => {
+        const version = (versions.get(webhookId) ?? 0) + 1;
+        versions.set(webhookId, version);
+        return index.applyMeta({ webhookId, coin, isActive, deleted: false, version, bucketBits: BUCKET_BITS });
+      };
+
+      for (let step = 0; step < 400; step++) {
+        // Phases that fill buckets and phases that empty them, so the filters grow and shrink.
+        const filling = Math.floor(step / 100) % 2 === 0;
+        const webhookId = random.between(1, WEBHOOKS);
+        const current = model.get(webhookId);
+        const action = random.next();
+        if (current && action < 0.75) {
+          const buckets = Array.from({ length: random.between(1, 3) }, () => random.between(0, 2 ** BUCKET_BITS - 1)).map((bucket) => ({
+            bucket,
+            addresses: randomBucket(current.coin, bucket, filling),
+          }));
+          index.replaceBuckets(webhookId, BUCKET_BITS, buckets);
+          for (const { bucket, addresses } of buckets) current.buckets.set(bucket, addresses);
+        } else if (current && action < 0.85) {
+          expect(applyMeta(webhookId, current.coin, false)).toBe("removed");
+          model.delete(webhookId);
+        } else {
+          // (Re)started on a random chain: loaded whole, as the projection refresh does.
+          const coin = random.pick(["BTC", "ETH"] as const);
+          const buckets = Array.from({ length: 2 ** BUCKET_BITS }, (_, bucket) => ({
+            bucket,
+            addresses: randomBucket(coin, bucket, filling),
+          }));
+          applyMeta(webhookId, coin, true);
+          index.replaceBuckets(webhookId, BUCKET_BITS, buckets, { all: true });
+          model.set(webhookId, { coin, buckets: new Map(buckets.map(({ bucket, addresses }) => [bucket, addresses])) });
+        }
+
+        for (const coin of ["BTC", "ETH"] as const) {
+          const expected = new Map<string, number[]>();
+          for (const [id, webhook] of model)
+            if (webhook.coin === coin)
+              for (const addresses of webhook.buckets.values())
+                for (const address of addresses) {
+                  const ids = expected.get(address) ?? [];
+                  if (!ids.includes(id)) expected.set(address, [...ids, id]);
+                }
+          const wrong: string[] = [];
+          for (const key of pool[coin]) {
+            const watchers = index.watchers(coin, key);
+            const found = watchers === undefined ? [] : typeof watchers === "number" ? [watchers] : watchers;
+            if (String([...found].sort()) !== String((expected.get(key) ?? []).sort())) wrong.push(`${coin} ${key}`);
+          }
+          expect(wrong, `step ${step}`).toEqual([]);
+          expect(index.size(coin)).toBe(expected.size);
+          filterSizes[coin].push(index.filterBytes(coin));
+        }
+      }
+      for (const sizes of Object.values(filterSizes)) {
+        if (!addressFilter) {
+          expect(new Set(sizes)).toEqual(new Set([0]));
+          continue;
+        }
+        // Rebuilt larger as addresses came, and smaller as they went.
+        const largest = Math.max(...sizes);
+        expect(largest).toBeGreaterThan(3 * sizes[0]!);
+        expect(Math.min(...sizes.slice(sizes.indexOf(largest)))).toBeLessThan(largest / 3);
+      }
+    });
+  }
 });

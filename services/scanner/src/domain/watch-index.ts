@@ -1,6 +1,8 @@
 /**
  * The in-memory watch index: coin + address → the webhooks watching it, with their settings.
- * A lookup is one hash probe whatever the number of watched addresses.
+ * Each chain's map has an address filter in front (address-filter.ts): nearly every address of a
+ * block is watched by nobody, and the filter turns those lookups away from one small block of
+ * memory, where a million-entry map costs the string's hash and a few cache misses.
  *
  * It follows the registry's bucketed feed: a webhook's settings come from its meta, its addresses
  * bucket by bucket, and replacing a bucket removes exactly that bucket's old addresses. Each
@@ -16,6 +18,7 @@
 import type { Coin } from "@chaingate/contracts";
 import { effectiveConfirmations } from "./chain-settings.ts";
 import { parseTronAddress, tronAddressFromEvmHex, tronEvmHex } from "@chaingate/tron";
+import { AddressFilter } from "./address-filter.ts";
 
 /** A webhook's settings as the registry last described them (`webhook.changed`). */
 export interface WatchedWebhookMeta {
@@ -71,25 +74,12 @@ interface IndexedWebhook extends WebhookSettings {
 
 type Watchers = number | number[];
 
-/**
- * A bitmap in front of each coin's map: 2^26 bits (8 MiB, allocated when the coin gets its first
- * watched address), indexed by a hash of an address's last
- * 8 characters (random in every address form). Almost every output of a block pays an unwatched
- * address; the bitmap turns those lookups into one probe of a structure that stays in the CPU
- * cache (or at least the last-level cache), instead of the cache misses of a million-entry hash
- * table, so matching time hardly grows with the index (1.5 % false positives at 1,000,000
- * addresses fall through to the map). Bits are never cleared (an address that stops being watched only costs a
- * map lookup when it appears), so the bitmap needs no counting.
- */
-const FILTER_BITS_LOG2 = 26;
-const FILTER_MASK = (1 << FILTER_BITS_LOG2) - 1;
-const FILTER_CHARS = 8;
-
-function filterSlot(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = key.length - 1, end = Math.max(0, key.length - FILTER_CHARS); i >= end; i--)
-    hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return (hash ^ (hash >>> 15)) & FILTER_MASK;
+export interface WatchIndexOptions {
+  /**
+   * An address filter in front of each chain's map (the default). Off, every lookup goes to the
+   * map: only to measure what the filter buys (`pnpm bench scanner`).
+   */
+  addressFilter?: boolean;
 }
 
 /** The lookup key of an address on its chain; undefined when it can never appear on that chain. */
@@ -110,11 +100,21 @@ export function watchKey(coin: Coin, address: string): string | undefined {
 
 export class WatchIndex {
   private readonly byCoin: Record<Coin, Map<string, Watchers>> = { BTC: new Map(), ETH: new Map(), TRX: new Map() };
-  private readonly filters: Partial<Record<Coin, Uint8Array>> = {};
+  /**
+   * Per chain, a filter that holds every key of its map (and keys removed since its last build):
+   * a key is added as it enters the map and never taken out, and a rebuild reads the map as it is
+   * then, in the same synchronous call, so no lookup ever sees a watched key rejected.
+   */
+  private readonly filters: Record<Coin, AddressFilter | undefined>;
   /** Watched (active) webhooks only. */
   private readonly webhooks = new Map<number, IndexedWebhook>();
   /** Meta versions of every webhook seen, removed ones too, so an old meta arriving late cannot bring one back. */
   private readonly versions = new Map<number, number>();
+
+  constructor(options: WatchIndexOptions = {}) {
+    const filter = () => ((options.addressFilter ?? true) ? AddressFilter.build([], 0) : undefined);
+    this.filters = { BTC: filter(), ETH: filter(), TRX: filter() };
+  }
 
   /** What applying `meta` would do, without applying it. */
   metaEffect(meta: WatchedWebhookMeta): MetaEffect {
@@ -207,6 +207,7 @@ export class WatchIndex {
     webhook.keys = nextKeys;
     webhook.bucketIds = nextIds;
     webhook.bucketEnds = nextEnds;
+    this.rebuildFilterIfDue(webhook.coin);
     return true;
   }
 
@@ -221,19 +222,18 @@ export class WatchIndex {
   /** Adds the addresses the webhook does not watch yet to the map and their keys to `into`. */
   private watchAll(map: Map<string, Watchers>, webhook: IndexedWebhook, addresses: readonly string[], into: string[]): void {
     const { coin, webhookId } = webhook;
-    const filter = (this.filters[coin] ??= newFilter());
     for (const address of addresses) {
       const key = watchKey(coin, address);
       if (key === undefined) continue;
-      const slot = filterSlot(key);
-      filter[slot >>> 3]! |= 1 << (slot & 7);
       const existing = map.get(key);
       if (existing === webhookId || (Array.isArray(existing) && existing.includes(webhookId))) continue;
       into.push(key);
       // Tron keys are turned back into T… addresses on a match; only other rewrites are remembered.
       if (key !== address && coin !== "TRX") (webhook.listed ??= new Map()).set(key, address);
-      if (existing === undefined) map.set(key, webhookId);
-      else map.set(key, Array.isArray(existing) ? [...existing, webhookId] : [existing, webhookId]);
+      if (existing === undefined) {
+        map.set(key, webhookId);
+        this.filters[coin]?.add(key);
+      } else map.set(key, Array.isArray(existing) ? [...existing, webhookId] : [existing, webhookId]);
     }
   }
 
@@ -247,20 +247,29 @@ export class WatchIndex {
     webhook.listed?.delete(key);
   }
 
+  /**
+   * Rebuilds a chain's filter from its map when full or far too large (address-filter.ts). Called
+   * once at the end of each change, so a change of many keys rebuilds once, at the size it needs;
+   * a filter over-full until then only lets more strangers through, it never rejects a key.
+   */
+  private rebuildFilterIfDue(coin: Coin): void {
+    const map = this.byCoin[coin];
+    if (this.filters[coin]?.needsRebuild(map.size)) this.filters[coin] = AddressFilter.build(map.keys(), map.size);
+  }
+
   private remove(webhookId: number): void {
     const webhook = this.webhooks.get(webhookId);
     if (!webhook) return;
     const map = this.byCoin[webhook.coin];
     for (const key of webhook.keys) this.unwatch(map, webhook, key);
     this.webhooks.delete(webhookId);
+    this.rebuildFilterIfDue(webhook.coin);
   }
 
   /** The ids of the webhooks watching `key` (a key as `watchKey` makes it); undefined when none. */
   watchers(coin: Coin, key: string): Watchers | undefined {
     const filter = this.filters[coin];
-    if (filter === undefined) return undefined;
-    const slot = filterSlot(key);
-    if ((filter[slot >>> 3]! & (1 << (slot & 7))) === 0) return undefined;
+    if (filter !== undefined && !filter.mightContain(key)) return undefined;
     return this.byCoin[coin].get(key);
   }
 
@@ -301,14 +310,15 @@ export class WatchIndex {
     return this.webhooks.get(webhookId)?.keys.length ?? 0;
   }
 
+  /** Bytes of a chain's address filter (0 without one). */
+  filterBytes(coin: Coin): number {
+    return this.filters[coin]?.byteLength ?? 0;
+  }
+
   /** Whether any active webhook watches this chain (a block of an unwatched chain is not matched). */
   watchesAny(coin: Coin): boolean {
     return this.byCoin[coin].size > 0;
   }
-}
-
-function newFilter(): Uint8Array {
-  return new Uint8Array(1 << (FILTER_BITS_LOG2 - 3));
 }
 
 /** Calls `each` for every webhook id in a watchers value. */

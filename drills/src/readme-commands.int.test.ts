@@ -79,43 +79,47 @@ afterAll(async () => {
 });
 
 describe("the README's commands, as written, on a machine whose PATH has no pnpm", () => {
-  test("dev.sh prints a working key; the README's curl and operator commands work", async () => {
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PATH: pathWithoutPnpm(),
-      DATABASE_URL: database.connectionString,
-      NATS_NAMESPACE: namespace,
-      DEV_PORT_OFFSET: String(offset),
-      DEV_DATA_DIR: dataDir,
-    };
-    const gatewayPort = String(DEV_BASE_PORTS.gateway + offset);
-    const onThisStack = (line: string) => line.replaceAll(":8080", `:${gatewayPort}`);
+  test(
+    "dev.sh prints a working key; the README's curl and operator commands work",
+    async () => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PATH: pathWithoutPnpm(),
+        DATABASE_URL: database.connectionString,
+        NATS_NAMESPACE: namespace,
+        DEV_PORT_OFFSET: String(offset),
+        DEV_DATA_DIR: dataDir,
+      };
+      const gatewayPort = String(DEV_BASE_PORTS.gateway + offset);
+      const onThisStack = (line: string) => line.replaceAll(":8080", `:${gatewayPort}`);
 
-    const [start] = readmeCommands("## The two commands");
-    expect(start).toBe("bash scripts/dev.sh");
-    stack = spawnDevStack("bash", ["-c", start!], { cwd: ROOT, env });
-    const key = await pollDevStack(
-      stack,
-      "the dev key",
-      async () => /API key \(dev\)\s+(\S+)/.exec(stack!.output())?.[1],
-      (printed) => printed !== undefined && printed !== "none:",
-      START_TIMEOUT_MS,
-    );
-    expect(stack.output()).toMatch(new RegExp(`console:\\s+http://127\\.0\\.0\\.1:${gatewayPort}/console`));
+      const [start] = readmeCommands("## The two commands");
+      expect(start).toBe("bash scripts/dev.sh");
+      stack = spawnDevStack("bash", ["-c", start!], { cwd: ROOT, env });
+      const key = await pollDevStack(
+        stack,
+        "the dev key",
+        async () => /API key \(dev\)\s+(\S+)/.exec(stack!.output())?.[1],
+        (printed) => printed !== undefined && printed !== "none:",
+        START_TIMEOUT_MS,
+      );
+      expect(stack.output()).toMatch(new RegExp(`console:\\s+http://127\\.0\\.0\\.1:${gatewayPort}/console`));
 
-    const [tryIt] = readmeCommands("Once the gateway is ready");
-    expect(tryIt).toContain("<the printed key>");
-    const health = await shell(`${onThisStack(tryIt!).replace("<the printed key>", key!)} -fsS`, env);
-    expect(JSON.parse(health)).toMatchObject({ status: expect.any(String) });
+      const [tryIt] = readmeCommands("Once the gateway is ready");
+      expect(tryIt).toContain("<the printed key>");
+      const health = await shell(`${onThisStack(tryIt!).replace("<the printed key>", key!)} -fsS`, env);
+      expect(JSON.parse(health)).toMatchObject({ status: expect.any(String) });
 
-    const [createAccount, createKey] = readmeCommands("More accounts and keys");
-    // The dev account is the stack's first (1); the README's "Acme" the second.
-    expect((await shell(createAccount!, env)).trim()).toBe("2");
-    const acmeKey = (await shell(createKey!, env)).trim().split("\n").at(-1)!;
-    const answer = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/keys`, { headers: { "x-api-key": acmeKey } });
-    expect(answer.status).toBe(200);
+      const [createAccount, createKey] = readmeCommands("More accounts and keys");
+      // The dev account is the stack's first (1); the README's "Acme" the second.
+      expect((await shell(createAccount!, env)).trim()).toBe("2");
+      const acmeKey = (await shell(createKey!, env)).trim().split("\n").at(-1)!;
+      const answer = await fetch(`http://127.0.0.1:${gatewayPort}/api/v1/keys`, { headers: { "x-api-key": acmeKey } });
+      expect(answer.status).toBe(200);
 
-    expect(await interruptDevStack(stack, STOP_TIMEOUT_MS)).toBe(true);
-    stack = undefined;
-  }, START_TIMEOUT_MS + 3 * STOP_TIMEOUT_MS);
+      expect(await interruptDevStack(stack, STOP_TIMEOUT_MS)).toBe(true);
+      stack = undefined;
+    },
+    START_TIMEOUT_MS + 3 * STOP_TIMEOUT_MS,
+  );
 });

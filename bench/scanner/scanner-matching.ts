@@ -8,6 +8,7 @@
  * address (1,000,000 addresses per chain in webhooks of 1,000, after GC), and the filter's share
  * of it. Tron blocks per second through the whole follower, excluding the node fetch (real
  * Postgres and NATS: match, publish, store the cursor, publish block.processed; target >= 200/s).
+ * The Ethereum follower with call tracing on and off (ethereum-tracing.ts; target: at most 2x).
  */
 import type { Coin } from "@chaingate/contracts";
 import { createTestDatabase, silentLogger } from "@chaingate/testing";
@@ -22,6 +23,7 @@ import {
 } from "@chaingate/scanner";
 import { fixedWatchFeed, openScannerState } from "@chaingate/scanner/testing";
 import { heapUsed } from "../support/heap-used.ts";
+import { ethereumTracingThroughput, TARGET_TRACING_COST } from "./ethereum-tracing.ts";
 import { bitcoinAddress, bitcoinBlock, ethereumAddress, ethereumBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
 
 const SMALL = 1_000;
@@ -241,6 +243,8 @@ export async function benchScannerMatching(): Promise<boolean> {
   const bytesPerAddress = (heapUsed() - before) / (COINS.length * LARGE);
   const { btc, trx, eth } = compareChains(small, large);
   const tronPerSecond = await tronFollowerThroughput(large);
+  const tracing = await ethereumTracingThroughput(large);
+  const tracingCost = tracing.untraced / tracing.traced;
   const loadSeconds = await projectionLoadSeconds();
 
   const filterBytes = COINS.map((coin) => large.filterBytes(coin));
@@ -250,6 +254,7 @@ export async function benchScannerMatching(): Promise<boolean> {
     trxRatio: trx.ratio <= TARGET_RATIO,
     ethRatio: eth.ratio <= TARGET_RATIO,
     tronPerSecond: tronPerSecond >= TARGET_TRON_BLOCKS_PER_SECOND,
+    tracingCost: tracingCost <= TARGET_TRACING_COST,
     memory: bytesPerAddress <= TARGET_BYTES_PER_ADDRESS,
   };
   console.log(
@@ -269,6 +274,9 @@ export async function benchScannerMatching(): Promise<boolean> {
   );
   console.log(
     `  Tron follower, excluding fetch (match + publish + Postgres cursor + block.processed): ${tronPerSecond.toFixed(0)} blocks/s (target >= ${TARGET_TRON_BLOCKS_PER_SECOND})`,
+  );
+  console.log(
+    `  Ethereum follower, excluding the node's time, blocks of 200 tx with 1,000 internal value frames: traced (callTracer) ${tracing.traced.toFixed(0)} blocks/s, untraced ${tracing.untraced.toFixed(0)} blocks/s: tracing costs ${tracingCost.toFixed(2)}x (target <= ${TARGET_TRACING_COST}); CPU per block ${tracing.tracedCpuMs.toFixed(2)} vs ${tracing.untracedCpuMs.toFixed(2)} ms`,
   );
   console.log(
     `  start-up of an empty replica: ${LARGE.toLocaleString("en")} watched addresses loaded from the Postgres projection in ${loadSeconds.toFixed(1)} s`,

@@ -105,5 +105,28 @@ describe("internal value frames", () => {
     expect(() => valueFramesFromCallTracer({ ...tree, calls: [{ type: "CALL", from: FORWARDER, to: WATCHED, value: "lots" }] })).toThrow(
       MalformedTraceError,
     );
+    // Anywhere in the tree, reverted parts included: a frame that is not one, calls that are not a list, a value that is not text.
+    const malformed: unknown[] = [
+      [null],
+      [{ from: FORWARDER, to: WATCHED, value: "0x1" }],
+      [{ type: "CALL", from: FORWARDER, to: WATCHED, value: 1 }],
+      [{ type: "CALL", from: FORWARDER, to: RELAY, value: "0x0", calls: { 0: { type: "CALL" } } }],
+      [{ type: "CALL", from: FORWARDER, to: RELAY, value: "0x0", error: "execution reverted", calls: [null] }],
+    ];
+    for (const calls of malformed)
+      expect(() => valueFramesFromCallTracer({ ...tree, calls } as CallTracerFrame)).toThrow(MalformedTraceError);
+  });
+
+  test("frames under a reverted call still count for the positions after them", () => {
+    const deep = { type: "CALL", from: RELAY, to: OTHER, value: "0x0", calls: [{ type: "CALL", from: OTHER, to: EOA, value: "0x1" }] };
+    const frames = valueFramesFromCallTracer({
+      ...tree,
+      calls: [
+        { type: "CALL", from: FORWARDER, to: RELAY, value: "0x1", error: "execution reverted", calls: [deep, deep] },
+        { type: "STATICCALL", from: FORWARDER, to: RELAY, calls: [deep] },
+      ],
+    });
+    // 0 top level, 1 reverted, 2-5 under it, 6 the static call, 7 and 8 under it.
+    expect(frames).toEqual([{ type: "CALL", from: OTHER, to: EOA, value: "0x1", index: 8, traceAddress: "1.0.0" }]);
   });
 });

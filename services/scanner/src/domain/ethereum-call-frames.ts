@@ -62,23 +62,98 @@ export class MalformedTraceError extends Error {
   override name = "MalformedTraceError";
 }
 
-const MOVES_VALUE = new Set(["CALL", "CREATE", "CREATE2", "SELFDESTRUCT"]);
+const MOVES_VALUE: ReadonlySet<string> = new Set(["CALL", "CREATE", "CREATE2", "SELFDESTRUCT"]);
+const HEX_QUANTITY = /^0x[0-9a-fA-F]+$/;
+const ZERO_QUANTITY = /^0x0*$/;
+/** Deepest call tree read (the EVM's call depth limit is 1,024); deeper is not a trace of a transaction. */
+const MAX_CALL_DEPTH = 1_100;
 
-/** The value-moving frames of one transaction's `callTracer` tree, in depth-first order. */
+/**
+ * The value-moving frames of one transaction's `callTracer` tree, in depth-first order.
+ *
+ * A block's trace holds thousands of frames and most move nothing, so the walk allocates only for
+ * the frames it keeps: the cheap checks (type, a value that is absent or "0x0") come before the
+ * hex check, and a frame's trace address is built from a stack of child positions only when the
+ * frame is kept. Nothing is kept of the tree itself but the strings of the frames returned.
+ */
 export function valueFramesFromCallTracer(root: CallTracerFrame): InternalValueFrame[] {
   if (typeof root !== "object" || root === null || typeof root.type !== "string")
     throw new MalformedTraceError("a call trace without a type");
-  const frames: InternalValueFrame[] = [];
-  let index = 0;
-  const walk = (frame: CallTracerFrame, path: readonly number[], underRevert: boolean) => {
-    const reverted = underRevert || frame.error !== undefined;
-    const type = frame.type?.toUpperCase() ?? "";
-    if (index > 0 && !reverted) pushIfValue(frames, type, frame.from, frame.to, frame.value, index, path);
-    index++;
-    (frame.calls ?? []).forEach((child, i) => walk(child, [...path, i], reverted));
-  };
-  walk(root, [], false);
-  return frames;
+  const walk: CallTreeWalk = { frames: [], index: 1, positions: [], lastFrom: "", lastFromKey: "" };
+  if (root.error === undefined) walkCalls(walk, root.calls, 0);
+  else walk.index += countFrames(root.calls, 0);
+  return walk.frames;
+}
+
+interface CallTreeWalk {
+  frames: InternalValueFrame[];
+  /** The depth-first index of the next frame. */
+  index: number;
+  /** The position of the frame being walked among its parent's calls, per depth (its trace address). */
+  positions: number[];
+  /** The last kept frame's sender as the node wrote it, and lower-cased: siblings mostly share it. */
+  lastFrom: string;
+  lastFromKey: string;
+}
+
+/** Walks the children of a frame that did not revert, at `depth` (0: the top-level call's children). */
+function walkCalls(walk: CallTreeWalk, calls: unknown, depth: number): void {
+  if (calls === undefined) return;
+  if (!Array.isArray(calls) || depth >= MAX_CALL_DEPTH) throw new MalformedTraceError("a call trace whose calls are not a list");
+  for (let i = 0; i < calls.length; i++) {
+    const frame: unknown = calls[i];
+    if (typeof frame !== "object" || frame === null || typeof (frame as CallTracerFrame).type !== "string")
+      throw new MalformedTraceError("a call frame without a type");
+    const { type, error, calls: children } = frame as CallTracerFrame & { type: string };
+    walk.positions[depth] = i;
+    const index = walk.index++;
+    // A reverted frame moved nothing, nor did anything under it; its frames are still counted.
+    if (error !== undefined) {
+      walk.index += countFrames(children, depth + 1);
+      continue;
+    }
+    const value = (frame as CallTracerFrame).value;
+    if (value !== undefined && value !== "0x0" && (MOVES_VALUE.has(type) || MOVES_VALUE.has(type.toUpperCase())))
+      keepIfValue(walk, type, frame as CallTracerFrame, value, index, depth);
+    walkCalls(walk, children, depth + 1);
+  }
+}
+
+/** Frames in `calls` and under them (a reverted subtree, only counted). */
+function countFrames(calls: unknown, depth: number): number {
+  if (calls === undefined) return 0;
+  if (!Array.isArray(calls) || depth >= MAX_CALL_DEPTH) throw new MalformedTraceError("a call trace whose calls are not a list");
+  let count = calls.length;
+  for (const frame of calls) {
+    if (typeof frame !== "object" || frame === null) throw new MalformedTraceError("a call frame that is not an object");
+    count += countFrames((frame as CallTracerFrame).calls, depth + 1);
+  }
+  return count;
+}
+
+function keepIfValue(walk: CallTreeWalk, type: string, frame: CallTracerFrame, value: unknown, index: number, depth: number): void {
+  if (typeof value !== "string" || !HEX_QUANTITY.test(value)) throw new MalformedTraceError(`a frame with value ${JSON.stringify(value)}`);
+  const { from, to } = frame;
+  if (typeof from !== "string" || typeof to !== "string" || ZERO_QUANTITY.test(value)) return;
+  // Frames are kept until the block is matched: a sender repeated frame after frame is held once.
+  if (from !== walk.lastFrom) {
+    walk.lastFrom = from;
+    walk.lastFromKey = from.toLowerCase();
+  }
+  const fromKey = walk.lastFromKey;
+  const toKey = to.toLowerCase();
+  if (fromKey === toKey) return;
+  const positions = walk.positions;
+  let path = String(positions[0]);
+  for (let d = 1; d <= depth; d++) path += `.${positions[d]}`;
+  walk.frames.push({
+    type: (MOVES_VALUE.has(type) ? type : type.toUpperCase()) as InternalValueFrame["type"],
+    from: fromKey,
+    to: toKey,
+    value,
+    index,
+    traceAddress: path,
+  });
 }
 
 /** The value-moving frames of one transaction's parity traces (depth-first, as `trace_block` lists them). */
@@ -95,8 +170,7 @@ export function valueFramesFromParityTraces(traces: readonly ParityTrace[]): Int
     if (trace.error !== undefined) reverted.push(path);
     if (index === 0 || underRevert || trace.error !== undefined) return;
     const action = trace.action ?? {};
-    if (trace.type === "call")
-      pushIfValue(frames, action.callType?.toUpperCase() ?? "", action.from, action.to, action.value, index, trace.traceAddress);
+    if (trace.type === "call") pushIfValue(frames, action.callType?.toUpperCase() ?? "", action.from, action.to, action.value, index, path);
     else if (trace.type === "create")
       pushIfValue(
         frames,
@@ -105,10 +179,10 @@ export function valueFramesFromParityTraces(traces: readonly ParityTrace[]): Int
         trace.result?.address,
         action.value,
         index,
-        trace.traceAddress,
+        path,
       );
     else if (trace.type === "suicide")
-      pushIfValue(frames, "SELFDESTRUCT", action.address, action.refundAddress, action.balance, index, trace.traceAddress);
+      pushIfValue(frames, "SELFDESTRUCT", action.address, action.refundAddress, action.balance, index, path);
   });
   return frames;
 }
@@ -120,13 +194,14 @@ function pushIfValue(
   to: string | undefined,
   value: string | undefined,
   index: number,
-  path: readonly number[],
+  path: string,
 ): void {
-  if (!MOVES_VALUE.has(type) || typeof value !== "string" || typeof from !== "string" || typeof to !== "string") return;
-  if (!/^0x[0-9a-fA-F]+$/.test(value)) throw new MalformedTraceError(`a frame with value ${JSON.stringify(value)}`);
-  if (BigInt(value) === 0n) return;
+  const kind = MOVES_VALUE.has(type) ? type : type.toUpperCase();
+  if (!MOVES_VALUE.has(kind) || typeof value !== "string" || typeof from !== "string" || typeof to !== "string") return;
+  if (!HEX_QUANTITY.test(value)) throw new MalformedTraceError(`a frame with value ${JSON.stringify(value)}`);
+  if (ZERO_QUANTITY.test(value)) return;
   const fromKey = from.toLowerCase();
   const toKey = to.toLowerCase();
   if (fromKey === toKey) return;
-  into.push({ type: type as InternalValueFrame["type"], from: fromKey, to: toKey, value, index, traceAddress: path.join(".") });
+  into.push({ type: kind as InternalValueFrame["type"], from: fromKey, to: toKey, value, index, traceAddress: path });
 }

@@ -139,4 +139,42 @@ describe("Ethereum internal transfers", () => {
       ["0xreverted", null, "FAILED"],
     ]);
   });
+
+  test("frames in a row from one sender and from another are each matched on whichever side is watched", () => {
+    const RELAY = "0x" + "ee".repeat(20);
+    const OTHER = "0x" + "0f".repeat(20);
+    const index = new WatchIndex();
+    index.apply({ webhookId: 4, coin: "ETH", addresses: [RELAY, ALICE], isActive: true, deleted: false, version: 1 });
+    const framesOf = (from: string, to: string, index: number) =>
+      ({ type: "CALL", from, to, value: "0x1", index, traceAddress: String(index - 1) }) as const;
+    const matches = matchEthereumBlock(
+      {
+        ...block,
+        transactions: [
+          {
+            hash: "0xsenders",
+            from: BOB,
+            to: CONTRACT,
+            value: "0x0",
+            input: "0x",
+            status: "0x1",
+            internalTransfers: [
+              framesOf(CONTRACT, OTHER, 1),
+              framesOf(CONTRACT, ALICE, 2),
+              framesOf(RELAY, OTHER, 3),
+              framesOf(RELAY, OTHER, 4),
+              framesOf(CONTRACT, OTHER, 5),
+            ],
+          },
+        ],
+      },
+      index,
+      tokens,
+    );
+    expect(matches.map((m) => [m.transfer.position, m.watchedAddress])).toEqual([
+      [2, ALICE],
+      [3, RELAY],
+      [4, RELAY],
+    ]);
+  });
 });

@@ -88,7 +88,20 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
       );
     }
     // A failed transaction moved nothing inside it either: its frames' value went back.
-    if (status === SUCCESS) for (const frame of tx.internalTransfers ?? []) matchInternalTransfer(tx.hash, frame, index, matches);
+    const frames = tx.internalTransfers;
+    if (status === SUCCESS && frames !== undefined) {
+      // A block carries about a thousand frames and nearly none is watched: those cost a lookup or
+      // two and no allocation. Consecutive frames mostly share their sender: it is looked up once.
+      let sender: string | undefined;
+      let senderWatched = false;
+      for (const frame of frames) {
+        if (frame.from !== sender) {
+          sender = frame.from;
+          senderWatched = index.watchers("ETH", sender) !== undefined;
+        }
+        if (senderWatched || index.watchers("ETH", frame.to) !== undefined) matchInternalTransfer(tx.hash, frame, index, matches);
+      }
+    }
     const token = to === null ? undefined : tokens.get(to);
     if (token && status === FAILED && tx.input.slice(2, 10).toLowerCase() === ERC20_TRANSFER_SELECTOR && tx.input.length >= 2 + 8 + 128) {
       const recipient = `0x${tx.input.slice(2 + 8 + 24, 2 + 8 + 64).toLowerCase()}`;

@@ -43,6 +43,9 @@ interface Receipt {
 
 const quantity = (height: number) => `0x${height.toString(16)}`;
 
+/** A log's fields the matcher reads (a node's log repeats its block and transaction). */
+const leanLog = ({ address, topics, data, logIndex }: EthereumLog): EthereumLog => ({ address, topics, data, logIndex });
+
 /** How the scanner reads internal transfers: geth's callTracer, parity's trace_block, or not at all. */
 export const ETHEREUM_TRACE_MODES = ["debug", "parity", "off"] as const;
 export type EthereumTraceMode = (typeof ETHEREUM_TRACE_MODES)[number];
@@ -164,8 +167,8 @@ export function createEthereumBlockSource(node: NodeClient, options: EthereumBlo
     return Promise.all(block.transactions.map((tx) => node.call<Receipt | null>("eth_getTransactionReceipt", [tx.hash])));
   }
 
-  /** The block's receipts, one per transaction in the block's order; anything else is a node not ready. */
-  async function receiptsOf(block: EthereumBlock, height: number): Promise<Receipt[]> {
+  /** The block's receipts (status and logs), one per transaction in the block's order; anything else is a node not ready. */
+  async function receiptsOf(block: EthereumBlock, height: number): Promise<Array<Pick<EthereumTransaction, "status" | "logs">>> {
     if (block.transactions.length === 0) return [];
     const notReady = (reason: string) => new BlockNotReadyError("ETH", height, reason);
     const receipts = await fetchReceipts(block, notReady);
@@ -179,7 +182,8 @@ export function createEthereumBlockSource(node: NodeClient, options: EthereumBlo
         throw notReady(`receipt ${i} is of ${receipt.transactionHash}, not of ${tx.hash}`);
       if (receipt.blockHash !== undefined && receipt.blockHash.toLowerCase() !== hash)
         throw notReady(`the receipt of ${tx.hash} is of block ${receipt.blockHash}`);
-      return receipt;
+      const logs = Array.isArray(receipt.logs) ? receipt.logs.map(leanLog) : receipt.logs;
+      return { status: receipt.status, logs };
     });
   }
 
@@ -203,27 +207,41 @@ export function createEthereumBlockSource(node: NodeClient, options: EthereumBlo
       return block?.hash ?? null;
     },
     async blockAt(height) {
-      const block = await node.call<EthereumBlock | null>("eth_getBlockByNumber", [quantity(height), true]);
-      if (!block) return null;
+      const answer = await node.call<EthereumBlock | null>("eth_getBlockByNumber", [quantity(height), true]);
+      if (!answer) return null;
       const notReady = (reason: string) => new BlockNotReadyError("ETH", height, reason);
+      if (!Array.isArray(answer.transactions)) throw notReady("eth_getBlockByNumber answered a block without its transactions");
+      // Only what the matcher reads is kept, and the node's full objects (signatures, blooms, the
+      // trace tree) are let go as soon as they are read: a traced block's answers arrive one after
+      // another, and whatever is still held when the next one is parsed is copied by the collector.
+      const block: EthereumBlock = {
+        number: answer.number,
+        hash: answer.hash,
+        parentHash: answer.parentHash,
+        timestamp: answer.timestamp,
+        transactions: answer.transactions.map(
+          (tx): EthereumTransaction => ({
+            hash: tx.hash,
+            from: tx.from,
+            to: tx.to,
+            value: tx.value,
+            input: tx.input,
+            status: undefined,
+            logs: undefined,
+            internalTransfers: undefined,
+          }),
+        ),
+      };
       const [receipts, internal] = await Promise.all([
         receiptsOf(block, height),
         traceMode === "off" || block.transactions.length === 0 ? undefined : internalTransfersOf(block, notReady),
       ]);
-      const transactions = block.transactions.map((tx, i): EthereumTransaction => {
-        const receipt = receipts[i]!;
-        return {
-          hash: tx.hash,
-          from: tx.from,
-          to: tx.to,
-          value: tx.value,
-          input: tx.input,
-          status: receipt.status,
-          logs: receipt.logs,
-          internalTransfers: internal?.[i],
-        };
+      block.transactions.forEach((tx, i) => {
+        tx.status = receipts[i]!.status;
+        tx.logs = receipts[i]!.logs;
+        tx.internalTransfers = internal?.[i];
       });
-      return { number: block.number, hash: block.hash, parentHash: block.parentHash, timestamp: block.timestamp, transactions };
+      return block;
     },
   };
 }

@@ -7972,7 +7972,12 @@ export interface operations {
     };
     getOperatorAccountsByAccountKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, 1 to 100000. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Keys per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
             header?: never;
             path: {
                 /** @description Account id. */
@@ -7982,15 +7987,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{data: [key]}` (`current` is always false). */
+            /** @description One page of the account's keys by id, as `GET /api/v1/keys` pages them (`current` is always false). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ApiKey"][];
-                    };
+                    "application/json": components["schemas"]["ApiKeyPage"];
                 };
             };
             /** @description The operator token is missing or wrong. */
@@ -8009,6 +8012,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, errors}`: the field-by-field reasons. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */

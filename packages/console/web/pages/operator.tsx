@@ -93,7 +93,12 @@ export function OperatorPage() {
 
 function AccountKeys({ accountId, onChanged }: { accountId: number; onChanged(): void }) {
   const keys = useLoad(
-    async () => (await unwrap(api.GET("/api/v1/operator/accounts/{account}/keys", { params: { path: { account: accountId } } }))).data,
+    async () =>
+      (
+        await unwrap(
+          api.GET("/api/v1/operator/accounts/{account}/keys", { params: { path: { account: accountId }, query: { per_page: 500 } } }),
+        )
+      ).data,
     [accountId],
   );
   const [notice, setNotice] = useState<string>();

@@ -234,11 +234,12 @@ export function registerOperatorPaths(registry: OpenAPIRegistry): void {
     tags,
     summary: "List an account's keys",
     security,
-    request: { params: accountIdParam },
+    request: { params: accountIdParam, query: apiKeyListQuerySchema },
     responses: {
-      200: json("`{data: [key]}` (`current` is always false).", dataOf(z.array(apiKeySchema))),
+      200: json("One page of the account's keys by id, as `GET /api/v1/keys` pages them (`current` is always false).", apiKeyPageSchema),
       401: UNAUTHORIZED,
       404: json("No such account (or the operator paths are off).", messageErrorSchema),
+      422: VALIDATION,
     },
   });
   registry.registerPath({

@@ -226,6 +226,26 @@ describe("operator paths", () => {
     expect((await call("GET", "/api/v1/keys", as(key.key))).status).toBe(401);
   });
 
+  it("pages an account's keys as GET /api/v1/keys does, with bounded parameters", async () => {
+    const created = await call("POST", "/api/v1/operator/accounts", operator, { name: "dave" });
+    const { account, key } = created.body.data as { account: { id: number }; key: { id: number } };
+    const second = (await call("POST", "/api/v1/keys", as((created.body.data as { key: { key: string } }).key.key), {})).body.data as {
+      id: number;
+    };
+    const first = await call("GET", `/api/v1/operator/accounts/${account.id}/keys?per_page=1`, operator);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ data: [{ id: key.id }], meta: { current_page: 1, per_page: 1, total: 2, last_page: 2 } });
+    const next = await call("GET", `/api/v1/operator/accounts/${account.id}/keys?page=2&per_page=1`, operator);
+    expect((next.body.data as Array<{ id: number }>).map((k) => k.id)).toEqual([second.id]);
+    expect(await call("GET", `/api/v1/operator/accounts/${account.id}/keys?page=9999999999999999`, operator)).toEqual({
+      status: 422,
+      body: {
+        message: "The page field must not be greater than 100000.",
+        errors: { page: ["The page field must not be greater than 100000."] },
+      },
+    });
+  });
+
   it("answers 404 and 422 in the spec's shapes", async () => {
     expect(await call("GET", "/api/v1/operator/accounts/999999/keys", operator)).toEqual({
       status: 404,

@@ -13,7 +13,7 @@ import {
 } from "@chaingate/contracts";
 import { parseRequest, type HttpApp } from "@chaingate/http";
 import type { Request, RequestHandler, Response } from "express";
-import type { AccountAdmin, AccountKey, AccountSummary, CreatedApiKey } from "../infra/account-admin.ts";
+import type { AccountAdmin, AccountKey, AccountKeyPage, AccountSummary, CreatedApiKey } from "../infra/account-admin.ts";
 import type { AuthenticatedKey } from "../infra/api-key-store.ts";
 import type { AuthenticateRequest } from "./authenticate-request.ts";
 
@@ -59,6 +59,14 @@ function accountBody(account: AccountSummary) {
   return { id: account.id, name: account.name, created_at: account.created_at.toISOString(), active_keys: account.active_keys };
 }
 
+/** One page of keys in the answer's shape; `current` marks the caller's own key (none for the operator). */
+function keyPageBody(found: AccountKeyPage, page: number, perPage: number, callerKeyId?: number) {
+  return {
+    data: found.rows.map((row) => keyBody(row, callerKeyId)),
+    meta: { current_page: page, per_page: perPage, total: found.total, last_page: Math.max(1, Math.ceil(found.total / perPage)) },
+  };
+}
+
 /** The path's `:key`/`:account` (digits, guaranteed by the route's constraint). */
 const idParam = (req: Request, name: string) => Number(req.params[name]);
 
@@ -80,11 +88,7 @@ export function registerAccountRoutes(http: HttpApp, options: AccountRoutesOptio
   http.route("get", "/api/v1/keys", authenticate, async (req, res) => {
     const { page, per_page } = parseRequest(apiKeyListQuerySchema, req.query);
     const key = callerOf(res);
-    const { rows, total } = await admin.accountKeyPage(key.accountId, page, per_page);
-    res.json({
-      data: rows.map((row) => keyBody(row, key.keyId)),
-      meta: { current_page: page, per_page, total, last_page: Math.max(1, Math.ceil(total / per_page)) },
-    });
+    res.json(keyPageBody(await admin.accountKeyPage(key.accountId, page, per_page), page, per_page, key.keyId));
   });
 
   http.route("post", "/api/v1/keys", authenticate, http.jsonBody, async (req, res) => {
@@ -141,8 +145,9 @@ function registerOperatorRoutes(http: HttpApp, admin: AccountAdmin, operatorToke
 
   http.route("get", "/api/v1/operator/accounts/:account(\\d{1,15})/keys", operator, async (req, res) => {
     const accountId = idParam(req, "account");
+    const { page, per_page } = parseRequest(apiKeyListQuerySchema, req.query);
     if (!(await admin.accountExists(accountId))) return void res.status(404).json({ message: `No account with id ${accountId}.` });
-    res.json({ data: (await admin.accountKeys({ accountId })).map((row) => keyBody(row)) });
+    res.json(keyPageBody(await admin.accountKeyPage(accountId, page, per_page), page, per_page));
   });
 
   http.route("post", "/api/v1/operator/keys/:key(\\d{1,15})/deactivate", operator, async (req, res) => {

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { isAddressBucket, type WebhookFeedMessage } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import { createTestDatabase, freePort, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import { startTestXpub } from "@chaingate/xpub/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,7 +124,9 @@ describe("the addresses a key issued before the registry recorded them", () => {
     const unreachable = await startTestDelivery(database.connectionString, {
       NATS_URL,
       NATS_NAMESPACE: NAMESPACE,
-      XPUB_URL: `http://127.0.0.1:${await freePort()}`,
+      // Port 1: nothing listens there, and no test server can take it meanwhile (a "free" port can be
+      // bound by a parallel test's server before this runs, which then holds the call open).
+      XPUB_URL: "http://127.0.0.1:1",
     });
     try {
       const created = await request(unreachable.url, "POST", "/api/v1/webhooks", OWNER + 10, {

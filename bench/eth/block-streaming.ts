@@ -6,17 +6,8 @@
  * gateway's and the eth-proxy's peak RSS growing by less than the block's JSON size, and time to
  * first byte under 2x the direct call.
  */
-import { createAccountWithKey } from "@chaingate/gateway/testing";
-import {
-  createTestDatabase,
-  freePort,
-  spawnService,
-  startHardhat,
-  waitForHttp,
-  type HardhatNode,
-  type SpawnedService,
-} from "@chaingate/testing";
-import { ROOT } from "../support/processes.ts";
+import { createTestDatabase, startHardhat, type HardhatNode, type SpawnedService } from "@chaingate/testing";
+import { startEthProxyBehindGateway } from "../support/eth-proxy-behind-gateway.ts";
 
 const TRANSACTIONS = Math.max(500, Number(process.env.BENCH_ETH_BLOCK_TRANSACTIONS ?? 1_500));
 const CALL_DATA_BYTES = 2_048;
@@ -85,26 +76,8 @@ export async function benchEthBlockStreaming(): Promise<boolean> {
     const count = await node.rpc<string>("eth_getBlockTransactionCountByNumber", [blockNumber]);
     if (Number(count) < TRANSACTIONS) throw new Error(`block ${blockNumber} holds ${Number(count)} transactions, expected ${TRANSACTIONS}`);
 
-    const [proxyPort, gatewayPort] = [await freePort(), await freePort()];
-    const proxy = spawnService(
-      `${ROOT}services/eth-proxy`,
-      { PORT: String(proxyPort), ETH_RPC_URL: node.url, LOG_LEVEL: "warn" },
-      { captureOutput: false },
-    );
-    const gateway = spawnService(
-      `${ROOT}services/gateway`,
-      {
-        PORT: String(gatewayPort),
-        DATABASE_URL: database.connectionString,
-        ETH_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
-        LOG_LEVEL: "warn",
-      },
-      { captureOutput: false },
-    );
+    const { proxy, gateway, gatewayUrl, key } = await startEthProxyBehindGateway(node.url, database.connectionString);
     services.push(proxy, gateway);
-    await waitForHttp(`http://127.0.0.1:${proxyPort}/healthz`);
-    await waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`);
-    const { key } = await createAccountWithKey(database.connectionString, "bench");
 
     const direct = () =>
       timeFetch(node.url, {
@@ -113,7 +86,7 @@ export async function benchEthBlockStreaming(): Promise<boolean> {
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_getBlockByNumber", params: [blockNumber, true] }),
       });
     const viaGateway = () =>
-      timeFetch(`http://127.0.0.1:${gatewayPort}/api/v1/eth/block/${blockNumber}?fullTransactions=true`, { headers: { "x-api-key": key } });
+      timeFetch(`${gatewayUrl}/api/v1/eth/block/${blockNumber}?fullTransactions=true`, { headers: { "x-api-key": key } });
 
     const measure = async () => {
       for (const service of services) service.resetPeakMemory();

@@ -13,9 +13,8 @@
  * BENCH_JSONRPC_CALLS (1,000), BENCH_JSONRPC_PARALLEL (3), BENCH_JSONRPC_PAUSE_MS (3,000).
  */
 import http from "node:http";
-import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, freePort, spawnService, startAnvil, waitForHttp, type SpawnedService } from "@chaingate/testing";
-import { ROOT } from "../support/processes.ts";
+import { createTestDatabase, startAnvil, type SpawnedService } from "@chaingate/testing";
+import { startEthProxyBehindGateway } from "../support/eth-proxy-behind-gateway.ts";
 
 const MB = 1024 * 1024;
 const CALLS = Number(process.env.BENCH_JSONRPC_CALLS ?? 1_000);
@@ -104,27 +103,11 @@ export async function benchJsonRpcBatchRss(): Promise<boolean> {
   const services: SpawnedService[] = [];
   try {
     console.log(`\n== JSON-RPC batch RSS: ${PARALLEL} parallel batches of ${CALLS} eth_calls through the gateway and the eth-proxy ...`);
-    const [proxyPort, gatewayPort] = [await freePort(), await freePort()];
-    const proxy = spawnService(
-      `${ROOT}services/eth-proxy`,
-      { PORT: String(proxyPort), ETH_RPC_URL: node.url, LOG_LEVEL: "warn" },
-      { captureOutput: false },
-    );
-    const gateway = spawnService(
-      `${ROOT}services/gateway`,
-      {
-        PORT: String(gatewayPort),
-        DATABASE_URL: database.connectionString,
-        ETH_PROXY_URL: `http://127.0.0.1:${proxyPort}`,
-        ACCESS_LOG: "false",
-        LOG_LEVEL: "warn",
-      },
-      { captureOutput: false },
-    );
+    const { proxy, gateway, gatewayUrl, key } = await startEthProxyBehindGateway(node.url, database.connectionString, {
+      ACCESS_LOG: "false",
+    });
     services.push(proxy, gateway);
-    await Promise.all([waitForHttp(`http://127.0.0.1:${proxyPort}/healthz`), waitForHttp(`http://127.0.0.1:${gatewayPort}/healthz`)]);
-    const { key } = await createAccountWithKey(database.connectionString, "bench");
-    const url = `http://127.0.0.1:${gatewayPort}/api/v1/eth/jsonrpc`;
+    const url = `${gatewayUrl}/api/v1/eth/jsonrpc`;
     const processes = { "eth-proxy": proxy, gateway };
     const big = batchOf(BIG_RESULT_BYTES);
     const small = batchOf(SMALL_RESULT_BYTES);

@@ -7,26 +7,15 @@
  * simulator start fresh chains, so the second start depends on the scanner following them anew.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import { createTestDatabase, DEV_LITECOIND_OPTIONS, type TestDatabase } from "@chaingate/testing";
+import { DEV_LITECOIND_OPTIONS } from "@chaingate/testing";
 import { createGenesis, type DevAccount } from "@chaingate/tron-devnode";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 // By path: the delivery's test receiver and the simulator's transaction signing.
 import { startLocalReceiver, type LocalReceiver } from "@chaingate/delivery/testing";
 import { signJson } from "@chaingate/tron-devnode/testing";
-import {
-  DEV_BASE_PORTS,
-  devStackGroupAlive,
-  freeDevPortOffset,
-  interruptDevStack,
-  pollDevStack,
-  spawnDevStack,
-  type DevStackProcess,
-} from "./dev-stack-process.ts";
+import { DEV_BASE_PORTS, interruptDevStack, pollDevStack, spawnDevStack, useDevStackPlace } from "./dev-stack-process.ts";
 import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -34,18 +23,14 @@ const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 60_000;
 const ARRIVAL_TIMEOUT_MS = 60_000;
 
-let database: TestDatabase;
 let receiver: LocalReceiver;
-let dataDir: string;
-let offset: number;
-const namespace = `dev${randomBytes(4).toString("hex")}`;
-let stack: DevStackProcess | undefined;
+const place = useDevStackPlace("dev");
 
-const port = (base: number) => base + offset;
+const port = (base: number) => base + place.offset;
 const url = (base: number) => `http://127.0.0.1:${port(base)}`;
 
 const poll = <T>(description: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number) =>
-  pollDevStack(stack, description, read, accept, timeoutMs);
+  pollDevStack(place.stack, description, read, accept, timeoutMs);
 
 /** The scanner's follower state per chain, from its metrics. */
 async function followerStates(): Promise<Record<string, string>> {
@@ -57,14 +42,11 @@ async function followerStates(): Promise<Record<string, string>> {
 
 /** `scripts/dev.ts` in a process group of its own, as `bash scripts/dev.sh` runs it after the bootstrap. */
 async function startStack(): Promise<void> {
-  stack = spawnDevStack(process.execPath, ["--import", "tsx", "scripts/dev.ts"], {
+  place.stack = spawnDevStack(process.execPath, ["--import", "tsx", "scripts/dev.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
-      DATABASE_URL: database.connectionString,
-      NATS_NAMESPACE: namespace,
-      DEV_PORT_OFFSET: String(offset),
-      DEV_DATA_DIR: dataDir,
+      ...place.env(),
       WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
       LOG_LEVEL: "info",
     },
@@ -85,8 +67,8 @@ async function startStack(): Promise<void> {
 
 /** Ctrl-C: SIGINT to the whole group, then every process of it gone. */
 async function interruptStack(): Promise<void> {
-  expect(await interruptDevStack(stack!, STOP_TIMEOUT_MS)).toBe(true);
-  stack = undefined;
+  expect(await interruptDevStack(place.stack!, STOP_TIMEOUT_MS)).toBe(true);
+  place.stack = undefined;
 }
 
 async function bitcoinRpc<T>(method: string, params: unknown[] = []): Promise<T> {
@@ -124,25 +106,15 @@ async function tronPost<T>(pathname: string, body: unknown): Promise<T> {
 }
 
 beforeAll(async () => {
-  [database, receiver, dataDir, offset] = await Promise.all([
-    createTestDatabase(),
-    startLocalReceiver(),
-    mkdtemp(path.join(os.tmpdir(), "chaingate-dev-")),
-    freeDevPortOffset(),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  if (stack && devStackGroupAlive(stack.child.pid!)) process.kill(-stack.child.pid!, "SIGKILL");
-  await receiver?.close();
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  receiver = await startLocalReceiver();
 });
+
+afterAll(() => receiver?.close());
 
 describe("the dev stack started, stopped with Ctrl-C and started again", () => {
   test("webhooks registered before the restart are notified on all three chains after it", async () => {
     await startStack();
-    const { key } = await createAccountWithKey(database.connectionString, "dev restart");
+    const { key } = await createAccountWithKey(place.database.connectionString, "dev restart");
     const [payer, payee] = createGenesis().accounts as [DevAccount, DevAccount];
     const addresses: Record<ScannedCoin, string> = {
       BTC: await bitcoinRpc<string>("getnewaddress"),
@@ -158,15 +130,15 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
       });
       expect(created.status).toBe(201);
       const id = ((await created.json()) as { data: { id: number } }).data.id;
-      await waitUntilWatched(database.connectionString, id);
+      await waitUntilWatched(place.database.connectionString, id);
       webhooks.set(coin, id);
     }
 
     await interruptStack();
     await startStack();
     // The scanner followed the fresh dev chains anew, and said so.
-    expect(stack!.output()).toMatch(/ETH: .*resetting to the node's tip \(SCANNER_RESET_STALE_CHAINS, dev only\)/);
-    expect(stack!.output()).toMatch(/TRX: .*resetting to the node's tip \(SCANNER_RESET_STALE_CHAINS, dev only\)/);
+    expect(place.stack!.output()).toMatch(/ETH: .*resetting to the node's tip \(SCANNER_RESET_STALE_CHAINS, dev only\)/);
+    expect(place.stack!.output()).toMatch(/TRX: .*resetting to the node's tip \(SCANNER_RESET_STALE_CHAINS, dev only\)/);
 
     const miner = await bitcoinRpc<string>("getnewaddress");
     const btcTx = await bitcoinRpc<string>("sendtoaddress", [addresses.BTC, "0.5"]);

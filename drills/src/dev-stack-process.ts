@@ -4,8 +4,13 @@
  * namespace. Shared by the drills that start, stop and use it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
-import { DEV_LITECOIND_OPTIONS, waitForExit } from "@chaingate/testing";
+import os from "node:os";
+import path from "node:path";
+import { createTestDatabase, DEV_LITECOIND_OPTIONS, waitForExit, type TestDatabase } from "@chaingate/testing";
+import { afterAll, beforeAll } from "vitest";
 
 /** The stack's default ports (scripts/dev.ts), each moved by the offset. */
 export const DEV_BASE_PORTS = {
@@ -93,4 +98,44 @@ export async function interruptDevStack(stack: DevStackProcess, timeoutMs: numbe
     timeoutMs,
   );
   return true;
+}
+
+/** Where a test file's dev stack lives, apart from anything else on the machine. */
+export interface DevStackPlace {
+  readonly database: TestDatabase;
+  readonly dataDir: string;
+  /** Added to every port of the stack. */
+  readonly offset: number;
+  readonly namespace: string;
+  /** The stack running now, if any: its whole group is killed after the file's tests. */
+  stack: DevStackProcess | undefined;
+  /** The variables that start a stack here: its database, NATS namespace, port offset and data dir. */
+  env(): Record<string, string>;
+}
+
+/** A private database, data dir, port offset and namespace for the file's tests, made before them and removed after. */
+export function useDevStackPlace(name: string): DevStackPlace {
+  // Filled in by beforeAll, before any test reads it.
+  const place = { namespace: `${name}${randomBytes(4).toString("hex")}`, stack: undefined } as unknown as {
+    -readonly [K in keyof DevStackPlace]: DevStackPlace[K];
+  };
+  place.env = () => ({
+    DATABASE_URL: place.database.connectionString,
+    NATS_NAMESPACE: place.namespace,
+    DEV_PORT_OFFSET: String(place.offset),
+    DEV_DATA_DIR: place.dataDir,
+  });
+  beforeAll(async () => {
+    [place.database, place.dataDir, place.offset] = await Promise.all([
+      createTestDatabase(),
+      mkdtemp(path.join(os.tmpdir(), `chaingate-${name}-`)),
+      freeDevPortOffset(),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    if (place.stack && devStackGroupAlive(place.stack.child.pid!)) process.kill(-place.stack.child.pid!, "SIGKILL");
+    await place.database?.drop();
+    if (place.dataDir) await rm(place.dataDir, { recursive: true, force: true });
+  });
+  return place;
 }

@@ -7,34 +7,18 @@
  * database and NATS namespace are the drill's own (a stack beside anything else on the machine).
  */
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  DEV_BASE_PORTS,
-  devStackGroupAlive,
-  freeDevPortOffset,
-  interruptDevStack,
-  pollDevStack,
-  spawnDevStack,
-  type DevStackProcess,
-} from "./dev-stack-process.ts";
+import { describe, expect, test } from "vitest";
+import { DEV_BASE_PORTS, interruptDevStack, pollDevStack, spawnDevStack, useDevStackPlace } from "./dev-stack-process.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The bootstrap (a no-op install when the workspace is installed), the console build and every service. */
 const START_TIMEOUT_MS = 240_000;
 const STOP_TIMEOUT_MS = 60_000;
 
-let database: TestDatabase;
-let dataDir: string;
-let offset: number;
-let stack: DevStackProcess | undefined;
-const namespace = `readme${randomBytes(4).toString("hex")}`;
+const place = useDevStackPlace("readme");
 
 /** The machine's PATH without any directory that holds a pnpm (the bootstrap's Node 22 folder among them). */
 function pathWithoutPnpm(): string {
@@ -64,20 +48,6 @@ function shell(line: string, env: NodeJS.ProcessEnv): Promise<string> {
   );
 }
 
-beforeAll(async () => {
-  [database, dataDir, offset] = await Promise.all([
-    createTestDatabase(),
-    mkdtemp(path.join(os.tmpdir(), "chaingate-readme-")),
-    freeDevPortOffset(),
-  ]);
-}, 60_000);
-
-afterAll(async () => {
-  if (stack && devStackGroupAlive(stack.child.pid!)) process.kill(-stack.child.pid!, "SIGKILL");
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
-
 describe("the README's commands, as written, on a machine whose PATH has no pnpm", () => {
   test(
     "dev.sh prints a working key; the README's curl and operator commands work",
@@ -85,21 +55,19 @@ describe("the README's commands, as written, on a machine whose PATH has no pnpm
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         PATH: pathWithoutPnpm(),
-        DATABASE_URL: database.connectionString,
-        NATS_NAMESPACE: namespace,
-        DEV_PORT_OFFSET: String(offset),
-        DEV_DATA_DIR: dataDir,
+        ...place.env(),
       };
-      const gatewayPort = String(DEV_BASE_PORTS.gateway + offset);
+      const gatewayPort = String(DEV_BASE_PORTS.gateway + place.offset);
       const onThisStack = (line: string) => line.replaceAll(":8080", `:${gatewayPort}`);
 
       const [start] = readmeCommands("## The two commands");
       expect(start).toBe("bash scripts/dev.sh");
-      stack = spawnDevStack("bash", ["-c", start!], { cwd: ROOT, env });
+      const stack = spawnDevStack("bash", ["-c", start!], { cwd: ROOT, env });
+      place.stack = stack;
       const key = await pollDevStack(
         stack,
         "the dev key",
-        async () => /API key \(dev\)\s+(\S+)/.exec(stack!.output())?.[1],
+        async () => /API key \(dev\)\s+(\S+)/.exec(stack.output())?.[1],
         (printed) => printed !== undefined && printed !== "none:",
         START_TIMEOUT_MS,
       );
@@ -118,7 +86,7 @@ describe("the README's commands, as written, on a machine whose PATH has no pnpm
       expect(answer.status).toBe(200);
 
       expect(await interruptDevStack(stack, STOP_TIMEOUT_MS)).toBe(true);
-      stack = undefined;
+      place.stack = undefined;
     },
     START_TIMEOUT_MS + 3 * STOP_TIMEOUT_MS,
   );

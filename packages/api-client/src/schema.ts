@@ -1074,7 +1074,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts */
+        /**
+         * List accounts
+         * @description Every account by id, a page at a time, each with its count of active keys.
+         */
         get: operations["getOperatorAccounts"];
         put?: never;
         /** Create an account with its first key */
@@ -1724,6 +1727,15 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             active_keys: number;
+        };
+        AccountPage: {
+            data: components["schemas"]["Account"][];
+            meta: {
+                current_page: number;
+                per_page: number;
+                total: number;
+                last_page: number;
+            };
         };
         CreateAccountRequest: {
             /** @example acme */
@@ -7831,22 +7843,25 @@ export interface operations {
     };
     getOperatorAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page number, 1 to 100000. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Accounts per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description `{data: [account]}` */
+            /** @description `{data: [account], meta: {current_page, per_page, total, last_page}}` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Account"][];
-                    };
+                    "application/json": components["schemas"]["AccountPage"];
                 };
             };
             /** @description The operator token is missing or wrong. */
@@ -7865,6 +7880,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, errors}`: the field-by-field reasons. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */

@@ -45,6 +45,12 @@ export interface HttpAppOptions {
   serveMetrics?: boolean;
   /** When set, every request but probes and scrapes must carry it (see require-internal-token.ts). */
   internalToken?: string | undefined;
+  /**
+   * A JSON body not wholly received this long after `jsonBody` starts reading it is answered 408
+   * and its connection closed (a client declaring a body and never sending it holds nothing for
+   * long). Unset: Node's request timeout alone.
+   */
+  bodyReceiveTimeoutMs?: number;
 }
 
 export interface HttpApp {
@@ -124,11 +130,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.status(ready ? 200 : 503).json(body);
   });
 
-  const jsonBody = express.json({
+  const parseJson = express.json({
     limit: options.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT,
     type: () => true,
     verify: (_req, _res, body) => assertJsonDepth(body),
   });
+  const jsonBody = options.bodyReceiveTimeoutMs === undefined ? parseJson : withReceiveDeadline(parseJson, options.bodyReceiveTimeoutMs);
 
   return {
     app,
@@ -251,5 +258,24 @@ function requestIdAndAccessLog(logger: Logger, metrics: ServiceMetrics): Request
       );
     });
     next();
+  };
+}
+
+/** The body parser, answering 408 {message} and closing the connection when the body is not whole within `timeoutMs`. */
+function withReceiveDeadline(parse: RequestHandler, timeoutMs: number): RequestHandler {
+  const message = `The request body was not received within ${timeoutMs} ms.`;
+  return (req, res, next) => {
+    let settled = false;
+    const deadline = setTimeout(() => {
+      settled = true;
+      // The parser still waits on the body: closing the connection after the answer ends it.
+      res.setHeader("connection", "close");
+      res.on("finish", () => req.socket.end());
+      res.status(408).json({ message });
+    }, timeoutMs);
+    parse(req, res, (error?: unknown) => {
+      clearTimeout(deadline);
+      if (!settled) next(error);
+    });
   };
 }

@@ -2,7 +2,7 @@
  * The request-body budget shared fairly: one account's idle connections (bodies declared, never
  * sent) hold at most its share of MAX_BUFFERED_BODY_BYTES, so another account's JSON-RPC call
  * still passes; and a body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS is answered 408
- * and gives its reservation back.
+ * and gives its reservation back, on the proxied paths and the gateway's own JSON routes alike.
  */
 import http from "node:http";
 import net from "node:net";
@@ -51,8 +51,8 @@ afterAll(async () => {
   await new Promise((resolve) => ethProxy.close(resolve));
 });
 
-/** A raw connection that sends a JSON-RPC request head declaring `declaredBytes`, then `sent` of the body; collects the answer. */
-function openSlowBody(key: string, declaredBytes: number, sent = "") {
+/** A raw connection that sends a request head (JSON-RPC by default) declaring `declaredBytes`, then `sent` of the body; collects the answer. */
+function openSlowBody(key: string, declaredBytes: number, sent = "", path = "/api/v1/eth/jsonrpc") {
   const { port } = new URL(gateway.url);
   const socket = net.connect(Number(port), "127.0.0.1");
   openSockets.push(socket);
@@ -60,7 +60,7 @@ function openSlowBody(key: string, declaredBytes: number, sent = "") {
   socket.setEncoding("utf8").on("data", (chunk: string) => (state.answer += chunk));
   socket.on("close", () => (state.closed = true)).on("error", () => {});
   socket.write(
-    `POST /api/v1/eth/jsonrpc HTTP/1.1\r\nhost: gateway\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\n\r\n${sent}`,
+    `POST ${path} HTTP/1.1\r\nhost: gateway\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\n\r\n${sent}`,
   );
   return state;
 }
@@ -116,5 +116,17 @@ describe("a request body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS", (
       signal: AbortSignal.timeout(5_000),
     });
     expect(whole.status).toBe(200);
+  });
+
+  it("holds for the gateway's own JSON routes too (creating a key): 408 {message}, the connection closed, nothing created", async () => {
+    const started = Date.now();
+    const stalled = openSlowBody(other, 1024, '{"name":', "/api/v1/keys");
+    await expect.poll(() => stalled.closed, { timeout: RECEIVE_TIMEOUT_MS + 3_000 }).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(RECEIVE_TIMEOUT_MS - 100);
+    expect(stalled.answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(stalled.answer.toLowerCase()).toContain("connection: close");
+    expect(stalled.answer).toContain(JSON.stringify({ message: `The request body was not received within ${RECEIVE_TIMEOUT_MS} ms.` }));
+    const keys = await fetch(`${gateway.url}/api/v1/keys`, { headers: { "x-api-key": other } });
+    expect(((await keys.json()) as { meta: { total: number } }).meta.total).toBe(1);
   });
 });

@@ -48,7 +48,7 @@ export const gatewayConfigSchema = z.object({
   REQUEST_BODY_RECEIVE_TIMEOUT_MS: env
     .positiveInt(30_000)
     .describe(
-      "A request body not wholly received this long after the gateway starts reading it is answered 408 and its share of the buffer freed (the connection is closed).",
+      "A request body (to a proxied path or to the gateway's own JSON routes, such as creating a key) not wholly received this long after the gateway starts reading it is answered 408 and its share of the buffer freed (the connection is closed).",
     ),
 
   // Keys and usage

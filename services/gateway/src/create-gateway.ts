@@ -90,6 +90,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     readinessChecks: { database: () => database.ping() },
     metrics,
     consoleDir: config.CONSOLE_DIR ?? defaultConsoleDir(import.meta.url),
+    bodyReceiveTimeoutMs: config.REQUEST_BODY_RECEIVE_TIMEOUT_MS,
     registerRoutes: (http) =>
       registerAccountRoutes(http, {
         authenticate,

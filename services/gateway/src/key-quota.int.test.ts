@@ -6,6 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
 
@@ -69,4 +70,30 @@ it("does not hold the operator CLI to it, and shows the account's active keys ag
     ["service", "quota", "used", "limit"],
     ["gateway", "QUOTA_API_KEYS_PER_ACCOUNT", "4", String(QUOTA)],
   ]);
+});
+
+it("lists every key of an account in the operator CLI, however many its deactivated keys (read in batches, not at once)", async () => {
+  const { accountId } = await createAccountWithKey(gateway.databaseUrl, "long history");
+  const client = new pg.Client({ connectionString: gateway.databaseUrl });
+  await client.connect();
+  try {
+    // 2,500 deactivated keys: more than two of the listing's 1,000-row statements.
+    await client.query(
+      `insert into gateway.api_keys (account_id, prefix, secret_hash, active, deactivated_at)
+       select $1, 'old' || lpad(n::text, 5, '0'), '\\x00', false, now() from generate_series(1, 2500) as n`,
+      [accountId],
+    );
+  } finally {
+    await client.end();
+  }
+  const rows = (await runAdminCli(gateway.databaseUrl, ["keys", "list", "--account", String(accountId)]))
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => line.split("\t"));
+  expect(rows).toHaveLength(2501);
+  const ids = rows.map((row) => Number(row[0]));
+  expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  expect(new Set(ids).size).toBe(2501);
+  expect(rows.filter((row) => row[4] === "false")).toHaveLength(2500);
 });

@@ -4,11 +4,18 @@ import { api, type ApiError, type Schemas, unwrap } from "../api.ts";
 import { SecretField } from "../components/copy-button.tsx";
 import { ErrorMessage, Notice } from "../components/feedback.tsx";
 import { KeyTable } from "../components/key-table.tsx";
+import { Pager } from "../components/pager.tsx";
 import { formatTime } from "../format.ts";
 import { useLoad } from "../use-load.ts";
 
+const PAGE_SIZE = 100;
+
 export function OperatorPage() {
-  const accounts = useLoad(async () => (await unwrap(api.GET("/api/v1/operator/accounts"))).data);
+  const [page, setPage] = useState(1);
+  const accounts = useLoad(
+    () => unwrap(api.GET("/api/v1/operator/accounts", { params: { query: { page, per_page: PAGE_SIZE } } })),
+    [page],
+  );
   const [name, setName] = useState("");
   const [created, setCreated] = useState<{ account: Schemas["Account"]; key: Schemas["CreatedApiKey"] }>();
   const [open, setOpen] = useState<number>();
@@ -47,7 +54,7 @@ export function OperatorPage() {
               </tr>
             </thead>
             <tbody>
-              {accounts.data.map((account) => (
+              {accounts.data.data.map((account) => (
                 <tr key={account.id}>
                   <td>{account.id}</td>
                   <td>{account.name}</td>
@@ -68,6 +75,7 @@ export function OperatorPage() {
           </table>
         </div>
       )}
+      <Pager label="Account pages" meta={accounts.data?.meta} onPage={setPage} />
       {open !== undefined && <AccountKeys accountId={open} onChanged={() => void accounts.reload()} />}
       <form class="card" onSubmit={create}>
         <h2>Create an account</h2>

@@ -43,6 +43,16 @@ export const apiKeyListQuerySchema = z.object({
 });
 export type ApiKeyListQuery = z.infer<typeof apiKeyListQuerySchema>;
 
+/** The operator's account list: the same paging rules as the key list (an account list is no smaller). */
+export const accountListQuerySchema = z.object({
+  page: pageNumber("page", FIRST_PAGE, MAX_KEY_LIST_PAGE).openapi({
+    description: `Page number, ${FIRST_PAGE} to ${MAX_KEY_LIST_PAGE}. A page past the last answers an empty \`data\` with the real \`meta\`.`,
+  }),
+  per_page: pageNumber("per_page", DEFAULT_PER_PAGE, MAX_PER_PAGE).openapi({
+    description: `Accounts per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
+  }),
+});
+
 export const usageQuerySchema = z.object({
   days: z
     .string()
@@ -115,6 +125,13 @@ export const usageSchema = z
 export const accountSchema = z
   .object({ id: z.number().int(), name: z.string(), created_at: z.iso.datetime(), active_keys: z.number().int() })
   .openapi("Account");
+
+export const accountPageSchema = z
+  .object({
+    data: z.array(accountSchema),
+    meta: z.object({ current_page: z.number().int(), per_page: z.number().int(), total: z.number().int(), last_page: z.number().int() }),
+  })
+  .openapi("AccountPage");
 
 const keyIdParam = z.object({
   key: z.number().int().nonnegative().openapi({ description: "API key id (digits; anything else is a routing miss).", example: 1 }),
@@ -209,7 +226,14 @@ export function registerOperatorPaths(registry: OpenAPIRegistry): void {
     tags,
     summary: "List accounts",
     security,
-    responses: { 200: json("`{data: [account]}`", dataOf(z.array(accountSchema))), 401: UNAUTHORIZED, 404: OFF },
+    request: { query: accountListQuerySchema },
+    description: "Every account by id, a page at a time, each with its count of active keys.",
+    responses: {
+      200: json("`{data: [account], meta: {current_page, per_page, total, last_page}}`", accountPageSchema),
+      401: UNAUTHORIZED,
+      404: OFF,
+      422: VALIDATION,
+    },
   });
   registry.registerPath({
     method: "post",

@@ -74,9 +74,9 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       case "keys list": {
-        const keys = await admin.listApiKeys(values.account === undefined ? undefined : requireId(values.account, "--account"));
+        const keys = admin.listApiKeys(values.account === undefined ? undefined : requireId(values.account, "--account"));
         console.log(["id", "account", "prefix", "name", "active", "created_at", "deactivated_at"].join("\t"));
-        for (const k of keys) {
+        for await (const k of keys) {
           console.log(
             [k.id, k.account_id, k.prefix, k.name ?? "", k.active, k.created_at.toISOString(), k.deactivated_at?.toISOString() ?? ""].join(
               "\t",

@@ -246,6 +246,34 @@ describe("operator paths", () => {
     });
   });
 
+  it("pages the account list by id with a total, and bounds its parameters", async () => {
+    const everyId: number[] = [];
+    for (let page = 1; ; page++) {
+      const answer = await call("GET", `/api/v1/operator/accounts?page=${page}&per_page=2`, operator);
+      expect(answer.status).toBe(200);
+      const { data, meta } = answer.body as unknown as { data: Array<{ id: number }>; meta: { total: number; last_page: number } };
+      expect(data.length).toBeLessThanOrEqual(2);
+      expect(meta).toMatchObject({ current_page: page, per_page: 2, last_page: Math.max(1, Math.ceil(meta.total / 2)) });
+      everyId.push(...data.map((account) => account.id));
+      if (page >= meta.last_page) {
+        expect(everyId).toHaveLength(meta.total);
+        break;
+      }
+    }
+    expect(everyId).toEqual([...everyId].sort((a, b) => a - b));
+    expect(new Set(everyId).size).toBe(everyId.length);
+    const unpaged = await call("GET", "/api/v1/operator/accounts", operator);
+    expect((unpaged.body.meta as { per_page: number }).per_page).toBe(50);
+    expect(await call("GET", "/api/v1/operator/accounts?page=9999999999999999", operator)).toEqual({
+      status: 422,
+      body: {
+        message: "The page field must not be greater than 100000.",
+        errors: { page: ["The page field must not be greater than 100000."] },
+      },
+    });
+    expect((await call("GET", "/api/v1/operator/accounts?per_page=501", operator)).status).toBe(422);
+  });
+
   it("answers 404 and 422 in the spec's shapes", async () => {
     expect(await call("GET", "/api/v1/operator/accounts/999999/keys", operator)).toEqual({
       status: 404,

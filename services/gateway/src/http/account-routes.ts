@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import {
+  accountListQuerySchema,
   apiKeyListQuerySchema,
   createApiKeyRequestSchema,
   createAccountRequestSchema,
@@ -59,12 +60,14 @@ function accountBody(account: AccountSummary) {
   return { id: account.id, name: account.name, created_at: account.created_at.toISOString(), active_keys: account.active_keys };
 }
 
+/** A list page's `meta`: where the page is, and how many rows and pages there are. */
+function pageMeta(total: number, page: number, perPage: number) {
+  return { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}
+
 /** One page of keys in the answer's shape; `current` marks the caller's own key (none for the operator). */
 function keyPageBody(found: AccountKeyPage, page: number, perPage: number, callerKeyId?: number) {
-  return {
-    data: found.rows.map((row) => keyBody(row, callerKeyId)),
-    meta: { current_page: page, per_page: perPage, total: found.total, last_page: Math.max(1, Math.ceil(found.total / perPage)) },
-  };
+  return { data: found.rows.map((row) => keyBody(row, callerKeyId)), meta: pageMeta(found.total, page, perPage) };
 }
 
 /** The path's `:key`/`:account` (digits, guaranteed by the route's constraint). */
@@ -131,15 +134,17 @@ function registerOperatorRoutes(http: HttpApp, admin: AccountAdmin, operatorToke
     next();
   };
 
-  http.route("get", "/api/v1/operator/accounts", operator, async (_req, res) => {
-    res.json({ data: (await admin.listAccounts()).map(accountBody) });
+  http.route("get", "/api/v1/operator/accounts", operator, async (req, res) => {
+    const { page, per_page } = parseRequest(accountListQuerySchema, req.query);
+    const found = await admin.accountPage(page, per_page);
+    res.json({ data: found.rows.map(accountBody), meta: pageMeta(found.total, page, per_page) });
   });
 
   http.route("post", "/api/v1/operator/accounts", operator, http.jsonBody, async (req, res) => {
     const { name } = parseRequest(createAccountRequestSchema, req.body);
     const accountId = await admin.createAccount(name);
     const created = await admin.createApiKey(accountId, null);
-    const [account] = await admin.listAccounts(accountId);
+    const account = await admin.account(accountId);
     res.status(201).json({ data: { account: accountBody(account!), key: await createdKeyBody(admin, created) } });
   });
 

@@ -38,6 +38,8 @@ export interface PublicAppOptions {
   registerRoutes?(http: HttpApp): void;
   /** The built web console served at /console. */
   consoleDir: string;
+  /** REQUEST_BODY_RECEIVE_TIMEOUT_MS: the account API's JSON bodies get the proxied paths' deadline. */
+  bodyReceiveTimeoutMs: number;
 }
 
 export function createPublicApp(options: PublicAppOptions): HttpApp {
@@ -48,6 +50,7 @@ export function createPublicApp(options: PublicAppOptions): HttpApp {
     readinessChecks: options.readinessChecks,
     metrics: options.metrics,
     serveMetrics: false,
+    bodyReceiveTimeoutMs: options.bodyReceiveTimeoutMs,
   });
   // Built once: the document depends on code only.
   const document = JSON.stringify(buildOpenApiDocument());

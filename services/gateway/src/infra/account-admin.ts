@@ -49,6 +49,12 @@ export interface AccountSummary {
   active_keys: number;
 }
 
+/** One page of the accounts and how many there are in all. */
+export interface AccountPage {
+  rows: AccountSummary[];
+  total: number;
+}
+
 export interface DailyUsage {
   day: string;
   endpoint_group: string;
@@ -87,7 +93,21 @@ const withLastUse = <Row extends { last_used_on: string | null | undefined }>(ro
   last_used_on: row.last_used_on ?? null,
 });
 
+/** Rows per statement of the CLI's key listing. */
+const KEY_LISTING_BATCH = 1000;
+
+const withActiveKeys = <Row extends { active_keys: string }>(row: Row) => ({ ...row, active_keys: Number(row.active_keys) });
+
 export function createAccountAdmin(db: Kysely<GatewayDatabase>, options: AccountAdminOptions = {}) {
+  /** Accounts with their count of active keys, by id. */
+  const accountSummaries = () =>
+    db
+      .selectFrom("accounts as a")
+      .leftJoin("api_keys as k", (join) => join.onRef("k.account_id", "=", "a.id").on("k.active", "=", true))
+      .select(["a.id", "a.name", "a.created_at", sql<string>`count(k.id)`.as("active_keys")])
+      .groupBy(["a.id", "a.name", "a.created_at"])
+      .orderBy("a.id");
+
   /** Keys with the last day usage counted each, by id. */
   const accountKeysQuery = () =>
     db
@@ -144,13 +164,21 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>, options: Account
       throw new AccountAdminError("Could not find a free key prefix; try again.");
     },
 
-    async listApiKeys(accountId?: number): Promise<ApiKeyListing[]> {
-      let query = db
-        .selectFrom("api_keys")
-        .select(["id", "account_id", "prefix", "name", "active", "created_at", "deactivated_at"])
-        .orderBy("id");
-      if (accountId !== undefined) query = query.where("account_id", "=", accountId);
-      return query.execute();
+    /** Every key (or the account's), by id, read a thousand rows after the last one at a time: the CLI's memory does not grow with the list. */
+    async *listApiKeys(accountId?: number): AsyncGenerator<ApiKeyListing> {
+      for (let afterId = 0; ; ) {
+        let query = db
+          .selectFrom("api_keys")
+          .select(["id", "account_id", "prefix", "name", "active", "created_at", "deactivated_at"])
+          .where("id", ">", afterId)
+          .orderBy("id")
+          .limit(KEY_LISTING_BATCH);
+        if (accountId !== undefined) query = query.where("account_id", "=", accountId);
+        const rows = await query.execute();
+        yield* rows;
+        if (rows.length < KEY_LISTING_BATCH) return;
+        afterId = rows.at(-1)!.id;
+      }
     },
 
     /** Deactivates by id or by prefix; true when a key changed. */
@@ -199,17 +227,25 @@ export function createAccountAdmin(db: Kysely<GatewayDatabase>, options: Account
       return Boolean(await db.selectFrom("accounts").select("id").where("id", "=", accountId).executeTakeFirst());
     },
 
-    /** Every account (or the one with `accountId`) with its count of active keys. */
-    async listAccounts(accountId?: number): Promise<AccountSummary[]> {
-      let query = db
-        .selectFrom("accounts as a")
-        .leftJoin("api_keys as k", (join) => join.onRef("k.account_id", "=", "a.id").on("k.active", "=", true))
-        .select(["a.id", "a.name", "a.created_at", sql<string>`count(k.id)`.as("active_keys")])
-        .groupBy(["a.id", "a.name", "a.created_at"])
-        .orderBy("a.id");
-      if (accountId !== undefined) query = query.where("a.id", "=", accountId);
-      const rows = await query.execute();
-      return rows.map((row) => ({ ...row, active_keys: Number(row.active_keys) }));
+    /** One account with its count of active keys; undefined when there is none with that id. */
+    async account(accountId: number): Promise<AccountSummary | undefined> {
+      const [row] = await accountSummaries().where("a.id", "=", accountId).execute();
+      return row && withActiveKeys(row);
+    },
+
+    /** One page of the accounts by id (`page` from 1), and how many there are in all. */
+    async accountPage(page: number, perPage: number): Promise<AccountPage> {
+      const [rows, counted] = await Promise.all([
+        accountSummaries()
+          .offset((page - 1) * perPage)
+          .limit(perPage)
+          .execute(),
+        db
+          .selectFrom("accounts")
+          .select(sql<string>`count(*)`.as("total"))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows: rows.map(withActiveKeys), total: Number(counted.total) };
     },
 
     /** The keys of one account (or one key, by id), each with the last day usage counted it. */

@@ -25,12 +25,14 @@ listening() { node -e 'const u=new URL(process.argv[1]);require("net").connect(+
 
 # Debian packages: litecoind is the Bitcoin-compatible regtest node of the dev stack and tests;
 # chromium, for the test command only (BOOTSTRAP_BROWSER=1, set by test.sh), is the headless browser
-# of the console's browser test (no browser is downloaded);
+# of the console's browser test (no browser is downloaded), and iptables drops a lease session's
+# packets in the scanner's partition test (as root; without it that one test is skipped);
 # PostgreSQL and nats-server (JetStream) when nothing serves DATABASE_URL/NATS_URL and they are
 # not installed (a fresh machine with only Node and npm); the drills use their binaries too.
 missing=()
 command -v litecoind >/dev/null 2>&1 || missing+=(litecoind)
 if [ -n "${BOOTSTRAP_BROWSER:-}" ]; then command -v chromium >/dev/null 2>&1 || missing+=(chromium); fi
+if [ -n "${BOOTSTRAP_BROWSER:-}" ] && [ "$(id -u)" = 0 ]; then command -v iptables >/dev/null 2>&1 || missing+=(iptables); fi
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
 { command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ]; } || missing+=(nats-server)
 if [ ${#missing[@]} -gt 0 ]; then

@@ -12,6 +12,17 @@ describe("scanner config", () => {
     ]);
   });
 
+  test("a lease expiry the holder could outlive is refused: it must exceed the holder's give-up time (three polls, at least 3 s) plus a poll", () => {
+    expect(() => loadConfig("scanner", scannerConfigSchema, { SCANNER_LEASE_EXPIRY_MS: "4000" })).toThrow(
+      "SCANNER_LEASE_EXPIRY_MS: must exceed 4000 ms",
+    );
+    expect(() => loadConfig("scanner", scannerConfigSchema, { SCANNER_LEASE_POLL_MS: "5000", SCANNER_LEASE_EXPIRY_MS: "15000" })).toThrow(
+      "must exceed 20000 ms",
+    );
+    expect(loadConfig("scanner", scannerConfigSchema, { SCANNER_LEASE_EXPIRY_MS: "4001" }).SCANNER_LEASE_EXPIRY_MS).toBe(4001);
+    expect(scannerConfigSchema.parse({}).SCANNER_LEASE_EXPIRY_MS).toBe(15_000);
+  });
+
   test("a malformed whitelist entry stops the process at start-up, naming the entry", () => {
     const result = scannerConfigSchema.safeParse({ ETH_TOKENS: "USDT:0xdac17f958d2ee523a2206206994597c13d831ec7" });
     expect(result.success).toBe(false);

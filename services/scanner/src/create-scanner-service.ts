@@ -14,7 +14,9 @@ import type { ScannerConfig } from "./config.ts";
 import { followChain } from "./domain/follow-chain.ts";
 import type { ChainFollowerSpec } from "./domain/ports.ts";
 import { WatchIndex } from "./domain/watch-index.ts";
-import { acquireAdvisoryLease } from "./infra/advisory-lease.ts";
+import { hostname } from "node:os";
+import { acquireAdvisoryLease, leaseProbeTimeoutMs } from "./infra/advisory-lease.ts";
+import { startChainFollowWatch } from "./infra/chain-follow-watch.ts";
 import { createChainGuards } from "./infra/chain-guards.ts";
 import { chainsConfigured, createChainSpecs } from "./infra/create-chain-specs.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts";
@@ -105,13 +107,32 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const wakes = new Map<Coin, WakeableSleep>(specs.map((spec) => [spec.coin, createWakeableSleep()]));
   const announcements = await startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
 
+  const leaseName = (coin: Coin) => `scanner:${coin}`;
+  const followWatch = startChainFollowWatch({
+    db: database.db,
+    chains: specs,
+    store,
+    leaseName,
+    unfollowedAfterMs: leaseProbeTimeoutMs(config.SCANNER_LEASE_POLL_MS) + 2 * config.SCANNER_LEASE_POLL_MS,
+    logger,
+    onChecked: scannerMetrics.followCheck,
+  });
+
   async function runChain(spec: ChainFollowerSpec<unknown>, startHeight: number | undefined): Promise<void> {
     const log = logger.child({ coin: spec.coin });
     while (!stop.signal.aborted) {
       let lease;
       try {
         lease = await acquireAdvisoryLease(
-          { connectionString: config.DATABASE_URL, name: `scanner:${spec.coin}`, logger: log, pollMs: config.SCANNER_LEASE_POLL_MS },
+          {
+            connectionString: config.DATABASE_URL,
+            name: leaseName(spec.coin),
+            holder: `${hostname()}:${process.pid}`,
+            renewalTable: `${SCANNER_SCHEMA}.lease_renewals`,
+            logger: log,
+            pollMs: config.SCANNER_LEASE_POLL_MS,
+            expiryMs: config.SCANNER_LEASE_EXPIRY_MS,
+          },
           stop.signal,
         );
       } catch {
@@ -205,6 +226,13 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
           `blocks wait for call traces the node refuses: ${[...tracesRefused].map(([coin, why]) => `${coin} ${why}`).join("; ")}`,
         );
       },
+      // Nothing is lost (the next holder resumes from the stored cursor), but nothing of the chain is notified meanwhile.
+      chainsFollowed: async () => {
+        const unfollowed = followWatch.unfollowed();
+        if (unfollowed.size === 0) return;
+        const silent = [...unfollowed].map(([coin, ms]) => `${coin} (lease not renewed for ${Math.round(ms / 1000)} s)`);
+        throw new Error(`no replica follows ${silent.join(", ")}`);
+      },
       // Blocks are still seen, by polling: late by up to the poll interval, not lost.
       blockAnnouncements: async () => {
         const down = announcements.down();
@@ -224,6 +252,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   http.finish();
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     stop.abort();
+    followWatch.close();
     await announcements.close();
     await running;
     await watchConsumer.stop();

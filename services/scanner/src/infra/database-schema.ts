@@ -88,7 +88,17 @@ export interface WatchFeedConsumerTable {
   name: string;
 }
 
+/** Per lease (`scanner:BTC`, …): who holds it, on which Postgres session, and when it last renewed it. */
+export interface LeaseRenewalsTable {
+  name: string;
+  holder: string;
+  holder_pid: number;
+  epoch: ColumnType<string, string | number, string | number>;
+  renewed_at: Date;
+}
+
 export interface ScannerDatabase {
+  lease_renewals: LeaseRenewalsTable;
   watch_feed_consumer: WatchFeedConsumerTable;
   watch_watermark: WatchWatermarkTable;
   pending_rescans: PendingRescansTable;

@@ -2,8 +2,8 @@
  * The scanner's Prometheus metrics, `scanner_<thing>_<unit|total>{chain}`: progress (blocks,
  * published transfers), position (processed height, the node's tip, lag in blocks and seconds),
  * reorgs and the transfers they reverted, a node behind the processed blocks, blocks waiting for
- * the watch feed, which chains this replica leads, node calls, block announcements (push), and a
- * node that refuses call traces.
+ * the watch feed, which chains this replica leads and whether any replica follows each, node calls,
+ * block announcements (push), and a node that refuses call traces.
  */
 import type { Coin } from "@chaingate/contracts";
 import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/service-kit";
@@ -16,6 +16,8 @@ export interface ScannerMetrics {
   follower(coin: Coin): Pick<FollowChainOptions<unknown>, "onBlock" | "onReorg" | "onNodeBehind" | "onWatchFeedBehind">;
   /** 1 while this replica holds the chain's lease. */
   leading(coin: Coin, held: boolean): void;
+  /** Every replica's periodic check (chain-follow-watch.ts): some replica follows the chain, and the stored cursor's lag behind the node's tip now. */
+  followCheck(coin: Coin, check: { followed: boolean; lagBlocks: number | undefined }): void;
   nodeCalls(coin: Coin): NodeCallObserver;
   /** Push channels: announcements received, and whether each is connected. */
   announcements: AnnouncementObserver;
@@ -40,7 +42,7 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
   const nodeHeight = metrics.gauge({ name: `${p}node_height`, help: "The node's tip height when that block was processed.", labelNames });
   const lagBlocks = metrics.gauge({
     name: `${p}lag_blocks`,
-    help: "Blocks between the newest processed block and the node's tip (0 when live).",
+    help: "Blocks between the newest processed block and the node's tip (0 when live): set by the holder at each block, and by every replica every 2 s from the stored cursor and the node's tip now (so it grows while nobody follows).",
     labelNames,
   });
   const lagSeconds = metrics.gauge({
@@ -90,6 +92,12 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
     labelNames,
   });
 
+  const followed = metrics.gauge({
+    name: `${p}chain_followed`,
+    help: "1 while some replica renews the chain's lease, 0 once no replica has renewed it for three lease polls (at least 3 s) plus two: nobody follows the chain (every replica reports it; alert on 0).",
+    labelNames,
+  });
+
   const callTracesUnavailable = metrics.gauge({
     name: `${p}call_traces_unavailable`,
     help: "1 while the node refuses the configured call-trace method (ETH_TRACE_MODE): the chain's blocks wait, since without traces internal transfers would be missed.",
@@ -122,6 +130,11 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
       };
     },
     leading: (coin, held) => leader.set({ chain: coin.toLowerCase() }, held ? 1 : 0),
+    followCheck(coin, check) {
+      const chain = coin.toLowerCase();
+      followed.set({ chain }, check.followed ? 1 : 0);
+      if (check.lagBlocks !== undefined) lagBlocks.set({ chain }, check.lagBlocks);
+    },
     callTracesUnavailable: (coin, unavailable) => callTracesUnavailable.set({ chain: coin.toLowerCase() }, unavailable ? 1 : 0),
     nodeCalls: (coin) => nodeCallMetrics(metrics, coin.toLowerCase()),
     announcements: {

@@ -4,6 +4,7 @@ import * as watchBuckets from "./0002-watch-buckets.ts";
 import * as chainIdentity from "./0003-chain-identity.ts";
 import * as generationsAndPublishing from "./0004-generations-and-publishing.ts";
 import * as watermarkAndRescans from "./0005-watermark-and-rescans.ts";
+import * as leaseRenewals from "./0006-lease-renewals.ts";
 
 /** The scanner schema's migrations, applied in name order at start-up. */
 export const scannerMigrations: MigrationList = {
@@ -12,4 +13,5 @@ export const scannerMigrations: MigrationList = {
   "0003-chain-identity": chainIdentity,
   "0004-generations-and-publishing": generationsAndPublishing,
   "0005-watermark-and-rescans": watermarkAndRescans,
+  "0006-lease-renewals": leaseRenewals,
 };

@@ -1,0 +1,90 @@
+/**
+ * Every replica, holder or standby, checks that each chain is followed by somebody: the chain's
+ * lease renewed lately (`lease_renewals`), and how far the stored cursor is behind the
+ * node's tip right now. A chain nobody follows is otherwise invisible: the holder's own metrics
+ * freeze at their last values and a standby has none. The check feeds `/readyz` (degraded
+ * `chainsFollowed`), `scanner_chain_followed` and `scanner_lag_blocks` on every replica.
+ */
+import type { Coin } from "@chaingate/contracts";
+import type { Logger } from "@chaingate/logger";
+import { sql, type Kysely } from "kysely";
+import type { BlockSource, FollowerStore } from "../domain/ports.ts";
+import type { ScannerDatabase } from "./database-schema.ts";
+
+/** How often the check runs. */
+export const FOLLOW_CHECK_INTERVAL_MS = 2_000;
+
+export interface ChainFollowWatchOptions {
+  db: Kysely<ScannerDatabase>;
+  chains: ReadonlyArray<{ coin: Coin; source: Pick<BlockSource<unknown>, "tipHeight"> }>;
+  store: Pick<FollowerStore, "cursor">;
+  /** The lease name of a chain (`scanner:BTC`). */
+  leaseName(coin: Coin): string;
+  /**
+   * A lease not renewed this long is unfollowed: the holder's give-up time plus a poll, well under
+   * the expiry at which a standby takes over, so the gap shows while it lasts.
+   */
+  unfollowedAfterMs: number;
+  intervalMs?: number;
+  logger: Pick<Logger, "error" | "info" | "warn">;
+  onChecked(coin: Coin, check: { followed: boolean; lagBlocks: number | undefined }): void;
+}
+
+export interface ChainFollowWatch {
+  /** Chains no replica follows, with how long their lease has gone unrenewed. */
+  unfollowed(): ReadonlyMap<Coin, number>;
+  /** Runs one check now (tests). */
+  check(): Promise<void>;
+  close(): void;
+}
+
+export function startChainFollowWatch(options: ChainFollowWatchOptions): ChainFollowWatch {
+  const startedAt = Date.now();
+  const unfollowed = new Map<Coin, number>();
+
+  async function check(): Promise<void> {
+    const rows = await options.db
+      .selectFrom("lease_renewals")
+      .select(["name", sql<number>`(extract(epoch from now() - renewed_at) * 1000)::float8`.as("silent_ms")])
+      .execute();
+    const silentByName = new Map(rows.map((row) => [row.name, row.silent_ms]));
+    await Promise.all(
+      options.chains.map(async ({ coin, source }) => {
+        // Never renewed: count from this process's start (the whole system may be starting).
+        const silentMs = silentByName.get(options.leaseName(coin)) ?? Date.now() - startedAt;
+        const followed = silentMs <= options.unfollowedAfterMs;
+        if (!followed && !unfollowed.has(coin))
+          options.logger.error(
+            { coin, silentMs: Math.round(silentMs) },
+            "no replica follows this chain: its lease is not being renewed (a standby takes it over after SCANNER_LEASE_EXPIRY_MS)",
+          );
+        if (followed && unfollowed.has(coin)) options.logger.info({ coin }, "the chain is followed again");
+        if (followed) unfollowed.delete(coin);
+        else unfollowed.set(coin, silentMs);
+        options.onChecked(coin, { followed, lagBlocks: await lagBehindTip(coin, source) });
+      }),
+    );
+  }
+
+  /** Blocks between the stored cursor and the node's tip now; undefined when either cannot be read. */
+  async function lagBehindTip(coin: Coin, source: Pick<BlockSource<unknown>, "tipHeight">): Promise<number | undefined> {
+    try {
+      const [tip, cursor] = await Promise.all([source.tipHeight(), options.store.cursor(coin)]);
+      return cursor ? Math.max(0, tip - cursor.height) : undefined;
+    } catch {
+      return undefined; // the node or the database is out: their own checks say so
+    }
+  }
+
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    check()
+      .catch((error: unknown) => options.logger.warn({ err: error }, "could not check whether the chains are followed"))
+      .finally(() => (running = false));
+  }, options.intervalMs ?? FOLLOW_CHECK_INTERVAL_MS);
+  timer.unref();
+
+  return { unfollowed: () => unfollowed, check, close: () => clearInterval(timer) };
+}

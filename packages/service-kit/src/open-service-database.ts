@@ -1,6 +1,8 @@
 /**
  * A service's database, ready to use: the pool on the service's schema, and every migration
- * applied (waiting for a database that is not up yet). A failed migration closes the pool.
+ * applied (waiting for a database that is not up yet). Migrations run on a connection of their
+ * own without the request pool's query timeout (DATABASE_QUERY_TIMEOUT_MS bounds one request; a
+ * migration that rewrites a large table takes what it takes); the request pool opens after them.
  */
 import { createDatabase, migrateToLatest, type Database, type DatabaseLogger, type MigrationList } from "@chaingate/db";
 import type { Logger } from "@chaingate/logger";
@@ -24,9 +26,27 @@ export interface OpenServiceDatabaseOptions {
   logger?: Pick<Logger, "info"> & DatabaseLogger;
 }
 
+/** A migration's client-side deadline: long enough for any rewrite, short of waiting forever on a lost server. */
+export const MIGRATION_QUERY_TIMEOUT_MS = 60 * 60 * 1000;
+
 export async function openServiceDatabase<DB>(options: OpenServiceDatabaseOptions): Promise<Database<DB>> {
   const { settings, logger } = options;
-  const database = createDatabase<DB>({
+  const migrating = createDatabase<DB>({
+    connectionString: settings.DATABASE_URL,
+    schema: options.schema,
+    poolSize: 1,
+    applicationName: `${options.applicationName}-migrate`,
+    connectTimeoutMs: settings.DATABASE_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: MIGRATION_QUERY_TIMEOUT_MS,
+    logger,
+  });
+  try {
+    const applied = await migrateToLatest(migrating.db, options.schema, options.migrations, logger);
+    if (applied.length) logger?.info({ migrations: applied }, "migrated");
+  } finally {
+    await migrating.close();
+  }
+  return createDatabase<DB>({
     connectionString: settings.DATABASE_URL,
     schema: options.schema,
     poolSize: settings.DATABASE_POOL_SIZE,
@@ -35,12 +55,4 @@ export async function openServiceDatabase<DB>(options: OpenServiceDatabaseOption
     queryTimeoutMs: settings.DATABASE_QUERY_TIMEOUT_MS,
     logger,
   });
-  try {
-    const applied = await migrateToLatest(database.db, options.schema, options.migrations, logger);
-    if (applied.length) logger?.info({ migrations: applied }, "migrated");
-    return database;
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
 }

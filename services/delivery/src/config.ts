@@ -32,7 +32,7 @@ export const deliveryConfigSchema = z.object({
     .url()
     .optional()
     .describe(
-      "The xpub service's internal URL (as the gateway's XPUB_URL): the registry reads, once per key a webhook names, the addresses it issued before the registry recorded `address.issued`. Unset: those earlier addresses are not watched (the ones recorded since migration 0005 are).",
+      "The xpub service's internal URL (as the gateway's XPUB_URL): the registry reads, once per key a webhook names (and once more for its new account when the operator moves the key), the addresses it issued before the registry recorded `address.issued`. Unset: those earlier addresses are not watched (the ones recorded since migration 0005 are).",
     ),
   WATCH_WATERMARK_INTERVAL_MS: env
     .positiveInt(1_000)

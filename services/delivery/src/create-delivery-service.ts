@@ -1,13 +1,21 @@
 /**
  * Wires the delivery service from its config, each part after what it uses: database and
  * migrations, metrics, the doorbells its loops wait on, the registry and the delivery log, the bus
- * with its consumers (`address.issued` auto-watch, `transfer.matched` → jobs), the watch-feed
- * outbox relay (`webhook.changed` / `webhook.addresses`) and its watermark, the backfill of keys'
- * earlier addresses from the xpub service, the delivery worker, the HTTP app.
+ * with its consumers (`address.issued` auto-watch, `key.moved` hand-over, `transfer.matched` →
+ * jobs), the watch-feed outbox relay (`webhook.changed` / `webhook.addresses`) and its watermark,
+ * the backfill of keys' earlier addresses from the xpub service, the delivery worker, the HTTP app.
  * `main.ts` calls it; tests call it with their own config.
  */
 import { lookup } from "node:dns/promises";
-import { addressIssued, deliveryFailed, transferMatched, webhookAddresses, webhookChanged, webhookWatermark } from "@chaingate/contracts";
+import {
+  addressIssued,
+  deliveryFailed,
+  keyMoved,
+  transferMatched,
+  webhookAddresses,
+  webhookChanged,
+  webhookWatermark,
+} from "@chaingate/contracts";
 import { createWakeableSleep } from "@chaingate/backoff";
 import {
   connectBusInBackground,
@@ -23,6 +31,7 @@ import { parseAllowCidrs } from "./domain/forbidden-address.ts";
 import { createWebhookApp } from "./http/create-webhook-app.ts";
 import { storeMatchedTransfers } from "./consumers/store-matched-transfers.ts";
 import { watchIssuedAddresses } from "./consumers/watch-issued-addresses.ts";
+import { followKeyMoves } from "./consumers/follow-key-moves.ts";
 import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.ts";
 import { deliveryMigrations } from "./infra/migrations/index.ts";
 import { startWebhookChangedRelay } from "./workers/webhook-changed-relay.ts";
@@ -74,14 +83,12 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     addressesPerAccount: config.QUOTA_WEBHOOK_ADDRESSES_PER_ACCOUNT,
     testEventsPerWebhookPerMinute: config.QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE,
   };
-  const repository = createWebhookRepository(
-    database.db,
-    () => {
-      registryChanged.wake();
-      keysNamed.wake();
-    },
-    quotas,
-  );
+  /** A registry write committed: webhooks to relay, maybe keys whose history to read. */
+  const registryWritten = () => {
+    registryChanged.wake();
+    keysNamed.wake();
+  };
+  const repository = createWebhookRepository(database.db, registryWritten, quotas);
   const deliveries = createDeliveryLog(database.db, jobsQueued.wake, quotas.testEventsPerWebhookPerMinute);
 
   // The registry never waits for NATS: the outbox catches up, and the consumers start, once the bus is there.
@@ -89,9 +96,10 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     settings: config,
     name: "delivery",
     logger,
-    streams: [webhookChanged, webhookAddresses, webhookWatermark, addressIssued, transferMatched, deliveryFailed],
+    streams: [webhookChanged, webhookAddresses, webhookWatermark, addressIssued, keyMoved, transferMatched, deliveryFailed],
     onConnect: async (connected) => [
       await watchIssuedAddresses(connected, repository),
+      await followKeyMoves(connected, { db: database.db, onChange: registryWritten }),
       await storeMatchedTransfers(connected, { db: database.db, onJobsQueued: jobsQueued.wake, observer }),
     ],
   });
@@ -153,4 +161,5 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
 }
 
 export { ADDRESS_ISSUED_CONSUMER } from "./consumers/watch-issued-addresses.ts";
+export { KEY_MOVED_CONSUMER } from "./consumers/follow-key-moves.ts";
 export { TRANSFER_MATCHED_CONSUMER } from "./consumers/store-matched-transfers.ts";

@@ -20,7 +20,7 @@ export const xpubConfigSchema = z.object({
   // Listening (internal: only the gateway calls it), logging, shutdown, the internal token
   ...serviceSettings(8102),
   ...databaseSettings(),
-  // Events: address.issued for every issued address (relayed from the outbox; issuing never waits for NATS)
+  // Events: address.issued for every issued address, key.moved for every operator move (relayed from outboxes; neither waits for NATS)
   ...natsSettings(),
 
   // Issuing

@@ -2,7 +2,7 @@
  * Wires the xpub service from its config: database and migrations, repository, HTTP app and
  * server. `main.ts` calls it; tests call it with their own config.
  */
-import { addressIssued } from "@chaingate/contracts";
+import { addressIssued, keyMoved } from "@chaingate/contracts";
 import { connectBusInBackground, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
 import type { XpubConfig } from "./config.ts";
@@ -12,12 +12,15 @@ import { XPUB_SCHEMA, type XpubDatabase } from "./infra/database-schema.ts";
 import { findDuplicateKeyRecords } from "./infra/find-duplicate-key-records.ts";
 import { xpubMigrations } from "./infra/migrations/index.ts";
 import { startAddressIssuedRelay } from "./infra/address-issued-relay.ts";
+import { startKeyMovedRelay } from "./infra/key-moved-relay.ts";
 import { createXpubRepository, type XpubRepository } from "./infra/xpub-repository.ts";
 import { readAccountQuotaUsage } from "./infra/account-quota-usage.ts";
 
 export interface XpubService extends ServedApp {
   /** Publishes every issued address not yet published (tests; the relay does it on its own). */
   drainAddressEvents(): Promise<number>;
+  /** Publishes every record move not yet published (tests; the relay polls for the CLI's moves). */
+  drainKeyMoves(): Promise<number>;
 }
 
 /** Migrates the `xpub` schema, then serves the xpub endpoints until `close()`. */
@@ -44,8 +47,9 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   }
 
   // Issuing never waits for NATS: the outbox relay catches up once the bus is there.
-  const bus = connectBusInBackground({ settings: config, name: "xpub", logger, streams: [addressIssued] });
+  const bus = connectBusInBackground({ settings: config, name: "xpub", logger, streams: [addressIssued, keyMoved] });
   const relay = startAddressIssuedRelay({ db: database.db, publisher: bus.get, logger });
+  const moves = startKeyMovedRelay({ db: database.db, publisher: bus.get, logger });
 
   const limit = config.XPUB_MAX_ADDRESSES_PER_KEY;
   const bitcoin = bitcoinScheme(config.BITCOIN_NETWORK);
@@ -97,8 +101,9 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   });
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     await relay.stop();
+    await moves.stop();
     await bus.close();
     await database.close();
   });
-  return { ...served, drainAddressEvents: () => relay.drain() };
+  return { ...served, drainAddressEvents: () => relay.drain(), drainKeyMoves: () => moves.drain() };
 }

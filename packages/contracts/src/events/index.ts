@@ -16,6 +16,7 @@ export {
   bucketOf,
 } from "./webhook-buckets.ts";
 export { addressIssued, addressIssuedSchema } from "./address-issued.ts";
+export { keyMoved, keyMovedSchema, KEY_MOVES_STREAM_OPTIONS } from "./key-moved.ts";
 
 import { blockProcessed } from "./block-processed.ts";
 import { deliveryFailed } from "./delivery-failed.ts";
@@ -23,6 +24,7 @@ import { transferMatched } from "./transfer-matched.ts";
 import { webhookChanged } from "./webhook-changed.ts";
 import { webhookAddresses } from "./webhook-addresses.ts";
 import { addressIssued } from "./address-issued.ts";
+import { keyMoved } from "./key-moved.ts";
 import { webhookWatermark } from "./webhook-watermark.ts";
 
 /** Every publishable event contract (not the consume-only `webhookFeed`); stream set-up creates one stream per distinct `stream`. */
@@ -34,4 +36,5 @@ export const ALL_EVENTS = [
   webhookAddresses,
   webhookWatermark,
   addressIssued,
+  keyMoved,
 ] as const;

@@ -115,6 +115,17 @@ export interface KeyBackfillsTable {
   done_at: ColumnType<Date | null, never, Date | null>;
 }
 
+/** The account holding each key the operator moved, as of the newest `key.moved` applied (one row per moved key). */
+export interface KeyHoldersTable {
+  xpub_id: number;
+  account_id: number;
+  /** The xpub service's id of that move: one key's moves have increasing ids; an older one is ignored. */
+  move_id: number;
+  /** The record's counter at that move: its addresses below it were issued before it, so they are the holder's. */
+  next_index: number;
+  moved_at: Date;
+}
+
 export interface DeliveryDatabase {
   delivery_jobs: DeliveryJobsTable;
   delivery_attempts: DeliveryAttemptsTable;
@@ -123,6 +134,7 @@ export interface DeliveryDatabase {
   webhook_changes: WebhookChangesTable;
   issued_addresses: IssuedAddressesTable;
   key_backfills: KeyBackfillsTable;
+  key_holders: KeyHoldersTable;
 }
 
 export const DELIVERY_SCHEMA = "delivery";

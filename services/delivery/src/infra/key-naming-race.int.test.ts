@@ -53,8 +53,15 @@ it("a PUT naming a key while the key's addresses are recorded misses none of the
   const issued = Array.from({ length: ISSUED }, () => `0x${randomBytes(20).toString("hex")}`);
   let recorded = 0;
   const record = (async () => {
-    for (const address of issued) {
-      await repository.watchIssuedAddress({ account_id: ACCOUNT, xpub_id: KEY, coin: "ETH", address, issued_at: new Date().toISOString() });
+    for (const [index, address] of issued.entries()) {
+      await repository.watchIssuedAddress({
+        account_id: ACCOUNT,
+        xpub_id: KEY,
+        coin: "ETH",
+        address,
+        index,
+        issued_at: new Date().toISOString(),
+      });
       recorded++;
     }
   })();

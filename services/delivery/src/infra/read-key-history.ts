@@ -21,6 +21,7 @@ export interface KeyRef {
 /** One issued address, in the form `address.issued` carries (ETH lower case). */
 export interface HistoryEntry {
   address: string;
+  index: number;
   issued_at: Date;
 }
 
@@ -63,11 +64,12 @@ export function createKeyHistoryReader({ xpubUrl, internalToken, timeoutMs }: Ke
       if (response.status === 404) return;
       if (!response.ok) throw new KeyHistoryUnavailableError(`xpub service answered ${response.status} for key ${key.xpub_id}'s history`);
       const { data, meta } = (await response.json()) as {
-        data: Array<{ address: string; created_at: string }>;
+        data: Array<{ address: string; index: number; created_at: string }>;
         meta: { last_page: number };
       };
       yield data.map((entry) => ({
         address: key.coin === "ETH" ? entry.address.toLowerCase() : entry.address,
+        index: entry.index,
         issued_at: new Date(entry.created_at),
       }));
       if (page >= meta.last_page) return;

@@ -8,7 +8,8 @@
  * the keys in its `xpub_ids` (`issued_addresses`, recorded from every `address.issued` consumed):
  * `webhook_addresses` holds that union, so the feed, the counts and the bucket cap see exactly what
  * is watched. A PUT of `addresses` replaces the client's list only; changing `xpub_ids` adds the
- * addresses the new keys issued before and drops those of removed keys (unless listed).
+ * addresses the new keys issued before and drops those of removed keys (unless listed). A key the
+ * operator moved to another account takes its addresses along (apply-key-move.ts).
  */
 import {
   BUCKET_HASH_BITS,
@@ -23,6 +24,8 @@ import {
 import { ValidationError } from "@chaingate/errors";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
+import { readKeyHolder } from "./read-key-holder.ts";
+import { ownerOfIssuedAddress } from "../domain/owner-of-issued-address.ts";
 import { addressQuotaError, DEFAULT_REGISTRY_QUOTAS, webhookQuotaError, type RegistryQuotas } from "../domain/registry-quotas.ts";
 
 /** Advisory lock namespace (the first key) of "this key's issued addresses are being read or recorded". */
@@ -76,7 +79,7 @@ export interface NewWebhook {
 }
 
 /** What the registry needs of an `address.issued` event. */
-export type IssuedAddress = Pick<EventPayload<typeof addressIssued>, "account_id" | "xpub_id" | "coin" | "address" | "issued_at">;
+export type IssuedAddress = Pick<EventPayload<typeof addressIssued>, "account_id" | "xpub_id" | "coin" | "address" | "index" | "issued_at">;
 
 export interface WebhookUpdate {
   webhook_url?: string | undefined;
@@ -534,25 +537,27 @@ export function createWebhookRepository(
     /**
      * `address.issued`: records it for its key (setting `xpub_ids` later includes it) and watches it
      * on every live webhook of the account that names the key, since its issuance (the outbox row
-     * takes that time, so the feed's `since` covers blocks paid while it travelled).
+     * takes that time, so the feed's `since` covers blocks paid while it travelled). The account is
+     * the key's holder when the address was issued before a move the registry applied already.
      */
     async watchIssuedAddress(issued: IssuedAddress): Promise<number> {
       return committed(async (trx) => {
         const issuedAt = new Date(issued.issued_at);
         await lockKeys(trx, [issued.xpub_id]);
+        const key = { ...issued, account_id: ownerOfIssuedAddress(await readKeyHolder(trx, issued.xpub_id), issued) };
         await trx
           .insertInto("issued_addresses")
           .values({
-            xpub_id: issued.xpub_id,
-            address: issued.address,
-            account_id: issued.account_id,
-            coin: issued.coin,
+            xpub_id: key.xpub_id,
+            address: key.address,
+            account_id: key.account_id,
+            coin: key.coin,
             issued_at: issuedAt,
           })
           .onConflict((c) => c.doNothing())
           .execute();
         let watched = 0;
-        for (const id of await lockWebhooksNamingKey(trx, issued)) {
+        for (const id of await lockWebhooksNamingKey(trx, key)) {
           const result = await trx
             .insertInto("webhook_addresses")
             .values({ webhook_id: id, address: issued.address, listed: false, watched_since: issuedAt })

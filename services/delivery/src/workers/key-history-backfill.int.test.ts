@@ -6,10 +6,10 @@
  * the only way the registry learns these addresses.
  */
 import { randomBytes } from "node:crypto";
-import { isAddressBucket, type WebhookFeedMessage } from "@chaingate/contracts";
+import { isAddressBucket, keyMoved, type WebhookFeedMessage } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { startTestXpub } from "@chaingate/xpub/testing";
+import { freshAccountKey, runXpubAdmin, startTestXpub } from "@chaingate/xpub/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
@@ -21,7 +21,7 @@ const NAMESPACE = `y${randomBytes(4).toString("hex")}`;
 const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
 const LISTED = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const URL_OK = "http://93.184.216.34/hook";
-const [OWNER, STRANGER] = [11, 12];
+const [OWNER, STRANGER, RIGHTFUL] = [11, 12, 13];
 
 let database: TestDatabase;
 let xpub: Awaited<ReturnType<typeof startTestXpub>>;
@@ -148,5 +148,51 @@ describe("the addresses a key issued before the registry recorded them", () => {
     } finally {
       await unreachable.close();
     }
+  });
+
+  it("after a key moved, the new account's webhook that named it before gets its whole history, which only the xpub service knew", async () => {
+    // A key the registry never heard of: its addresses are in no event it reads, nor in any history read so far.
+    const moving = (await request(xpub.url, "POST", "/api/v1/btc/xpub", OWNER, { xpub: freshAccountKey() })).body.id as number;
+    const history: string[] = [];
+    for (let i = 0; i < 2; i++)
+      history.push((await request(xpub.url, "POST", `/api/v1/btc/xpub/${moving}/address`, OWNER)).body.address as string);
+    const early = (
+      await request(delivery.url, "POST", "/api/v1/webhooks", RIGHTFUL, {
+        coin: "BTC",
+        webhook_url: URL_OK,
+        addresses: [LISTED],
+        xpub_ids: [moving],
+      })
+    ).body.data!.id as number;
+    // Not its key yet: its history read finds nothing, and the read is done.
+    await delivery.drainKeyHistories();
+    expect(await watched(early, RIGHTFUL)).toEqual([LISTED]);
+
+    const moved = await runXpubAdmin(database.connectionString, "keys", "move", "--id", String(moving), "--to-account", String(RIGHTFUL));
+    expect(moved.code).toBe(0);
+    // The xpub service publishes on a namespace the registry does not read: the move is told here by hand.
+    const client = new pg.Client({ connectionString: database.connectionString });
+    await client.connect();
+    const { rows } = await client.query<{ id: string; next_index: number; moved_at: Date }>(
+      "select id, next_index, moved_at from xpub.key_moves where key_id = $1",
+      [moving],
+    );
+    await client.end();
+    await observer.bus.ensureStreams([keyMoved]);
+    await observer.bus.publish(keyMoved, {
+      move_id: Number(rows[0]!.id),
+      xpub_id: moving,
+      coin: "BTC",
+      from_account_id: OWNER,
+      to_account_id: RIGHTFUL,
+      next_index: rows[0]!.next_index,
+      moved_at: rows[0]!.moved_at.toISOString(),
+    });
+
+    // The move queues the key's history again, read as the new account.
+    await expect.poll(() => watched(early, RIGHTFUL), { timeout: 15_000 }).toEqual([LISTED, ...history].sort());
+    await expect.poll(() => observer.stateOf(early).addresses, { timeout: 10_000 }).toEqual([LISTED, ...history].sort());
+    await delivery.drainKeyHistories();
+    expect(await watched(early, RIGHTFUL)).toEqual([LISTED, ...history].sort());
   });
 });

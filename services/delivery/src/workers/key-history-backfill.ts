@@ -8,6 +8,8 @@
  * Invariant: a key is marked done only after its whole history is recorded, in the transaction
  * that adds it to the webhooks; a failure (xpub service down) leaves it queued, retried with a
  * back-off. Later issuances reach the registry through `address.issued`, so one read per key suffices.
+ * A key the operator moved is queued again for its new account (apply-key-move.ts); a history read
+ * as the old account before the move is recorded as the holder's, like a late `address.issued`.
  */
 import type { BackoffSchedule, WakeableSleep } from "@chaingate/backoff";
 import { startBackgroundLoop } from "@chaingate/service-kit";
@@ -15,7 +17,9 @@ import type { Logger } from "@chaingate/logger";
 import type { Kysely } from "kysely";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
 import type { KeyRef, ReadKeyHistory } from "../infra/read-key-history.ts";
+import { readKeyHolder } from "../infra/read-key-holder.ts";
 import { lockKeys, lockWebhooksNamingKey, markWebhookChanged, watchKeyAddresses } from "../infra/webhook-repository.ts";
+import { ownerOfIssuedAddress } from "../domain/owner-of-issued-address.ts";
 
 /** Keys looked at per round. */
 const KEYS_PER_ROUND = 20;
@@ -45,19 +49,24 @@ export function startKeyHistoryBackfill({ db, readHistory, logger, onChange, wak
   async function backfill(key: KeyRef & { requested_at: Date }): Promise<void> {
     for await (const page of readHistory(key)) {
       if (!page.length) continue;
-      await db
-        .insertInto("issued_addresses")
-        .values(
-          page.map((entry) => ({
-            xpub_id: key.xpub_id,
-            address: entry.address,
-            account_id: key.account_id,
-            coin: key.coin,
-            issued_at: entry.issued_at,
-          })),
-        )
-        .onConflict((c) => c.doNothing())
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        // Under the key's lock: a move applied since the page was read gave its addresses to the holder.
+        await lockKeys(trx, [key.xpub_id]);
+        const holder = await readKeyHolder(trx, key.xpub_id);
+        await trx
+          .insertInto("issued_addresses")
+          .values(
+            page.map((entry) => ({
+              xpub_id: key.xpub_id,
+              address: entry.address,
+              account_id: ownerOfIssuedAddress(holder, { account_id: key.account_id, index: entry.index }),
+              coin: key.coin,
+              issued_at: entry.issued_at,
+            })),
+          )
+          .onConflict((c) => c.doNothing())
+          .execute();
+      });
     }
     const changed = await db.transaction().execute(async (trx) => {
       // After the history is committed: a webhook naming the key now either sees it or is seen here.

@@ -97,7 +97,7 @@ function printMoved(record: MovedKeyRecord): void {
     `# account ${from} now gets 404 for record ${id}; account ${to} lists it (GET ${API_PATHS[chain]}) and issues from index ${nextIndex} on`,
   );
   console.log(
-    `# webhooks: account ${from}'s naming record ${id} get none of its new addresses; account ${to}'s get them once they name ${id} in xpub_ids (the ${addresses} issued before the move are not added to them; see docs/operations/admin.md, "xpub")`,
+    `# webhooks: the running xpub service publishes the move (key.moved); then account ${to}'s naming record ${id} in xpub_ids watch all its addresses, those issued before the move too, and account ${from}'s stop watching the ones they had only through the record (see docs/operations/admin.md, "xpub")`,
   );
 }
 

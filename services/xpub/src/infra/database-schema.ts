@@ -50,6 +50,8 @@ export interface KeyMovesTable {
   /** The record's counter at the move: indexes below it were issued while the old account held it. */
   next_index: number;
   moved_at: ColumnType<Date, never, never>;
+  /** When its `key.moved` event reached JetStream; null until the outbox relay published it. */
+  published_at: ColumnType<Date | null, never, Date | null>;
 }
 
 export interface XpubDatabase {

@@ -15,7 +15,7 @@ export interface KeyRecordHolding {
   created_at: Date;
 }
 
-export type KeyMove = Omit<Selectable<KeyMovesTable>, "id">;
+export type KeyMove = Omit<Selectable<KeyMovesTable>, "id" | "published_at">;
 
 /**
  * The records of the key (`keyMaterial`: public key + chain code, hex, whatever text it came as) by

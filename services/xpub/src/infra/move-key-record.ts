@@ -31,7 +31,10 @@ export type MoveKeyRecordResult =
   | { outcome: "flagged_duplicate"; holderId: number }
   | { outcome: "target_holds_duplicate"; duplicateId: number };
 
-/** Moves record `id` to `toAccountId` in one transaction, and records the move in `key_moves`. */
+/**
+ * Moves record `id` to `toAccountId` in one transaction, and records the move in `key_moves`: the
+ * outbox the running service relays as `key.moved` (key-moved-relay.ts), so webhooks follow.
+ */
 export function moveKeyRecord(
   db: Kysely<XpubDatabase>,
   { id, toAccountId }: { id: number; toAccountId: number },

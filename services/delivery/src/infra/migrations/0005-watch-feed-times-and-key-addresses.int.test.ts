@@ -58,6 +58,7 @@ describe("migration 0005", () => {
         "0005-watch-feed-times-and-key-addresses",
         "0006-test-event-times",
         "0007-fair-delivery",
+        "0008-key-holders",
       ]);
       const times = (await client.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).rows.map((row) =>
         row.created_at.getTime(),

@@ -6,6 +6,7 @@ import * as jobTraceContext from "./0004-job-trace-context.ts";
 import * as watchFeedTimesAndKeyAddresses from "./0005-watch-feed-times-and-key-addresses.ts";
 import * as testEventTimes from "./0006-test-event-times.ts";
 import * as fairDelivery from "./0007-fair-delivery.ts";
+import * as keyHolders from "./0008-key-holders.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -16,4 +17,5 @@ export const deliveryMigrations: MigrationList = {
   "0005-watch-feed-times-and-key-addresses": watchFeedTimesAndKeyAddresses,
   "0006-test-event-times": testEventTimes,
   "0007-fair-delivery": fairDelivery,
+  "0008-key-holders": keyHolders,
 };

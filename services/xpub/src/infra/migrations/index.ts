@@ -4,6 +4,7 @@ import * as chainPerRecord from "./0002-chain-per-record.ts";
 import * as addressOutbox from "./0003-address-outbox.ts";
 import * as oneAccountPerKey from "./0004-one-account-per-key.ts";
 import * as keyMoves from "./0005-key-moves.ts";
+import * as keyMoveOutbox from "./0006-key-move-outbox.ts";
 
 /** The xpub schema's migrations, applied in name order at start-up. */
 export const xpubMigrations: MigrationList = {
@@ -12,4 +13,5 @@ export const xpubMigrations: MigrationList = {
   "0003-address-outbox": addressOutbox,
   "0004-one-account-per-key": oneAccountPerKey,
   "0005-key-moves": keyMoves,
+  "0006-key-move-outbox": keyMoveOutbox,
 };

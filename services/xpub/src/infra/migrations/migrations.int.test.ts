@@ -40,6 +40,7 @@ it("turns existing records into BTC records, their addresses into published ones
     "0003-address-outbox",
     "0004-one-account-per-key",
     "0005-key-moves",
+    "0006-key-move-outbox",
   ]);
 
   expect(await query(db, sql<{ id: number; chain: string }>`select id, chain from extended_keys`)).toEqual([{ id: 100, chain: "BTC" }]);

@@ -185,6 +185,31 @@ describe("compacted streams", () => {
     ]);
   });
 
+  it("let processes that know different contracts of one stream create it at the same moment: both succeed, every subject kept", async () => {
+    // A service and its test (or two services) starting together: each finds no stream, and each adds it with its own subjects.
+    for (let round = 0; round < 10; round++) {
+      const stream = `RACE${round}`;
+      const contracts = ["a", "b", "c"].map((part) => ({
+        ...stateChanged,
+        name: `race.${part}`,
+        stream,
+        streamSubjects: `race${round}.${part}.*`,
+      }));
+      const others = await Promise.all(
+        [1, 2, 3].map(() => connectBus({ url: process.env.NATS_URL!, name: "bus-test", logger, namespace })),
+      );
+      try {
+        await Promise.all(others.map((other, i) => other.ensureStreams([contracts[i]!])));
+        expect((await bus.admin.streamInfo(contracts[0]!)).config.subjects.sort()).toEqual(
+          ["a", "b", "c"].map((part) => `${namespace}.race${round}.${part}.*`),
+        );
+        await bus.admin.deleteStream(contracts[0]!);
+      } finally {
+        await Promise.all(others.map((other) => other.close()));
+      }
+    }
+  });
+
   it("ensure every subject the stream options name, whichever of the stream's contracts is given", async () => {
     const shared = { subjects: ["state.left.*", "state.right.*"] };
     const left = { ...stateChanged, name: "state.left", stream: "SHARED", streamSubjects: "state.left.*", streamOptions: shared };

@@ -949,6 +949,7 @@ describe("monitoring: metrics ports, ServiceMonitor or PodMonitor, alert rules",
       for?: string;
     }>;
     expect(rules.map((r) => r.alert).sort()).toEqual([
+      "ChaingateChainHeadStale",
       "ChaingateDeliveryBacklog",
       "ChaingateNodeBehind",
       "ChaingateScannerAbsent",
@@ -971,6 +972,10 @@ describe("monitoring: metrics ports, ServiceMonitor or PodMonitor, alert rules",
     expect(rule("ChaingateScannerNoLeader").for).toBe("2m");
     expect(rule("ChaingateScannerLagging").expr).toContain("scanner_lag_blocks");
     expect(rule("ChaingateNodeBehind").expr).toContain("scanner_node_behind_blocks");
+    expect(rule("ChaingateChainHeadStale").expr).toContain(
+      'min by (chain) (scanner_head_age_seconds{namespace="chaingate",chain="btc"}) > 5400',
+    );
+    expect(rule("ChaingateScannerNoLeader").expr).toContain("scanner_chain_followed");
     expect(rule("ChaingateWebhookBreakersOpen").expr).toContain("delivery_webhook_breakers_open");
     expect(rule("ChaingateDeliveryBacklog").expr).toContain('delivery_queue_jobs{namespace="chaingate",state="due"}');
     expect(rule("ChaingateWebhookDisabled").expr).toContain("delivery_webhooks_disabled_total");

@@ -111,7 +111,6 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const followWatch = startChainFollowWatch({
     db: database.db,
     chains: specs,
-    store,
     leaseName,
     unfollowedAfterMs: leaseProbeTimeoutMs(config.SCANNER_LEASE_POLL_MS) + 2 * config.SCANNER_LEASE_POLL_MS,
     logger,

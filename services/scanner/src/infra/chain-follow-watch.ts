@@ -1,14 +1,16 @@
 /**
  * Every replica, holder or standby, checks that each chain is followed by somebody: the chain's
- * lease renewed lately (`lease_renewals`), and how far the stored cursor is behind the
- * node's tip right now. A chain nobody follows is otherwise invisible: the holder's own metrics
- * freeze at their last values and a standby has none. The check feeds `/readyz` (degraded
- * `chainsFollowed`), `scanner_chain_followed` and `scanner_lag_blocks` on every replica.
+ * lease renewed lately (`lease_renewals`), how far the stored cursor is behind the node's tip
+ * right now, and how old the newest processed block is (its own timestamp: it grows when the
+ * node stops getting blocks, behind its peers, where the lag behind that node's tip stays 0). A
+ * chain nobody follows is otherwise invisible: the holder's own metrics freeze at their last values
+ * and a standby has none. The check feeds `/readyz` (degraded `chainsFollowed`),
+ * `scanner_chain_followed`, `scanner_lag_blocks` and `scanner_head_age_seconds` on every replica.
  */
 import type { Coin } from "@chaingate/contracts";
 import type { Logger } from "@chaingate/logger";
 import { sql, type Kysely } from "kysely";
-import type { BlockSource, FollowerStore } from "../domain/ports.ts";
+import type { BlockSource } from "../domain/ports.ts";
 import type { ScannerDatabase } from "./database-schema.ts";
 
 /** How often the check runs. */
@@ -17,7 +19,6 @@ export const FOLLOW_CHECK_INTERVAL_MS = 2_000;
 export interface ChainFollowWatchOptions {
   db: Kysely<ScannerDatabase>;
   chains: ReadonlyArray<{ coin: Coin; source: Pick<BlockSource<unknown>, "tipHeight"> }>;
-  store: Pick<FollowerStore, "cursor">;
   /** The lease name of a chain (`scanner:BTC`). */
   leaseName(coin: Coin): string;
   /**
@@ -27,7 +28,16 @@ export interface ChainFollowWatchOptions {
   unfollowedAfterMs: number;
   intervalMs?: number;
   logger: Pick<Logger, "error" | "info" | "warn">;
-  onChecked(coin: Coin, check: { followed: boolean; lagBlocks: number | undefined }): void;
+  onChecked(coin: Coin, check: FollowCheck): void;
+}
+
+export interface FollowCheck {
+  /** Some replica renewed the chain's lease lately. */
+  followed: boolean;
+  /** Blocks between the newest processed block and the node's tip now; undefined when either cannot be read. */
+  lagBlocks: number | undefined;
+  /** Seconds since the newest processed block's own timestamp; undefined before the first block. */
+  headAgeSeconds: number | undefined;
 }
 
 export interface ChainFollowWatch {
@@ -48,6 +58,7 @@ export function startChainFollowWatch(options: ChainFollowWatchOptions): ChainFo
       .select(["name", sql<number>`(extract(epoch from now() - renewed_at) * 1000)::float8`.as("silent_ms")])
       .execute();
     const silentByName = new Map(rows.map((row) => [row.name, row.silent_ms]));
+    const heads = await newestBlocks();
     await Promise.all(
       options.chains.map(async ({ coin, source }) => {
         // Never renewed: count from this process's start (the whole system may be starting).
@@ -61,18 +72,34 @@ export function startChainFollowWatch(options: ChainFollowWatchOptions): ChainFo
         if (followed && unfollowed.has(coin)) options.logger.info({ coin }, "the chain is followed again");
         if (followed) unfollowed.delete(coin);
         else unfollowed.set(coin, silentMs);
-        options.onChecked(coin, { followed, lagBlocks: await lagBehindTip(coin, source) });
+        const head = heads.get(coin);
+        options.onChecked(coin, {
+          followed,
+          lagBlocks: head && (await lagBehindTip(head.height, source)),
+          headAgeSeconds: head && Math.max(0, (Date.now() - head.timeMs) / 1000),
+        });
       }),
     );
   }
 
-  /** Blocks between the stored cursor and the node's tip now; undefined when either cannot be read. */
-  async function lagBehindTip(coin: Coin, source: Pick<BlockSource<unknown>, "tipHeight">): Promise<number | undefined> {
+  /** Per chain, the newest stored block's height and timestamp. */
+  async function newestBlocks(): Promise<Map<Coin, { height: number; timeMs: number }>> {
+    const rows = await options.db
+      .selectFrom("blocks")
+      .select(["coin", "height", "time_ms"])
+      .distinctOn("coin")
+      .orderBy("coin")
+      .orderBy("height", "desc")
+      .execute();
+    return new Map(rows.map((row) => [row.coin as Coin, { height: Number(row.height), timeMs: Number(row.time_ms) }]));
+  }
+
+  /** Blocks between `height` and the node's tip now; undefined when the node cannot be read. */
+  async function lagBehindTip(height: number, source: Pick<BlockSource<unknown>, "tipHeight">): Promise<number | undefined> {
     try {
-      const [tip, cursor] = await Promise.all([source.tipHeight(), options.store.cursor(coin)]);
-      return cursor ? Math.max(0, tip - cursor.height) : undefined;
+      return Math.max(0, (await source.tipHeight()) - height);
     } catch {
-      return undefined; // the node or the database is out: their own checks say so
+      return undefined; // the node is out: its own checks say so
     }
   }
 

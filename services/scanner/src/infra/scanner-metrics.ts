@@ -10,6 +10,7 @@ import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/service-kit";
 import type { NodeCallObserver } from "@chaingate/node-client";
 import type { FollowChainOptions } from "../domain/follow-chain.ts";
 import type { AnnouncementObserver } from "./block-announcement-channel.ts";
+import type { FollowCheck } from "./chain-follow-watch.ts";
 
 export interface ScannerMetrics {
   /** The follower hooks of one chain. */
@@ -17,7 +18,7 @@ export interface ScannerMetrics {
   /** 1 while this replica holds the chain's lease. */
   leading(coin: Coin, held: boolean): void;
   /** Every replica's periodic check (chain-follow-watch.ts): some replica follows the chain, and the stored cursor's lag behind the node's tip now. */
-  followCheck(coin: Coin, check: { followed: boolean; lagBlocks: number | undefined }): void;
+  followCheck(coin: Coin, check: FollowCheck): void;
   nodeCalls(coin: Coin): NodeCallObserver;
   /** Push channels: announcements received, and whether each is connected. */
   announcements: AnnouncementObserver;
@@ -98,6 +99,12 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
     labelNames,
   });
 
+  const headAge = metrics.gauge({
+    name: `${p}head_age_seconds`,
+    help: "Seconds since the newest processed block's own timestamp, on every replica every 2 s: grows while the chain's node gets no blocks (a node behind its peers, stalled or cut off), where scanner_lag_blocks against that node stays 0.",
+    labelNames,
+  });
+
   const callTracesUnavailable = metrics.gauge({
     name: `${p}call_traces_unavailable`,
     help: "1 while the node refuses the configured call-trace method (ETH_TRACE_MODE): the chain's blocks wait, since without traces internal transfers would be missed.",
@@ -134,6 +141,7 @@ export function createScannerMetrics(metrics: ServiceMetrics): ScannerMetrics {
       const chain = coin.toLowerCase();
       followed.set({ chain }, check.followed ? 1 : 0);
       if (check.lagBlocks !== undefined) lagBlocks.set({ chain }, check.lagBlocks);
+      if (check.headAgeSeconds !== undefined) headAge.set({ chain }, check.headAgeSeconds);
     },
     callTracesUnavailable: (coin, unavailable) => callTracesUnavailable.set({ chain: coin.toLowerCase() }, unavailable ? 1 : 0),
     nodeCalls: (coin) => nodeCallMetrics(metrics, coin.toLowerCase()),

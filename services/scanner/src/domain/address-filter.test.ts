@@ -41,6 +41,19 @@ describe("address filter", () => {
     for (const key of ["", "a", "bc1qa", "bc1qb", "0xabc"]) expect(short.mightContain(key)).toBe(true);
   });
 
+  test("answers a whole block's keys at once exactly as key by key (mightContainEach), over several sizes of batch", () => {
+    const filter = new AddressFilter(20_000);
+    for (const k of numbered(KEY_FORMS.tron, 0, 10_000)) filter.add(k);
+    for (const count of [0, 1, 1_000, 5_000, 300]) {
+      // Half added, half strangers, interleaved.
+      const keys = Array.from({ length: count }, (_, i) => KEY_FORMS.tron(i % 2 === 0 ? i : 1_000_000 + i));
+      const out = new Uint8Array(count);
+      filter.mightContainEach(keys, out);
+      expect([...out]).toEqual(keys.map((key) => (filter.mightContain(key) ? 1 : 0)));
+      expect(out.filter((_, i) => i % 2 === 0).every((bit) => bit === 1)).toBe(true);
+    }
+  });
+
   // The design figures (address-filter.ts): 0.55 % full at 12 bits per key, 0.1 % at the 18 bits
   // of a fresh build, plus a little from 32-bit hash collisions; 100,000 strangers per form.
   test("false positives near the design rate, full and freshly built", () => {

@@ -76,6 +76,29 @@ export class AddressFilter {
     return missing === 0;
   }
 
+  /**
+   * `mightContain` for each of `keys` at once, into `out` (1: may be held; 0: never added). All
+   * hashes first, then all probes: the probes do not depend on each other, so their cache misses
+   * overlap, where probing key by key between other work waits for each miss in turn.
+   */
+  mightContainEach(keys: readonly string[], out: Uint8Array): void {
+    const offsets = scratchOffsets(keys.length);
+    const hashes = scratchHashes;
+    for (let k = 0; k < keys.length; k++) {
+      const hash = tailHash(keys[k]!);
+      hashes[k] = hash;
+      offsets[k] = this.blockOffset(hash);
+    }
+    const words = this.words;
+    for (let k = 0; k < keys.length; k++) {
+      const hash = hashes[k]!;
+      const at = offsets[k]!;
+      let missing = 0;
+      for (let i = 0; i < WORDS_PER_BLOCK; i++) missing |= ~words[at + i]! & (1 << (Math.imul(hash, SALTS[i]!) >>> 27));
+      out[k] = missing === 0 ? 1 : 0;
+    }
+  }
+
   /** Whether it should be rebuilt from the `liveCount` keys it must hold now: full, or far too large. */
   needsRebuild(liveCount: number): boolean {
     return this.added > this.capacity || (this.capacity > MIN_CAPACITY && liveCount * SHRINK_BELOW < this.capacity);
@@ -89,6 +112,18 @@ export class AddressFilter {
   private blockOffset(hash: number): number {
     return Math.floor((hash >>> 0) * this.blocks * TWO_TO_MINUS_32) * WORDS_PER_BLOCK;
   }
+}
+
+/** Per-call scratch of mightContainEach, kept between calls (a block's keys: thousands). */
+let scratchHashes = new Int32Array(1024);
+let scratchBlockOffsets = new Int32Array(1024);
+function scratchOffsets(count: number): Int32Array {
+  if (scratchBlockOffsets.length < count) {
+    const size = 2 ** Math.ceil(Math.log2(count));
+    scratchHashes = new Int32Array(size);
+    scratchBlockOffsets = new Int32Array(size);
+  }
+  return scratchBlockOffsets;
 }
 
 /** A 32-bit hash of a key's last 8 characters (fewer: the key padded), as two 4-character words. */

@@ -43,10 +43,22 @@ export function bitcoinBlockHeader(block: BitcoinBlock): BlockHeader {
 export function matchBitcoinBlock(block: BitcoinBlock, index: WatchIndex): Match[] {
   const matches: Match[] = [];
   if (!index.watchesAny("BTC")) return matches;
+  // Every output's address first, asked of the address filter at once (its probes overlap in
+  // memory, see WatchIndex.mayBeWatched), then the few outputs a webhook may watch, exactly.
+  const addresses: string[] = [];
   for (const tx of block.tx) {
     for (const output of tx.vout) {
       const address = output.scriptPubKey.address ?? output.scriptPubKey.addresses?.[0];
-      if (address === undefined) continue;
+      if (address !== undefined) addresses.push(address);
+    }
+  }
+  const mayBeWatched = index.mayBeWatched("BTC", addresses);
+  // The same walk again, counting addresses, so no list of outputs is built for the few kept.
+  let o = 0;
+  for (const tx of block.tx) {
+    for (const output of tx.vout) {
+      const address = output.scriptPubKey.address ?? output.scriptPubKey.addresses?.[0];
+      if (address === undefined || !mayBeWatched[o++]) continue;
       collectMatches(
         index,
         { coin: "BTC", toKey: address, fromKey: undefined },

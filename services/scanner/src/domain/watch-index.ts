@@ -273,6 +273,19 @@ export class WatchIndex {
     return this.byCoin[coin].get(key);
   }
 
+  /**
+   * For each of `keys` (keys as `watchKey` makes them), 1 when some webhook may watch it and 0 when
+   * none does: the address filter's answer for a whole block's keys at once, so a matcher asks the
+   * exact index only for the few that may be watched (and still must: 1 is only "maybe").
+   */
+  mayBeWatched(coin: Coin, keys: readonly string[]): Uint8Array {
+    const out = new Uint8Array(keys.length);
+    const filter = this.filters[coin];
+    if (filter === undefined) out.fill(1);
+    else filter.mightContainEach(keys, out);
+    return out;
+  }
+
   settings(webhookId: number): WebhookSettings | undefined {
     return this.webhooks.get(webhookId);
   }

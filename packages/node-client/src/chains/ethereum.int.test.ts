@@ -64,8 +64,10 @@ describe("createNodeClient(ethereum) against Hardhat Network", () => {
   });
 
   it("throws the node's refusal with its code and the chain's reason, streamed or not", async () => {
-    for (const refused of [client.call("eth_getBalance", ["0x0", "latest"]), client.callStreamed("eth_getBlockByHash", ["0x12", true])]) {
-      const error = await refused.catch((caught: unknown) => caught);
+    // One call at a time: a second call made up front could be refused before anyone awaits it (an unhandled rejection).
+    const calls = [() => client.call("eth_getBalance", ["0x0", "latest"]), () => client.callStreamed("eth_getBlockByHash", ["0x12", true])];
+    for (const refused of calls) {
+      const error = await refused().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NodeRpcError);
       expect(error).toMatchObject({ code: "eth_node_rpc_error", rpcCode: -32602, reason: "invalid_argument" });
     }

@@ -9,7 +9,6 @@
 import { randomBytes } from "node:crypto";
 import { addressIssued, keyMoved, transferMatched, type Coin, type EventPayload } from "@chaingate/contracts";
 import { createDatabase, type Database } from "@chaingate/db";
-import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
 import { runXpubAdmin, startTestXpub } from "@chaingate/xpub/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +16,7 @@ import { ADDRESS_ISSUED_CONSUMER, type DeliveryService } from "./create-delivery
 import { applyKeyMove } from "./infra/apply-key-move.ts";
 import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.ts";
 import {
+  callAsAccount,
   observeWatchFeed,
   startLocalReceiver,
   startTestDelivery,
@@ -73,25 +73,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function request(
-  base: string,
-  method: string,
-  path: string,
-  accountId: number,
-  body?: unknown,
-): Promise<{ status: number; body: { data?: Record<string, unknown> } & Record<string, unknown> }> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      accept: "application/json",
-      [ACCOUNT_ID_HEADER]: String(accountId),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : {} };
-}
+const request = (base: string, method: string, path: string, accountId: number, body?: unknown) =>
+  callAsAccount<{ data?: Record<string, unknown> } & Record<string, unknown>>(base, method, path, accountId, body);
 async function createWebhook(accountId: number, coin: Coin, addresses: string[], xpubIds: number[], url = URL_OK): Promise<number> {
   const created = await request(delivery.url, "POST", "/api/v1/webhooks", accountId, {
     coin,

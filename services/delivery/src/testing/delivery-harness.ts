@@ -7,10 +7,10 @@
 import { randomBytes } from "node:crypto";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { transferMatched, type Coin, type EventPayload } from "@chaingate/contracts";
-import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
 import type { DeliveryService } from "../create-delivery-service.ts";
+import { callAsAccount } from "./call-as-account.ts";
 import { startLocalReceiver, type LocalReceiver } from "./local-receiver.ts";
 import { startTestDelivery } from "./start-test-delivery.ts";
 
@@ -88,19 +88,7 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
   await client.connect();
   const bus = await connectBus({ url: natsUrl, name: "test", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace });
   await bus.ensureStreams([transferMatched]);
-  const api: DeliveryHarness["api"] = async (method, path, accountId = 1, body) => {
-    const response = await fetch(`${delivery.url}${path}`, {
-      method,
-      headers: {
-        accept: "application/json",
-        [ACCOUNT_ID_HEADER]: String(accountId),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : {} };
-  };
+  const api: DeliveryHarness["api"] = (method, path, accountId = 1, body) => callAsAccount(delivery.url, method, path, accountId, body);
   return {
     database,
     receiver,

@@ -1,5 +1,6 @@
 /** Test helpers of the delivery service (its own tests, the bench, the drills). */
 export { startTestDelivery } from "./start-test-delivery.ts";
+export { callAsAccount } from "./call-as-account.ts";
 export { startBlackholeServer, type BlackholeServer } from "./blackhole-server.ts";
 export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";
 export {

@@ -7,13 +7,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { isAddressBucket, keyMoved, type WebhookFeedMessage } from "@chaingate/contracts";
-import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
 import { freshAccountKey, runXpubAdmin, startTestXpub } from "@chaingate/xpub/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryService } from "../create-delivery-service.ts";
-import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
+import { callAsAccount, observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const NAMESPACE = `y${randomBytes(4).toString("hex")}`;
@@ -30,25 +29,8 @@ let observer: WatchFeedObserver;
 let keyId: number;
 let issued: string[];
 
-async function request(
-  base: string,
-  method: string,
-  path: string,
-  accountId: number,
-  body?: unknown,
-): Promise<{ status: number; body: { data?: Record<string, unknown> } & Record<string, unknown> }> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      accept: "application/json",
-      [ACCOUNT_ID_HEADER]: String(accountId),
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : {} };
-}
+const request = (base: string, method: string, path: string, accountId: number, body?: unknown) =>
+  callAsAccount<{ data?: Record<string, unknown> } & Record<string, unknown>>(base, method, path, accountId, body);
 const watched = async (id: number, accountId = OWNER) =>
   ((await request(delivery.url, "GET", `/api/v1/webhooks/${id}`, accountId)).body.data!.addresses as string[]).toSorted();
 

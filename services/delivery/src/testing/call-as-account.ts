@@ -1,0 +1,25 @@
+/**
+ * One JSON call to an internal service (delivery, xpub) as `accountId`, with the header the gateway
+ * would set: its status and parsed body ({} when empty).
+ */
+import { ACCOUNT_ID_HEADER } from "@chaingate/http";
+
+export async function callAsAccount<Body = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  accountId: number,
+  body?: unknown,
+): Promise<{ status: number; body: Body }> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      accept: "application/json",
+      [ACCOUNT_ID_HEADER]: String(accountId),
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Body };
+}

@@ -5,6 +5,10 @@ export default defineConfig({
     include: [
       "packages/*/src/**/*.test.ts",
       "packages/chains/*/src/**/*.test.ts",
+      "apps/*/src/**/*.test.ts",
+      "peers/*/src/**/*.test.ts",
+      "testkit/*/src/**/*.test.ts",
+      "generated/*/src/**/*.test.ts",
       "services/*/src/**/*.test.ts",
       "services/*/test/**/*.test.ts",
       "drills/src/**/*.test.ts",
@@ -15,9 +19,9 @@ export default defineConfig({
     // own subject prefix), so files may run in parallel. Two cores: two workers.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-    globalSetup: ["packages/testing/src/global-setup.ts"],
+    globalSetup: ["testkit/testing/src/global-setup.ts"],
     // Fails a test file whose test gateway served an answer the OpenAPI document does not describe.
-    setupFiles: ["packages/testing/src/openapi-answers/openapi-answers-setup.ts"],
+    setupFiles: ["testkit/testing/src/openapi-answers/openapi-answers-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -13,7 +13,7 @@
  * - `dist/externals.json` lists the npm packages the compiled code imports: the image keeps those
  *   and what they depend on, nothing else (deploy/prune-deployed.ts).
  *
- * - The gateway's `dist/console`: the web console (packages/console) built by Vite, which the
+ * - The gateway's `dist/console`: the web console (apps/console) built by Vite, which the
  *   gateway serves at /console.
  *
  * dist/ runs where those packages resolve from the service's directory: the flat node_modules of
@@ -115,7 +115,7 @@ export async function buildService(name: string): Promise<void> {
 
 /** The web console's static build (Vite) into `outdir`, where the compiled gateway looks for it. */
 export function buildConsole(outdir: string): void {
-  const consoleDir = path.join(root, "packages", "console");
+  const consoleDir = path.join(root, "apps", "console");
   execFileSync(
     path.join(consoleDir, "node_modules", ".bin", "vite"),
     ["build", "--outDir", outdir, "--emptyOutDir", "--logLevel", "warn"],

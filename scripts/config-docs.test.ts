@@ -33,7 +33,7 @@ const NOT_SETTINGS: Record<string, string> = {
   BENCH_RSS_ADDRESSES: "bench/memory/rss-bounds.ts",
   // Code constants
   WEBHOOK_WATCHED_SQL: "services/scanner/src/testing/webhook-watched-sql.ts",
-  TEST_INTERNAL_TOKEN: "packages/testing/src/internal-edge.ts",
+  TEST_INTERNAL_TOKEN: "testkit/testing/src/internal-edge.ts",
   DEFAULT_ACK_WAIT_MS: "packages/bus/src/run-consumer.ts",
   TRANSFER_MATCHED_ACK_WAIT_MS: "services/delivery/src/consumers/store-matched-transfers.ts",
   MAX_CONFIRMATIONS: "packages/contracts/src/webhook-settings.ts",
@@ -43,7 +43,7 @@ const NOT_SETTINGS: Record<string, string> = {
   WEBHOOK_MAX_PAGE: "packages/contracts/src/api/webhooks.ts",
   // Streams, results and statuses
   WEBHOOK_FEED: "packages/contracts/src/events/webhook-changed.ts",
-  OUT_OF_ENERGY: "packages/tron-devnode/src/transaction.ts",
+  OUT_OF_ENERGY: "peers/tron-devnode/src/transaction.ts",
 };
 
 /** A backticked name that looks like a setting: upper case with an underscore, alone or as `NAME=value`. */

@@ -80,6 +80,31 @@ const WRONG_WAY = [
     code: `export { startLocalReceiver } from "../../services/delivery/src/testing/local-receiver.ts";\n`,
     rule: RELATIVE_PACKAGE,
   },
+  {
+    what: "a service's running code loads the test kit",
+    file: "services/scanner/src/infra/wrong-way.ts",
+    code: `export { createTestDatabase } from "@chaingate/testing";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "a runtime package loads the Tron node simulator (a dev peer)",
+    file: "packages/node-client/src/wrong-way.ts",
+    code: `export { startTronDevnode } from "@chaingate/tron-devnode";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "a service's running code loads the generated API client",
+    file: "services/delivery/src/infra/wrong-way.ts",
+    // By path: no service depends on the client, so its name would not resolve.
+    code: `export { createApiClient } from "../../../../generated/api-client/src/index.ts";\n`,
+    rule: LAYERS,
+  },
+  {
+    what: "the test kit imports a service",
+    file: "testkit/testing/src/wrong-way.ts",
+    code: `export { createXpubService } from "@chaingate/xpub";\n`,
+    rule: LAYERS,
+  },
 ];
 
 const RIGHT_WAY = [
@@ -114,11 +139,39 @@ const RIGHT_WAY = [
     code: `export { startTestGateway } from "@chaingate/gateway/testing";\n`,
   },
   {
+    what: "a runtime package's test uses the test kit",
+    file: "packages/node-client/src/right-way.int.test.ts",
+    code: `export { createTestDatabase } from "@chaingate/testing";\n`,
+  },
+  {
+    what: "the test kit starts the Tron node simulator",
+    file: "testkit/testing/src/right-way.ts",
+    code: `export { startTronDevnode } from "@chaingate/tron-devnode";\n`,
+  },
+  {
+    what: "the console uses the generated API client",
+    file: "apps/console/web/right-way.ts",
+    code: `export { createApiClient } from "@chaingate/api-client";\n`,
+  },
+  {
     what: "a drill uses a service's package exports",
     file: "drills/src/right-way.ts",
     code: `export { startLocalReceiver } from "@chaingate/delivery/testing";\n`,
   },
 ];
+
+describe("small units", () => {
+  const lines = (count: number) => Array.from({ length: count }, (_, i) => `  total += ${i};`).join("\n");
+  it("fails a function over 120 lines", async () => {
+    const code = `export function long(): number {\n  let total = 0;\n${lines(120)}\n  return total;\n}\n`;
+    expect(await errorsFor("services/scanner/src/domain/long.ts", code)).toContain("max-lines-per-function");
+  });
+
+  it("fails a file over 400 lines, tests included", async () => {
+    const code = Array.from({ length: 401 }, (_, i) => `export const c${i} = ${i};`).join("\n") + "\n";
+    expect(await errorsFor("services/delivery/src/http/long.int.test.ts", code)).toContain("max-lines");
+  });
+});
 
 describe("import boundaries", () => {
   it.each(WRONG_WAY)("fails when $what", async ({ file, code, rule }) => {

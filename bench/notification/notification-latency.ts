@@ -233,7 +233,7 @@ export async function benchNotificationLatency(): Promise<boolean> {
   const databases: TestDatabase[] = [];
   const devnodePort = await freePort();
   const devnodeUrl = `http://127.0.0.1:${devnodePort}`;
-  const devnode = startScript(`${ROOT}packages/tron-devnode/src/bin/tron-devnode.ts`, {
+  const devnode = startScript(`${ROOT}peers/tron-devnode/src/bin/tron-devnode.ts`, {
     TRON_DEVNODE_PORT: String(devnodePort),
     TRON_DEVNODE_BLOCK_INTERVAL_MS: "0",
   });

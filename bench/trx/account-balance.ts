@@ -94,7 +94,7 @@ async function timed(run: () => Promise<Response>): Promise<{ ms: number; text: 
 export async function benchTrxBalance(): Promise<boolean> {
   const database = await createTestDatabase();
   const devnodePort = await freePort();
-  const devnode = startScript(`${ROOT}packages/tron-devnode/src/bin/tron-devnode.ts`, {
+  const devnode = startScript(`${ROOT}peers/tron-devnode/src/bin/tron-devnode.ts`, {
     TRON_DEVNODE_PORT: String(devnodePort),
     TRON_DEVNODE_BLOCK_INTERVAL_MS: "0",
   });

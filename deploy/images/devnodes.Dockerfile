@@ -1,13 +1,13 @@
 # Dev node peers for docker-compose's `devnodes` profile (never for production); context: the
 # repository root. Targets:
-#   tron-devnode  the project's java-tron HTTP API simulator (packages/tron-devnode), bundled
+#   tron-devnode  the project's java-tron HTTP API simulator (peers/tron-devnode), bundled
 #   anvil         Anvil (Foundry's node from the npm package @foundry-rs/anvil-linux-amd64; chain id
 #                 31337, the usual funded dev accounts, call traces for the scanner's internal transfers)
 ARG NODE_IMAGE=node:22-bookworm-slim
 
 FROM ${NODE_IMAGE} AS tron-devnode-build
 WORKDIR /build
-COPY packages/tron-devnode/package.json /tmp/tron-devnode-package.json
+COPY peers/tron-devnode/package.json /tmp/tron-devnode-package.json
 COPY packages/chains/tron/package.json /tmp/tron-package.json
 # Its runtime dependencies and those of @chaingate/tron (its workspace dependency) at the versions
 # their package.json files pin, and the workspace's esbuild.
@@ -17,7 +17,7 @@ RUN npm init -y >/dev/null \
 # The workspace package as esbuild resolves it: its package.json "exports" point at its sources.
 COPY packages/chains/tron/package.json ./node_modules/@chaingate/tron/package.json
 COPY packages/chains/tron/src ./node_modules/@chaingate/tron/src
-COPY packages/tron-devnode/src ./src
+COPY peers/tron-devnode/src ./src
 RUN npx esbuild src/bin/tron-devnode.ts --bundle --platform=node --format=esm --target=node20 \
       --outfile=/out/tron-devnode.mjs --log-level=warning \
       "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"

@@ -22,7 +22,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** The console package, built here as the images build it. */
-const CONSOLE_PACKAGE_DIR = fileURLToPath(new URL("../../../packages/console/", import.meta.url));
+const CONSOLE_PACKAGE_DIR = fileURLToPath(new URL("../../../apps/console/", import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL("../../../.tmp/console/", import.meta.url));
 /** Debian's package; no browser is downloaded (CHROMIUM_PATH points elsewhere if needed). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

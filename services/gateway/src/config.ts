@@ -92,7 +92,7 @@ export const gatewayConfigSchema = z.object({
     .min(1)
     .optional()
     .describe(
-      "The built web console served at /console (packages/console's dist); unset: the compiled gateway's dist/console, else the workspace's build.",
+      "The built web console served at /console (apps/console's dist); unset: the compiled gateway's dist/console, else the workspace's build.",
     ),
   CONSOLE_OPERATOR_TOKEN: z
     .string()

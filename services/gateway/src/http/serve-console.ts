@@ -1,5 +1,5 @@
 /**
- * Serves the web console (packages/console, built by Vite) at `/console`: one HTML page and its
+ * Serves the web console (apps/console, built by Vite) at `/console`: one HTML page and its
  * content-hashed assets, under a strict Content-Security-Policy (the page's own scripts, styles
  * and API calls only). The console signs in with an API key kept in the browser's session storage;
  * nothing here ever sees a key in a URL.
@@ -66,11 +66,11 @@ export function serveConsole(app: Express, consoleDir: string): void {
 
 /**
  * Where the built console is: CONSOLE_DIR when set, else beside the compiled gateway
- * (`dist/console`, the image) or the workspace's `packages/console/dist` (running from source).
+ * (`dist/console`, the image) or the workspace's `apps/console/dist` (running from source).
  */
 export function defaultConsoleDir(moduleUrl: string): string {
   const here = path.dirname(new URL(moduleUrl).pathname);
   // dist/main.js or a chunk in dist/chunks/; the source tree's services/gateway/src.
-  const candidates = [path.join(here, "console"), path.join(here, "..", "console"), path.resolve(here, "../../../packages/console/dist")];
+  const candidates = [path.join(here, "console"), path.join(here, "..", "console"), path.resolve(here, "../../../apps/console/dist")];
   return candidates.find((dir) => existsSync(path.join(dir, "index.html"))) ?? candidates[2]!;
 }

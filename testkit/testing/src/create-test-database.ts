@@ -7,6 +7,8 @@ import pg from "pg";
 
 export interface TestDatabase {
   connectionString: string;
+  /** Runs one statement on the database (a small pool opened on first use) and returns its rows. */
+  query<Row = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
   drop(): Promise<void>;
 }
 
@@ -16,9 +18,17 @@ export async function createTestDatabase(serverUrl = process.env.DATABASE_URL): 
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  let pool: pg.Pool | undefined;
   return {
     connectionString: url.toString(),
-    drop: () => withAdminClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    async query<Row>(text: string, values: readonly unknown[] = []) {
+      pool ??= new pg.Pool({ connectionString: url.toString(), max: 2 });
+      return (await pool.query(text, [...values])).rows as Row[];
+    },
+    async drop() {
+      await pool?.end();
+      await withAdminClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+    },
   };
 }
 

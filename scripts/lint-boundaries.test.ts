@@ -81,6 +81,12 @@ const WRONG_WAY = [
     rule: RELATIVE_PACKAGE,
   },
   {
+    what: "two modules import each other (serve-http-app.ts imports start-http-server.ts)",
+    file: "packages/service-kit/src/start-http-server.ts",
+    code: `export { serveHttpApp } from "./serve-http-app.ts";\n`,
+    rule: "import-x/no-cycle",
+  },
+  {
     what: "a service's running code loads the test kit",
     file: "services/scanner/src/infra/wrong-way.ts",
     code: `export { createTestDatabase } from "@chaingate/testing";\n`,

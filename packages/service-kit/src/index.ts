@@ -2,13 +2,12 @@ export { missingInternalTokenRefusal, runService, type InternalTokenSettings, ty
 export { onShutdownSignal } from "./on-shutdown-signal.ts";
 export {
   listenOptions,
-  serveHttpApp,
   startHttpServer,
   DEFAULT_DRAIN_TIMEOUT_MS,
   type RunningHttpServer,
-  type ServedApp,
   type StartHttpServerOptions,
 } from "./start-http-server.ts";
+export { serveHttpApp, type ServedApp } from "./serve-http-app.ts";
 export {
   createServiceMetrics,
   DURATION_BUCKETS_SECONDS,

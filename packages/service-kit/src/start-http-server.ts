@@ -8,7 +8,6 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Logger } from "@chaingate/logger";
-import { serveMetrics, type ServiceMetrics } from "./service-metrics.ts";
 
 /**
  * node:http through require(), not an ESM import: a process whose first load of node:http is an
@@ -87,36 +86,6 @@ export async function startHttpServer(handler: RequestListener, options: StartHt
     }));
 
   return { server, url, port, close };
-}
-
-export interface ServedApp {
-  server: RunningHttpServer;
-  url: string;
-  /** Where `/metrics` is also served (METRICS_PORT), if anywhere. */
-  metricsUrl?: string | undefined;
-  /** Marks the app draining (readyz 503), drains the server, then releases the service's resources. */
-  close(): Promise<void>;
-}
-
-/** Serves an app from createHttpApp; `release` runs after the last in-flight request finished. */
-export async function serveHttpApp(
-  http: { app: RequestListener; markDraining(): void; metrics?: ServiceMetrics },
-  options: StartHttpServerOptions,
-  release: () => Promise<void>,
-): Promise<ServedApp> {
-  const server = await startHttpServer(http.app, options);
-  const metricsServer = options.metrics && http.metrics ? await serveMetrics(http.metrics, { ...options, ...options.metrics }) : undefined;
-  return {
-    server,
-    url: server.url,
-    metricsUrl: metricsServer?.url,
-    async close() {
-      http.markDraining();
-      await server.close();
-      await metricsServer?.close();
-      await release();
-    },
-  };
 }
 
 /**

@@ -28,3 +28,10 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
+
+/** Parses a 64-hex txID or blockID; undefined otherwise. */
+export function parseHash(text: unknown): string | undefined {
+  if (typeof text !== "string") return undefined;
+  const bytes = parseHex(text);
+  return bytes && bytes.length === 32 ? toHex(bytes) : undefined;
+}

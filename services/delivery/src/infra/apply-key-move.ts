@@ -14,7 +14,9 @@ import type { keyMoved, EventPayload } from "@chaingate/contracts";
 import { sql, type Transaction } from "kysely";
 import type { DeliveryDatabase } from "./database-schema.ts";
 import { readKeyHolder } from "./read-key-holder.ts";
-import { lockKeys, markWebhookChanged, watchKeyAddresses } from "./webhook-repository.ts";
+import { lockKeys } from "./webhook-repository/lock-keys.ts";
+import { markWebhookChanged } from "./webhook-repository/mark-webhook-changed.ts";
+import { watchKeyAddresses } from "./webhook-repository/watch-key-addresses.ts";
 
 /** What the registry needs of a `key.moved` event. */
 export type KeyMove = Pick<EventPayload<typeof keyMoved>, "move_id" | "xpub_id" | "coin" | "to_account_id" | "next_index" | "moved_at">;

@@ -18,7 +18,10 @@ import type { Kysely } from "kysely";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
 import type { KeyRef, ReadKeyHistory } from "../infra/read-key-history.ts";
 import { readKeyHolder } from "../infra/read-key-holder.ts";
-import { lockKeys, lockWebhooksNamingKey, markWebhookChanged, watchKeyAddresses } from "../infra/webhook-repository.ts";
+import { lockKeys } from "../infra/webhook-repository/lock-keys.ts";
+import { lockWebhooksNamingKey } from "../infra/webhook-repository/lock-webhooks-naming-key.ts";
+import { markWebhookChanged } from "../infra/webhook-repository/mark-webhook-changed.ts";
+import { watchKeyAddresses } from "../infra/webhook-repository/watch-key-addresses.ts";
 import { ownerOfIssuedAddress } from "../domain/owner-of-issued-address.ts";
 
 /** Keys looked at per round. */

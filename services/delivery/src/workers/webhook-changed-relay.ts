@@ -21,11 +21,17 @@
  */
 import { backoffDelayMs, type WakeableSleep } from "@chaingate/backoff";
 import type { Bus } from "@chaingate/bus";
-import { bucketBitsFor, webhookAddresses, webhookChanged, type EventPayload } from "@chaingate/contracts";
+import { webhookAddresses, webhookChanged } from "@chaingate/contracts";
 import type { Logger } from "@chaingate/logger";
 import { OUTBOX_RETRY, startOutboxRelay, type OutboxBatch, type OutboxRelay } from "@chaingate/service-kit";
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
+import { ALL_BUCKETS, bucketsOfSlot } from "./webhook-changed-relay/outbox-slots.ts";
+import { raiseBucketLevel } from "./webhook-changed-relay/raise-bucket-level.ts";
+import { readBuckets, readNonEmptyBuckets } from "./webhook-changed-relay/read-buckets.ts";
+import { readWebhookMeta } from "./webhook-changed-relay/read-webhook-meta.ts";
+
+export { ALL_BUCKETS } from "./webhook-changed-relay/outbox-slots.ts";
 
 /** Webhooks looked at per round. */
 const RELAY_WEBHOOKS_PER_ROUND = 100;
@@ -35,22 +41,8 @@ const RELAY_WEBHOOKS_PER_ROUND = 100;
  * 410–435 MB RSS with 64, at 242–261 MB with 4, taking 4.0–4.5 s instead of 3.0 s (`pnpm bench relay-memory`).
  */
 const BUCKETS_PER_READ = 4;
-/**
- * How long an address watched from before its insert (issued while its event travelled, or brought
- * by a key's history) keeps its time as the `since` of its bucket's later versions. The stream keeps
- * only a bucket's newest message, so a scanner whose feed lagged may never read the version that
- * added the address; the next version still tells it how far back to rescan. Longer than a scanner's
- * feed plausibly lags while its followers match blocks (a scanner that is down matches nothing); the
- * cost is that addresses added next to it in that hour are rescanned from that earlier time, so it
- * is kept short: the spec promises no replay of blocks from before an address was watched.
- */
-const LATE_SINCE_CARRIED_MS = 60 * 60 * 1000;
 /** Advisory lock namespace (the first key) of "this webhook is being relayed". */
 export const RELAY_LOCK_NAMESPACE = 0x5ca7f33d;
-/** Outbox `slot` that means every bucket of the webhook (a level raise, the 0003 migration). */
-export const ALL_BUCKETS = -1;
-/** Outbox slots are the top SLOT_BITS bits of the 16-bit bucket hash. */
-const SLOT_BITS = 10;
 
 export type WatchFeedPublisher = Pick<Bus, "publishIfNewer" | "removeSubjects">;
 
@@ -62,18 +54,80 @@ class LevelChangedError extends Error {
   override name = "LevelChangedError";
 }
 
-type Meta = EventPayload<typeof webhookChanged>;
-
 /** The earliest of the times given. */
 function earliest(first: Date, ...others: Array<Date | undefined>): Date {
   return others.reduce<Date>((min, time) => (time && time < min ? time : min), first);
 }
 
-/** The buckets at level `bits` that contain the addresses of outbox slot `slot`. */
-function bucketsOfSlot(slot: number, bits: number): number[] {
-  if (bits <= SLOT_BITS) return [slot >>> (SLOT_BITS - bits)];
-  const width = 2 ** (bits - SLOT_BITS);
-  return Array.from({ length: width }, (_, i) => slot * width + i);
+/** Publishes what the webhook's queued rows name. False when another relay holds it. */
+async function relayWebhook(db: Kysely<DeliveryDatabase>, bus: WatchFeedPublisher, webhookId: number): Promise<boolean> {
+  await raiseBucketLevel(db, webhookId);
+  return db.transaction().execute(async (trx) => {
+    const { rows: locked } = await sql<{
+      locked: boolean;
+    }>`select pg_try_advisory_xact_lock(${RELAY_LOCK_NAMESPACE}, (${webhookId}::bigint % 2147483647)::int) as locked`.execute(trx);
+    if (!locked[0]!.locked) return false;
+    // Per slot, its earliest change; `activated_at`: set when the change that started the webhook
+    // being watched (created or activated again: its meta row and active_since share one now()) is among them.
+    const { rows: claimed } = await sql<{ slot: number | null; since: Date; activated_at: Date | null }>`
+      with claimed as (delete from webhook_changes where webhook_id = ${webhookId} returning slot, created_at)
+      select slot, min(created_at) as since,
+             max(created_at) filter (where slot is null and created_at = (select active_since from webhooks where id = ${webhookId})) as activated_at
+        from claimed group by slot`.execute(trx);
+    if (claimed.length === 0) return true;
+    const meta = await readWebhookMeta(trx, webhookId);
+    if (!meta) return true;
+    if (meta.deleted) {
+      await bus.publishIfNewer(webhookChanged, meta, (m) => m.version);
+      await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.>`);
+      return true;
+    }
+    const bits = meta.bucket_bits;
+    const slots = claimed.filter((row): row is typeof row & { slot: number } => row.slot !== null);
+    const everyBucketSince = slots.find((row) => row.slot === ALL_BUCKETS)?.since;
+    const sinceOf = new Map<number, Date>(
+      (everyBucketSince ? await readNonEmptyBuckets(trx, webhookId, bits) : []).map((bucket) => [bucket, everyBucketSince!]),
+    );
+    for (const { slot, since } of slots) {
+      if (slot === ALL_BUCKETS) continue;
+      for (const bucket of bucketsOfSlot(slot, bits)) sinceOf.set(bucket, earliest(since, sinceOf.get(bucket), everyBucketSince));
+    }
+    const ordered = [...sinceOf.keys()].sort((a, b) => a - b);
+    for (let start = 0; start < ordered.length; start += BUCKETS_PER_READ) {
+      const read = await readBuckets(trx, webhookId, ordered.slice(start, start + BUCKETS_PER_READ));
+      if (read.some((row) => row.bucket_bits !== bits))
+        throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
+      await Promise.all(
+        read.map((row) =>
+          bus.publishIfNewer(
+            webhookAddresses,
+            {
+              webhook_id: webhookId,
+              coin: meta.coin,
+              bucket_bits: bits,
+              bucket: row.bucket,
+              version: Number(row.version),
+              addresses: row.addresses,
+              since: earliest(sinceOf.get(row.bucket)!, row.late_since ?? undefined).toISOString(),
+            },
+            (p) => p.version,
+          ),
+        ),
+      );
+    }
+    // Read after the buckets, so the meta is at least as new as every bucket just published.
+    const current = (await readWebhookMeta(trx, webhookId))!;
+    if (current.bucket_bits !== bits) throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
+    const activatedAt = claimed.find((row) => row.slot === null)?.activated_at;
+    await bus.publishIfNewer(
+      webhookChanged,
+      current.is_active && activatedAt ? { ...current, since: activatedAt.toISOString() } : current,
+      (m) => m.version,
+    );
+    if (everyBucketSince)
+      for (let lower = 0; lower < bits; lower++) await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.${lower}.>`);
+    return true;
+  });
 }
 
 /**
@@ -89,144 +143,6 @@ export function startWebhookChangedRelay(
 ): WebhookChangedRelay {
   /** Webhooks whose last attempt failed, and when they may be tried again. */
   const backoff = new Map<number, { failures: number; until: number }>();
-
-  async function readMeta(executor: Kysely<DeliveryDatabase>, webhookId: number): Promise<Meta | undefined> {
-    const row = await executor
-      .selectFrom("webhooks")
-      .select(["id", "coin", "is_active", "deleted_at", "version", "confirmations", "include_tokens", "address_count", "bucket_bits"])
-      .where("id", "=", webhookId)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      webhook_id: row.id,
-      coin: row.coin,
-      is_active: row.is_active === 1,
-      deleted: row.deleted_at !== null,
-      version: Number(row.version),
-      confirmations: row.confirmations,
-      include_tokens: row.include_tokens,
-      address_count: row.address_count,
-      bucket_bits: row.bucket_bits,
-    };
-  }
-
-  /**
-   * Raises the webhook's level when its size asks for it (in a short transaction of its own): a
-   * new version, and every bucket queued. Old releases and plain SQL add addresses without
-   * raising, so the relay is where it happens.
-   */
-  async function raiseLevel(webhookId: number): Promise<void> {
-    const meta = await readMeta(db, webhookId);
-    if (!meta || meta.deleted || bucketBitsFor(meta.address_count) <= meta.bucket_bits) return;
-    await db.transaction().execute(async (trx) => {
-      const raised = await trx
-        .updateTable("webhooks")
-        .set({ bucket_bits: bucketBitsFor(meta.address_count), version: sql`nextval('webhook_version_seq')` } as never)
-        .where("id", "=", webhookId)
-        .where("bucket_bits", "<", bucketBitsFor(meta.address_count))
-        .executeTakeFirst();
-      if (Number(raised.numUpdatedRows) > 0)
-        await trx.insertInto("webhook_changes").values({ webhook_id: webhookId, slot: ALL_BUCKETS }).execute();
-    });
-  }
-
-  /** Buckets at `bits` holding at least one address. */
-  async function nonEmptyBuckets(trx: Transaction<DeliveryDatabase>, webhookId: number, bits: number): Promise<number[]> {
-    const { rows } = await sql<{ bucket: number }>`
-      select distinct bucket_hash >> (16 - ${bits}::int) as bucket from webhook_addresses where webhook_id = ${webhookId}`.execute(trx);
-    return rows.map((row) => row.bucket);
-  }
-
-  /**
-   * The buckets' whole lists with the version and level they were read at (one statement: one
-   * snapshot), and per bucket the earliest `watched_since` of its addresses watched from before
-   * their insert within LATE_SINCE_CARRIED_MS.
-   */
-  async function readBuckets(trx: Transaction<DeliveryDatabase>, webhookId: number, buckets: readonly number[]) {
-    const { rows } = await sql<{ version: string; bucket_bits: number; bucket: number; addresses: string[]; late_since: Date | null }>`
-      select w.version, w.bucket_bits, b.bucket, coalesce(listed.addresses, '{}') as addresses, listed.late_since
-        from webhooks w cross join unnest(${buckets}::int[]) as b(bucket)
-        cross join lateral (
-          select array_agg(a.address order by a.address) as addresses,
-                 min(a.watched_since) filter (where a.watched_since > now() - make_interval(secs => ${LATE_SINCE_CARRIED_MS / 1000})) as late_since
-            from webhook_addresses a
-           where a.webhook_id = w.id
-             and a.bucket_hash >= b.bucket << (16 - w.bucket_bits)
-             and a.bucket_hash < (b.bucket + 1) << (16 - w.bucket_bits)) as listed
-       where w.id = ${webhookId}`.execute(trx);
-    return rows;
-  }
-
-  /** Publishes what the webhook's queued rows name. False when another relay holds it. */
-  async function relayWebhook(bus: WatchFeedPublisher, webhookId: number): Promise<boolean> {
-    await raiseLevel(webhookId);
-    return db.transaction().execute(async (trx) => {
-      const { rows: locked } = await sql<{
-        locked: boolean;
-      }>`select pg_try_advisory_xact_lock(${RELAY_LOCK_NAMESPACE}, (${webhookId}::bigint % 2147483647)::int) as locked`.execute(trx);
-      if (!locked[0]!.locked) return false;
-      // Per slot, its earliest change; `activated_at`: set when the change that started the webhook
-      // being watched (created or activated again: its meta row and active_since share one now()) is among them.
-      const { rows: claimed } = await sql<{ slot: number | null; since: Date; activated_at: Date | null }>`
-        with claimed as (delete from webhook_changes where webhook_id = ${webhookId} returning slot, created_at)
-        select slot, min(created_at) as since,
-               max(created_at) filter (where slot is null and created_at = (select active_since from webhooks where id = ${webhookId})) as activated_at
-          from claimed group by slot`.execute(trx);
-      if (claimed.length === 0) return true;
-      const meta = await readMeta(trx, webhookId);
-      if (!meta) return true;
-      if (meta.deleted) {
-        await bus.publishIfNewer(webhookChanged, meta, (m) => m.version);
-        await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.>`);
-        return true;
-      }
-      const bits = meta.bucket_bits;
-      const slots = claimed.filter((row): row is typeof row & { slot: number } => row.slot !== null);
-      const everyBucketSince = slots.find((row) => row.slot === ALL_BUCKETS)?.since;
-      const sinceOf = new Map<number, Date>(
-        (everyBucketSince ? await nonEmptyBuckets(trx, webhookId, bits) : []).map((bucket) => [bucket, everyBucketSince!]),
-      );
-      for (const { slot, since } of slots) {
-        if (slot === ALL_BUCKETS) continue;
-        for (const bucket of bucketsOfSlot(slot, bits)) sinceOf.set(bucket, earliest(since, sinceOf.get(bucket), everyBucketSince));
-      }
-      const ordered = [...sinceOf.keys()].sort((a, b) => a - b);
-      for (let start = 0; start < ordered.length; start += BUCKETS_PER_READ) {
-        const read = await readBuckets(trx, webhookId, ordered.slice(start, start + BUCKETS_PER_READ));
-        if (read.some((row) => row.bucket_bits !== bits))
-          throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
-        await Promise.all(
-          read.map((row) =>
-            bus.publishIfNewer(
-              webhookAddresses,
-              {
-                webhook_id: webhookId,
-                coin: meta.coin,
-                bucket_bits: bits,
-                bucket: row.bucket,
-                version: Number(row.version),
-                addresses: row.addresses,
-                since: earliest(sinceOf.get(row.bucket)!, row.late_since ?? undefined).toISOString(),
-              },
-              (p) => p.version,
-            ),
-          ),
-        );
-      }
-      // Read after the buckets, so the meta is at least as new as every bucket just published.
-      const current = (await readMeta(trx, webhookId))!;
-      if (current.bucket_bits !== bits) throw new LevelChangedError(`webhook ${webhookId} changed level while being relayed`);
-      const activatedAt = claimed.find((row) => row.slot === null)?.activated_at;
-      await bus.publishIfNewer(
-        webhookChanged,
-        current.is_active && activatedAt ? { ...current, since: activatedAt.toISOString() } : current,
-        (m) => m.version,
-      );
-      if (everyBucketSince)
-        for (let lower = 0; lower < bits; lower++) await bus.removeSubjects(webhookAddresses, `webhook.addresses.${webhookId}.${lower}.>`);
-      return true;
-    });
-  }
 
   /** Webhooks with queued rows, oldest first, leaving out those backing off. */
   async function pendingWebhooks(): Promise<number[]> {
@@ -249,7 +165,7 @@ export function startWebhookChangedRelay(
     let relayed = 0;
     for (const webhookId of webhookIds) {
       try {
-        if (await relayWebhook(bus, webhookId)) relayed++;
+        if (await relayWebhook(db, bus, webhookId)) relayed++;
         backoff.delete(webhookId);
       } catch (error) {
         if (error instanceof LevelChangedError) continue;

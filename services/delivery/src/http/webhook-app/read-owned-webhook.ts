@@ -1,0 +1,16 @@
+import type { Request } from "express";
+import type { WebhookRecord, WebhookRepository } from "../../infra/webhook-repository.ts";
+import { readAccountId, WebhookNotFoundError } from "../read-account-id.ts";
+
+/** The caller's account, and its live webhook the path names; 404 when missing, deleted or another account's. */
+export async function readOwnedWebhook(
+  req: Request,
+  repository: WebhookRepository,
+): Promise<{ accountId: number; webhookId: number; record: WebhookRecord }> {
+  const accountId = readAccountId(req);
+  const id = String(req.params.webhook);
+  const webhookId = Number(id);
+  const record = Number.isSafeInteger(webhookId) ? await repository.find(accountId, webhookId) : undefined;
+  if (!record) throw new WebhookNotFoundError(id);
+  return { accountId, webhookId, record };
+}

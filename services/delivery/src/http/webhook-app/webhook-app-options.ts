@@ -1,0 +1,24 @@
+import type { BitcoinNetwork } from "@chaingate/bitcoin";
+import type { Logger } from "@chaingate/logger";
+import type { ServiceMetrics } from "@chaingate/service-kit";
+import type { ResolveHost } from "../../domain/check-webhook-url.ts";
+import type { Cidr } from "../../domain/forbidden-address.ts";
+import type { RegistryQuotas } from "../../domain/registry-quotas.ts";
+import type { DeliveryLog } from "../../infra/delivery-log.ts";
+import type { WebhookRepository } from "../../infra/webhook-repository.ts";
+
+export interface WebhookAppOptions {
+  repository: WebhookRepository;
+  deliveries: DeliveryLog;
+  /** Shown with the usage on the internal quota route (the repository and the log enforce them). */
+  quotas: RegistryQuotas;
+  bitcoinNetwork: BitcoinNetwork;
+  allowCidrs: readonly Cidr[];
+  resolveHost: ResolveHost;
+  logger: Logger;
+  /** The service's metrics registry (its own observers registered there too); one is made when absent. */
+  metrics?: ServiceMetrics;
+  readinessChecks: Record<string, () => Promise<unknown>>;
+  degradedChecks?: Record<string, () => Promise<unknown>>;
+  internalToken?: string | undefined;
+}

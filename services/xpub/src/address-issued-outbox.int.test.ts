@@ -5,80 +5,83 @@
  */
 import { randomBytes } from "node:crypto";
 import { HDKey } from "@scure/bip32";
-import pg from "pg";
 import { mnemonicToSeedSync } from "@scure/bip39";
-import { connectBus, type Bus } from "@chaingate/bus";
+import { connectBus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
-import {
-  createTestDatabase,
-  internalEdge,
-  startPrivateNats,
-  TEST_INTERNAL_TOKEN,
-  type InternalEdge,
-  type PrivateNats,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { integrationTest, internalEdge, TEST_INTERNAL_TOKEN } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import type { XpubService } from "./create-xpub-service.ts";
 import { startTestXpub } from "./testing/index.ts";
 
 const NAMESPACE = `x${randomBytes(4).toString("hex")}`;
-let database: TestDatabase;
-let nats: PrivateNats;
-let xpub: XpubService;
-let edge: InternalEdge;
 /** The account the gateway would have authenticated. */
 const account = { accountId: 1 };
-let observer: Bus;
-/** Every delivery to the observer (a NATS restart may redeliver a message whose ack was lost). */
-const deliveries: Array<{
+
+interface Delivery {
   payload: EventPayload<typeof addressIssued>;
   messageId: string | undefined;
   subject: string;
   streamSequence: number;
-}> = [];
-/** The stream's messages, once each, in stream order: what "published once" is about. */
-const stored = () =>
-  [...new Map(deliveries.map((d) => [d.streamSequence, d])).values()].sort((a, b) => a.streamSequence - b.streamSequence);
-/** How many messages the stream holds: a second publish of an address would be one more. */
-const streamMessages = async () => (await observer.admin.streamInfo(addressIssued)).state.messages;
+}
 
-beforeAll(async () => {
-  [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
-  xpub = await startTestXpub(database.connectionString, {
-    NATS_URL: nats.url,
-    NATS_NAMESPACE: NAMESPACE,
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-  });
-  edge = internalEdge(xpub);
-  observer = await connectBus({
-    url: nats.url,
-    name: "observer",
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
-    namespace: NAMESPACE,
-  });
-  await observer.ensureStreams([addressIssued]);
-  await observer.consume(addressIssued, {
-    durable: "observer",
-    handle: async (payload, info) =>
-      void deliveries.push({ payload, messageId: info.messageId, subject: info.subject, streamSequence: info.streamSequence }),
-  });
-});
-afterAll(async () => {
-  await observer?.close();
-  await xpub?.close();
-  await Promise.all([nats?.destroy(), database?.drop()]);
-});
+/** The service on the file's private NATS, and an observer of the stream. */
+interface Outbox {
+  xpub: XpubService;
+  post(path: string, body?: unknown): Promise<Response>;
+  /** The stream's messages, once each, in stream order: what "published once" is about (a NATS restart may redeliver a message whose ack was lost). */
+  stored(): Delivery[];
+  /** How many messages the stream holds: a second publish of an address would be one more. */
+  streamMessages(): Promise<number>;
+}
 
-const post = (path: string, body?: unknown) =>
-  edge.request(account.accountId, path, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) });
+const it = integrationTest.extend<{ outbox: Outbox }>({
+  outbox: [
+    async ({ database, privateNats }, use) => {
+      const xpub = await startTestXpub(database.connectionString, {
+        NATS_URL: privateNats.url,
+        NATS_NAMESPACE: NAMESPACE,
+        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      });
+      const edge = internalEdge(xpub);
+      const observer = await connectBus({
+        url: privateNats.url,
+        name: "observer",
+        logger: { info: () => {}, warn: () => {}, error: () => {} },
+        namespace: NAMESPACE,
+      });
+      const deliveries: Delivery[] = [];
+      try {
+        await observer.ensureStreams([addressIssued]);
+        await observer.consume(addressIssued, {
+          durable: "observer",
+          handle: async (payload, info) =>
+            void deliveries.push({ payload, messageId: info.messageId, subject: info.subject, streamSequence: info.streamSequence }),
+        });
+        await use({
+          xpub,
+          post: (path, body) =>
+            edge.request(account.accountId, path, { method: "POST", body: body === undefined ? undefined : JSON.stringify(body) }),
+          stored: () =>
+            [...new Map(deliveries.map((d) => [d.streamSequence, d])).values()].sort((a, b) => a.streamSequence - b.streamSequence),
+          streamMessages: async () => (await observer.admin.streamInfo(addressIssued)).state.messages,
+        });
+      } finally {
+        await observer.close();
+        await xpub.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
 
 describe("address.issued", () => {
   let keyId: number;
   const issued: Array<{ address: string; index: number }> = [];
 
-  it("is published once for every issued address, with the account, the record, the coin and the index", async () => {
+  it("is published once for every issued address, with the account, the record, the coin and the index", async ({
+    outbox: { post, stored },
+  }) => {
     keyId = ((await (await post("/api/v1/btc/xpub", { xpub: vectors.accounts[0]!.zpub })).json()) as { id: number }).id;
     for (let i = 0; i < 5; i++)
       issued.push((await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number });
@@ -96,7 +99,10 @@ describe("address.issued", () => {
     expect(stored().map((r) => r.messageId)).toEqual(issued.map(({ index }) => `issued:BTC:${keyId}:${index}`));
   });
 
-  it("keeps issuing while NATS is down (readiness names it as degraded), and publishes the addresses once NATS is back", async () => {
+  it("keeps issuing while NATS is down (readiness names it as degraded), and publishes the addresses once NATS is back", async ({
+    outbox: { xpub, post, stored, streamMessages },
+    privateNats: nats,
+  }) => {
     await nats.stop();
     const started = Date.now();
     for (let i = 0; i < 3; i++) {
@@ -116,7 +122,7 @@ describe("address.issued", () => {
     expect(await streamMessages()).toBe(8);
   });
 
-  it("carries Ethereum addresses in lower case on address.issued.eth, each once", async () => {
+  it("carries Ethereum addresses in lower case on address.issued.eth, each once", async ({ outbox: { post, stored, streamMessages } }) => {
     const xpub = HDKey.fromMasterSeed(mnemonicToSeedSync("test test test test test test test test test test test junk")).derive(
       "m/44'/60'/0'",
     ).publicExtendedKey;
@@ -143,16 +149,12 @@ describe("address.issued", () => {
     expect(await streamMessages()).toBe(11);
   });
 
-  it("a republish after a crash between publishing and stamping is dropped by JetStream (the deterministic message id)", async () => {
+  it("a republish after a crash between publishing and stamping is dropped by JetStream (the deterministic message id)", async ({
+    outbox: { xpub, post, stored, streamMessages },
+    database,
+  }) => {
     // What a relay that died after publishing but before its commit leaves behind: published rows without a stamp.
-    const client = new pg.Client({ connectionString: database.connectionString });
-    await client.connect();
-    try {
-      const { rowCount } = await client.query("update xpub.issued_addresses set published_at = null");
-      expect(rowCount).toBe(11);
-    } finally {
-      await client.end();
-    }
+    expect(await database.query("update xpub.issued_addresses set published_at = null returning 1")).toHaveLength(11);
     expect(await xpub.drainAddressEvents()).toBe(11);
     // One new address after the republish: once it has arrived, any duplicate would have arrived before it.
     const next = (await (await post(`/api/v1/btc/xpub/${keyId}/address`)).json()) as { address: string; index: number };

@@ -4,47 +4,41 @@
  * once NATS comes up.
  */
 import { randomBytes } from "node:crypto";
-import { connectBus, type Bus } from "@chaingate/bus";
+import { connectBus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
-import {
-  createTestDatabase,
-  internalEdge,
-  silentLogger,
-  startPrivateNats,
-  TEST_INTERNAL_TOKEN,
-  type InternalEdge,
-  type PrivateNats,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { integrationTest, internalEdge, silentLogger, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { expect } from "vitest";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import type { XpubService } from "./create-xpub-service.ts";
 import { startTestXpub } from "./testing/index.ts";
 
 const NAMESPACE = `s${randomBytes(4).toString("hex")}`;
-let database: TestDatabase;
-let nats: PrivateNats;
-let xpub: XpubService;
-let edge: InternalEdge;
-let observer: Bus | undefined;
 
-beforeAll(async () => {
-  [database, nats] = await Promise.all([createTestDatabase(), startPrivateNats()]);
-  await nats.stop();
-  xpub = await startTestXpub(database.connectionString, {
-    NATS_URL: nats.url,
-    NATS_NAMESPACE: NAMESPACE,
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-  });
-  edge = internalEdge(xpub);
-});
-afterAll(async () => {
-  await observer?.close();
-  await xpub?.close();
-  await Promise.all([nats?.destroy(), database?.drop()]);
+/** `xpubWithoutNats`: the service started while the file's private NATS is stopped. */
+const it = integrationTest.extend<{ xpubWithoutNats: { xpub: XpubService; edge: InternalEdge } }>({
+  xpubWithoutNats: [
+    async ({ database, privateNats }, use) => {
+      await privateNats.stop();
+      const xpub = await startTestXpub(database.connectionString, {
+        NATS_URL: privateNats.url,
+        NATS_NAMESPACE: NAMESPACE,
+        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      });
+      try {
+        await use({ xpub, edge: internalEdge(xpub) });
+      } finally {
+        await xpub.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-it("issues with NATS down since start-up and publishes every address once NATS comes up", async () => {
+it("issues with NATS down since start-up and publishes every address once NATS comes up", async ({
+  xpubWithoutNats: { xpub, edge },
+  privateNats: nats,
+  onTestFinished,
+}) => {
   const account = { accountId: 1 };
   const post = async (path: string, body?: unknown) => {
     const response = await edge.request(account.accountId, path, {
@@ -63,7 +57,8 @@ it("issues with NATS down since start-up and publishes every address once NATS c
 
   await nats.start();
   const received: Array<EventPayload<typeof addressIssued>> = [];
-  observer = await connectBus({ url: nats.url, name: "observer", logger: silentLogger, namespace: NAMESPACE });
+  const observer = await connectBus({ url: nats.url, name: "observer", logger: silentLogger, namespace: NAMESPACE });
+  onTestFinished(() => observer.close());
   await observer.ensureStreams([addressIssued]);
   await observer.consume(addressIssued, { durable: "observer", handle: async (payload) => void received.push(payload) });
   await expect.poll(() => received.length, { timeout: 30_000 }).toBe(4);

@@ -3,52 +3,38 @@
  * processes (started with the package's start script), called at their internal edge as the
  * gateway calls them, one database.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, describe } from "vitest";
 import { fileURLToPath } from "node:url";
-import {
-  freePort,
-  internalEdge,
-  spawnService,
-  TEST_INTERNAL_TOKEN,
-  waitForHttp,
-  type InternalEdge,
-  type SpawnedService,
-} from "@chaingate/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { integrationTest, internalEdge, startServiceProcess, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import { auditIssuedAddresses } from "./testing/index.ts";
 
 const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const CALLS = 200;
 const ACCOUNT_0 = vectors.accounts[0]!;
-
-let database: TestDatabase;
-const replicas: SpawnedService[] = [];
-const edges: InternalEdge[] = [];
 /** The account the gateway would have authenticated. */
 const ACCOUNT_ID = 1;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  for (let i = 0; i < 2; i++) {
-    const port = await freePort();
-    // A small pool per replica so the 200 calls really queue on the row lock from both sides.
-    replicas.push(
-      spawnService(SERVICE_DIR, {
-        PORT: String(port),
+/** `replicas`: the edges of two xpub processes over the file's database. */
+const it = integrationTest.extend<{ replicas: InternalEdge[] }>({
+  replicas: [
+    async ({ database }, use) => {
+      // A small pool per replica so the 200 calls really queue on the row lock from both sides.
+      const env = {
         DATABASE_URL: database.connectionString,
         DATABASE_POOL_SIZE: "5",
         LOG_LEVEL: "warn",
         INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-      }),
-    );
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`);
-    edges.push(internalEdge({ url: `http://127.0.0.1:${port}` }));
-  }
-});
-afterAll(async () => {
-  for (const replica of replicas) await replica.stop();
-  await database?.drop();
+      };
+      const processes = [await startServiceProcess(SERVICE_DIR, env), await startServiceProcess(SERVICE_DIR, env)];
+      try {
+        await use(processes.map((replica) => internalEdge({ url: replica.url })));
+      } finally {
+        for (const replica of processes) await replica.stop();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 const post = (edge: InternalEdge, path: string, body?: unknown) =>
@@ -59,7 +45,7 @@ const post = (edge: InternalEdge, path: string, body?: unknown) =>
   });
 
 describe(`${CALLS} concurrent issue calls to two xpub processes`, () => {
-  it("hand out indexes 0..199 once each, 200 distinct addresses, and next_index 200", async () => {
+  it("hand out indexes 0..199 once each, 200 distinct addresses, and next_index 200", async ({ replicas: edges, database }) => {
     const registered = (await (await post(edges[0]!, "/api/v1/btc/xpub", { xpub: ACCOUNT_0.zpub })).json()) as { id: number };
     const responses = await Promise.all(
       Array.from({ length: CALLS }, (_, i) => post(edges[i % 2]!, `/api/v1/btc/xpub/${registered.id}/address`)),

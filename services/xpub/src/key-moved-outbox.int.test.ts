@@ -5,12 +5,11 @@
  * without the relay (published_at left null) is published too, and a restart publishes nothing twice.
  */
 import { randomBytes } from "node:crypto";
-import { connectBus, type Bus, type Consumption } from "@chaingate/bus";
+import { connectBus } from "@chaingate/bus";
 import { keyMoved, type EventPayload } from "@chaingate/contracts";
-import { accountSequence, createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import { accountSequence, integrationTest, silentLogger } from "@chaingate/testing";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import pg from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect } from "vitest";
 import type { XpubService } from "./create-xpub-service.ts";
 import { runXpubAdmin, startTestXpub } from "./testing/index.ts";
 import { freshAccountKey } from "./testing/same-node-other-text.ts";
@@ -18,56 +17,72 @@ import { freshAccountKey } from "./testing/same-node-other-text.ts";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const NAMESPACE = `m${randomBytes(4).toString("hex")}`;
 const env = { NATS_URL, NATS_NAMESPACE: NAMESPACE };
-
-let database: TestDatabase;
-let xpub: XpubService;
-let observer: Bus;
-let consumption: Consumption;
-const received: Array<{ payload: EventPayload<typeof keyMoved>; messageId: string | undefined; subject: string }> = [];
 const newAccount = accountSequence();
 const alice = newAccount();
 const bob = newAccount();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString, env);
-  observer = await connectBus({ url: NATS_URL, name: "observer", logger: silentLogger, namespace: NAMESPACE });
-  await observer.ensureStreams([keyMoved]);
-  consumption = await observer.consume(keyMoved, {
-    durable: "observer",
-    handle: async (payload, info) => void received.push({ payload, messageId: info.messageId, subject: info.subject }),
-  });
-});
-afterAll(async () => {
-  await consumption?.stop();
-  await observer?.close();
-  await xpub?.close();
-  await database?.drop();
-});
-
-async function post(path: string, accountId: number, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${xpub.url}${path}`, {
-    method: "POST",
-    headers: { [ACCOUNT_ID_HEADER]: String(accountId), "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(response.ok).toBe(true);
-  return (await response.json()) as Record<string, unknown>;
+interface Received {
+  payload: EventPayload<typeof keyMoved>;
+  messageId: string | undefined;
+  subject: string;
 }
 
-async function query<Row>(text: string, values: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as Row[];
-  } finally {
-    await client.end();
-  }
+/** The running service (restartable) and an observer of the key.moved stream. */
+interface Relay {
+  readonly xpub: XpubService;
+  /** Closes the service and starts it again over the same database. */
+  restart(): Promise<void>;
+  post(path: string, accountId: number, body?: unknown): Promise<Record<string, unknown>>;
+  received: Received[];
+  streamMessages(): Promise<number>;
 }
 
-const streamMessages = async () => (await observer.admin.streamInfo(keyMoved)).state.messages;
+const it = integrationTest.extend<{ relay: Relay }>({
+  relay: [
+    async ({ database }, use) => {
+      let xpub = await startTestXpub(database.connectionString, env);
+      const observer = await connectBus({ url: NATS_URL, name: "observer", logger: silentLogger, namespace: NAMESPACE });
+      const received: Received[] = [];
+      try {
+        await observer.ensureStreams([keyMoved]);
+        const consumption = await observer.consume(keyMoved, {
+          durable: "observer",
+          handle: async (payload, info) => void received.push({ payload, messageId: info.messageId, subject: info.subject }),
+        });
+        await use({
+          get xpub() {
+            return xpub;
+          },
+          async restart() {
+            await xpub.close();
+            xpub = await startTestXpub(database.connectionString, env);
+          },
+          async post(path, accountId, body) {
+            const response = await fetch(`${xpub.url}${path}`, {
+              method: "POST",
+              headers: { [ACCOUNT_ID_HEADER]: String(accountId), "content-type": "application/json" },
+              body: body === undefined ? undefined : JSON.stringify(body),
+            });
+            expect(response.ok).toBe(true);
+            return (await response.json()) as Record<string, unknown>;
+          },
+          received,
+          streamMessages: async () => (await observer.admin.streamInfo(keyMoved)).state.messages,
+        });
+        await consumption.stop();
+      } finally {
+        await observer.close();
+        await xpub.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
 
-it("publishes the CLI's move from the running service, on its own, with the record's coin, accounts and counter", async () => {
+it("publishes the CLI's move from the running service, on its own, with the record's coin, accounts and counter", async ({
+  relay: { post, received },
+  database,
+}) => {
   const { id } = (await post("/api/v1/btc/xpub", alice.accountId, { xpub: freshAccountKey() })) as { id: number };
   for (let i = 0; i < 2; i++) await post(`/api/v1/btc/xpub/${id}/address`, alice.accountId);
 
@@ -76,7 +91,7 @@ it("publishes the CLI's move from the running service, on its own, with the reco
   ).toBe(0);
   // No drain: the relay's idle poll finds the row the other process wrote.
   await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
-  const [row] = await query<{ id: string; moved_at: Date }>("select id, moved_at from xpub.key_moves where key_id = $1", [id]);
+  const [row] = await database.query<{ id: string; moved_at: Date }>("select id, moved_at from xpub.key_moves where key_id = $1", [id]);
   const [moveId, movedAt] = [row!.id, row!.moved_at];
   expect(received[0]).toEqual({
     payload: {
@@ -91,7 +106,7 @@ it("publishes the CLI's move from the running service, on its own, with the reco
     messageId: `moved:${moveId}`,
     subject: `${NAMESPACE}.key.moved.btc`,
   });
-  expect(await query("select published_at is not null as published from xpub.key_moves where key_id = $1", [id])).toEqual([
+  expect(await database.query("select published_at is not null as published from xpub.key_moves where key_id = $1", [id])).toEqual([
     { published: true },
   ]);
 
@@ -110,11 +125,15 @@ it("publishes the CLI's move from the running service, on its own, with the reco
   expect(received[1]!.payload.move_id).toBeGreaterThan(received[0]!.payload.move_id);
 });
 
-it("publishes a move written without the relay (an older release, or before this one), and a restart publishes nothing twice", async () => {
+it("publishes a move written without the relay (an older release, or before this one), and a restart publishes nothing twice", async ({
+  relay,
+  database,
+}) => {
+  const { post, received, streamMessages } = relay;
   const { id } = (await post("/api/v1/btc/xpub", alice.accountId, { xpub: freshAccountKey() })) as { id: number };
   // As a release without the outbox writes it (no published_at).
-  await query("update xpub.extended_keys set account_id = $1 where id = $2", [bob.accountId, id]);
-  await query("insert into xpub.key_moves (key_id, from_account_id, to_account_id, next_index) values ($1, $2, $3, 0)", [
+  await database.query("update xpub.extended_keys set account_id = $1 where id = $2", [bob.accountId, id]);
+  await database.query("insert into xpub.key_moves (key_id, from_account_id, to_account_id, next_index) values ($1, $2, $3, 0)", [
     id,
     alice.accountId,
     bob.accountId,
@@ -123,13 +142,14 @@ it("publishes a move written without the relay (an older release, or before this
   expect(received[2]!.payload).toMatchObject({ xpub_id: id, coin: "BTC", to_account_id: bob.accountId, next_index: 0 });
 
   const stored = await streamMessages();
-  await query("update xpub.key_moves set published_at = null");
-  await xpub.close();
-  xpub = await startTestXpub(database.connectionString, env);
-  await xpub.drainKeyMoves();
+  await database.query("update xpub.key_moves set published_at = null");
+  await relay.restart();
+  await relay.xpub.drainKeyMoves();
   // Republished after the restart (their stamps were lost), and dropped by the stream as duplicates.
   await expect
-    .poll(async () => query("select count(*)::int as unpublished from xpub.key_moves where published_at is null"), { timeout: 15_000 })
+    .poll(async () => database.query("select count(*)::int as unpublished from xpub.key_moves where published_at is null"), {
+      timeout: 15_000,
+    })
     .toEqual([{ unpublished: 0 }]);
   expect(await streamMessages()).toBe(stored);
   expect(received).toHaveLength(3);

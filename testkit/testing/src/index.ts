@@ -11,11 +11,13 @@ export {
   freePort,
   readStartArguments,
   spawnService,
+  startServiceProcess,
   stopChild,
   waitForExit,
   waitForHttp,
   waitForPort,
   STOP_TIMEOUT_MS,
+  type ServiceProcess,
   type SpawnedService,
 } from "./processes.ts";
 export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.ts";

@@ -64,6 +64,29 @@ export function spawnService(serviceDir: string, env: Record<string, string>, op
   };
 }
 
+/** A service process serving on a free loopback port. */
+export interface ServiceProcess extends SpawnedService {
+  url: string;
+  port: number;
+}
+
+/**
+ * Spawns a service (its start script) on a free port with `env` and resolves once `/healthz`
+ * answers: one replica of a multi-process test, or a test fixture's service process.
+ */
+export async function startServiceProcess(serviceDir: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const spawned = spawnService(serviceDir, { ...env, PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(`${url}/healthz`);
+  } catch (error) {
+    await spawned.stop();
+    throw new Error(`${serviceDir} did not answer /healthz: ${spawned.output().slice(-2_000)}`, { cause: error });
+  }
+  return { ...spawned, url, port };
+}
+
 /** Resolves true once `child` has exited, false if it is still running after `timeoutMs`. */
 export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);

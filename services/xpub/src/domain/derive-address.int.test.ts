@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import { integrationTest as it } from "@chaingate/testing";
 import { deriveAddress } from "./derive-address.ts";
 import { parseAccountZpub } from "./parse-account-zpub.ts";
 
 const BIP84_ACCOUNT_0 = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
 
 describe("addresses issued for litecoin-regtest are payable on the test chain", () => {
-  let node: LitecoindRegtest;
-  beforeAll(async () => {
-    node = await startLitecoindRegtest();
-  });
-  afterAll(async () => {
-    await node?.stop();
-  });
-
-  it("the node accepts them as P2WPKH addresses it does not own", async () => {
+  it("the node accepts them as P2WPKH addresses it does not own", async ({ litecoind: node }) => {
     const account = parseAccountZpub(BIP84_ACCOUNT_0, "litecoin-regtest");
     for (let index = 0; index < 5; index++) {
       const { address } = deriveAddress(account, index);
@@ -29,7 +21,7 @@ describe("addresses issued for litecoin-regtest are payable on the test chain", 
     }
   });
 
-  it("a payment to an issued address lands in a block as an output to that address", async () => {
+  it("a payment to an issued address lands in a block as an output to that address", async ({ litecoind: node }) => {
     const account = parseAccountZpub(BIP84_ACCOUNT_0, "litecoin-regtest");
     const { address } = deriveAddress(account, 3);
     const txid = await node.fundAddress(address, "0.5");
@@ -42,7 +34,7 @@ describe("addresses issued for litecoin-regtest are payable on the test chain", 
     expect(output?.value).toBe(0.5);
   });
 
-  it("mainnet addresses are refused by the regtest node (the network setting matters)", async () => {
+  it("mainnet addresses are refused by the regtest node (the network setting matters)", async ({ litecoind: node }) => {
     const { address } = deriveAddress(parseAccountZpub(BIP84_ACCOUNT_0, "mainnet"), 0);
     expect((await node.rpc<{ isvalid: boolean }>("validateaddress", [address])).isvalid).toBe(false);
   });

@@ -6,12 +6,10 @@
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync } from "@scure/bip39";
 import { HDNodeWallet } from "ethers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import rejections from "../domain/fixtures/eth-xpub-rejections.json" with { type: "json" };
-import type { XpubService } from "../create-xpub-service.ts";
-import { startTestXpub } from "../testing/index.ts";
+import { xpubTest } from "../testing/index.ts";
 import { sameNodeOtherText, withVersion } from "../testing/same-node-other-text.ts";
 import { XPUB_VERSION } from "../domain/eth/parse-eth-account-xpub.ts";
 
@@ -20,39 +18,32 @@ const seed = mnemonicToSeedSync(MNEMONIC);
 const ACCOUNT_XPUB = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'").publicExtendedKey;
 const walletAddress = (index: number) => HDNodeWallet.fromPhrase(MNEMONIC, undefined, `m/44'/60'/0'/0/${index}`).address;
 
-let database: TestDatabase;
-let xpub: XpubService;
-let edge: InternalEdge;
 /** Accounts the gateway would have authenticated. */
 const alice = { accountId: 1 };
 const bob = { accountId: 2 };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString, { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN });
-  edge = internalEdge(xpub);
-});
-afterAll(async () => {
-  await xpub?.close();
-  await database?.drop();
-});
-
-async function call(
+type Call = (
   method: "GET" | "POST",
   path: string,
   as: { accountId: number },
   body?: unknown,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await edge.request(as.accountId, path, {
-    method,
-    headers: { accept: "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+) => Promise<{ status: number; body: Record<string, unknown> }>;
+
+/** `call`: a JSON request to the service's edge as the gateway forwards it for an account. */
+const it = xpubTest.extend<{ call: Call }>({
+  call: async ({ edge }, use) =>
+    use(async (method, path, as, body) => {
+      const response = await edge.request(as.accountId, path, {
+        method,
+        headers: { accept: "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    }),
+});
 
 describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
-  it("registers a BIP44 account xpub and issues the wallet's addresses in order, checksummed and lower-cased", async () => {
+  it("registers a BIP44 account xpub and issues the wallet's addresses in order, checksummed and lower-cased", async ({ call }) => {
     const registered = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB, label: "hot wallet" });
     expect(registered.status).toBe(201);
     expect(registered.body).toMatchObject({
@@ -85,9 +76,9 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     });
   });
 
-  it.each(rejections.cases.map((c) => [c.name, c] as const))(
+  it.for(rejections.cases.map((c) => [c.name, c] as const))(
     "refuses %s: 422 with the parser's reason under errors.xpub, as for Bitcoin",
-    async (_name, rejection) => {
+    async ([, rejection], { call }) => {
       const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: rejection.input });
       expect(refused.status).toBe(422);
       const errors = refused.body.errors as Record<string, string[]>;
@@ -98,13 +89,15 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     },
   );
 
-  it("refuses a Bitcoin BIP84 zpub, naming it", async () => {
+  it("refuses a Bitcoin BIP84 zpub, naming it", async ({ call }) => {
     const refused = await call("POST", "/api/v1/eth/xpub", bob, { xpub: vectors.accounts[0]!.zpub });
     expect(refused.status).toBe(422);
     expect(refused.body.message).toMatch(/^The key is a zpub; only a BIP44 account key in xpub encoding is accepted for Ethereum\./);
   });
 
-  it("keeps chains apart: a Bitcoin record is a 404 under /eth/xpub and an Ethereum record under /btc/xpub; another account's is a 404 too", async () => {
+  it("keeps chains apart: a Bitcoin record is a 404 under /eth/xpub and an Ethereum record under /btc/xpub; another account's is a 404 too", async ({
+    call,
+  }) => {
     const btc = await call("POST", "/api/v1/btc/xpub", alice, { xpub: vectors.accounts[0]!.zpub });
     expect(btc.body.chain).toBe("BTC");
     const eth = await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB });
@@ -115,7 +108,7 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     expect(await call("POST", `/api/v1/eth/xpub/${String(eth.body.id)}/address`, bob)).toEqual(notFound(eth.body.id));
   });
 
-  it("one key, one account: another account's registration of the xpub, as the same text or re-serialized, is a 409", async () => {
+  it("one key, one account: another account's registration of the xpub, as the same text or re-serialized, is a 409", async ({ call }) => {
     expect((await call("POST", "/api/v1/eth/xpub", alice, { xpub: ACCOUNT_XPUB })).status).toBe(200);
     const held =
       "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account.";
@@ -127,7 +120,9 @@ describe("POST /api/v1/eth/xpub and the addresses it issues", () => {
     }
   });
 
-  it("the rule is per chain: a node alice registered as a Bitcoin zpub may be bob's Ethereum xpub (other addresses, other chain)", async () => {
+  it("the rule is per chain: a node alice registered as a Bitcoin zpub may be bob's Ethereum xpub (other addresses, other chain)", async ({
+    call,
+  }) => {
     const zpub = vectors.accounts[0]!.zpub;
     expect((await call("POST", "/api/v1/btc/xpub", alice, { xpub: zpub })).status).toBe(200);
     expect((await call("POST", "/api/v1/eth/xpub", bob, { xpub: withVersion(zpub, XPUB_VERSION) })).status).toBe(201);

@@ -3,20 +3,12 @@
  * the gateway sends) over a real Postgres, with the BIP84 test-vector keys: statuses and bodies
  * exactly as the gateway passes them to a client.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { INTERNAL_TOKEN_HEADER } from "@chaingate/http";
-import {
-  accountSequence,
-  createTestDatabase,
-  internalEdge,
-  TEST_INTERNAL_TOKEN,
-  type InternalEdge,
-  type TestDatabase,
-} from "@chaingate/testing";
+import { accountSequence, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import rejections from "../domain/fixtures/zpub-rejections.json" with { type: "json" };
-import type { XpubService } from "../create-xpub-service.ts";
-import { startTestXpub } from "../testing/index.ts";
+import { startTestXpub, xpubTest } from "../testing/index.ts";
 import { freshAccountKey, sameNodeOtherText } from "../testing/same-node-other-text.ts";
 
 const [ACCOUNT_0, ACCOUNT_1] = vectors.accounts;
@@ -24,58 +16,91 @@ const BIP84_RECEIVE = ACCOUNT_0!.addresses.filter((a) => a.chain === 0 && a.inde
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const LIMIT = 2;
 
-let database: TestDatabase;
-let xpub: XpubService;
-let limitedXpub: XpubService;
-let edge: InternalEdge;
-let limitedEdge: InternalEdge;
 const newAccount = accountSequence();
 const alice = newAccount();
 const bob = newAccount();
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString, { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN });
-  // A replica over the same database with a tiny per-key limit.
-  limitedXpub = await startTestXpub(database.connectionString, {
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-    XPUB_MAX_ADDRESSES_PER_KEY: String(LIMIT),
-  });
-  edge = internalEdge(xpub);
-  limitedEdge = internalEdge(limitedXpub);
-});
-afterAll(async () => {
-  await limitedXpub?.close();
-  await xpub?.close();
-  await database?.drop();
-});
 
 interface Call {
   status: number;
   body: Record<string, unknown>;
 }
 type Account = { accountId: number };
-async function call(method: "GET" | "POST", path: string, as: Account, body?: unknown, at = edge): Promise<Call> {
-  const response = await fetch(`${at.url}${path}`, {
-    method,
-    headers: {
-      ...at.headersFor(as.accountId),
-      accept: "application/json",
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+
+/** The three endpoints as the gateway calls them; `at` another replica's edge. */
+interface Api {
+  call(method: "GET" | "POST", path: string, as: Account, body?: unknown, at?: InternalEdge): Promise<Call>;
+  register(as: Account, body: unknown): Promise<Call>;
+  issue(as: Account, id: unknown, at?: InternalEdge): Promise<Call>;
+  history(as: Account, id: unknown, query?: string): Promise<Call>;
 }
-const register = (as: Account, body: unknown) => call("POST", "/api/v1/btc/xpub", as, body);
-const issue = (as: Account, id: unknown, at?: InternalEdge) => call("POST", `/api/v1/btc/xpub/${id}/address`, as, undefined, at);
-const history = (as: Account, id: unknown, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as);
+
+function apiAt(edge: InternalEdge): Api {
+  const call: Api["call"] = async (method, path, as, body, at = edge) => {
+    const response = await fetch(`${at.url}${path}`, {
+      method,
+      headers: {
+        ...at.headersFor(as.accountId),
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  return {
+    call,
+    register: (as, body) => call("POST", "/api/v1/btc/xpub", as, body),
+    issue: (as, id, at) => call("POST", `/api/v1/btc/xpub/${id}/address`, as, undefined, at),
+    history: (as, id, query = "") => call("GET", `/api/v1/btc/xpub/${id}/addresses${query}`, as),
+  };
+}
+
+const it = xpubTest.extend<{
+  api: Api;
+  /** A replica over the same database with a tiny per-key limit. */
+  limitedEdge: InternalEdge;
+  /** Alice's record of BIP84 account 0, which the issue tests issue from. */
+  issuingId: number;
+  /** Alice's record of BIP84 account 1 with exactly 3 addresses issued. */
+  historyKey: { id: number; issued: Array<{ address: string; index: number }> };
+}>({
+  api: async ({ edge }, use) => use(apiAt(edge)),
+  limitedEdge: [
+    async ({ database }, use) => {
+      const limited = await startTestXpub(database.connectionString, {
+        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+        XPUB_MAX_ADDRESSES_PER_KEY: String(LIMIT),
+      });
+      try {
+        await use(internalEdge(limited));
+      } finally {
+        await limited.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  issuingId: [
+    async ({ edge }, use) => use((await apiAt(edge).register(alice, { xpub: ACCOUNT_0!.zpub })).body.id as number),
+    { scope: "file" },
+  ],
+  historyKey: [
+    async ({ edge }, use) => {
+      const { register, issue } = apiAt(edge);
+      const id = (await register(alice, { xpub: ACCOUNT_1!.zpub })).body.id as number;
+      const issued = [];
+      for (let i = 0; i < 3; i++) issued.push((await issue(alice, id)).body as { address: string; index: number });
+      await use({ id, issued });
+    },
+    { scope: "file" },
+  ],
+});
+
 const notFound = (id: unknown) => ({ message: `No xpub record with id ${id} was found.` });
 const HELD =
   "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account.";
 
 describe("POST /api/v1/btc/xpub", () => {
-  it("registers an account zpub: 201 with the record, never the full key", async () => {
+  it("registers an account zpub: 201 with the record, never the full key", async ({ api: { register } }) => {
     const { status, body } = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "hot wallet" });
     expect(status).toBe(201);
     expect(body).toEqual({
@@ -91,7 +116,7 @@ describe("POST /api/v1/btc/xpub", () => {
     expect(JSON.stringify(body)).not.toContain(ACCOUNT_0!.zpub.slice(8, -4));
   });
 
-  it("the same key again from the same account: 200 with the same record, original label kept", async () => {
+  it("the same key again from the same account: 200 with the same record, original label kept", async ({ api: { register } }) => {
     const first = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "hot wallet" });
     const again = await register(alice, { xpub: ACCOUNT_0!.zpub, label: "renamed" });
     expect(again.status).toBe(200);
@@ -99,7 +124,9 @@ describe("POST /api/v1/btc/xpub", () => {
     expect(again.body.label).toBe("hot wallet");
   });
 
-  it("the same key from another account: 409 naming the xpub field and the operator, neither the account holding it nor that one does", async () => {
+  it("the same key from another account: 409 naming the xpub field and the operator, neither the account holding it nor that one does", async ({
+    api: { register },
+  }) => {
     expect((await register(alice, { xpub: ACCOUNT_0!.zpub })).status).toBe(200);
     expect(await register(bob, { xpub: ACCOUNT_0!.zpub, label: "mine" })).toEqual({
       status: 409,
@@ -107,7 +134,9 @@ describe("POST /api/v1/btc/xpub", () => {
     });
   });
 
-  it("the same node under another text (parent fingerprint changed, same addresses) is the same key: 201 for its holder's first text only", async () => {
+  it("the same node under another text (parent fingerprint changed, same addresses) is the same key: 201 for its holder's first text only", async ({
+    api: { register },
+  }) => {
     const key = freshAccountKey();
     const other = sameNodeOtherText(key);
     expect(other).not.toBe(key);
@@ -118,7 +147,11 @@ describe("POST /api/v1/btc/xpub", () => {
     expect(await register(alice, { xpub: other })).toEqual({ status: 200, body: held.body });
   });
 
-  it("two accounts registering one key at the same time, through two replicas: exactly one wins", async () => {
+  it("two accounts registering one key at the same time, through two replicas: exactly one wins", async ({
+    api: { call },
+    edge,
+    limitedEdge,
+  }) => {
     const ROUNDS = 10;
     for (let round = 0; round < ROUNDS; round++) {
       const key = freshAccountKey();
@@ -130,15 +163,15 @@ describe("POST /api/v1/btc/xpub", () => {
     }
   });
 
-  it("label is optional and may be null", async () => {
+  it("label is optional and may be null", async ({ api: { register } }) => {
     const { status, body } = await register(alice, { xpub: ACCOUNT_1!.zpub, label: null });
     expect(status).toBe(201);
     expect(body).toMatchObject({ label: null, xpub_preview: ACCOUNT_1!.xpubPreview, next_index: 0 });
   });
 
-  it.each(rejections.cases.map((c) => [c.name, c] as const))(
+  it.for(rejections.cases.map((c) => [c.name, c] as const))(
     "refuses %s: 422 with the parser's reason under errors.xpub",
-    async (_name, rejection) => {
+    async ([, rejection], { api: { register } }) => {
       const { status, body } = await register(alice, { xpub: rejection.input });
       expect(status).toBe(422);
       const errors = body.errors as Record<string, string[]>;
@@ -149,7 +182,7 @@ describe("POST /api/v1/btc/xpub", () => {
     },
   );
 
-  it("422 when xpub is missing, not a string, or the label is too long", async () => {
+  it("422 when xpub is missing, not a string, or the label is too long", async ({ api: { register } }) => {
     expect(await register(alice, { label: "x" })).toEqual({
       status: 422,
       body: { message: "The xpub field is required.", errors: { xpub: ["The xpub field is required."] } },
@@ -167,7 +200,7 @@ describe("POST /api/v1/btc/xpub", () => {
     });
   });
 
-  it("400 for a body that is not JSON", async () => {
+  it("400 for a body that is not JSON", async ({ api: { register } }) => {
     const { status, body } = await register(alice, "{not json");
     expect(status).toBe(400);
     expect(body).toEqual({ message: "The request body is not valid JSON." });
@@ -175,13 +208,10 @@ describe("POST /api/v1/btc/xpub", () => {
 });
 
 describe("POST /api/v1/btc/xpub/{id}/address", () => {
-  let id: number;
-  beforeAll(async () => {
-    const { body } = await register(alice, { xpub: ACCOUNT_0!.zpub });
-    id = body.id as number;
-  });
-
-  it("issues the BIP84 receive addresses in order, 201 each, and the record counts them", async () => {
+  it("issues the BIP84 receive addresses in order, 201 each, and the record counts them", async ({
+    api: { register, issue },
+    issuingId: id,
+  }) => {
     for (const expected of BIP84_RECEIVE) {
       const { status, body } = await issue(alice, id);
       expect(status).toBe(201);
@@ -191,26 +221,29 @@ describe("POST /api/v1/btc/xpub/{id}/address", () => {
     expect(record.body).toMatchObject({ next_index: 2, issued_count: 2 });
   });
 
-  it("the path carries the key's own account number", async () => {
+  it("the path carries the key's own account number", async ({ api: { register, issue } }) => {
     const { body: record } = await register(bob, { xpub: freshAccountKey("m/84'/0'/7'") });
     const { body } = await issue(bob, record.id);
     expect(body).toEqual({ address: expect.stringMatching(/^bc1q/), index: 0, path: "m/84'/0'/7'/0/0" });
   });
 
-  it("404 with one body for an unknown id and for another account's id", async () => {
+  it("404 with one body for an unknown id and for another account's id", async ({ api: { issue }, issuingId: id }) => {
     expect(await issue(alice, 999_999)).toEqual({ status: 404, body: notFound(999_999) });
     expect(await issue(bob, id)).toEqual({ status: 404, body: notFound(id) });
     expect(await issue(alice, "0")).toEqual({ status: 404, body: notFound(0) });
   });
 
-  it("a non-numeric id is a routing miss (404), not a validation error", async () => {
+  it("a non-numeric id is a routing miss (404), not a validation error", async ({ api: { issue } }) => {
     expect(await issue(alice, "abc")).toEqual({
       status: 404,
       body: { message: "The route api/v1/btc/xpub/abc/address could not be found." },
     });
   });
 
-  it(`422 once the per-key limit (${LIMIT} on this replica) is reached, and nothing is issued`, async () => {
+  it(`422 once the per-key limit (${LIMIT} on this replica) is reached, and nothing is issued`, async ({
+    api: { register, issue },
+    limitedEdge,
+  }) => {
     const bobsKey = freshAccountKey();
     const { body: record } = await register(bob, { xpub: bobsKey });
     const issued = [await issue(bob, record.id, limitedEdge), await issue(bob, record.id, limitedEdge)];
@@ -222,17 +255,10 @@ describe("POST /api/v1/btc/xpub/{id}/address", () => {
 });
 
 describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
-  let id: number;
-  let issued: Array<{ address: string; index: number }>;
-  beforeAll(async () => {
-    // A key of its own (account 1) for alice, with exactly 3 addresses.
-    const { body } = await register(alice, { xpub: ACCOUNT_1!.zpub });
-    id = body.id as number;
-    issued = [];
-    for (let i = 0; i < 3; i++) issued.push((await issue(alice, id)).body as { address: string; index: number });
-  });
-
-  it("defaults: page 1 of 50, ordered by index, with created_at and without path", async () => {
+  it("defaults: page 1 of 50, ordered by index, with created_at and without path", async ({
+    api: { history },
+    historyKey: { id, issued },
+  }) => {
     const { status, body } = await history(alice, id);
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -242,7 +268,10 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
     expect(issued[0]!.address).toBe(ACCOUNT_1!.addresses[0]!.mainnet);
   });
 
-  it("pages start at 1; the last page holds the rest; a page past the last is empty with real meta", async () => {
+  it("pages start at 1; the last page holds the rest; a page past the last is empty with real meta", async ({
+    api: { history },
+    historyKey: { id },
+  }) => {
     const page1 = await history(alice, id, "?page=1&per_page=2");
     expect((page1.body.data as Array<{ index: number }>).map((a) => a.index)).toEqual([0, 1]);
     expect(page1.body.meta).toEqual({ current_page: 1, per_page: 2, total: 3, last_page: 2 });
@@ -258,7 +287,7 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
     });
   });
 
-  it("a key with nothing issued has total 0 and last_page 1", async () => {
+  it("a key with nothing issued has total 0 and last_page 1", async ({ api: { register, history } }) => {
     const carol = newAccount();
     const { body: fresh } = await register(carol, { xpub: freshAccountKey() });
     expect(await history(carol, fresh.id)).toEqual({
@@ -267,7 +296,7 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
     });
   });
 
-  it.each([
+  it.for<[string, string, string]>([
     ["?page=0", "page", "The page field must be at least 1."],
     ["?page=-2", "page", "The page field must be at least 1."],
     ["?page=abc", "page", "The page field must be an integer."],
@@ -277,15 +306,18 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
     ["?per_page=ten", "per_page", "The per page field must be an integer."],
     // Past the exact integers an OFFSET overflows: bounded, as on every paged answer.
     ["?page=9999999999999999", "page", "The page field must not be greater than 10000000."],
-  ])("%s: 422 naming the parameter", async (query, field, message) => {
+  ])("%s: 422 naming the parameter", async ([query, field, message], { api: { history }, historyKey: { id } }) => {
     expect(await history(alice, id, query)).toEqual({ status: 422, body: { message, errors: { [field]: [message] } } });
   });
 
-  it("per_page 500 is allowed", async () => {
+  it("per_page 500 is allowed", async ({ api: { history }, historyKey: { id } }) => {
     expect((await history(alice, id, "?per_page=500")).body.meta).toEqual({ current_page: 1, per_page: 500, total: 3, last_page: 1 });
   });
 
-  it("404 with one body for an unknown id and for another account's id; non-numeric id is a routing miss", async () => {
+  it("404 with one body for an unknown id and for another account's id; non-numeric id is a routing miss", async ({
+    api: { history },
+    historyKey: { id },
+  }) => {
     expect(await history(bob, id)).toEqual({ status: 404, body: notFound(id) });
     expect(await history(alice, 424_242)).toEqual({ status: 404, body: notFound(424_242) });
     expect(await history(alice, "x1")).toEqual({
@@ -296,7 +328,9 @@ describe("GET /api/v1/btc/xpub/{id}/addresses", () => {
 });
 
 describe("GET /api/v1/btc/xpub", () => {
-  it("lists the caller's own records of the chain by id, paged, never another account's or the full key", async () => {
+  it("lists the caller's own records of the chain by id, paged, never another account's or the full key", async ({
+    api: { call, register },
+  }) => {
     const carol = newAccount();
     const keys = [freshAccountKey(), freshAccountKey(), freshAccountKey()];
     const ids: number[] = [];
@@ -316,7 +350,7 @@ describe("GET /api/v1/btc/xpub", () => {
     expect((await call("GET", "/api/v1/eth/xpub", carol)).body).toMatchObject({ data: [], meta: { total: 0, last_page: 1 } });
   });
 
-  it("422 for a page number past the bound (an OFFSET that would overflow)", async () => {
+  it("422 for a page number past the bound (an OFFSET that would overflow)", async ({ api: { call } }) => {
     expect(await call("GET", "/api/v1/btc/xpub?page=9999999999999999", alice)).toEqual({
       status: 422,
       body: {
@@ -326,7 +360,7 @@ describe("GET /api/v1/btc/xpub", () => {
     });
   });
 
-  it("422 for a bad page size", async () => {
+  it("422 for a bad page size", async ({ api: { call } }) => {
     expect(await call("GET", "/api/v1/btc/xpub?per_page=501", alice)).toEqual({
       status: 422,
       body: {
@@ -338,7 +372,7 @@ describe("GET /api/v1/btc/xpub", () => {
 });
 
 describe("without the gateway's headers", () => {
-  it("a request without the account header is refused (401)", async () => {
+  it("a request without the account header is refused (401)", async ({ xpub }) => {
     const response = await fetch(`${xpub.url}/api/v1/btc/xpub/1/addresses`, { headers: { [INTERNAL_TOKEN_HEADER]: TEST_INTERNAL_TOKEN } });
     expect(response.status).toBe(401);
   });

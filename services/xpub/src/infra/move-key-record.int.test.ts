@@ -4,17 +4,9 @@
  * continues the counter, so every index is issued once and every address belongs to one account.
  */
 import { createDatabase, type Database } from "@chaingate/db";
-import {
-  accountSequence,
-  createTestDatabase,
-  internalEdge,
-  TEST_INTERNAL_TOKEN,
-  type InternalEdge,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { XpubService } from "../create-xpub-service.ts";
-import { auditIssuedAddresses, startTestXpub } from "../testing/index.ts";
+import { accountSequence, type InternalEdge } from "@chaingate/testing";
+import { expect } from "vitest";
+import { auditIssuedAddresses, xpubTest } from "../testing/index.ts";
 import { freshAccountKey } from "../testing/same-node-other-text.ts";
 import { XPUB_SCHEMA, type XpubDatabase } from "./database-schema.ts";
 import { moveKeyRecord } from "./move-key-record.ts";
@@ -22,42 +14,45 @@ import { moveKeyRecord } from "./move-key-record.ts";
 const CALLS_BEFORE_AND_DURING = 60;
 const CALLS_AFTER = 10;
 
-let database: TestDatabase;
-let connection: Database<XpubDatabase>;
-let xpub: XpubService;
-let edge: InternalEdge;
 const newAccount = accountSequence();
 const alice = newAccount();
 const bob = newAccount();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  xpub = await startTestXpub(database.connectionString, { INTERNAL_TOKEN: TEST_INTERNAL_TOKEN });
-  connection = createDatabase<XpubDatabase>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
-  edge = internalEdge(xpub);
-});
-afterAll(async () => {
-  await xpub?.close();
-  await connection?.close();
-  await database?.drop();
+/** `connection`: the service's schema over the file's database, as the operator's CLI opens it. */
+const it = xpubTest.extend<{ connection: Database<XpubDatabase> }>({
+  connection: [
+    async ({ database }, use) => {
+      const connection = createDatabase<XpubDatabase>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
+      try {
+        await use(connection);
+      } finally {
+        await connection.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-const issue = async (as: { accountId: number }, id: number) => {
+const issue = async (edge: InternalEdge, as: { accountId: number }, id: number) => {
   const response = await edge.request(as.accountId, `/api/v1/btc/xpub/${id}/address`, { method: "POST" });
   return { status: response.status, body: (await response.json()) as { index?: number } };
 };
 
-it("issues every index once across the move: the old account's calls before it get 201, after it 404; the new account continues", async () => {
+it("issues every index once across the move: the old account's calls before it get 201, after it 404; the new account continues", async ({
+  edge,
+  database,
+  connection,
+}) => {
   const registered = await edge.request(alice.accountId, "/api/v1/btc/xpub", {
     method: "POST",
     body: JSON.stringify({ xpub: freshAccountKey() }),
   });
   const { id } = (await registered.json()) as { id: number };
 
-  const calls = Array.from({ length: CALLS_BEFORE_AND_DURING }, () => issue(alice, id));
+  const calls = Array.from({ length: CALLS_BEFORE_AND_DURING }, () => issue(edge, alice, id));
   const moved = await moveKeyRecord(connection.db, { id, toAccountId: bob.accountId });
   const alicesAnswers = await Promise.all(calls);
-  const bobsAnswers = await Promise.all(Array.from({ length: CALLS_AFTER }, () => issue(bob, id)));
+  const bobsAnswers = await Promise.all(Array.from({ length: CALLS_AFTER }, () => issue(edge, bob, id)));
 
   expect(moved.outcome).toBe("moved");
   const statuses = new Set(alicesAnswers.map((answer) => answer.status));

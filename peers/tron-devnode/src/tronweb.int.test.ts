@@ -1,10 +1,9 @@
 /** TronWeb v6, unchanged, driving the devnode end to end (blocks only on demand, so nothing waits on a timer). */
 import { TronWeb, utils as tronWebUtils } from "tronweb";
 import type { Types } from "tronweb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { DEFAULT_ENERGY_COSTS, energyPenalty } from "./energy-costs.ts";
-import { startTronDevnode } from "./index.ts";
-import type { DevAccount, TronDevnode } from "./index.ts";
+import { devnodeTest } from "./test-devnode.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const USDD = "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn";
@@ -18,11 +17,6 @@ function withPenalty(base: number): number {
   return base + energyPenalty(base, COSTS);
 }
 
-let devnode: TronDevnode;
-let tronWeb: TronWeb;
-let alice: DevAccount;
-let bob: DevAccount;
-
 function freshAddress(): { base58: string; hex: string; privateKey: string } {
   const account = tronWebUtils.accounts.generateAccount();
   return { base58: account.address.base58, hex: account.address.hex.toLowerCase(), privateKey: account.privateKey };
@@ -32,27 +26,19 @@ function utf8(hex: string): string {
   return Buffer.from(hex, "hex").toString("utf8");
 }
 
-beforeAll(async () => {
-  devnode = await startTronDevnode({ port: 0, blockIntervalMs: 0 });
-  [alice, bob] = devnode.genesis.accounts as [DevAccount, DevAccount];
-  tronWeb = new TronWeb({ fullHost: devnode.url, privateKey: alice.privateKey });
-});
+const it = devnodeTest;
 
-afterAll(async () => {
-  await devnode?.close();
-});
-
-describe("TronWeb against the devnode", () => {
-  it("isConnected: full node, solidity node and event server all answer", async () => {
+describe("TronWeb against the devnode: connection, balances and TRX transfers", () => {
+  it("isConnected: full node, solidity node and event server all answer", async ({ tronWeb }) => {
     expect(await tronWeb.isConnected()).toEqual({ fullNode: true, solidityNode: true, eventServer: true });
   });
 
-  it("getBalance returns the genesis balance, and 0 for an unknown account", async () => {
+  it("getBalance returns the genesis balance, and 0 for an unknown account", async ({ tronWeb, alice }) => {
     expect(await tronWeb.trx.getBalance(alice.base58)).toBe(alice.balanceSun);
     expect(await tronWeb.trx.getBalance(freshAddress().base58)).toBe(0);
   });
 
-  it("sendTrx to a new account: accepted, mined, balance moved, new-account fees charged", async () => {
+  it("sendTrx to a new account: accepted, mined, balance moved, new-account fees charged", async ({ devnode, tronWeb, alice }) => {
     const to = freshAddress();
     const before = await tronWeb.trx.getBalance(alice.base58);
     const unsigned = await tronWeb.transactionBuilder.sendTrx(to.base58, 2_500_000, alice.base58);
@@ -77,7 +63,7 @@ describe("TronWeb against the devnode", () => {
     expect(info).not.toHaveProperty("result");
   });
 
-  it("trx.sendTransaction between existing accounts uses free bandwidth (no fee)", async () => {
+  it("trx.sendTransaction between existing accounts uses free bandwidth (no fee)", async ({ devnode, tronWeb, bob }) => {
     const result = await tronWeb.trx.sendTransaction(bob.base58, 1_000);
     expect(result.result).toBe(true);
     await devnode.produceBlock();
@@ -86,8 +72,10 @@ describe("TronWeb against the devnode", () => {
     expect(info.receipt.net_usage).toBeGreaterThan(200);
     expect(info.receipt.net_usage).toBeLessThan(300);
   });
+});
 
-  it("sendToken (TRC-10) moves the token and shows in assetV2", async () => {
+describe("TronWeb against the devnode: TRC-10 and TRC-20 transfers", () => {
+  it("sendToken (TRC-10) moves the token and shows in assetV2", async ({ devnode, tronWeb }) => {
     const to = freshAddress();
     const result = await tronWeb.trx.sendToken(to.base58, 1_234, TRC10_ID);
     expect(result.result).toBe(true);
@@ -104,7 +92,11 @@ describe("TronWeb against the devnode", () => {
     expect((await tronWeb.trx.getTokenByID(TRC10_ID)).precision).toBe(6);
   });
 
-  it("TRC-20: contract().at(USDT) reads decimals/symbol/balanceOf and transfer().send() moves tokens with a Transfer log", async () => {
+  it("TRC-20: contract().at(USDT) reads decimals/symbol/balanceOf and transfer().send() moves tokens with a Transfer log", async ({
+    devnode,
+    tronWeb,
+    alice,
+  }) => {
     const usdt = await tronWeb.contract().at(USDT);
     expect(Number(await usdt.decimals().call())).toBe(6);
     expect(await usdt.symbol().call()).toBe("USDT");
@@ -139,7 +131,7 @@ describe("TronWeb against the devnode", () => {
     ]);
   });
 
-  it("TRC-20 with 18 decimals: amounts beyond 2^53 move exactly", async () => {
+  it("TRC-20 with 18 decimals: amounts beyond 2^53 move exactly", async ({ devnode, tronWeb }) => {
     const usdd = await tronWeb.contract().at(USDD);
     const to = freshAddress();
     const amount = "123456789012345678901"; // 123.456… USDD
@@ -149,8 +141,10 @@ describe("TronWeb against the devnode", () => {
     const info = await tronWeb.trx.getTransactionInfo(txid);
     expect(BigInt("0x" + info.log?.[0]?.data)).toBe(BigInt(amount));
   });
+});
 
-  it("block reads: getCurrentBlock, getBlockByHash, getBlockRange", async () => {
+describe("TronWeb against the devnode: blocks, and transfers that fail on chain", () => {
+  it("block reads: getCurrentBlock, getBlockByHash, getBlockRange", async ({ devnode, tronWeb }) => {
     const { number, blockID } = await devnode.produceBlock();
     const current = await tronWeb.trx.getCurrentBlock();
     expect(current.blockID).toBe(blockID);
@@ -159,7 +153,11 @@ describe("TronWeb against the devnode", () => {
     expect(range.map((block) => block.block_header.raw_data.number)).toEqual([number - 2, number - 1, number]);
   });
 
-  it("too low fee_limit: accepted at broadcast, OUT_OF_ENERGY on chain, fee burned, no logs, no transfer", async () => {
+  it("too low fee_limit: accepted at broadcast, OUT_OF_ENERGY on chain, fee burned, no logs, no transfer", async ({
+    devnode,
+    tronWeb,
+    alice,
+  }) => {
     const usdt = await tronWeb.contract().at(USDT);
     const to = freshAddress();
     const before = await tronWeb.trx.getBalance(alice.base58);
@@ -179,7 +177,7 @@ describe("TronWeb against the devnode", () => {
     expect((await usdt.balanceOf(to.base58).call()).toString()).toBe("0");
   });
 
-  it("a transfer of more tokens than held reverts on chain (REVERT), not at broadcast", async () => {
+  it("a transfer of more tokens than held reverts on chain (REVERT), not at broadcast", async ({ devnode, tronWeb, bob }) => {
     const poor = freshAddress();
     await tronWeb.trx.sendTransaction(poor.base58, 50_000_000);
     await devnode.produceBlock();
@@ -192,8 +190,10 @@ describe("TronWeb against the devnode", () => {
     expect(info.result).toBe("FAILED");
     expect(info).not.toHaveProperty("log");
   });
+});
 
-  it("sign locally + sendRawTransaction, then getTransaction and getTransactionInfo", async () => {
+describe("TronWeb against the devnode: signing, broadcast and contract reads", () => {
+  it("sign locally + sendRawTransaction, then getTransaction and getTransactionInfo", async ({ devnode, tronWeb, alice, bob }) => {
     const unsigned = await tronWeb.transactionBuilder.sendTrx(bob.base58, 7_000, alice.base58);
     const signed = await tronWeb.trx.sign(unsigned, alice.privateKey);
     expect(tronWeb.trx.ecRecover(signed)).toBe(alice.base58);
@@ -213,7 +213,7 @@ describe("TronWeb against the devnode", () => {
     expect(blockJson.transactions?.map((tx: { txID: string }) => tx.txID)).toContain(signed.txID);
   });
 
-  it("a bad signature is refused with SIGERROR (hex message)", async () => {
+  it("a bad signature is refused with SIGERROR (hex message)", async ({ tronWeb, alice, bob }) => {
     const unsigned = await tronWeb.transactionBuilder.sendTrx(bob.base58, 8_000, alice.base58);
     const signed = await tronWeb.trx.sign(unsigned, alice.privateKey);
     // Tamper with the signed amount: the node re-encodes raw_data, so the signature now recovers another address.
@@ -227,7 +227,7 @@ describe("TronWeb against the devnode", () => {
     );
   });
 
-  it("a replay is refused as a duplicate, before and after the block", async () => {
+  it("a replay is refused as a duplicate, before and after the block", async ({ devnode, tronWeb, alice, bob }) => {
     const unsigned = await tronWeb.transactionBuilder.sendTrx(bob.base58, 9_000, alice.base58);
     const signed = await tronWeb.trx.sign(unsigned, alice.privateKey);
     expect((await tronWeb.trx.sendRawTransaction(signed)).result).toBe(true);
@@ -238,7 +238,12 @@ describe("TronWeb against the devnode", () => {
     expect((await tronWeb.trx.sendRawTransaction(signed)).code).toBe("DUP_TRANSACTION_ERROR");
   });
 
-  it("node-built transactions (createtransaction, transferasset) pass TronWeb's byte-for-byte txCheck and can be signed and broadcast", async () => {
+  it("node-built transactions (createtransaction, transferasset) pass TronWeb's byte-for-byte txCheck and can be signed and broadcast", async ({
+    devnode,
+    tronWeb,
+    alice,
+    bob,
+  }) => {
     const created = await tronWeb.fullNode.request<Record<string, unknown>>(
       "wallet/createtransaction",
       { owner_address: alice.hex, to_address: bob.hex, amount: 3_000, extra_data: "6d656d6f" },
@@ -262,11 +267,11 @@ describe("TronWeb against the devnode", () => {
     expect((await tronWeb.trx.getTransaction(signedAsset.txID)).ret?.[0]?.contractRet).toBe("SUCCESS");
   });
 
-  it("contract().at() of an address without a contract fails like on a real node", async () => {
+  it("contract().at() of an address without a contract fails like on a real node", async ({ tronWeb }) => {
     await expect(tronWeb.contract().at(freshAddress().base58)).rejects.toThrow();
   });
 
-  it("estimateEnergy reports the energy a transfer needs", async () => {
+  it("estimateEnergy reports the energy a transfer needs", async ({ tronWeb, alice, bob }) => {
     const parameter = [
       { type: "address", value: bob.base58 },
       { type: "uint256", value: 1 },

@@ -22,7 +22,11 @@ export async function createTestDatabase(serverUrl = process.env.DATABASE_URL): 
   return {
     connectionString: url.toString(),
     async query<Row>(text: string, values: readonly unknown[] = []) {
-      pool ??= new pg.Pool({ connectionString: url.toString(), max: 2 });
+      if (!pool) {
+        pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+        // An idle client ended by the drop (its backend terminated) must not fail the test run.
+        pool.on("error", () => {});
+      }
       return (await pool.query(text, [...values])).rows as Row[];
     },
     async drop() {

@@ -1,19 +1,21 @@
+export { createNodeClient } from "./create-node-client.ts";
 export {
-  createNodeClient,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_NODE_BATCH_CALLS,
   DEFAULT_COOL_DOWN_MS,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type NodeClientOptions,
+} from "./node-client-options.ts";
+export {
   type BufferedCallOptions,
   type CallOptions,
   type NodeClient,
-  type NodeClientOptions,
   type NodeEndpoint,
   type RawNodeResponse,
   type RequestOptions,
   type UpstreamState,
-} from "./create-node-client.ts";
+} from "./node-client.ts";
 export { type NodeAuth } from "./node-auth.ts";
 export { JSONRPC_1_0, JSONRPC_2_0, reasonTable, type JsonRpcEnvelope, type NodeChain } from "./node-chain.ts";
 export {

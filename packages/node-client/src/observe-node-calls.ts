@@ -2,7 +2,7 @@
  * Every node call, timed and classified, for metrics: a call is observed when its answer (for a
  * streamed call, its headers) arrives or it fails.
  */
-import type { NodeClient } from "./create-node-client.ts";
+import type { NodeClient } from "./node-client.ts";
 import { NodeCallAbortedError, nodeFailureDetails } from "./node-errors.ts";
 
 export interface NodeCallObservation {

@@ -15,13 +15,19 @@
  * - A row read that straddles an eviction (a notification or `forget`) is not cached.
  * - Lookups of unknown prefixes are cached apart, few and briefly: a flood of random keys cannot
  *   evict the real keys (both caches are LRU).
+ *
+ * The parts live in api-key-store/: key-cache.ts (the caches and their state),
+ * key-change-listener.ts (LISTEN, probes, reconnects), find-key-row.ts (a lookup).
  */
-import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { LRUCache } from "lru-cache";
-import pg from "pg";
 import { apiKeyMatches, apiKeyPrefix, isWellFormedApiKey } from "../domain/api-key.ts";
-import { API_KEYS_CHANNEL, type GatewayDatabase } from "./database-schema.ts";
+import { findKeyRow } from "./api-key-store/find-key-row.ts";
+import { evict, type KeyCache, type KeyRow } from "./api-key-store/key-cache.ts";
+import { closeListener, connectListener } from "./api-key-store/key-change-listener.ts";
+import type { GatewayDatabase } from "./database-schema.ts";
+
+export { KEY_LISTENER_APPLICATION_NAME } from "./api-key-store/key-change-listener.ts";
 
 export const DEFAULT_KEY_CACHE_SIZE = 10_000;
 /** The bound on how long a replica that missed a deactivation's NOTIFY may still accept the key. */
@@ -30,22 +36,10 @@ export const DEFAULT_LISTENER_PROBE_INTERVAL_MS = 5_000;
 /** Unknown prefixes: enough to absorb a client retrying a mistyped key, too few to matter to memory. */
 const NEGATIVE_CACHE_SIZE = 1_000;
 const NEGATIVE_CACHE_TTL_MS = 5_000;
-const RECONNECT_DELAY_MS = 1_000;
-/** The LISTEN connection's application_name (pg_stat_activity; the tests' proxy recognises it by it). */
-export const KEY_LISTENER_APPLICATION_NAME = "chaingate-gateway-key-listener";
-/** Payloads starting with this are the listener's own probes, not key changes. */
-const PROBE_PAYLOAD_PREFIX = "probe:";
 
 export interface AuthenticatedKey {
   keyId: number;
   accountId: number;
-}
-
-interface KeyRow {
-  keyId: number;
-  accountId: number;
-  secretHash: Buffer;
-  active: boolean;
 }
 
 export interface ApiKeyStoreOptions {
@@ -77,145 +71,33 @@ export interface ApiKeyStore {
 
 export function createApiKeyStore(options: ApiKeyStoreOptions): ApiKeyStore {
   const ttlMs = options.ttlMs ?? DEFAULT_KEY_CACHE_TTL_MS;
-  const probeIntervalMs = options.probeIntervalMs ?? DEFAULT_LISTENER_PROBE_INTERVAL_MS;
-  const rows = new LRUCache<string, KeyRow>({ max: options.cacheSize ?? DEFAULT_KEY_CACHE_SIZE, ttl: ttlMs });
-  const unknownPrefixes = new LRUCache<string, true>({ max: NEGATIVE_CACHE_SIZE, ttl: Math.min(NEGATIVE_CACHE_TTL_MS, ttlMs) });
-  let listening = false;
-  let closed = false;
-  let listener: pg.Client | undefined;
-  let probeTimer: NodeJS.Timeout | undefined;
-  // Bumped by every notification: a row read that straddles one is not cached (it may be stale).
-  let invalidations = 0;
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
-  // The probe in flight: its payload and what to call when it comes back.
-  let pendingProbe: { payload: string; arrived(): void } | undefined;
-
-  function evict(prefix: string): void {
-    invalidations++;
-    rows.delete(prefix);
-    unknownPrefixes.delete(prefix);
-  }
-
-  function clearCaches(): void {
-    rows.clear();
-    unknownPrefixes.clear();
-  }
-
-  function connectListener(): void {
-    if (closed) return;
-    const client = new pg.Client({
-      connectionString: options.connectionString,
-      keepAlive: true,
-      application_name: KEY_LISTENER_APPLICATION_NAME,
-    });
-    listener = client;
-    client.on("notification", (message) => {
-      const payload = message.payload ?? "";
-      if (payload.startsWith(PROBE_PAYLOAD_PREFIX)) {
-        if (pendingProbe?.payload === payload) pendingProbe.arrived();
-        return;
-      }
-      if (payload) evict(payload);
-      else {
-        invalidations++;
-        clearCaches();
-      }
-    });
-    client.on("error", (error) => dropListener(client, error));
-    client.on("end", () => dropListener(client, new Error("key-change listener connection ended")));
-    client
-      .connect()
-      .then(() => client.query(`LISTEN ${API_KEYS_CHANNEL}`))
-      .then(() => {
-        if (listener !== client) return;
-        // Rows cached before this point may have missed a notification.
-        clearCaches();
-        invalidations++;
-        listening = true;
-        probeTimer = setInterval(() => void probe(client), probeIntervalMs);
-        probeTimer.unref();
-        markReady();
-      })
-      .catch((error: unknown) => dropListener(client, error));
-  }
-
-  /** A NOTIFY sent on the listener's own connection must come back on it within the interval. */
-  async function probe(client: pg.Client): Promise<void> {
-    if (listener !== client || pendingProbe) return;
-    const payload = `${PROBE_PAYLOAD_PREFIX}${randomBytes(8).toString("hex")}`;
-    let timer: NodeJS.Timeout | undefined;
-    const cameBack = new Promise<boolean>((resolve) => {
-      pendingProbe = { payload, arrived: () => resolve(true) };
-      timer = setTimeout(() => resolve(false), probeIntervalMs);
-    });
-    client.query("select pg_notify($1, $2)", [API_KEYS_CHANNEL, payload]).catch(() => {});
-    const ok = await cameBack;
-    clearTimeout(timer);
-    pendingProbe = undefined;
-    if (!ok) dropListener(client, new Error(`key-change listener probe got no answer within ${probeIntervalMs} ms`));
-  }
-
-  function dropListener(client: pg.Client, error: unknown): void {
-    if (listener !== client) return;
-    listener = undefined;
-    listening = false;
-    clearInterval(probeTimer);
-    clearCaches();
-    options.onListenError?.(error);
-    // A stalled socket would make end() wait for the server: cut it.
-    (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
-    client.end().catch(() => {});
-    if (!closed) setTimeout(connectListener, RECONNECT_DELAY_MS).unref();
-  }
-  connectListener();
-
-  async function loadRow(prefix: string): Promise<KeyRow | undefined> {
-    const row = await options.db
-      .selectFrom("api_keys")
-      .select(["id", "account_id", "secret_hash", "active"])
-      .where("prefix", "=", prefix)
-      .executeTakeFirst();
-    return row && { keyId: row.id, accountId: row.account_id, secretHash: row.secret_hash, active: row.active };
-  }
-
-  async function findRow(prefix: string): Promise<KeyRow | undefined> {
-    if (!listening) {
-      options.onLookup?.("bypassed");
-      return loadRow(prefix);
-    }
-    const cached = rows.get(prefix);
-    if (cached || unknownPrefixes.has(prefix)) {
-      options.onLookup?.("cached");
-      return cached;
-    }
-    options.onLookup?.("database");
-    const before = invalidations;
-    const row = await loadRow(prefix);
-    if (listening && invalidations === before) {
-      if (row) rows.set(prefix, row);
-      else unknownPrefixes.set(prefix, true);
-    }
-    return row;
-  }
+  const cache: KeyCache = {
+    options,
+    probeIntervalMs: options.probeIntervalMs ?? DEFAULT_LISTENER_PROBE_INTERVAL_MS,
+    rows: new LRUCache<string, KeyRow>({ max: options.cacheSize ?? DEFAULT_KEY_CACHE_SIZE, ttl: ttlMs }),
+    unknownPrefixes: new LRUCache<string, true>({ max: NEGATIVE_CACHE_SIZE, ttl: Math.min(NEGATIVE_CACHE_TTL_MS, ttlMs) }),
+    listening: false,
+    closed: false,
+    listener: undefined,
+    probeTimer: undefined,
+    invalidations: 0,
+    markReady,
+    pendingProbe: undefined,
+  };
+  connectListener(cache);
 
   return {
     ready,
-    forget: evict,
-    caching: () => listening,
+    forget: (prefix) => evict(cache, prefix),
+    caching: () => cache.listening,
     async authenticate(key) {
       if (!isWellFormedApiKey(key)) return undefined;
-      const row = await findRow(apiKeyPrefix(key));
+      const row = await findKeyRow(cache, apiKeyPrefix(key));
       if (!apiKeyMatches(key, row?.secretHash) || !row?.active) return undefined;
       return { keyId: row.keyId, accountId: row.accountId };
     },
-    async close() {
-      closed = true;
-      clearInterval(probeTimer);
-      const client = listener;
-      listener = undefined;
-      listening = false;
-      await client?.end().catch(() => {});
-    },
+    close: () => closeListener(cache),
   };
 }

@@ -38,9 +38,9 @@ const NOT_SETTINGS: Record<string, string> = {
   TRANSFER_MATCHED_ACK_WAIT_MS: "services/delivery/src/consumers/store-matched-transfers.ts",
   MAX_CONFIRMATIONS: "packages/contracts/src/webhook-settings.ts",
   MAX_ADDRESSES_PER_BUCKET: "packages/contracts/src/events/webhook-buckets.ts",
-  WEBHOOK_LIST_ADDRESS_CAP: "packages/contracts/src/api/webhooks.ts",
+  WEBHOOK_LIST_ADDRESS_CAP: "packages/contracts/src/api/webhooks/webhook-limits.ts",
   BUCKETS_PER_READ: "services/delivery/src/workers/webhook-changed-relay.ts",
-  WEBHOOK_MAX_PAGE: "packages/contracts/src/api/webhooks.ts",
+  WEBHOOK_MAX_PAGE: "packages/contracts/src/api/webhooks/webhook-limits.ts",
   // Streams, results and statuses
   WEBHOOK_FEED: "packages/contracts/src/events/webhook-changed.ts",
   OUT_OF_ENERGY: "peers/tron-devnode/src/transaction.ts",

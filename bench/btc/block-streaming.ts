@@ -15,6 +15,7 @@ import {
   type SpawnedService,
 } from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
+import { timeFetch } from "../support/time-fetch.ts";
 
 const TRANSACTIONS = Number(process.env.BENCH_BLOCK_TRANSACTIONS ?? 8_000);
 /** Outputs per fan-out transaction: keeps each under the 100 kvB standardness limit. */
@@ -65,28 +66,6 @@ async function mineBigBlock(node: LitecoindRegtest): Promise<number> {
   );
   await node.mine(1);
   return node.rpc<number>("getblockcount");
-}
-
-interface Timing {
-  ttfbMs: number;
-  totalMs: number;
-  bytes: number;
-}
-
-async function timeFetch(url: string, init: RequestInit): Promise<Timing> {
-  const started = performance.now();
-  const response = await fetch(url, init);
-  const reader = response.body!.getReader();
-  let ttfbMs = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (bytes === 0) ttfbMs = performance.now() - started;
-    bytes += value.length;
-  }
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  return { ttfbMs, totalMs: performance.now() - started, bytes };
 }
 
 export async function benchBlockStreaming(): Promise<boolean> {

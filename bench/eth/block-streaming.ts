@@ -8,6 +8,7 @@
  */
 import { createTestDatabase, startHardhat, type HardhatNode, type SpawnedService } from "@chaingate/testing";
 import { startEthProxyBehindGateway } from "../support/eth-proxy-behind-gateway.ts";
+import { timeFetch } from "../support/time-fetch.ts";
 
 const TRANSACTIONS = Math.max(500, Number(process.env.BENCH_ETH_BLOCK_TRANSACTIONS ?? 1_500));
 const CALL_DATA_BYTES = 2_048;
@@ -42,28 +43,6 @@ async function mineBigBlock(node: HardhatNode): Promise<string> {
   await node.rpc("evm_mine");
   await node.rpc("evm_setAutomine", [true]);
   return node.rpc<string>("eth_blockNumber");
-}
-
-interface Timing {
-  ttfbMs: number;
-  totalMs: number;
-  bytes: number;
-}
-
-async function timeFetch(url: string, init: RequestInit): Promise<Timing> {
-  const started = performance.now();
-  const response = await fetch(url, init);
-  const reader = response.body!.getReader();
-  let ttfbMs = 0;
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (bytes === 0) ttfbMs = performance.now() - started;
-    bytes += value.length;
-  }
-  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
-  return { ttfbMs, totalMs: performance.now() - started, bytes };
 }
 
 export async function benchEthBlockStreaming(): Promise<boolean> {

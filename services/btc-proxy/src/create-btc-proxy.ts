@@ -21,7 +21,8 @@ import { getAccount } from "./http/get-account.ts";
 import { getBestBlock, getBlockByHash, getBlockByHeight, getBlockHeader, getBlockTransactionCount } from "./http/get-blocks.ts";
 import { getFeeEstimate, getMempoolInfo } from "./http/get-network-info.ts";
 import { btcHealthProbe } from "./http/health-probe.ts";
-import { getTransaction, getTransactionOutput, sendRawTransaction } from "./http/transactions.ts";
+import { getTransaction, getTransactionOutput } from "./http/get-transactions.ts";
+import { sendRawTransaction } from "./http/send-raw-transaction.ts";
 
 export type BtcProxy = ServedApp;
 

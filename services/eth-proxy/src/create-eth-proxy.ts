@@ -9,12 +9,15 @@ import type { Logger } from "@chaingate/logger";
 import { createNodeClient, ethereum, type NodeClient } from "@chaingate/node-client";
 import type { EthProxyConfig } from "./config.ts";
 import { ethJsonRpcRules } from "./domain/jsonrpc-rules.ts";
-import { estimateGas, getAccount, getBalance, getNonce, sendTransaction } from "./http/accounts.ts";
-import { getBlockByHash, getBlockByNumber } from "./http/blocks.ts";
+import { estimateGas } from "./http/estimate-gas.ts";
 import { ethErrorResponses } from "./http/eth-error-responses.ts";
-import { getFeeHistory, getGasPrice } from "./http/fees.ts";
+import { getAccount, getBalance, getNonce } from "./http/get-account.ts";
+import { getBlockByHash, getBlockByNumber } from "./http/get-blocks.ts";
+import { getFeeHistory, getGasPrice } from "./http/get-fees.ts";
+import { getReceipt, getTransaction } from "./http/get-transactions.ts";
 import { ethHealthProbe } from "./http/health-probe.ts";
-import { getReceipt, getTransaction, sendRawTransaction } from "./http/transactions.ts";
+import { sendRawTransaction } from "./http/send-raw-transaction.ts";
+import { sendTransaction } from "./http/send-transaction.ts";
 
 export type EthProxy = ServedApp;
 

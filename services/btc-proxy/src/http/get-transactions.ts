@@ -1,23 +1,12 @@
 /**
- * Transactions:
- *   POST /api/v1/btc/transactions/send-raw          {hex} → {txid} (sendrawtransaction)
+ * Transaction reads:
  *   GET  /api/v1/btc/transactions/{txid}            verbose transaction (getrawtransaction, streamed)
  *   GET  /api/v1/btc/transactions/{txid}/outputs/{n}  {unspent, output} (gettxout, mempool included)
  */
-import { btcSendRawRequestSchema } from "@chaingate/contracts";
-import { abortOnClose, parseRequest } from "@chaingate/http";
+import { abortOnClose } from "@chaingate/http";
 import { stringifyLosslessJson } from "@chaingate/node-client";
 import type { RequestHandler } from "express";
 import { streamNodeResult, type ProxyRoute } from "@chaingate/chain-proxy";
-
-export function sendRawTransaction({ node }: ProxyRoute): RequestHandler {
-  return async (req, res) => {
-    const { hex } = parseRequest(btcSendRawRequestSchema, req.body);
-    // Not cancelled when the client leaves: a broadcast half-sent is worse than one finished.
-    const txid = await node.call<string>("sendrawtransaction", [hex]);
-    res.json({ txid });
-  };
-}
 
 export function getTransaction(route: ProxyRoute): RequestHandler {
   return (req, res) => streamNodeResult({ ...route, garbageBound: undefined }, res, "getrawtransaction", [String(req.params.txid), true]);

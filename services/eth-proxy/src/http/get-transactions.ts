@@ -1,25 +1,13 @@
 /**
- * Transactions:
- *   POST /api/v1/eth/transactions/send-raw          {hex} → {transactionHash} (eth_sendRawTransaction)
+ * Transaction reads:
  *   GET  /api/v1/eth/transactions/{hash}            eth_getTransactionByHash, the node's object
  *   GET  /api/v1/eth/transactions/{hash}/receipt    eth_getTransactionReceipt, the node's object
  * An unknown hash (or a receipt not mined yet) is not_found.
  */
-import { ethSendRawRequestSchema } from "@chaingate/contracts";
-import { parseRequest } from "@chaingate/http";
 import type { RequestHandler } from "express";
 import { streamNodeResult, type ProxyRoute } from "@chaingate/chain-proxy";
 import { hashParameter } from "./parameters.ts";
 import { EthNotFoundError } from "./request-errors.ts";
-
-export function sendRawTransaction({ node }: ProxyRoute): RequestHandler {
-  return async (req, res) => {
-    const { hex } = parseRequest(ethSendRawRequestSchema, req.body);
-    // Not cancelled when the client leaves: a broadcast half-sent is worse than one finished.
-    const transactionHash = await node.call<string>("eth_sendRawTransaction", [hex]);
-    res.json({ transactionHash });
-  };
-}
 
 export function getTransaction(route: ProxyRoute): RequestHandler {
   return async (req, res) => {

@@ -1,13 +1,10 @@
 /**
- * Accounts:
+ * Account reads:
  *   GET  /api/v1/eth/account                          eth_accounts (the node's key store)
  *   GET  /api/v1/eth/account/{address}/nonce?block=   eth_getTransactionCount
  *   GET  /api/v1/eth/account/{address}/balance?block= eth_getBalance
- *   POST /api/v1/eth/account/estimate-gas             eth_estimateGas
- *   POST /api/v1/eth/account/send                     eth_sendTransaction (an unlocked node account)
  */
-import { ethEstimateGasRequestSchema, ethSendTransactionRequestSchema } from "@chaingate/contracts";
-import { abortOnClose, parseRequest, strictQuery } from "@chaingate/http";
+import { abortOnClose, strictQuery } from "@chaingate/http";
 import type { RequestHandler } from "express";
 import type { ProxyRoute } from "@chaingate/chain-proxy";
 import { addressParameter, blockParameter } from "./parameters.ts";
@@ -33,22 +30,5 @@ export function getBalance({ node }: ProxyRoute): RequestHandler {
     const block = blockParameter(strictQuery(req.query, ["block"]).block);
     const balance = await node.call<string>("eth_getBalance", [address, block], { signal: abortOnClose(res) });
     res.json({ address, block, balance });
-  };
-}
-
-export function estimateGas({ node }: ProxyRoute): RequestHandler {
-  return async (req, res) => {
-    const { transaction, block } = parseRequest(ethEstimateGasRequestSchema, req.body);
-    const gas = await node.call<string>("eth_estimateGas", [transaction, block ?? "latest"], { signal: abortOnClose(res) });
-    res.json({ gas });
-  };
-}
-
-export function sendTransaction({ node }: ProxyRoute): RequestHandler {
-  return async (req, res) => {
-    const { transaction } = parseRequest(ethSendTransactionRequestSchema, req.body);
-    // Not cancelled when the client leaves: a send half-done is worse than one finished.
-    const transactionHash = await node.call<string>("eth_sendTransaction", [transaction]);
-    res.json({ transactionHash });
   };
 }

@@ -1,0 +1,63 @@
+/** The fields of the webhook request bodies, each with its rule and its Laravel-style messages. */
+import { z } from "../../zod.ts";
+import { COINS } from "../../events/event-contract.ts";
+import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../../webhook-settings.ts";
+import { WEBHOOK_ADDRESS_MAX_CHARS, WEBHOOK_ADDRESSES_PER_REQUEST, WEBHOOK_MAX_XPUB_IDS } from "./webhook-limits.ts";
+
+export const coinField = z
+  .enum(COINS, { error: "The selected coin is invalid." })
+  .openapi({ description: "`TRX`, `BTC` or `ETH`: one subscription covers a whole chain." });
+export const urlField = z
+  .string({ error: "The webhook url field must be a string." })
+  .max(2048, { error: "The webhook url field must not be greater than 2048 characters." })
+  .openapi({
+    description:
+      "Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, cloud metadata and platform addresses (169.254.169.254, Azure's 168.63.129.16, fd00:ec2::254, …, in any IPv6 form), and host names resolving into any of them, are refused with 422.",
+    example: "https://example.com/hooks/chaingate",
+  });
+export const addressesField = z
+  .array(
+    z
+      .string({ error: "Each address must be a string." })
+      .min(1, { error: "Each address must not be empty." })
+      .max(WEBHOOK_ADDRESS_MAX_CHARS, { error: `Each address must not be greater than ${WEBHOOK_ADDRESS_MAX_CHARS} characters.` }),
+    { error: "The addresses field must be an array." },
+  )
+  .min(1, { error: "The addresses field must have at least 1 items." })
+  .max(WEBHOOK_ADDRESSES_PER_REQUEST, { error: `The addresses field must not have more than ${WEBHOOK_ADDRESSES_PER_REQUEST} items.` })
+  .openapi({
+    description: `Watched addresses, 1 to ${WEBHOOK_ADDRESSES_PER_REQUEST} per request, validated per coin; duplicates collapse; ETH is stored and matched lower case.`,
+  });
+export const isActiveField = z
+  .boolean({ error: "The is active field must be true or false." })
+  .openapi({ description: "Whether notifications are sent. Default true." });
+const confirmationsMaxima = Object.entries(MAX_CONFIRMATIONS)
+  .map(([coin, max]) => `${coin} ${max}`)
+  .join(", ");
+export const confirmationsField = z
+  .number({ error: "The confirmations field must be an integer." })
+  .int({ error: "The confirmations field must be an integer." })
+  .min(1, { error: "The confirmations field must be at least 1." })
+  .openapi({
+    description: `How deep a transfer's block must be before it is notified (1 = as soon as the scanner processes the block). Default ${DEFAULT_CONFIRMATIONS}; at most ${confirmationsMaxima} (more is a 422). A chaingate addition.`,
+    example: 6,
+  });
+export const includeTokensField = z.boolean({ error: "The include tokens field must be true or false." }).openapi({
+  description:
+    "ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition.",
+});
+export const xpubIdsField = z
+  .array(
+    z
+      .number({ error: "Each xpub id must be an integer." })
+      .int({ error: "Each xpub id must be an integer." })
+      .positive({ error: "Each xpub id must be positive." }),
+    {
+      error: "The xpub ids field must be an array.",
+    },
+  )
+  .max(WEBHOOK_MAX_XPUB_IDS, { error: `The xpub ids field must not have more than ${WEBHOOK_MAX_XPUB_IDS} items.` })
+  .openapi({
+    description:
+      "Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): the addresses issued from them are watched besides the webhook's own list — those issued before the key is named from then on (the answer lists those the registry has recorded; the rest of the key's history follows within moments), later ones from the moment they are issued. Removing a key stops watching its addresses, except those in the webhook's own list.",
+  });

@@ -1,15 +1,19 @@
+/**
+ * The bus against the shared NATS, under a namespace of the file's own: publishing (deduplicated,
+ * validated, traced), consuming (acks, retries, terminations), compacted streams and core signals.
+ */
 import { randomBytes } from "node:crypto";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { context, trace, TraceFlags } from "@opentelemetry/api";
 import { transferMatched, z, type EventContract, type EventPayload } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { integrationTest } from "@chaingate/testing/fixtures";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import { connectBus, type Bus, type Consumption, type MessageInfo } from "./index.ts";
 import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
-const namespace = `t${randomBytes(4).toString("hex")}`;
-let bus: Bus;
+/** What a test started consuming: stopped after the test. */
 const consumptions: Consumption[] = [];
 
 const transfer = sampleTransfer;
@@ -29,29 +33,70 @@ function collector(count: number) {
   };
 }
 
-beforeAll(async () => {
+/** A compacted stream as the watch feed uses it: one message per subject, kept forever. */
+const stateSchema = z.object({ key: z.string(), version: z.number().int(), value: z.string() });
+const stateChanged = {
+  name: "state.changed",
+  stream: "SNAPSHOTS",
+  streamSubjects: "state.changed.*",
+  streamOptions: { maxMsgsPerSubject: 1, maxAgeMs: 0 },
+  schema: stateSchema,
+  subject: (p) => `state.changed.${p.key}`,
+  messageId: (p) => `state:${p.key}:${p.version}`,
+} satisfies EventContract<typeof stateSchema>;
+type State = EventPayload<typeof stateChanged>;
+const versionOf = (p: State) => p.version;
+
+interface BusFixtures {
+  /** A connection to the file's bus with `transfer.matched`'s stream (ensured twice: it is idempotent), deleted after the file. */
+  busConnection: Bus;
+  /** The same connection with the compacted SNAPSHOTS stream (`state.changed`) ensured too, deleted after the file. */
+  compactedBus: Bus;
+}
+
+const it = integrationTest.extend<BusFixtures>({
+  busConnection: [
+    async ({ bus }, use) => {
+      const connection = await connectBus({ url: bus.url, name: "bus-test", logger, namespace: bus.namespace });
+      try {
+        await connection.ensureStreams([transferMatched]);
+        await connection.ensureStreams([transferMatched]); // idempotent
+        await use(connection);
+        await connection.admin.deleteStream(transferMatched);
+      } finally {
+        await connection.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  compactedBus: [
+    async ({ busConnection }, use) => {
+      await busConnection.ensureStreams([stateChanged]);
+      await use(busConnection);
+      await busConnection.admin.deleteStream(stateChanged);
+    },
+    { scope: "file" },
+  ],
+});
+
+// The trace context travels through AsyncLocalStorage, as in a service.
+beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  bus = await connectBus({ url: process.env.NATS_URL!, name: "bus-test", logger, namespace });
-  await bus.ensureStreams([transferMatched]);
-  await bus.ensureStreams([transferMatched]); // idempotent
 });
 afterEach(async () => {
   await Promise.all(consumptions.splice(0).map((c) => c.stop()));
 });
-afterAll(async () => {
-  await bus.admin.deleteStream(transferMatched);
-  await bus.admin.deleteStream(stateChanged);
-  await bus.close();
+afterAll(() => {
   context.disable();
 });
 
 describe("bus", () => {
-  it("drops a republished event as a duplicate (same Nats-Msg-Id) and delivers it once", async () => {
+  it("drops a republished event as a duplicate (same Nats-Msg-Id) and delivers it once", async ({ busConnection, bus: { namespace } }) => {
     const event = transfer();
-    expect((await bus.publish(transferMatched, event)).duplicate).toBe(false);
-    expect((await bus.publish(transferMatched, event)).duplicate).toBe(true);
+    expect((await busConnection.publish(transferMatched, event)).duplicate).toBe(false);
+    expect((await busConnection.publish(transferMatched, event)).duplicate).toBe(true);
     const got = collector(1);
-    consumptions.push(await bus.consume(transferMatched, { durable: "dedup", handle: async (p, i) => got.record(p, i) }));
+    consumptions.push(await busConnection.consume(transferMatched, { durable: "dedup", handle: async (p, i) => got.record(p, i) }));
     await got.enough;
     await new Promise((r) => setTimeout(r, 300));
     expect(got.seen).toHaveLength(1);
@@ -60,21 +105,23 @@ describe("bus", () => {
     expect(got.seen[0]?.info.subject).toBe(`${namespace}.transfer.matched.btc`);
   });
 
-  it("refuses to publish a payload that breaks its contract", async () => {
-    await expect(bus.publish(transferMatched, transfer({ amount: "1e-8" }))).rejects.toThrow();
+  it("refuses to publish a payload that breaks its contract", async ({ busConnection }) => {
+    await expect(busConnection.publish(transferMatched, transfer({ amount: "1e-8" }))).rejects.toThrow();
   });
 
-  it("carries the publisher's trace context to the consumer", async () => {
+  it("carries the publisher's trace context to the consumer", async ({ busConnection }) => {
     const spanContext = {
       traceId: randomBytes(16).toString("hex"),
       spanId: randomBytes(8).toString("hex"),
       traceFlags: TraceFlags.SAMPLED,
     };
     const event = transfer({ webhook_id: 8 });
-    await context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () => bus.publish(transferMatched, event));
+    await context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () =>
+      busConnection.publish(transferMatched, event),
+    );
     const got = collector(1);
     consumptions.push(
-      await bus.consume(transferMatched, {
+      await busConnection.consume(transferMatched, {
         durable: "trace",
         filterSubject: "transfer.matched.btc",
         handle: async (p, i) => {
@@ -86,15 +133,15 @@ describe("bus", () => {
     expect(got.seen[0]?.traceId).toBe(spanContext.traceId);
   });
 
-  it("acks only after the handler succeeds: a failed attempt is redelivered, a permanent failure is not", async () => {
+  it("acks only after the handler succeeds: a failed attempt is redelivered, a permanent failure is not", async ({ busConnection }) => {
     const flaky = transfer({ webhook_id: 9 });
     const poison = transfer({ webhook_id: 10 });
-    await bus.publish(transferMatched, flaky);
-    await bus.publish(transferMatched, poison);
+    await busConnection.publish(transferMatched, flaky);
+    await busConnection.publish(transferMatched, poison);
     const attempts = new Map<number, number>();
     const got = collector(1);
     consumptions.push(
-      await bus.consume(transferMatched, {
+      await busConnection.consume(transferMatched, {
         durable: "retry",
         handle: async (payload, info) => {
           if (payload.webhook_id !== 9 && payload.webhook_id !== 10) return;
@@ -112,11 +159,11 @@ describe("bus", () => {
     expect(attempts.get(10)).toBe(1);
   });
 
-  it("retries an error nobody classified (a ChaingateError without retryable) and delivers the event later", async () => {
-    await bus.publish(transferMatched, transfer({ webhook_id: 12 }));
+  it("retries an error nobody classified (a ChaingateError without retryable) and delivers the event later", async ({ busConnection }) => {
+    await busConnection.publish(transferMatched, transfer({ webhook_id: 12 }));
     const got = collector(1);
     consumptions.push(
-      await bus.consume(transferMatched, {
+      await busConnection.consume(transferMatched, {
         durable: "unclassified",
         handle: async (payload, info) => {
           if (payload.webhook_id !== 12) return;
@@ -129,13 +176,13 @@ describe("bus", () => {
     expect(got.seen[0]?.info.deliveryCount).toBe(2);
   });
 
-  it("terminates a message whose payload breaks the contract and goes on with the next", async () => {
-    await bus.admin.publishRaw("transfer.matched.eth", JSON.stringify({ nonsense: true }));
+  it("terminates a message whose payload breaks the contract and goes on with the next", async ({ busConnection }) => {
+    await busConnection.admin.publishRaw("transfer.matched.eth", JSON.stringify({ nonsense: true }));
     const event = transfer({ coin: "ETH", currency: "ETH", webhook_id: 11 });
-    await bus.publish(transferMatched, event);
+    await busConnection.publish(transferMatched, event);
     const got = collector(1);
     consumptions.push(
-      await bus.consume(transferMatched, {
+      await busConnection.consume(transferMatched, {
         durable: "eth",
         filterSubject: "transfer.matched.eth",
         handle: async (p, i) => got.record(p, i),
@@ -146,46 +193,39 @@ describe("bus", () => {
   });
 });
 
-/** A compacted stream as the watch feed uses it: one message per subject, kept forever. */
-const stateSchema = z.object({ key: z.string(), version: z.number().int(), value: z.string() });
-const stateChanged = {
-  name: "state.changed",
-  stream: "SNAPSHOTS",
-  streamSubjects: "state.changed.*",
-  streamOptions: { maxMsgsPerSubject: 1, maxAgeMs: 0 },
-  schema: stateSchema,
-  subject: (p) => `state.changed.${p.key}`,
-  messageId: (p) => `state:${p.key}:${p.version}`,
-} satisfies EventContract<typeof stateSchema>;
-type State = EventPayload<typeof stateChanged>;
-const versionOf = (p: State) => p.version;
-
 describe("compacted streams", () => {
-  beforeAll(() => bus.ensureStreams([stateChanged]));
-
-  it("take per-contract stream options (one message per subject, no max age); the other streams keep 7 days", async () => {
-    const snapshots = await bus.admin.streamInfo(stateChanged);
+  it("take per-contract stream options (one message per subject, no max age); the other streams keep 7 days", async ({
+    compactedBus,
+    bus: { namespace },
+  }) => {
+    const snapshots = await compactedBus.admin.streamInfo(stateChanged);
     expect(snapshots.config).toMatchObject({ max_msgs_per_subject: 1, max_age: 0 });
-    const transfers = await bus.admin.streamInfo(transferMatched);
+    const transfers = await compactedBus.admin.streamInfo(transferMatched);
     expect(transfers.config.max_age).toBe(7 * 24 * 60 * 60 * 1e9);
-    for (let version = 1; version <= 3; version++) await bus.publish(stateChanged, { key: "a", version, value: `v${version}` });
-    expect((await bus.admin.lastMessage(stateChanged, "state.changed.a"))?.json()).toMatchObject({ version: 3 });
-    expect((await bus.admin.streamInfo(stateChanged, { subjects: "state.changed.a" })).state.subjects).toEqual({
+    for (let version = 1; version <= 3; version++) await compactedBus.publish(stateChanged, { key: "a", version, value: `v${version}` });
+    expect((await compactedBus.admin.lastMessage(stateChanged, "state.changed.a"))?.json()).toMatchObject({ version: 3 });
+    expect((await compactedBus.admin.streamInfo(stateChanged, { subjects: "state.changed.a" })).state.subjects).toEqual({
       [`${namespace}.state.changed.a`]: 1,
     });
   });
 
-  it("keep the subjects other contracts of the stream added: ensuring one contract never takes another's away", async () => {
+  it("keep the subjects other contracts of the stream added: ensuring one contract never takes another's away", async ({
+    compactedBus,
+    bus: { namespace },
+  }) => {
     const other = { ...stateChanged, name: "state.other", streamSubjects: "state.other.*" };
-    await bus.ensureStreams([other]);
-    await bus.ensureStreams([stateChanged]);
-    expect((await bus.admin.streamInfo(stateChanged)).config.subjects.sort()).toEqual([
+    await compactedBus.ensureStreams([other]);
+    await compactedBus.ensureStreams([stateChanged]);
+    expect((await compactedBus.admin.streamInfo(stateChanged)).config.subjects.sort()).toEqual([
       `${namespace}.state.changed.*`,
       `${namespace}.state.other.*`,
     ]);
   });
 
-  it("let processes that know different contracts of one stream create it at the same moment: both succeed, every subject kept", async () => {
+  it("let processes that know different contracts of one stream create it at the same moment: both succeed, every subject kept", async ({
+    compactedBus,
+    bus: { url, namespace },
+  }) => {
     // A service and its test (or two services) starting together: each finds no stream, and each adds it with its own subjects.
     for (let round = 0; round < 10; round++) {
       const stream = `RACE${round}`;
@@ -195,60 +235,75 @@ describe("compacted streams", () => {
         stream,
         streamSubjects: `race${round}.${part}.*`,
       }));
-      const others = await Promise.all(
-        [1, 2, 3].map(() => connectBus({ url: process.env.NATS_URL!, name: "bus-test", logger, namespace })),
-      );
+      const others = await Promise.all([1, 2, 3].map(() => connectBus({ url, name: "bus-test", logger, namespace })));
       try {
         await Promise.all(others.map((other, i) => other.ensureStreams([contracts[i]!])));
-        expect((await bus.admin.streamInfo(contracts[0]!)).config.subjects.sort()).toEqual(
+        expect((await compactedBus.admin.streamInfo(contracts[0]!)).config.subjects.sort()).toEqual(
           ["a", "b", "c"].map((part) => `${namespace}.race${round}.${part}.*`),
         );
-        await bus.admin.deleteStream(contracts[0]!);
+        await compactedBus.admin.deleteStream(contracts[0]!);
       } finally {
         await Promise.all(others.map((other) => other.close()));
       }
     }
   });
 
-  it("ensure every subject the stream options name, whichever of the stream's contracts is given", async () => {
+  it("ensure every subject the stream options name, whichever of the stream's contracts is given", async ({
+    compactedBus,
+    bus: { namespace },
+  }) => {
     const shared = { subjects: ["state.left.*", "state.right.*"] };
     const left = { ...stateChanged, name: "state.left", stream: "SHARED", streamSubjects: "state.left.*", streamOptions: shared };
-    await bus.ensureStreams([left]);
-    expect((await bus.admin.streamInfo(left)).config.subjects.sort()).toEqual([`${namespace}.state.left.*`, `${namespace}.state.right.*`]);
-    await bus.admin.deleteStream(left);
+    await compactedBus.ensureStreams([left]);
+    expect((await compactedBus.admin.streamInfo(left)).config.subjects.sort()).toEqual([
+      `${namespace}.state.left.*`,
+      `${namespace}.state.right.*`,
+    ]);
+    await compactedBus.admin.deleteStream(left);
   });
 
-  it("refuse contracts of one stream that ask for different options", async () => {
+  it("refuse contracts of one stream that ask for different options", async ({ compactedBus }) => {
     await expect(
-      bus.ensureStreams([
+      compactedBus.ensureStreams([
         stateChanged,
         { ...stateChanged, name: "state.other", streamSubjects: "state.other.*", streamOptions: { maxMsgsPerSubject: 2 } },
       ]),
     ).rejects.toThrow(/different stream options/);
   });
+});
 
-  it("publishIfNewer never lets an older state land after a newer one, however publishers race", async () => {
-    expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({ published: true });
-    expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 4, value: "four" }, versionOf)).toEqual({ published: false });
-    expect(await bus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({ published: false });
+describe("publishing and consuming on a compacted stream", () => {
+  it("publishIfNewer never lets an older state land after a newer one, however publishers race", async ({ compactedBus }) => {
+    expect(await compactedBus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({
+      published: true,
+    });
+    expect(await compactedBus.publishIfNewer(stateChanged, { key: "b", version: 4, value: "four" }, versionOf)).toEqual({
+      published: false,
+    });
+    expect(await compactedBus.publishIfNewer(stateChanged, { key: "b", version: 5, value: "five" }, versionOf)).toEqual({
+      published: false,
+    });
     // Fifteen publishers of versions 6..20 at once, in a shuffled order: the subject ends at the newest.
     const versions = Array.from({ length: 15 }, (_, i) => 6 + i).sort(() => Math.random() - 0.5);
     const results = await Promise.all(
-      versions.map((version) => bus.publishIfNewer(stateChanged, { key: "b", version, value: `v${version}` }, versionOf)),
+      versions.map((version) => compactedBus.publishIfNewer(stateChanged, { key: "b", version, value: `v${version}` }, versionOf)),
     );
     expect(results[versions.indexOf(20)]).toEqual({ published: true });
-    const last = await bus.admin.lastMessage(stateChanged, "state.changed.b");
+    const last = await compactedBus.admin.lastMessage(stateChanged, "state.changed.b");
     expect(last?.json()).toEqual({ key: "b", version: 20, value: "v20" });
   });
 
-  it("removes the messages of a subject pattern, leaving the others, and a consumer that is behind still gets every other message", async () => {
+  it("removes the messages of a subject pattern, leaving the others, and a consumer that is behind still gets every other message", async ({
+    compactedBus,
+    bus: { namespace },
+  }) => {
     const key = (name: string) => ({ key: name, version: 1, value: "x" });
     const handled: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // A consumer stuck on its first message while the rest pile up behind it.
     consumptions.push(
-      await bus.consume(stateChanged, {
+      await compactedBus.consume(stateChanged, {
         durable: "behind",
         maxAckPending: 1,
         filterSubject: "state.changed.*",
@@ -259,19 +314,21 @@ describe("compacted streams", () => {
         },
       }),
     );
-    await bus.publish(stateChanged, key("r0"));
-    for (const name of ["r1", "rgone", "r2"]) await bus.publish(stateChanged, key(name));
-    expect(await bus.removeSubjects(stateChanged, "state.changed.rgone")).toBe(1);
-    expect(await bus.removeSubjects(stateChanged, "state.changed.rnothing")).toBe(0);
-    await bus.publish(stateChanged, key("r3"));
+    await compactedBus.publish(stateChanged, key("r0"));
+    for (const name of ["r1", "rgone", "r2"]) await compactedBus.publish(stateChanged, key(name));
+    expect(await compactedBus.removeSubjects(stateChanged, "state.changed.rgone")).toBe(1);
+    expect(await compactedBus.removeSubjects(stateChanged, "state.changed.rnothing")).toBe(0);
+    await compactedBus.publish(stateChanged, key("r3"));
     release();
     await expect.poll(() => handled, { timeout: 10_000 }).toEqual(["r0", "r1", "r2", "r3"]);
-    const { state } = await bus.admin.streamInfo(stateChanged, { subjects: "state.changed.>" });
+    const { state } = await compactedBus.admin.streamInfo(stateChanged, { subjects: "state.changed.>" });
     expect(Object.keys(state.subjects ?? {})).not.toContain(`${namespace}.state.changed.rgone`);
   });
 
-  it("maxAckPending 1 hands messages out one at a time: two replicas of a durable handle them in stream order", async () => {
-    for (let version = 1; version <= 30; version++) await bus.publish(stateChanged, { key: `o${version}`, version, value: "x" });
+  it("maxAckPending 1 hands messages out one at a time: two replicas of a durable handle them in stream order", async ({
+    compactedBus,
+  }) => {
+    for (let version = 1; version <= 30; version++) await compactedBus.publish(stateChanged, { key: `o${version}`, version, value: "x" });
     const order: number[] = [];
     let inFlight = 0;
     let overlapped = false;
@@ -284,7 +341,7 @@ describe("compacted streams", () => {
       inFlight--;
     };
     for (let replica = 0; replica < 2; replica++) {
-      consumptions.push(await bus.consume(stateChanged, { durable: "in-order", maxAckPending: 1, handle }));
+      consumptions.push(await compactedBus.consume(stateChanged, { durable: "in-order", maxAckPending: 1, handle }));
     }
     await expect.poll(() => order.length, { timeout: 20_000 }).toBe(30);
     expect(order).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
@@ -293,9 +350,12 @@ describe("compacted streams", () => {
 });
 
 describe("signals (core NATS)", () => {
-  it("reach every bus of the same namespace with the subject as signalled, and no bus of another namespace", async () => {
-    const sibling = await connectBus({ url: process.env.NATS_URL!, name: "bus-test-sibling", logger, namespace });
-    const stranger = await connectBus({ url: process.env.NATS_URL!, name: "bus-test-stranger", logger, namespace: `${namespace}x` });
+  it("reach every bus of the same namespace with the subject as signalled, and no bus of another namespace", async ({
+    busConnection,
+    bus: { url, namespace },
+  }) => {
+    const sibling = await connectBus({ url, name: "bus-test-sibling", logger, namespace });
+    const stranger = await connectBus({ url, name: "bus-test-stranger", logger, namespace: `${namespace}x` });
     try {
       const heard: string[] = [];
       const strangerHeard: string[] = [];
@@ -303,13 +363,13 @@ describe("signals (core NATS)", () => {
       stranger.onSignal("test.signal.*", (subject, data) => strangerHeard.push(`${subject} ${data}`));
       // A round trip through the server: both subscriptions are registered before the signals.
       await Promise.all([sibling.ping(), stranger.ping()]);
-      bus.signal("test.signal.BTC", "one");
-      bus.signal("test.other", "ignored");
+      busConnection.signal("test.signal.BTC", "one");
+      busConnection.signal("test.other", "ignored");
       await expect.poll(() => heard).toEqual(["test.signal.BTC one"]);
       subscription.unsubscribe();
       await sibling.ping();
-      bus.signal("test.signal.ETH", "after");
-      await bus.ping();
+      busConnection.signal("test.signal.ETH", "after");
+      await busConnection.ping();
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(heard).toEqual(["test.signal.BTC one"]);
       expect(strangerHeard).toEqual([]);

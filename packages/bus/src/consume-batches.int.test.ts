@@ -9,14 +9,14 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { integrationTest } from "@chaingate/testing/fixtures";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import { connectBus, type BatchItem, type Bus, type Consumption } from "./index.ts";
 import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
-const namespace = `b${randomBytes(4).toString("hex")}`;
 const exporter = new InMemorySpanExporter();
-let bus: Bus;
+/** What a test started consuming: stopped after the test. */
 const consumptions: Consumption[] = [];
 type Item = BatchItem<typeof transferMatched>;
 
@@ -24,38 +24,56 @@ function transfer(webhookId: number, n: number): EventPayload<typeof transferMat
   return sampleTransfer({ event_id: `evt-${webhookId}-${n}`, webhook_id: webhookId, position: n });
 }
 
-async function publishMany(webhookId: number, count: number): Promise<string[]> {
+async function publishMany(busConnection: Bus, webhookId: number, count: number): Promise<string[]> {
   const events = Array.from({ length: count }, (_, n) => transfer(webhookId, n));
-  await Promise.all(events.map((event) => bus.publish(transferMatched, event)));
+  await Promise.all(events.map((event) => busConnection.publish(transferMatched, event)));
   return events.map((event) => event.event_id);
 }
 
-beforeAll(async () => {
+const it = integrationTest.extend<{
+  /** A connection to the file's bus with `transfer.matched`'s stream, deleted after the file. */
+  busConnection: Bus;
+}>({
+  busConnection: [
+    async ({ bus }, use) => {
+      const connection = await connectBus({ url: bus.url, name: "batch-test", logger, namespace: bus.namespace });
+      try {
+        await connection.ensureStreams([transferMatched]);
+        await use(connection);
+        await connection.admin.deleteStream(transferMatched);
+      } finally {
+        await connection.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
+// Spans are kept in memory (the trace test reads them), and contexts travel through AsyncLocalStorage as in a service.
+beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-  bus = await connectBus({ url: process.env.NATS_URL!, name: "batch-test", logger, namespace });
-  await bus.ensureStreams([transferMatched]);
 });
 afterEach(async () => {
   await Promise.all(consumptions.splice(0).map((c) => c.stop()));
 });
-afterAll(async () => {
-  await bus.admin.deleteStream(transferMatched);
-  await bus.close();
+afterAll(() => {
   trace.disable();
   context.disable();
 });
 
 describe("consumeBatches", () => {
-  it("hands waiting events over together (at most maxBatch), each once, and acks them after the handler resolved", async () => {
-    const published = await publishMany(21, 250);
+  it("hands waiting events over together (at most maxBatch), each once, and acks them after the handler resolved", async ({
+    busConnection,
+  }) => {
+    const published = await publishMany(busConnection, 21, 250);
     const batches: string[][] = [];
     const handle = async (items: Item[]) => {
       // Slow stores: more messages wait while one batch is stored.
       await new Promise((resolve) => setTimeout(resolve, 20));
       batches.push(items.filter((i) => i.payload.webhook_id === 21).map((i) => i.payload.event_id));
     };
-    consumptions.push(await bus.consumeBatches(transferMatched, { durable: "many", maxBatch: 64, handleBatch: handle }));
+    consumptions.push(await busConnection.consumeBatches(transferMatched, { durable: "many", maxBatch: 64, handleBatch: handle }));
     await expect.poll(() => batches.flat().length, { timeout: 10_000 }).toBe(250);
     expect(batches.flat().toSorted()).toEqual(published.toSorted());
     expect(Math.max(...batches.map((b) => b.length))).toBe(64);
@@ -64,7 +82,7 @@ describe("consumeBatches", () => {
     await consumptions.pop()!.stop();
     const again: string[] = [];
     consumptions.push(
-      await bus.consumeBatches(transferMatched, {
+      await busConnection.consumeBatches(transferMatched, {
         durable: "many",
         handleBatch: async (items) => void again.push(...items.map((i) => i.payload.event_id)),
       }),
@@ -73,10 +91,10 @@ describe("consumeBatches", () => {
     expect(again).toEqual([]);
   });
 
-  it("a quiet stream gets each event at once, in a batch of its own", async () => {
+  it("a quiet stream gets each event at once, in a batch of its own", async ({ busConnection }) => {
     const seen: Array<{ size: number; at: number }> = [];
     consumptions.push(
-      await bus.consumeBatches(transferMatched, {
+      await busConnection.consumeBatches(transferMatched, {
         durable: "quiet",
         filterSubject: "transfer.matched.eth",
         handleBatch: async (items) => void seen.push({ size: items.length, at: Date.now() }),
@@ -84,22 +102,26 @@ describe("consumeBatches", () => {
     );
     for (let n = 0; n < 3; n++) {
       const sent = Date.now();
-      await bus.publish(transferMatched, { ...transfer(22, n), coin: "ETH", currency: "ETH" });
+      await busConnection.publish(transferMatched, { ...transfer(22, n), coin: "ETH", currency: "ETH" });
       await expect.poll(() => seen.length, { timeout: 5_000, interval: 5 }).toBe(n + 1);
       expect(seen[n]!.size).toBe(1);
       expect(seen[n]!.at - sent).toBeLessThan(500);
     }
   });
+});
 
-  it("a failed batch is redelivered whole; a non-retryable error terminates; a broken payload is terminated alone", async () => {
+describe("consumeBatches when the handler fails", () => {
+  it("a failed batch is redelivered whole; a non-retryable error terminates; a broken payload is terminated alone", async ({
+    busConnection,
+  }) => {
     const sub = "transfer.matched.trx";
-    await bus.admin.publishRaw(sub, JSON.stringify({ nonsense: true }));
+    await busConnection.admin.publishRaw(sub, JSON.stringify({ nonsense: true }));
     const trx = (n: number) => ({ ...transfer(23, n), coin: "TRX" as const, currency: "TRX" });
-    await bus.publish(transferMatched, trx(0));
-    await bus.publish(transferMatched, trx(1));
+    await busConnection.publish(transferMatched, trx(0));
+    await busConnection.publish(transferMatched, trx(1));
     const calls: Array<Array<{ id: string; delivery: number }>> = [];
     consumptions.push(
-      await bus.consumeBatches(transferMatched, {
+      await busConnection.consumeBatches(transferMatched, {
         durable: "flaky",
         filterSubject: sub,
         handleBatch: async (items) => {
@@ -124,7 +146,7 @@ describe("consumeBatches", () => {
       { id: "evt-23-0", delivery: 2 },
       { id: "evt-23-1", delivery: 2 },
     ]);
-    await bus.publish(transferMatched, trx(2));
+    await busConnection.publish(transferMatched, trx(2));
     await expect.poll(() => handled().length, { timeout: 5_000 }).toBe(5);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     // Terminated, not redelivered; nothing else came back either.
@@ -132,11 +154,13 @@ describe("consumeBatches", () => {
     expect(handled()[4]).toEqual({ id: "evt-23-2", delivery: 1 });
   });
 
-  it("an error nobody classified (a ChaingateError without retryable) redelivers the batch: only a non-retryable one terminates", async () => {
-    await bus.publish(transferMatched, transfer(25, 0));
+  it("an error nobody classified (a ChaingateError without retryable) redelivers the batch: only a non-retryable one terminates", async ({
+    busConnection,
+  }) => {
+    await busConnection.publish(transferMatched, transfer(25, 0));
     const deliveries: number[] = [];
     consumptions.push(
-      await bus.consumeBatches(transferMatched, {
+      await busConnection.consumeBatches(transferMatched, {
         durable: "unclassified",
         handleBatch: async (items) => {
           const mine = items.filter((i) => i.payload.webhook_id === 25);
@@ -148,11 +172,13 @@ describe("consumeBatches", () => {
     await expect.poll(() => deliveries, { timeout: 10_000 }).toEqual([1, 2]);
   });
 
-  it("a handler can fail one event of a batch: the others are acked and never come back, that one is redelivered", async () => {
-    for (let n = 0; n < 3; n++) await bus.publish(transferMatched, transfer(26, n));
+  it("a handler can fail one event of a batch: the others are acked and never come back, that one is redelivered", async ({
+    busConnection,
+  }) => {
+    for (let n = 0; n < 3; n++) await busConnection.publish(transferMatched, transfer(26, n));
     const handled: Array<{ position: number | null; delivery: number }> = [];
     consumptions.push(
-      await bus.consumeBatches(transferMatched, {
+      await busConnection.consumeBatches(transferMatched, {
         durable: "one-fails",
         handleBatch: async (batch) => {
           const items = batch.filter((i) => i.payload.webhook_id === 26);
@@ -170,11 +196,15 @@ describe("consumeBatches", () => {
       { position: 1, delivery: 2 },
       { position: 2, delivery: 1 },
     ]);
-    const consumer = await bus.admin.consumerInfo(transferMatched, "one-fails");
+    const consumer = await busConnection.admin.consumerInfo(transferMatched, "one-fails");
     expect(consumer.num_ack_pending + consumer.num_pending).toBe(0);
   });
+});
 
-  it("each event continues its own publisher's trace: a consumer span per message, child of the publisher's span", async () => {
+describe("consumeBatches and traces", () => {
+  it("each event continues its own publisher's trace: a consumer span per message, child of the publisher's span", async ({
+    busConnection,
+  }) => {
     const publishers = [0, 1, 2].map(() => ({
       traceId: randomBytes(16).toString("hex"),
       spanId: randomBytes(8).toString("hex"),
@@ -183,13 +213,13 @@ describe("consumeBatches", () => {
     await Promise.all(
       publishers.map((spanContext, n) =>
         context.with(trace.setSpan(context.active(), trace.wrapSpanContext(spanContext)), () =>
-          bus.publish(transferMatched, { ...transfer(24, n), coin: "ETH", currency: "ETH" }),
+          busConnection.publish(transferMatched, { ...transfer(24, n), coin: "ETH", currency: "ETH" }),
         ),
       ),
     );
     const seen = new Map<string, { traceId: string; spanId: string; active: string | undefined }>();
     consumptions.push(
-      await bus.consumeBatches(transferMatched, {
+      await busConnection.consumeBatches(transferMatched, {
         durable: "traced",
         filterSubject: "transfer.matched.eth",
         handleBatch: async (items) => {

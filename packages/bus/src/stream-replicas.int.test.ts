@@ -6,13 +6,12 @@
  */
 import { transferMatched } from "@chaingate/contracts";
 import { startPrivateNatsCluster, type PrivateNatsCluster } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { integrationTest } from "@chaingate/testing/fixtures";
+import { describe, expect } from "vitest";
 import { connectBus, type Bus } from "./index.ts";
 import { sampleTransfer } from "./testing/sample-transfer.ts";
 
 const logger = { info: () => {}, warn: () => {}, error: () => {} };
-let cluster: PrivateNatsCluster;
-let bus: Bus;
 
 const transfer = (n: number) => sampleTransfer({ webhook_id: n, event_id: `evt-${n}` });
 
@@ -29,40 +28,65 @@ async function eventually<T>(work: () => Promise<T>, timeoutMs = 30_000): Promis
   }
 }
 
-beforeAll(async () => {
-  cluster = await startPrivateNatsCluster(3);
-  bus = await eventually(() => connectBus({ url: cluster.url, name: "replicas-test", logger, streamReplicas: 3 }));
-  await eventually(() => bus.ensureStreams([transferMatched]));
-}, 90_000);
-
-afterAll(async () => {
-  await bus?.close();
-  await cluster?.destroy();
+const it = integrationTest.extend<{
+  /** Three nats-servers of the file's own in one JetStream cluster, destroyed after the file. */
+  cluster: PrivateNatsCluster;
+  /** A connection through the cluster's server list, creating its streams with 3 replicas; `transfer.matched`'s stream ensured. */
+  busConnection: Bus;
+}>({
+  cluster: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const cluster = await startPrivateNatsCluster(3);
+      try {
+        await use(cluster);
+      } finally {
+        await cluster.destroy();
+      }
+    },
+    { scope: "file" },
+  ],
+  busConnection: [
+    async ({ cluster }, use) => {
+      const connection = await eventually(() => connectBus({ url: cluster.url, name: "replicas-test", logger, streamReplicas: 3 }));
+      try {
+        await eventually(() => connection.ensureStreams([transferMatched]));
+        await use(connection);
+      } finally {
+        await connection.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 describe("streams in a JetStream cluster", () => {
-  it("are created with the configured replicas and lose no event when the stream's leader server dies", async () => {
-    const info = await bus.admin.streamInfo(transferMatched);
+  // The cluster's start-up (up to 90 s while it elects leaders) runs within this test's time.
+  it("are created with the configured replicas and lose no event when the stream's leader server dies", async ({
+    busConnection,
+    cluster,
+  }) => {
+    const info = await busConnection.admin.streamInfo(transferMatched);
     expect(info.config.num_replicas).toBe(3);
     expect(info.cluster?.replicas).toHaveLength(2);
 
     const received = new Set<number>();
-    const consumption = await bus.consume(transferMatched, {
+    const consumption = await busConnection.consume(transferMatched, {
       durable: "replicas-test",
       handle: async (event) => void received.add(event.webhook_id),
     });
-    for (let n = 1; n <= 20; n++) await eventually(() => bus.publish(transferMatched, transfer(n)));
+    for (let n = 1; n <= 20; n++) await eventually(() => busConnection.publish(transferMatched, transfer(n)));
     await expect.poll(() => received.size, { timeout: 20_000 }).toBe(20);
 
     // Kill the server that leads the stream: another replica takes over with every stored event.
-    const leader = (await bus.admin.streamInfo(transferMatched)).cluster!.leader!;
+    const leader = (await busConnection.admin.streamInfo(transferMatched)).cluster!.leader!;
     const index = Number(leader.slice(leader.lastIndexOf("-") + 1));
     await cluster.servers[index]!.kill();
-    for (let n = 21; n <= 40; n++) await eventually(() => bus.publish(transferMatched, transfer(n)));
+    for (let n = 21; n <= 40; n++) await eventually(() => busConnection.publish(transferMatched, transfer(n)));
     await expect.poll(() => received.size, { timeout: 60_000 }).toBe(40);
-    const after = await eventually(() => bus.admin.streamInfo(transferMatched));
+    const after = await eventually(() => busConnection.admin.streamInfo(transferMatched));
     expect(after.state.messages).toBe(40);
     expect(after.cluster?.leader).not.toBe(leader);
     await consumption.stop();
-  });
+  }, 150_000);
 });

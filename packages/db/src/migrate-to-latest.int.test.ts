@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import { integrationTest as it } from "@chaingate/testing/fixtures";
 import { createDatabase, migrateToLatest, type MigrationList } from "./index.ts";
 
 const migrations: MigrationList = {
@@ -14,14 +14,10 @@ const migrations: MigrationList = {
   },
 };
 
-let testDatabase: TestDatabase;
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-});
-afterAll(() => testDatabase.drop());
-
 describe("migrateToLatest", () => {
-  it("creates the service's schema, migrates once even when replicas race, and queries land in the schema", async () => {
+  it("creates the service's schema, migrates once even when replicas race, and queries land in the schema", async ({
+    database: testDatabase,
+  }) => {
     const replicas = [1, 2, 3].map(() =>
       createDatabase<{ things: { id: number; name: string } }>({ connectionString: testDatabase.connectionString, schema: "svc" }),
     );
@@ -48,7 +44,7 @@ describe("an older release on a newer release's schema (a rollback)", () => {
     "0002_things_colour": { up: (db: Kysely<unknown>) => db.schema.alterTable("things").addColumn("colour", "text").execute() },
   };
 
-  it("starts without migrating when every migration it knows is applied, and says so", async () => {
+  it("starts without migrating when every migration it knows is applied, and says so", async ({ database: testDatabase }) => {
     const database = createDatabase<unknown>({ connectionString: testDatabase.connectionString, schema: "rolled_back" });
     try {
       expect(await migrateToLatest(database.db, "rolled_back", newerRelease)).toEqual(["0001_things", "0002_things_colour"]);
@@ -72,7 +68,9 @@ describe("an older release on a newer release's schema (a rollback)", () => {
     }
   });
 
-  it("refuses a history no release produces: a migration it does not know while one of its own is pending", async () => {
+  it("refuses a history no release produces: a migration it does not know while one of its own is pending", async ({
+    database: testDatabase,
+  }) => {
     const database = createDatabase<unknown>({ connectionString: testDatabase.connectionString, schema: "diverged" });
     try {
       await migrateToLatest(database.db, "diverged", newerRelease);

@@ -96,7 +96,9 @@ describe("createHttpApp", () => {
     expect(boom.status).toBe(500);
     expect(await boom.json()).toEqual({ message: "Internal server error" });
   });
+});
 
+describe("createHttpApp request ids and hostile requests", () => {
   it("echoes or assigns a request id, and replaces one that is too long or not plain", async () => {
     const { url } = await serve();
     const echoed = await fetch(`${url}/api/v1/things/1`, { headers: { "x-request-id": "abc-123" } });
@@ -135,7 +137,9 @@ describe("createHttpApp", () => {
     }
     expect((await fetch(`${url}/api/v1/things/%ZZ`)).status).toBe(400);
   });
+});
 
+describe("createHttpApp while a dependency is down", () => {
   it("answers 503 with Retry-After when the database is unavailable", async () => {
     const http = createHttpApp({ service: "test", logger: silent });
     http.route("get", "/rows", () => {

@@ -5,22 +5,27 @@
 import { randomBytes } from "node:crypto";
 import { transferMatched } from "@chaingate/contracts";
 import { createLogger } from "@chaingate/logger";
-import { startPrivateNats, type PrivateNats } from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { PrivateNats } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
+import { expect } from "vitest";
 import { connectBusInBackground } from "./connect-bus-in-background.ts";
 
 const logger = createLogger({ service: "test", level: "silent" });
-let nats: PrivateNats;
 
-beforeAll(async () => {
-  nats = await startPrivateNats();
-  await nats.stop();
-});
-afterAll(async () => {
-  await nats?.destroy();
+const it = integrationTest.extend<{
+  /** The file's own nats-server (`privateNats`), stopped: the test starts it once the service waits for it. */
+  stoppedNats: PrivateNats;
+}>({
+  stoppedNats: [
+    async ({ privateNats }, use) => {
+      await privateNats.stop();
+      await use(privateNats);
+    },
+    { scope: "file" },
+  ],
 });
 
-it("connects once NATS is up, ensures the streams, starts the consumers once, and stops them on close", async () => {
+it("connects once NATS is up, ensures the streams, starts the consumers once, and stops them on close", async ({ stoppedNats: nats }) => {
   const namespace = `k${randomBytes(4).toString("hex")}`;
   let started = 0;
   let stopped = 0;

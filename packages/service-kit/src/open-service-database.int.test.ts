@@ -3,8 +3,8 @@
  * pool's DATABASE_QUERY_TIMEOUT_MS completes, and the pool the service gets keeps that timeout.
  */
 import type { MigrationList } from "@chaingate/db";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { integrationTest as it } from "@chaingate/testing/fixtures";
+import { expect } from "vitest";
 import { openServiceDatabase } from "./open-service-database.ts";
 
 /** pg_sleep(1.5), three times the request timeout below. */
@@ -20,13 +20,7 @@ const migrations: MigrationList = {
   },
 };
 
-let testDatabase: TestDatabase;
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-});
-afterAll(() => testDatabase?.drop());
-
-it("runs a migration longer than the request timeout to its end; requests keep their timeout", async () => {
+it("runs a migration longer than the request timeout to its end; requests keep their timeout", async ({ database: testDatabase }) => {
   const settings = { DATABASE_URL: testDatabase.connectionString, DATABASE_QUERY_TIMEOUT_MS: 500 };
   const database = await openServiceDatabase<{ kysely_migration: { name: string } }>({
     settings,

@@ -6,7 +6,8 @@
 import { randomBytes } from "node:crypto";
 import { connectBus } from "@chaingate/bus";
 import { addressIssued, type EventPayload } from "@chaingate/contracts";
-import { integrationTest, internalEdge, silentLogger, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { internalEdge, silentLogger, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
 import { expect } from "vitest";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import type { XpubService } from "./create-xpub-service.ts";

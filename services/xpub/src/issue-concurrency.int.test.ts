@@ -5,7 +5,8 @@
  */
 import { expect, describe } from "vitest";
 import { fileURLToPath } from "node:url";
-import { integrationTest, internalEdge, startServiceProcess, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { internalEdge, startServiceProcess, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
 import vectors from "./domain/fixtures/bip84-vectors.json" with { type: "json" };
 import { auditIssuedAddresses } from "./testing/index.ts";
 

@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { connectBus } from "@chaingate/bus";
 import { keyMoved, type EventPayload } from "@chaingate/contracts";
-import { accountSequence, integrationTest, silentLogger } from "@chaingate/testing";
+import { accountSequence, silentLogger } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { expect } from "vitest";
 import type { XpubService } from "./create-xpub-service.ts";

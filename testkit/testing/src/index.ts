@@ -51,4 +51,5 @@ export {
 } from "./node-fault-proxy.ts";
 export { checkAnswers } from "./openapi-answers/check-answers.ts";
 export { accountSequence, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "./internal-edge.ts";
-export { integrationTest, testNamespace, type IntegrationFixtures, type TestBus } from "./fixtures/integration-test.ts";
+export { testNamespace } from "./test-namespace.ts";
+export type { IntegrationFixtures, TestBus } from "./fixtures/integration-test.ts";

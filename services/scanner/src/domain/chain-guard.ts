@@ -8,10 +8,10 @@
  * one (or none is stored yet: it is adopted). The node client checks each URL again when it starts
  * answering after a failover or a cool-down; this guard checks at every start (lease acquired).
  */
-import { setTimeout as delay } from "node:timers/promises";
 import type { Coin } from "@chaingate/contracts";
 import type { BlockSource, Cursor, FollowerLogger } from "./ports.ts";
-import { ReorgTooDeepError } from "./scanner-errors.ts";
+import { setGuardStatus, type ChainGuardContext } from "./chain-guard/chain-guard-context.ts";
+import { runGuarded } from "./chain-guard/run-guarded.ts";
 
 /** How often a stopped follower, or a running one, looks for an operator's reset. */
 export const DEFAULT_RESET_POLL_MS = 5_000;
@@ -80,10 +80,7 @@ export interface ChainGuardOptions {
   onState?: (status: FollowerStatus) => void;
 }
 
-/** How an operator gets a stopped chain going again. */
-export function resetCommand(coin: Coin, from: "tip" | "<height>" = "tip"): string {
-  return `pnpm --silent scanner-admin reset --chain ${coin} --from ${from}`;
-}
+export { resetCommand } from "./chain-guard/reset-command.ts";
 
 export interface ChainGuard {
   status(): FollowerStatus;
@@ -94,173 +91,19 @@ export interface ChainGuard {
 }
 
 export function createChainGuard(options: ChainGuardOptions): ChainGuard {
-  const { coin, store, node, logger } = options;
-  const resetPollMs = options.resetPollMs ?? DEFAULT_RESET_POLL_MS;
-  const stoppedRetryMs = options.stoppedRetryMs ?? STOPPED_RETRY_MS;
-  let status: FollowerStatus = { state: "standby" };
-
-  function setStatus(next: FollowerStatus): void {
-    if (next.state === status.state && next.reason === status.reason) return;
-    if (next.state === "following" && status.state.startsWith("stopped")) logger.info({ coin }, `${coin}: following again`);
-    status = next;
-    options.onState?.(next);
-  }
-
-  /** Waits `ms`, or less when a reset is requested meanwhile or `signal` aborts. */
-  async function waitOrReset(ms: number, signal: AbortSignal): Promise<void> {
-    const until = Date.now() + ms;
-    while (!signal.aborted && Date.now() < until) {
-      await sleep(Math.min(resetPollMs, until - Date.now()), signal);
-      if (signal.aborted) return;
-      try {
-        if ((await store.read(coin)).pendingReset) return;
-      } catch {
-        // The database is down: the follower's own retries report it.
-      }
-    }
-  }
-
-  function stopWrongChain(reason: string): void {
-    const message = `${coin}: ${reason}. Following ${coin} stopped: no block of another chain is processed. Fix: point the ${coin} node URL at a node of the chain this scanner follows, or, if the chain is meant to change (a new dev chain, a deliberate switch), reset: ${resetCommand(coin)} (or --from <height>)`;
-    if (status.state !== "stopped_wrong_chain") logger.error({ coin, fix: resetCommand(coin) }, message);
-    setStatus({ state: "stopped_wrong_chain", reason: message });
-  }
-
-  async function applyReset(reset: { seq: number; from?: number }, why: string): Promise<void> {
-    node.expect(undefined);
-    const identity = await node.identity();
-    const startHeight = reset.from ?? (await options.source.tipHeight());
-    await store.applyReset(coin, reset.seq, identity, startHeight);
-    node.expect(identity);
-    logger.warn(
-      { coin, identity, start_height: startHeight },
-      `${coin}: ${why}: kept blocks and pending matches forgotten; following ${identity} from block ${startHeight}`,
-    );
-  }
-
-  /** Checks the chain; returns where to start, or undefined when not following (it waited). */
-  async function admit(signal: AbortSignal): Promise<{ startHeight: number | undefined } | undefined> {
-    let state = await store.read(coin);
-    if (state.pendingReset) {
-      await applyReset(state.pendingReset, "operator reset applied");
-      state = await store.read(coin);
-    }
-    node.expect(state.identity);
-    let identity = "";
-    let wrong: string | undefined;
-    try {
-      identity = await node.identity();
-      if (state.identity !== undefined && identity !== state.identity)
-        wrong = `the node serves ${identity}, not ${state.identity} (the chain of the kept blocks)`;
-    } catch (error) {
-      const refused = node.refusals();
-      if (refused.length === 0) throw error;
-      wrong = `no node URL serves ${state.identity ?? "the chain of the kept blocks"} (${refused.map((entry) => `${entry.url}: ${entry.reason}`).join("; ")})`;
-    }
-    if (wrong !== undefined) {
-      if (await resetIfDev(wrong)) return undefined;
-      stopWrongChain(wrong);
-      await waitOrReset(resetPollMs, signal);
-      return undefined;
-    }
-    if (state.identity === undefined) {
-      await store.adoptIdentity(coin, identity);
-      node.expect(identity);
-      logger.info({ coin, identity }, `${coin}: following the node's chain ${identity}`);
-    }
-    if (options.resetStaleChain && (await keptBlocksGone())) {
-      await resetIfDev("the node has none of the kept blocks (a dev chain started fresh)");
-      return undefined;
-    }
-    return { startHeight: state.startHeight };
-  }
-
-  async function keptBlocksGone(): Promise<boolean> {
-    const lowest = await store.lowestKept(coin);
-    return lowest !== undefined && (await options.source.hashAt(lowest.height)) !== lowest.hash;
-  }
-
-  async function resetIfDev(why: string): Promise<boolean> {
-    if (!options.resetStaleChain) return false;
-    logger.warn({ coin }, `${coin}: ${why}; resetting to the node's tip (SCANNER_RESET_STALE_CHAINS, dev only)`);
-    await store.requestReset(coin, undefined);
-    return true;
-  }
-
-  /** After a reorg below the window: until a reset is requested or the node has the kept blocks again (back on our branch). */
-  async function waitForResetOrKeptBlocks(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      await sleep(resetPollMs, signal);
-      try {
-        if ((await store.read(coin)).pendingReset || !(await keptBlocksGone())) return;
-      } catch {
-        // The database or the node is down: keep waiting.
-      }
-    }
-  }
-
-  /** Polls for a reset while following; aborts `follow` when one arrives. */
-  async function watchResets(signal: AbortSignal, abort: () => void): Promise<void> {
-    while (!signal.aborted) {
-      await sleep(resetPollMs, signal);
-      if (signal.aborted) return;
-      try {
-        if ((await store.read(coin)).pendingReset) return abort();
-      } catch {
-        // The follower meets the same database and reports it.
-      }
-    }
-  }
-
-  return {
-    status: () => status,
-    standby: () => setStatus({ state: "standby" }),
-    async run(signal, follow) {
-      while (!signal.aborted) {
-        let admitted;
-        try {
-          admitted = await admit(signal);
-        } catch (error) {
-          if (signal.aborted) return;
-          if (status.state !== "waiting")
-            logger.warn({ coin, err: error, retry_every_ms: resetPollMs }, `${coin}: cannot check the node's chain yet; retrying`);
-          setStatus({
-            state: "waiting",
-            reason: `${coin}: reading the node's chain identity failed: ${error instanceof Error ? error.message : String(error)}`,
-          });
-          await sleep(resetPollMs, signal);
-          continue;
-        }
-        if (!admitted) continue;
-        setStatus({ state: "following" });
-        const inner = new AbortController();
-        const both = AbortSignal.any([signal, inner.signal]);
-        const watcher = watchResets(both, () => inner.abort());
-        try {
-          await follow(admitted.startHeight, both);
-        } catch (error) {
-          if (signal.aborted) return;
-          if (error instanceof ReorgTooDeepError) {
-            if (await resetIfDev(error.message)) continue;
-            const message = `${error.message}: matches there can no longer be reverted. Following ${coin} stopped. Fix: check the node is on the right chain and synced; then reset: ${resetCommand(coin)} (or --from <height> to process from a height again)`;
-            logger.error({ coin, err: error, fix: resetCommand(coin) }, message);
-            setStatus({ state: "stopped_reorg_too_deep", reason: message });
-            await waitForResetOrKeptBlocks(signal);
-          } else {
-            logger.error({ coin, err: error }, `${coin}: follower stopped; retrying in ${stoppedRetryMs} ms`);
-            setStatus({ state: "waiting", reason: `${coin}: follower stopped: ${error instanceof Error ? error.message : String(error)}` });
-            await waitOrReset(stoppedRetryMs, signal);
-          }
-        } finally {
-          inner.abort();
-          await watcher;
-        }
-      }
-    },
+  const context: ChainGuardContext = {
+    options,
+    coin: options.coin,
+    store: options.store,
+    node: options.node,
+    logger: options.logger,
+    resetPollMs: options.resetPollMs ?? DEFAULT_RESET_POLL_MS,
+    stoppedRetryMs: options.stoppedRetryMs ?? STOPPED_RETRY_MS,
+    status: { state: "standby" },
   };
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-async function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  await delay(ms, undefined, { signal }).catch(() => undefined);
+  return {
+    status: () => context.status,
+    standby: () => setGuardStatus(context, { state: "standby" }),
+    run: (signal, follow) => runGuarded(context, signal, follow),
+  };
 }

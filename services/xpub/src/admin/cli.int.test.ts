@@ -8,7 +8,8 @@ import { accountSequence, type InternalEdge } from "@chaingate/testing";
 import { describe, expect } from "vitest";
 import { bitcoinScheme } from "../domain/key-scheme.ts";
 import { XPUB_SCHEMA } from "../infra/database-schema.ts";
-import { runXpubAdmin, xpubTest } from "../testing/index.ts";
+import { runXpubAdmin } from "../testing/index.ts";
+import { xpubTest } from "../testing/xpub-fixtures.ts";
 import { freshAccountKey, sameNodeOtherText } from "../testing/same-node-other-text.ts";
 
 const HELD =

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { integrationTest as it } from "@chaingate/testing";
+import { integrationTest as it } from "@chaingate/testing/fixtures";
 import { deriveAddress } from "./derive-address.ts";
 import { parseAccountZpub } from "./parse-account-zpub.ts";
 

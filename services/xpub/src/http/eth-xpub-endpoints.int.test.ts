@@ -9,7 +9,7 @@ import { HDNodeWallet } from "ethers";
 import { describe, expect } from "vitest";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import rejections from "../domain/fixtures/eth-xpub-rejections.json" with { type: "json" };
-import { xpubTest } from "../testing/index.ts";
+import { xpubTest } from "../testing/xpub-fixtures.ts";
 import { sameNodeOtherText, withVersion } from "../testing/same-node-other-text.ts";
 import { XPUB_VERSION } from "../domain/eth/parse-eth-account-xpub.ts";
 

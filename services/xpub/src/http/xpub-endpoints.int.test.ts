@@ -8,7 +8,8 @@ import { INTERNAL_TOKEN_HEADER } from "@chaingate/http";
 import { accountSequence, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 import rejections from "../domain/fixtures/zpub-rejections.json" with { type: "json" };
-import { startTestXpub, xpubTest } from "../testing/index.ts";
+import { startTestXpub } from "../testing/index.ts";
+import { xpubTest } from "../testing/xpub-fixtures.ts";
 import { freshAccountKey, sameNodeOtherText } from "../testing/same-node-other-text.ts";
 
 const [ACCOUNT_0, ACCOUNT_1] = vectors.accounts;

@@ -8,7 +8,7 @@ import { mnemonicToSeedSync } from "@scure/bip39";
 import { HDKey } from "@scure/bip32";
 import type { InternalEdge } from "@chaingate/testing";
 import { expect } from "vitest";
-import { xpubTest } from "../testing/index.ts";
+import { xpubTest } from "../testing/xpub-fixtures.ts";
 import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" };
 
 const QUOTA = 3;

@@ -3,12 +3,11 @@
  * for the batch holding the row lock, later calls of the old account get 404, and the new account
  * continues the counter, so every index is issued once and every address belongs to one account.
  */
-import { createDatabase, type Database } from "@chaingate/db";
 import { accountSequence, type InternalEdge } from "@chaingate/testing";
 import { expect } from "vitest";
-import { auditIssuedAddresses, xpubTest } from "../testing/index.ts";
+import { auditIssuedAddresses } from "../testing/index.ts";
+import { xpubTest } from "../testing/xpub-fixtures.ts";
 import { freshAccountKey } from "../testing/same-node-other-text.ts";
-import { XPUB_SCHEMA, type XpubDatabase } from "./database-schema.ts";
 import { moveKeyRecord } from "./move-key-record.ts";
 
 const CALLS_BEFORE_AND_DURING = 60;
@@ -18,20 +17,7 @@ const newAccount = accountSequence();
 const alice = newAccount();
 const bob = newAccount();
 
-/** `connection`: the service's schema over the file's database, as the operator's CLI opens it. */
-const it = xpubTest.extend<{ connection: Database<XpubDatabase> }>({
-  connection: [
-    async ({ database }, use) => {
-      const connection = createDatabase<XpubDatabase>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
-      try {
-        await use(connection);
-      } finally {
-        await connection.close();
-      }
-    },
-    { scope: "file" },
-  ],
-});
+const it = xpubTest;
 
 const issue = async (edge: InternalEdge, as: { accountId: number }, id: number) => {
   const response = await edge.request(as.accountId, `/api/v1/btc/xpub/${id}/address`, { method: "POST" });
@@ -41,7 +27,7 @@ const issue = async (edge: InternalEdge, as: { accountId: number }, id: number) 
 it("issues every index once across the move: the old account's calls before it get 201, after it 404; the new account continues", async ({
   edge,
   database,
-  connection,
+  xpubDb: connection,
 }) => {
   const registered = await edge.request(alice.accountId, "/api/v1/btc/xpub", {
     method: "POST",

@@ -3,4 +3,3 @@ export { auditIssuedAddresses, type IssuedAddressAudit } from "./issued-address-
 export { BIP84_VECTORS } from "./bip84-vectors.ts";
 export { runXpubAdmin, type XpubAdminRun } from "./run-xpub-admin.ts";
 export { freshAccountKey } from "./same-node-other-text.ts";
-export { xpubTest, type XpubFixtures } from "./xpub-fixtures.ts";

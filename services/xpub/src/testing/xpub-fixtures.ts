@@ -6,8 +6,11 @@
  *   const it = xpubTest;
  *   xpubTest.scoped({ xpubSettings: { XPUB_MAX_ADDRESSES_PER_KEY: "2" } }); // settings of the file's own
  */
-import { integrationTest, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { createDatabase, type Database } from "@chaingate/db";
+import { internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
 import type { XpubService } from "../create-xpub-service.ts";
+import { XPUB_SCHEMA, type XpubDatabase } from "../infra/database-schema.ts";
 import { startTestXpub } from "./start-test-xpub.ts";
 
 export interface XpubFixtures {
@@ -17,6 +20,8 @@ export interface XpubFixtures {
   xpub: XpubService;
   /** Its internal edge, called as the gateway calls it. */
   edge: InternalEdge;
+  /** The service's schema over the file's database, as the operator's CLI opens it (the service need not run). */
+  xpubDb: Database<XpubDatabase>;
 }
 
 export const xpubTest = integrationTest.extend<XpubFixtures>({
@@ -33,4 +38,15 @@ export const xpubTest = integrationTest.extend<XpubFixtures>({
     { scope: "file" },
   ],
   edge: [async ({ xpub }, use) => use(internalEdge(xpub)), { scope: "file" }],
+  xpubDb: [
+    async ({ database }, use) => {
+      const connection = createDatabase<XpubDatabase>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
+      try {
+        await use(connection);
+      } finally {
+        await connection.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });

@@ -3,29 +3,19 @@
  * those rows become BTC records, their addresses count as published, and uniqueness is per
  * account + chain afterwards.
  */
-import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import { migrateToLatest } from "@chaingate/db";
 import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect } from "vitest";
 import { XPUB_SCHEMA } from "../database-schema.ts";
+import { xpubTest as it } from "../../testing/xpub-fixtures.ts";
 import { xpubMigrations } from "./index.ts";
-
-let database: TestDatabase;
-let connection: Database<unknown>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  connection = createDatabase<unknown>({ connectionString: database.connectionString, schema: XPUB_SCHEMA });
-});
-afterAll(async () => {
-  await connection?.close();
-  await database?.drop();
-});
 
 const query = <Row>(db: Kysely<unknown>, statement: ReturnType<typeof sql<Row>>) => statement.execute(db).then((result) => result.rows);
 
-it("turns existing records into BTC records, their addresses into published ones, and makes uniqueness per account and chain", async () => {
-  const db = connection.db;
+it("turns existing records into BTC records, their addresses into published ones, and makes uniqueness per account and chain", async ({
+  xpubDb,
+}) => {
+  const db = xpubDb.db as unknown as Kysely<unknown>;
   const { "0001-keys-and-addresses": first } = xpubMigrations;
   await migrateToLatest(db, XPUB_SCHEMA, { "0001-keys-and-addresses": first! });
   await sql`insert into extended_keys (id, account_id, zpub, key_material, fingerprint, xpub_preview) values (100, 7, 'zpub-old', 'material', 'ab12cd34', 'zpub…old')`.execute(

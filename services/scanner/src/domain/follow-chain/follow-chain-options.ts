@@ -1,0 +1,49 @@
+/** What a chain's follower is given (`followChain`), and the defaults of its tunables. */
+import type { WakeableSleep } from "@chaingate/backoff";
+import type { ChainFollowerSpec, EventSink, FollowerLogger, FollowerStore, WatchFeed } from "../ports.ts";
+import type { BlockHeader } from "../transfer.ts";
+import type { WatchIndex } from "../watch-index.ts";
+
+/** Blocks fetched at once while catching up (processed in order). */
+export const DEFAULT_FETCH_CONCURRENCY = 8;
+export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+/** How much older than a block's moment the registry watermark may be before the follower waits for the feed. */
+export const DEFAULT_WATCH_GRACE_MS = 5_000;
+/** A node behind the processed cursor this long is failed over (when the chain has another URL). */
+export const DEFAULT_NODE_BEHIND_FAILOVER_MS = 30_000;
+
+export interface FollowChainOptions<Block> {
+  chain: ChainFollowerSpec<Block>;
+  index: WatchIndex;
+  watchFeed: WatchFeed;
+  store: FollowerStore;
+  sink: EventSink;
+  logger: FollowerLogger;
+  /** Ends the follower (lease lost, shutdown). */
+  signal: AbortSignal;
+  fetchConcurrency?: number;
+  pollIntervalMs?: number;
+  /**
+   * Ends the poll sleep early when the node announces a block (ZMQ, WebSocket, `-blocknotify`).
+   * An announcement carries no authority: the pass it starts is an ordinary one (tip, parent
+   * hashes, lag), and a lost or silent channel leaves the timed poll as it was. Without it the
+   * follower only polls.
+   */
+  wake?: WakeableSleep;
+  /** Blocks kept for reorgs; default the chain's documented window. */
+  reorgWindow?: number;
+  /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
+  startHeight?: number;
+  /** How long the node may stay behind the processed cursor before it is failed over. */
+  nodeBehindFailoverMs?: number;
+  /** Called when the node falls behind the cursor (how many blocks), and with null once it has caught up (metrics). */
+  onNodeBehind?: (blocks: number | null) => void;
+  /** How much older than a block's moment the registry watermark may be (see the module comment). */
+  watchGraceMs?: number;
+  /** Called while blocks wait for the watch feed, with how far the watermark is behind (ms; Infinity: none yet), and with null once it is current (metrics, readiness). */
+  onWatchFeedBehind?: (behindMs: number | null) => void;
+  /** Called after each block is committed, with the node's tip height seen then (metrics, tests). */
+  onBlock?: (block: BlockHeader, matched: number, tipHeight: number) => void;
+  /** Called after a reorg was rewound: how many processed blocks left the best chain, how many notified transfers were reverted. */
+  onReorg?: (reorg: { forkHeight: number; depth: number; reverted: number }) => void;
+}

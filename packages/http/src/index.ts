@@ -29,3 +29,4 @@ export { createMajorGcNudge, DEFAULT_MAJOR_GC_NUDGE_BYTES, type MajorGcNudge } f
 export { assertJsonDepth, JsonTooDeepError, MAX_JSON_DEPTH } from "./json-depth.ts";
 export { QueryParameterError, strictQuery } from "./strict-query.ts";
 export { abortOnClose } from "./abort-on-close.ts";
+export { MISSING_ACCOUNT_MESSAGE, MissingAccountError, readAccountId } from "./read-account-id.ts";

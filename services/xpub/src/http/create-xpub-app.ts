@@ -10,7 +10,7 @@ import type { Request } from "express";
 import type { IssuedAddressOf, ParsedAccountKey } from "../domain/key-scheme.ts";
 import { XpubRejectedError } from "../domain/xpub-rejection-errors.ts";
 import type { XpubRepository } from "../infra/xpub-repository.ts";
-import { readAccountId } from "./read-account-id.ts";
+import { readAccountId } from "@chaingate/http";
 import { toXpubRecord } from "./to-xpub-record.ts";
 import {
   addressHistoryQuerySchema,

@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import type { WebhookRecord, WebhookRepository } from "../../infra/webhook-repository.ts";
-import { readAccountId, WebhookNotFoundError } from "../read-account-id.ts";
+import { readAccountId } from "@chaingate/http";
+import { WebhookNotFoundError } from "../not-found-errors.ts";
 
 /** The caller's account, and its live webhook the path names; 404 when missing, deleted or another account's. */
 export async function readOwnedWebhook(

@@ -2,7 +2,7 @@ import { webhookAddressBatchSchema, webhookAddressPageQuerySchema } from "@chain
 import { ValidationError, type FieldErrors } from "@chaingate/errors";
 import { parseRequest, type HttpApp } from "@chaingate/http";
 import { ADDRESS_PAYLOAD_BYTES, largePayloadGarbage } from "../../infra/large-payload-garbage.ts";
-import { WebhookNotFoundError } from "../read-account-id.ts";
+import { WebhookNotFoundError } from "../not-found-errors.ts";
 import { normalizeAddresses } from "./normalize-addresses.ts";
 import { readOwnedWebhook } from "./read-owned-webhook.ts";
 import type { WebhookAppOptions } from "./webhook-app-options.ts";

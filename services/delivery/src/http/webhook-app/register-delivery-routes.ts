@@ -1,6 +1,6 @@
 import { deliveryListQuerySchema } from "@chaingate/contracts";
 import { parseRequest, type HttpApp } from "@chaingate/http";
-import { DeliveryNotFoundError } from "../read-account-id.ts";
+import { DeliveryNotFoundError } from "../not-found-errors.ts";
 import { readOwnedWebhook } from "./read-owned-webhook.ts";
 import type { WebhookAppOptions } from "./webhook-app-options.ts";
 import { ONE_WEBHOOK_PATH } from "./webhook-paths.ts";

@@ -1,7 +1,7 @@
-/** The caller's account, as the gateway authenticated it. */
+/** The caller's account, as the gateway authenticated it: what every service behind the gateway reads. */
 import { ChaingateError } from "@chaingate/errors";
-import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import type { Request } from "express";
+import { ACCOUNT_ID_HEADER } from "./internal-headers.ts";
 
 export const MISSING_ACCOUNT_MESSAGE = `The request carries no ${ACCOUNT_ID_HEADER} header; call this service through the gateway.`;
 

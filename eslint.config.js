@@ -112,6 +112,21 @@ export default tseslint.config(
     },
   },
   {
+    // STYLE.md: one base error (a stable code, a retryable flag, a cause). The dev peers mimic other
+    // software's errors; a CLI's usage errors only pick its exit code.
+    files: ["services/**/*.ts", "packages/**/*.ts"],
+    ignores: [...TEST_FILES, "**/admin/**", "packages/errors/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "ClassDeclaration[superClass.name='Error']",
+          message: "Extend ChaingateError (@chaingate/errors): a stable code and a retryable flag for every error raised on purpose.",
+        },
+      ],
+    },
+  },
+  {
     // CLIs, scripts and benchmarks talk to a person on stdout.
     files: ["scripts/**", "bench/**", "**/admin/**", "**/bin/**"],
     rules: { "no-console": "off" },

@@ -173,6 +173,17 @@ describe("small units", () => {
     expect(await errorsFor("services/scanner/src/domain/long.ts", code)).toContain("max-lines-per-function");
   });
 
+  it("fails an error class that does not extend the project's base error", async () => {
+    const code = `export class NodeGoneError extends Error {}\n`;
+    expect(await errorsFor("services/scanner/src/infra/node-gone.ts", code)).toContain("no-restricted-syntax");
+    expect(
+      await errorsFor(
+        "services/scanner/src/infra/node-gone.ts",
+        `import { ChaingateError } from "@chaingate/errors";\nexport class NodeGoneError extends ChaingateError {}\n`,
+      ),
+    ).toEqual([]);
+  });
+
   it("fails a file over 400 lines, tests included", async () => {
     const code = Array.from({ length: 401 }, (_, i) => `export const c${i} = ${i};`).join("\n") + "\n";
     expect(await errorsFor("services/delivery/src/http/long.int.test.ts", code)).toContain("max-lines");

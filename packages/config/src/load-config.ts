@@ -2,14 +2,16 @@
  * Every service reads its settings through one zod schema over the environment. A bad or missing
  * variable stops the process with a message that names it.
  */
+import { ChaingateError } from "@chaingate/errors";
 import type { z } from "zod";
 
-export class ConfigError extends Error {
+/** No try will pass until the operator fixes the settings. */
+export class ConfigError extends ChaingateError {
   override name = "ConfigError";
   readonly problems: string[];
 
   constructor(serviceName: string, problems: string[]) {
-    super(`${serviceName}: invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    super("invalid_config", `${serviceName}: invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`, { retryable: false });
     this.problems = problems;
   }
 }

@@ -14,6 +14,7 @@
  * node:http rather than got: got's option merging, hooks and timers cost about as much CPU per
  * notification as the rest of the delivery together (profiled), and none of its features is used.
  */
+import { ChaingateError } from "@chaingate/errors";
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
@@ -47,11 +48,11 @@ export interface AttemptResult {
 export type SendNotification = (url: string, body: string, headers: Record<string, string>) => Promise<AttemptResult>;
 
 /** Our check refused the address: a literal one, or one the name resolved to. */
-class DestinationNotAllowedError extends Error {
+class DestinationNotAllowedError extends ChaingateError {
   override name = "DestinationNotAllowedError" as const;
   readonly address: string;
   constructor(address: string) {
-    super(`${address} is not allowed`);
+    super("destination_not_allowed", `${address} is not allowed`, { retryable: false });
     this.address = address;
   }
 }

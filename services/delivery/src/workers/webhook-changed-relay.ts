@@ -19,6 +19,7 @@
  * While NATS is down the registry keeps working; each webhook backs off on its own, so one that
  * keeps failing never holds the others back.
  */
+import { ChaingateError } from "@chaingate/errors";
 import { backoffDelayMs, type WakeableSleep } from "@chaingate/backoff";
 import type { Bus } from "@chaingate/bus";
 import { webhookAddresses, webhookChanged } from "@chaingate/contracts";
@@ -50,8 +51,11 @@ export type WatchFeedPublisher = Pick<Bus, "publishIfNewer" | "removeSubjects">;
 export type WebhookChangedRelay = OutboxRelay;
 
 /** The level changed while a webhook was being published: roll back and start over. */
-class LevelChangedError extends Error {
+class LevelChangedError extends ChaingateError {
   override name = "LevelChangedError";
+  constructor(message: string) {
+    super("webhook_level_changed", message, { retryable: true });
+  }
 }
 
 /** The earliest of the times given. */

@@ -15,6 +15,8 @@
  * transfer's position. Its trace address ("0.2": the third call made by the first call) says where.
  */
 
+import { ChaingateError } from "@chaingate/errors";
+
 /** One ether movement inside a transaction. Addresses lower-case, value a hex quantity. */
 export interface InternalValueFrame {
   type: "CALL" | "CREATE" | "CREATE2" | "SELFDESTRUCT";
@@ -58,8 +60,12 @@ export interface ParityTrace {
 }
 
 /** Thrown for a trace that cannot be read as a call tree: the node's answer is not trusted. */
-export class MalformedTraceError extends Error {
+export class MalformedTraceError extends ChaingateError {
   override name = "MalformedTraceError";
+  constructor(message: string) {
+    // The node may trace the block properly on a later try (the block source waits for it).
+    super("malformed_trace", message, { retryable: true });
+  }
 }
 
 const MOVES_VALUE: ReadonlySet<string> = new Set(["CALL", "CREATE", "CREATE2", "SELFDESTRUCT"]);

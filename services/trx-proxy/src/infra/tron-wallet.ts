@@ -2,6 +2,7 @@
  * The java-tron HTTP calls the proxy makes, over the shared node client. Requests use hex addresses
  * (the node's default `visible: false`), so answers are printed as java-tron prints them by default.
  */
+import { ChaingateError } from "@chaingate/errors";
 import { JsonNumber, type NodeClient } from "@chaingate/node-client";
 import type { Trc10Metadata } from "../domain/trc10-metadata-cache.ts";
 import { addressAbiWord, type Trc20Token, type TronAddress } from "@chaingate/tron";
@@ -58,14 +59,18 @@ export async function trc20BalanceOf(node: NodeClient, token: Trc20Token, holder
 }
 
 /** A whitelisted token's balanceOf failed in the node (reverted, other error). */
-export class Trc20ReadError extends Error {
+export class Trc20ReadError extends ChaingateError {
   override name = "Trc20ReadError" as const;
   constructor(
     readonly token: Trc20Token,
-    readonly code: string | undefined,
+    /** The node's result code (java-tron's `result.code`), if it gave one. */
+    readonly nodeCode: string | undefined,
     readonly nodeMessage: string | undefined,
   ) {
-    super(`balanceOf on ${token.symbol} (${token.contract}) failed: ${code ?? "no result"} ${nodeMessage ?? ""}`.trim());
+    super(
+      "trc20_read_failed",
+      `balanceOf on ${token.symbol} (${token.contract}) failed: ${nodeCode ?? "no result"} ${nodeMessage ?? ""}`.trim(),
+    );
   }
 }
 

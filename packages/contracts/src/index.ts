@@ -13,7 +13,12 @@ export * from "./api/xpub.ts";
 export * from "./api/webhooks.ts";
 export * from "./api/eth.ts";
 export * from "./api/account.ts";
-export { registerTrxPaths, TRX_JSONRPC_ALLOWED_METHODS, trxCreateTransactionRequestSchema } from "./api/trx.ts";
+export {
+  registerTrxPaths,
+  TRX_JSONRPC_ALLOWED_METHODS,
+  TRX_JSONRPC_MAX_BATCH_CALLS,
+  trxCreateTransactionRequestSchema,
+} from "./api/trx.ts";
 export { buildOpenApiDocument, documentedRoutes } from "./openapi/build-openapi-document.ts";
 export { GATEWAY_RESPONSES, SECURITY, json, OpenAPIRegistry } from "./openapi/openapi-registry.ts";
 export { QUOTA_USAGE_ROUTE, quotaUsagePath, quotaUsageSchema, type QuotaUsage } from "./internal/quota-usage.ts";

@@ -1,6 +1,6 @@
 /** The trx-proxy's settings, from the environment. */
 import { env, serviceSettings } from "@chaingate/config";
-import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
+import { TRX_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
 import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
 import { gcNudgeBytesSetting } from "@chaingate/http";
 import { jsonRpcBodyLimitSetting } from "@chaingate/chain-proxy";
@@ -54,7 +54,7 @@ export const trxProxyConfigSchema = z.object({
     .optional()
     .describe("Deprecated: JSONRPC_BODY_LIMIT's former name in the trx-proxy, a number of bytes; when set, it wins."),
   GC_NUDGE_BYTES: gcNudgeBytesSetting("Streamed bytes of JSON-RPC answers"),
-  JSONRPC_MAX_BATCH: env.positiveInt(ETH_JSONRPC_MAX_BATCH_CALLS).describe("Calls per POST /jsonrpc batch accepted from a client."),
+  JSONRPC_MAX_BATCH: env.positiveInt(TRX_JSONRPC_MAX_BATCH_CALLS).describe("Calls per POST /jsonrpc batch accepted from a client."),
   TRON_NODE_MAX_BATCH: env
     .positiveInt(DEFAULT_NODE_BATCH_CALLS)
     .describe("java-tron's own batch limit: a larger client batch is sent to it in chunks of this many calls."),

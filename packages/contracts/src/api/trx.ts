@@ -11,7 +11,7 @@ import { registerTrxLatestBlocksPath } from "./trx/register-trx-latest-blocks-pa
 import { registerTrxTokensPath } from "./trx/register-trx-tokens-path.ts";
 import { registerTrxTransactionPaths } from "./trx/register-trx-transaction-paths.ts";
 
-export { TRX_JSONRPC_ALLOWED_METHODS, trxCreateTransactionRequestSchema } from "./trx/trx-requests.ts";
+export { TRX_JSONRPC_ALLOWED_METHODS, TRX_JSONRPC_MAX_BATCH_CALLS, trxCreateTransactionRequestSchema } from "./trx/trx-requests.ts";
 
 /** Registers every Tron path; the order of the calls is the order of the paths in the document. */
 export function registerTrxPaths(registry: OpenAPIRegistry): void {

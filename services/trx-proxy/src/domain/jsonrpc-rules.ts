@@ -6,13 +6,13 @@
  * contacted.
  */
 import type { JsonRpcProxyPolicyOptions } from "@chaingate/chain-proxy";
-import { ETH_JSONRPC_MAX_BATCH_CALLS, TRX_JSONRPC_ALLOWED_METHODS } from "@chaingate/contracts";
+import { TRX_JSONRPC_ALLOWED_METHODS, TRX_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
 
 export const trxJsonRpcRules = {
   allowedMethods: TRX_JSONRPC_ALLOWED_METHODS,
   forwardedVersion: "2.0",
   // The default of JSONRPC_MAX_BATCH, as for Ethereum.
-  maxBatchCalls: ETH_JSONRPC_MAX_BATCH_CALLS,
+  maxBatchCalls: TRX_JSONRPC_MAX_BATCH_CALLS,
   paramsRequired: false,
   allowedDescription: "the read methods this proxy forwards",
 } as const satisfies JsonRpcProxyPolicyOptions;

@@ -3,14 +3,14 @@ import { jsonRpcErrorSchema } from "../error-bodies.ts";
 import { GATEWAY_RESPONSES, json, type OpenAPIRegistry } from "../../openapi/openapi-registry.ts";
 import { z } from "../../zod.ts";
 import { TRX_PATH_COMMON } from "./trx-path-common.ts";
+import { TRX_JSONRPC_MAX_BATCH_CALLS } from "./trx-requests.ts";
 
 export function registerTrxJsonRpcPath(registry: OpenAPIRegistry): void {
   registry.registerPath({
     ...TRX_PATH_COMMON,
     method: "post",
     path: "/api/v1/trx/jsonrpc",
-    summary:
-      "java-tron's eth-compatible JSON-RPC 2.0, read methods only (a single call or a batch of at most JSONRPC_MAX_BATCH calls, default 1,000)",
+    summary: `java-tron's eth-compatible JSON-RPC 2.0, read methods only (a single call or a batch of at most JSONRPC_MAX_BATCH calls, default ${TRX_JSONRPC_MAX_BATCH_CALLS.toLocaleString("en")})`,
     description:
       "A batch is checked as a whole, sent to the node in chunks of its own batch limit (TRON_NODE_MAX_BATCH) and answered as one array in request order. Answers carry the node's own Content-Type.",
     request: {

@@ -35,6 +35,9 @@ export const trxCreateTransactionRequestSchema = z
   .openapi("TrxCreateTransactionRequest");
 
 /** What POST /api/v1/trx/jsonrpc forwards to java-tron's eth-compatible /jsonrpc: its read methods (research §12), in name order. */
+/** Calls per client batch on POST /api/v1/trx/jsonrpc by default (the trx-proxy's JSONRPC_MAX_BATCH). */
+export const TRX_JSONRPC_MAX_BATCH_CALLS = 1_000;
+
 export const TRX_JSONRPC_ALLOWED_METHODS = [
   "eth_blockNumber",
   "eth_call",

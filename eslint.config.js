@@ -77,8 +77,6 @@ const OVERSIZED_FILES = [
   "packages/node-client/src/create-node-client.test.ts",
   "testkit/testing/src/node-fault-proxy-ethereum.int.test.ts",
   "testkit/testing/src/node-fault-proxy.ts",
-  "services/delivery/src/http/webhook-endpoints.int.test.ts",
-  "services/delivery/src/workers/key-history-backfill.int.test.ts",
   "services/eth-proxy/src/http/rest-endpoints.int.test.ts",
   "services/scanner/src/domain/follow-chain.test.ts",
   "services/scanner/src/domain/match-tron-block.test.ts",

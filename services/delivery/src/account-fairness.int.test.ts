@@ -6,8 +6,9 @@
  * Postgres, NATS, a blackhole TCP server and a local receiver; the service in this process.
  */
 import { transferMatched } from "@chaingate/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startBlackholeServer, startDeliveryHarness, transferFor, type BlackholeServer, type DeliveryHarness } from "./testing/index.ts";
+import { expect } from "vitest";
+import { startBlackholeServer, transferFor, type BlackholeServer } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
 const ACCOUNT_A = 21;
 const ACCOUNT_B = 22;
@@ -19,19 +20,28 @@ const TIMEOUT_MS = 4_000;
 /** DELIVERY_PER_ACCOUNT_CONCURRENCY's default. */
 const PER_ACCOUNT = 64;
 
-let harness: DeliveryHarness;
-let blackhole: BlackholeServer;
+deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) } });
 
-beforeAll(async () => {
-  blackhole = await startBlackholeServer();
-  harness = await startDeliveryHarness({ DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) });
-});
-afterAll(async () => {
-  await blackhole?.close();
-  await harness?.close();
+/** The dead endpoints: a server that accepts connections and never answers. */
+const it = deliveryTest.extend<{ blackhole: BlackholeServer }>({
+  blackhole: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const blackhole = await startBlackholeServer();
+      try {
+        await use(blackhole);
+      } finally {
+        await blackhole.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-it("a flood of test events to one account's dead endpoints does not delay another account's notifications", async () => {
+it("a flood of test events to one account's dead endpoints does not delay another account's notifications", async ({
+  harness,
+  blackhole,
+}) => {
   const { bus, receiver, api } = harness;
   const deadHooks = [];
   for (let n = 0; n < A_WEBHOOKS; n++)

@@ -5,24 +5,25 @@
  * window small.
  */
 import { transferMatched } from "@chaingate/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { expect } from "vitest";
+import { transferFor } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
 const CONCURRENCY = 16;
 /** Far more than the 4 candidates per free slot a claim reads. */
 const DEAD_BACKLOG = 300;
 const TIMEOUT_MS = 3_000;
 
-let harness: DeliveryHarness;
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({ DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS), DELIVERY_CONCURRENCY: String(CONCURRENCY) });
+const it = deliveryTest;
+deliveryTest.scoped({
+  deliverySettings: {
+    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
+    DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS),
+    DELIVERY_CONCURRENCY: String(CONCURRENCY),
+  },
 });
-afterAll(async () => {
-  await harness?.close();
-});
 
-it("a dead subscriber's backlog of due jobs does not delay a healthy webhook", async () => {
+it("a dead subscriber's backlog of due jobs does not delay a healthy webhook", async ({ harness }) => {
   const { bus, receiver } = harness;
   receiver.on("/dead", () => {});
   const dead = await harness.createWebhook({ path: "/dead", coin: "ETH" });

@@ -2,40 +2,22 @@
  * SIGKILL the delivery process while a batch is being delivered, then start it again: every event
  * reaches the receiver, and a notification sent twice carries the same event id both times.
  */
-import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { connectBus, type Bus } from "@chaingate/bus";
 import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import {
-  createTestDatabase,
-  freePort,
-  spawnService,
-  stopChild,
-  waitForHttp,
-  type SpawnedService,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startLocalReceiver, type LocalReceiver } from "./testing/index.ts";
+import { freePort, spawnService, stopChild, waitForHttp, type SpawnedService, type TestBus } from "@chaingate/testing";
+import { expect } from "vitest";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
 const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
-const NAMESPACE = `k${randomBytes(4).toString("hex")}`;
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const EVENTS = 200;
-const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-let database: TestDatabase;
-let receiver: LocalReceiver;
-let bus: Bus;
-let child: SpawnedService | undefined;
-
-async function start(port: number): Promise<SpawnedService> {
+/** The service as a process of its own (its `start` script), over the file's database and bus. */
+async function start(port: number, databaseUrl: string, bus: TestBus): Promise<SpawnedService> {
   const spawned = spawnService(SERVICE_DIR, {
     PORT: String(port),
-    DATABASE_URL: database.connectionString,
-    NATS_URL,
-    NATS_NAMESPACE: NAMESPACE,
+    DATABASE_URL: databaseUrl,
+    ...bus.env,
     WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
     DELIVERY_TIMEOUT_MS: "2000",
     DELIVERY_LEASE_MARGIN_MS: "500",
@@ -45,63 +27,57 @@ async function start(port: number): Promise<SpawnedService> {
   return spawned;
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  receiver = await startLocalReceiver();
-  bus = await connectBus({ url: NATS_URL, name: "test", logger: silent, namespace: NAMESPACE });
-  await bus.ensureStreams([transferMatched]);
-});
-afterAll(async () => {
-  if (child) await stopChild(child.process);
-  await bus?.close();
-  await receiver?.close();
-  await database?.drop();
-});
+// The test kills and starts the process itself; its database, bus and receiver are the file's.
+const it = deliveryTest;
 
-it("a kill mid-batch loses nothing; duplicates carry the same event id", async () => {
+it("a kill mid-batch loses nothing; duplicates carry the same event id", async ({ database, bus, busConnection, receiver }) => {
   // A slow subscriber keeps attempts in flight when the kill lands.
   receiver.on("/slow", (_, res) => void setTimeout(() => res.end("ok"), 40));
   const port = await freePort();
-  child = await start(port);
-  const created = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json", [ACCOUNT_ID_HEADER]: "1" },
-    body: JSON.stringify({ coin: "ETH", webhook_url: `${receiver.url}/slow`, addresses: ["0x" + "1".repeat(40)] }),
-  });
-  const webhookId = ((await created.json()) as { data: { id: number } }).data.id;
-  const eventIds: string[] = [];
-  for (let i = 0; i < EVENTS; i++) {
-    const event: EventPayload<typeof transferMatched> = {
-      event_id: `evt_kill_${i}`,
-      type: "transfer",
-      webhook_id: webhookId,
-      coin: "ETH",
-      currency: "ETH",
-      from: null,
-      to: "0x" + "1".repeat(40),
-      watched_address: "0x" + "1".repeat(40),
-      amount: "1",
-      raw_amount: "1000000000000000000",
-      decimals: 18,
-      token_contract: null,
-      txid: `0x${i.toString(16).padStart(64, "0")}`,
-      position: null,
-      block: { height: i, hash: `0x${i}`, time: "2026-11-22T10:00:00.000Z" },
-      execution_status: "SUCCESS",
-      confirmations: 1,
-    };
-    eventIds.push(event.event_id);
-    await bus.publish(transferMatched, event);
+  let child = await start(port, database.connectionString, bus);
+  try {
+    const created = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", [ACCOUNT_ID_HEADER]: "1" },
+      body: JSON.stringify({ coin: "ETH", webhook_url: `${receiver.url}/slow`, addresses: ["0x" + "1".repeat(40)] }),
+    });
+    const webhookId = ((await created.json()) as { data: { id: number } }).data.id;
+    const eventIds: string[] = [];
+    for (let i = 0; i < EVENTS; i++) {
+      const event: EventPayload<typeof transferMatched> = {
+        event_id: `evt_kill_${i}`,
+        type: "transfer",
+        webhook_id: webhookId,
+        coin: "ETH",
+        currency: "ETH",
+        from: null,
+        to: "0x" + "1".repeat(40),
+        watched_address: "0x" + "1".repeat(40),
+        amount: "1",
+        raw_amount: "1000000000000000000",
+        decimals: 18,
+        token_contract: null,
+        txid: `0x${i.toString(16).padStart(64, "0")}`,
+        position: null,
+        block: { height: i, hash: `0x${i}`, time: "2026-11-22T10:00:00.000Z" },
+        execution_status: "SUCCESS",
+        confirmations: 1,
+      };
+      eventIds.push(event.event_id);
+      await busConnection.publish(transferMatched, event);
+    }
+    await expect.poll(() => receiver.received.length, { timeout: 20_000, interval: 10 }).toBeGreaterThanOrEqual(EVENTS / 4);
+    child.process.kill("SIGKILL");
+    await stopChild(child.process);
+    const deliveredBeforeKill = new Set(receiver.received.map((r) => r.headers["webhook-id"])).size;
+    expect(deliveredBeforeKill).toBeLessThan(EVENTS);
+    child = await start(port, database.connectionString, bus);
+    await expect.poll(() => new Set(receiver.received.map((r) => r.headers["webhook-id"])).size, { timeout: 30_000 }).toBe(EVENTS);
+    expect([...new Set(receiver.received.map((r) => r.headers["webhook-id"]))].sort()).toEqual([...eventIds].sort());
+    // Every request, first or repeated, names its event in the header and the body alike.
+    for (const request of receiver.received)
+      expect((JSON.parse(request.body) as { event_id: string }).event_id).toBe(request.headers["webhook-id"]);
+  } finally {
+    await stopChild(child.process);
   }
-  await expect.poll(() => receiver.received.length, { timeout: 20_000, interval: 10 }).toBeGreaterThanOrEqual(EVENTS / 4);
-  child.process.kill("SIGKILL");
-  await stopChild(child.process);
-  const deliveredBeforeKill = new Set(receiver.received.map((r) => r.headers["webhook-id"])).size;
-  expect(deliveredBeforeKill).toBeLessThan(EVENTS);
-  child = await start(port);
-  await expect.poll(() => new Set(receiver.received.map((r) => r.headers["webhook-id"])).size, { timeout: 30_000 }).toBe(EVENTS);
-  expect([...new Set(receiver.received.map((r) => r.headers["webhook-id"]))].sort()).toEqual([...eventIds].sort());
-  // Every request, first or repeated, names its event in the header and the body alike.
-  for (const request of receiver.received)
-    expect((JSON.parse(request.body) as { event_id: string }).event_id).toBe(request.headers["webhook-id"]);
 }, 90_000);

@@ -4,22 +4,20 @@
  * events consumed, and the queue depth read when scraped.
  */
 import { transferMatched } from "@chaingate/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect } from "vitest";
 import { MAX_ATTEMPTS } from "./domain/retry-schedule.ts";
 import { AUTO_DISABLE_FAILURES } from "./domain/attempt-outcome.ts";
-import { startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { transferFor } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
-let harness: DeliveryHarness;
-
-beforeAll(async () => {
-  harness = await startDeliveryHarness({ DELIVERY_RETRY_SCALE: "0.0001", DELIVERY_TIMEOUT_MS: "8000" });
-});
-afterAll(async () => {
-  await harness?.close();
+const it = deliveryTest;
+deliveryTest.scoped({
+  deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_RETRY_SCALE: "0.0001", DELIVERY_TIMEOUT_MS: "8000" },
 });
 
-async function scrape(): Promise<string> {
-  const response = await fetch(`${harness.delivery.url}/metrics`);
+/** The service's /metrics page. */
+async function scrape(serviceUrl: string): Promise<string> {
+  const response = await fetch(`${serviceUrl}/metrics`);
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -28,10 +26,12 @@ function sample(text: string, series: string): number {
   const line = text.split("\n").find((l) => l.startsWith(`${series} `));
   return line ? Number(line.slice(series.length + 1)) : 0;
 }
-const poll = (series: string) => async () => sample(await scrape(), series);
+const poll = (serviceUrl: string, series: string) => async () => sample(await scrape(serviceUrl), series);
 
-it("counts attempts by outcome and chain with their latency, failed jobs, disabled webhooks and consumed events; shows the queue when scraped", async () => {
-  const { bus, receiver } = harness;
+it("counts attempts by outcome and chain with their latency, failed jobs, disabled webhooks and consumed events; shows the queue when scraped", async ({
+  harness,
+}) => {
+  const { bus, receiver, delivery } = harness;
   receiver.on("/gone", (_, res) => void res.writeHead(410).end());
   receiver.on("/down", (_, res) => void res.writeHead(500).end());
   receiver.on("/hang", () => {});
@@ -51,12 +51,14 @@ it("counts attempts by outcome and chain with their latency, failed jobs, disabl
   await bus.publish(transferMatched, transferFor(refused.id, "BTC"));
   await bus.publish(transferMatched, transferFor(99_999_999, "ETH")); // no such webhook: consumed, ignored
 
-  await expect.poll(poll('delivery_attempts_total{chain="btc",outcome="delivered"}'), { timeout: 10_000 }).toBe(3);
-  await expect.poll(poll('delivery_webhooks_disabled_total{chain="eth"}'), { timeout: 15_000 }).toBe(1);
-  await expect.poll(poll('delivery_jobs_failed_total{chain="trx"}'), { timeout: 15_000 }).toBe(1);
-  await expect.poll(poll('delivery_attempts_total{chain="btc",outcome="refused"}'), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  await expect.poll(poll(delivery.url, 'delivery_attempts_total{chain="btc",outcome="delivered"}'), { timeout: 10_000 }).toBe(3);
+  await expect.poll(poll(delivery.url, 'delivery_webhooks_disabled_total{chain="eth"}'), { timeout: 15_000 }).toBe(1);
+  await expect.poll(poll(delivery.url, 'delivery_jobs_failed_total{chain="trx"}'), { timeout: 15_000 }).toBe(1);
+  await expect
+    .poll(poll(delivery.url, 'delivery_attempts_total{chain="btc",outcome="refused"}'), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(1);
 
-  const text = await scrape();
+  const text = await scrape(delivery.url);
   expect(sample(text, 'delivery_attempt_duration_seconds_count{chain="btc",outcome="delivered"}')).toBe(3);
   expect(sample(text, 'delivery_attempts_total{chain="eth",outcome="gone"}')).toBe(AUTO_DISABLE_FAILURES);
   expect(sample(text, 'delivery_jobs_failed_total{chain="eth"}')).toBe(AUTO_DISABLE_FAILURES);
@@ -74,6 +76,6 @@ it("counts attempts by outcome and chain with their latency, failed jobs, disabl
   const hang = await harness.createWebhook({ path: "/hang", coin: "ETH" });
   for (let i = 0; i < 11; i++) await bus.publish(transferMatched, transferFor(hang.id, "ETH"));
   await expect.poll(() => receiver.received.filter((r) => r.path === "/hang").length, { timeout: 5_000 }).toBe(8);
-  await expect.poll(poll('delivery_queue_jobs{chain="eth",state="due"}'), { timeout: 5_000 }).toBe(3);
-  expect(sample(await scrape(), 'delivery_queue_jobs{chain="eth",state="scheduled"}')).toBe(8);
+  await expect.poll(poll(delivery.url, 'delivery_queue_jobs{chain="eth",state="due"}'), { timeout: 5_000 }).toBe(3);
+  expect(sample(await scrape(delivery.url), 'delivery_queue_jobs{chain="eth",state="scheduled"}')).toBe(8);
 });

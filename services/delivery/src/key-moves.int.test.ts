@@ -8,25 +8,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { addressIssued, keyMoved, transferMatched, type Coin, type EventPayload } from "@chaingate/contracts";
-import { createDatabase, type Database } from "@chaingate/db";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
 import { runXpubAdmin, startTestXpub } from "@chaingate/xpub/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Kysely } from "kysely";
+import { describe, expect } from "vitest";
 import { ADDRESS_ISSUED_CONSUMER, type DeliveryService } from "./create-delivery-service.ts";
 import { applyKeyMove } from "./infra/apply-key-move.ts";
-import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.ts";
-import {
-  callAsAccount,
-  observeWatchFeed,
-  startLocalReceiver,
-  startTestDelivery,
-  transferFor,
-  type LocalReceiver,
-  type WatchFeedObserver,
-} from "./testing/index.ts";
+import type { DeliveryDatabase } from "./infra/database-schema.ts";
+import { callAsAccount, startTestDelivery, transferFor, type WatchFeedObserver } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const NAMESPACE = `km${randomBytes(4).toString("hex")}`;
 /** SLIP-0132's account zpub of the BIP84 test mnemonic (also the xpub service's fixture). */
 const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs";
 const LISTED = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
@@ -38,44 +28,51 @@ let nextMove = 1_000_000;
 let nextIndex = 0;
 const POLL = { timeout: 20_000 };
 
-let database: TestDatabase;
-let xpub: Awaited<ReturnType<typeof startTestXpub>>;
-let delivery: DeliveryService;
-let receiver: LocalReceiver;
-let observer: WatchFeedObserver;
-let registry: Database<DeliveryDatabase>;
+/** The registry under test: the service (reading key histories from the xpub service), its watch feed, its tables. */
+interface Registry {
+  delivery: DeliveryService;
+  observer: WatchFeedObserver;
+  db: Kysely<DeliveryDatabase>;
+}
 
-beforeAll(async () => {
-  database = await createTestDatabase();
+deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32" } });
+
+const it = deliveryTest.extend<{ xpubService: Awaited<ReturnType<typeof startTestXpub>>; registry: Registry }>({
   // One namespace: the registry hears the xpub service's address.issued and key.moved.
-  xpub = await startTestXpub(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
-  receiver = await startLocalReceiver();
-  delivery = await startTestDelivery(database.connectionString, {
-    NATS_URL,
-    NATS_NAMESPACE: NAMESPACE,
-    XPUB_URL: xpub.url,
-    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
-  });
-  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
-  await observer.bus.ensureStreams([addressIssued, keyMoved, transferMatched]);
-  registry = createDatabase<DeliveryDatabase>({
-    connectionString: database.connectionString,
-    schema: DELIVERY_SCHEMA,
-    logger: silentLogger,
-  });
-});
-afterAll(async () => {
-  await registry?.close();
-  await observer?.close();
-  await delivery?.close();
-  await receiver?.close();
-  await xpub?.close();
-  await database?.drop();
+  xpubService: [
+    async ({ database, bus }, use) => {
+      const xpub = await startTestXpub(database.connectionString, bus.env);
+      try {
+        await use(xpub);
+      } finally {
+        await xpub.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  registry: [
+    async ({ database, deliveryEnv, xpubService, watchFeed, deliveryDb }, use) => {
+      const delivery = await startTestDelivery(database.connectionString, { ...deliveryEnv, XPUB_URL: xpubService.url });
+      try {
+        await use({ delivery, observer: watchFeed, db: deliveryDb.db });
+      } finally {
+        await delivery.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 const request = (base: string, method: string, path: string, accountId: number, body?: unknown) =>
   callAsAccount<{ data?: Record<string, unknown> } & Record<string, unknown>>(base, method, path, accountId, body);
-async function createWebhook(accountId: number, coin: Coin, addresses: string[], xpubIds: number[], url = URL_OK): Promise<number> {
+async function createWebhook(
+  { delivery }: Registry,
+  accountId: number,
+  coin: Coin,
+  addresses: string[],
+  xpubIds: number[],
+  url = URL_OK,
+): Promise<number> {
   const created = await request(delivery.url, "POST", "/api/v1/webhooks", accountId, {
     coin,
     webhook_url: url,
@@ -85,13 +82,16 @@ async function createWebhook(accountId: number, coin: Coin, addresses: string[],
   expect(created.status).toBe(201);
   return created.body.data!.id as number;
 }
-const watched = async (id: number, accountId: number) =>
+const watched = async ({ delivery }: Registry, id: number, accountId: number) =>
   ((await request(delivery.url, "GET", `/api/v1/webhooks/${id}`, accountId)).body.data!.addresses as string[]).toSorted();
 const sorted = (...addresses: string[]) => addresses.toSorted();
 const ethAddress = () => `0x${randomBytes(20).toString("hex")}`;
 
 /** Publishes `address.issued` as the xpub service does and waits until the registry consumed it. */
-async function issue(payload: Omit<EventPayload<typeof addressIssued>, "issued_at" | "index"> & { index?: number }): Promise<void> {
+async function issue(
+  { observer }: Registry,
+  payload: Omit<EventPayload<typeof addressIssued>, "issued_at" | "index"> & { index?: number },
+): Promise<void> {
   await observer.bus.publish(addressIssued, { index: nextIndex++, issued_at: new Date().toISOString(), ...payload });
   await expect
     .poll(async () => (await observer.bus.consumerProgress(addressIssued, ADDRESS_ISSUED_CONSUMER)).pending, { timeout: 10_000 })
@@ -108,45 +108,52 @@ function move(xpubId: number, from: number, to: number, nextIndexAtMove: number,
     moved_at: new Date().toISOString(),
   };
 }
-const holderOf = (xpubId: number) =>
+const holderOf = (registry: Registry, xpubId: number) =>
   registry.db.selectFrom("key_holders").select(["account_id", "move_id"]).where("xpub_id", "=", xpubId).executeTakeFirst();
-const ownersOf = async (xpubId: number) =>
+const ownersOf = async (registry: Registry, xpubId: number) =>
   (await registry.db.selectFrom("issued_addresses").select("account_id").distinct().where("xpub_id", "=", xpubId).execute()).map(
     (row) => row.account_id,
   );
 
 describe("a key moved to another account", () => {
-  it("end to end: the new account's webhooks watch every address issued before the move and are notified; the old one's stop", async () => {
-    const { id } = (await request(xpub.url, "POST", "/api/v1/btc/xpub", ALICE, { xpub: ZPUB })).body as { id: number };
+  it("end to end: the new account's webhooks watch every address issued before the move and are notified; the old one's stop", async ({
+    registry,
+    xpubService,
+    receiver,
+    database,
+    busConnection,
+  }) => {
+    const { delivery, observer } = registry;
+    const { id } = (await request(xpubService.url, "POST", "/api/v1/btc/xpub", ALICE, { xpub: ZPUB })).body as { id: number };
     const issued: string[] = [];
     for (let i = 0; i < 3; i++)
-      issued.push((await request(xpub.url, "POST", `/api/v1/btc/xpub/${id}/address`, ALICE)).body.address as string);
+      issued.push((await request(xpubService.url, "POST", `/api/v1/btc/xpub/${id}/address`, ALICE)).body.address as string);
     // Alice lists one of them herself: that one she keeps.
-    const alices = await createWebhook(ALICE, "BTC", [issued[0]!], [id], `${receiver.url}/alice`);
-    await expect.poll(() => watched(alices, ALICE), POLL).toEqual(sorted(...issued));
+    const alices = await createWebhook(registry, ALICE, "BTC", [issued[0]!], [id], `${receiver.url}/alice`);
+    await expect.poll(() => watched(registry, alices, ALICE), POLL).toEqual(sorted(...issued));
     // Bob names the record before it is his: nothing, as for any other account's record.
-    const bobsEarly = await createWebhook(BOB, "BTC", [LISTED], [id]);
+    const bobsEarly = await createWebhook(registry, BOB, "BTC", [LISTED], [id]);
     await delivery.drainKeyHistories();
-    expect(await watched(bobsEarly, BOB)).toEqual([LISTED]);
+    expect(await watched(registry, bobsEarly, BOB)).toEqual([LISTED]);
 
     const moved = await runXpubAdmin(database.connectionString, "keys", "move", "--id", String(id), "--to-account", String(BOB));
     expect(moved.code).toBe(0);
-    const bobs = await createWebhook(BOB, "BTC", [LISTED], [id], `${receiver.url}/bob`);
+    const bobs = await createWebhook(registry, BOB, "BTC", [LISTED], [id], `${receiver.url}/bob`);
 
     // The xpub service relays the move on its own; each address once, however it arrived (move, history).
-    await expect.poll(() => watched(bobs, BOB), POLL).toEqual(sorted(LISTED, ...issued));
-    await expect.poll(() => watched(bobsEarly, BOB), POLL).toEqual(sorted(LISTED, ...issued));
-    await expect.poll(() => watched(alices, ALICE), POLL).toEqual([issued[0]]);
+    await expect.poll(() => watched(registry, bobs, BOB), POLL).toEqual(sorted(LISTED, ...issued));
+    await expect.poll(() => watched(registry, bobsEarly, BOB), POLL).toEqual(sorted(LISTED, ...issued));
+    await expect.poll(() => watched(registry, alices, ALICE), POLL).toEqual([issued[0]]);
     // What the scanner matches against: the watch feed.
     await expect.poll(() => observer.stateOf(bobs).addresses, POLL).toEqual(sorted(LISTED, ...issued));
     await expect.poll(() => observer.stateOf(alices).addresses, POLL).toEqual([issued[0]]);
-    await expect.poll(() => ownersOf(id), POLL).toEqual([BOB]);
+    await expect.poll(() => ownersOf(registry, id), POLL).toEqual([BOB]);
     await delivery.drainKeyHistories();
-    expect(await watched(bobs, BOB)).toEqual(sorted(LISTED, ...issued));
+    expect(await watched(registry, bobs, BOB)).toEqual(sorted(LISTED, ...issued));
 
     // A deposit to an address issued before the move is Bob's notification.
     const paid = transferFor(bobs, "BTC", { to: issued[1]!, watched_address: issued[1]! });
-    await observer.bus.publish(transferMatched, paid);
+    await busConnection.publish(transferMatched, paid);
     await expect.poll(() => receiver.received.filter((r) => r.path === "/bob").length, POLL).toBe(1);
     expect(JSON.parse(receiver.received.find((r) => r.path === "/bob")!.body)).toMatchObject({
       event_id: paid.event_id,
@@ -154,62 +161,65 @@ describe("a key moved to another account", () => {
     });
 
     // Issued after the move: Bob's alone.
-    const later = (await request(xpub.url, "POST", `/api/v1/btc/xpub/${id}/address`, BOB)).body.address as string;
-    await expect.poll(() => watched(bobs, BOB), POLL).toEqual(sorted(LISTED, ...issued, later));
-    expect(await watched(alices, ALICE)).toEqual([issued[0]]);
+    const later = (await request(xpubService.url, "POST", `/api/v1/btc/xpub/${id}/address`, BOB)).body.address as string;
+    await expect.poll(() => watched(registry, bobs, BOB), POLL).toEqual(sorted(LISTED, ...issued, later));
+    expect(await watched(registry, alices, ALICE)).toEqual([issued[0]]);
   });
 
-  it("an address.issued published before the move and consumed after it is recorded as the new holder's", async () => {
+  it("an address.issued published before the move and consumed after it is recorded as the new holder's", async ({ registry }) => {
+    const { observer } = registry;
     const key = nextKey++;
     const [alicesOwn, bobsOwn] = [ethAddress(), ethAddress()];
-    const alices = await createWebhook(ALICE, "ETH", [alicesOwn], [key]);
-    const bobs = await createWebhook(BOB, "ETH", [bobsOwn], [key]);
+    const alices = await createWebhook(registry, ALICE, "ETH", [alicesOwn], [key]);
+    const bobs = await createWebhook(registry, BOB, "ETH", [bobsOwn], [key]);
     const first = ethAddress();
-    await issue({ account_id: ALICE, xpub_id: key, coin: "ETH", address: first, index: 0 });
-    expect(await watched(alices, ALICE)).toEqual(sorted(alicesOwn, first));
+    await issue(registry, { account_id: ALICE, xpub_id: key, coin: "ETH", address: first, index: 0 });
+    expect(await watched(registry, alices, ALICE)).toEqual(sorted(alicesOwn, first));
 
     await observer.bus.publish(keyMoved, move(key, ALICE, BOB, 2));
-    await expect.poll(() => watched(bobs, BOB), POLL).toEqual(sorted(bobsOwn, first));
+    await expect.poll(() => watched(registry, bobs, BOB), POLL).toEqual(sorted(bobsOwn, first));
     // Index 1 was issued before the move (next index 2), published as Alice's, and arrives only now.
     const late = ethAddress();
-    await issue({ account_id: ALICE, xpub_id: key, coin: "ETH", address: late, index: 1 });
+    await issue(registry, { account_id: ALICE, xpub_id: key, coin: "ETH", address: late, index: 1 });
     const after = ethAddress();
-    await issue({ account_id: BOB, xpub_id: key, coin: "ETH", address: after, index: 2 });
+    await issue(registry, { account_id: BOB, xpub_id: key, coin: "ETH", address: after, index: 2 });
 
-    expect(await watched(bobs, BOB)).toEqual(sorted(bobsOwn, first, late, after));
-    expect(await watched(alices, ALICE)).toEqual([alicesOwn]);
-    expect(await ownersOf(key)).toEqual([BOB]);
+    expect(await watched(registry, bobs, BOB)).toEqual(sorted(bobsOwn, first, late, after));
+    expect(await watched(registry, alices, ALICE)).toEqual([alicesOwn]);
+    expect(await ownersOf(registry, key)).toEqual([BOB]);
     await expect.poll(() => observer.stateOf(alices).addresses, POLL).toEqual([alicesOwn]);
   });
 
-  it("A→B then B→C ends on C, and a redelivered A→B changes nothing", async () => {
+  it("A→B then B→C ends on C, and a redelivered A→B changes nothing", async ({ registry }) => {
+    const { observer } = registry;
     const key = nextKey++;
-    const { alices, bobs, carols, issued, own } = await keyOfAliceNamedByEveryone(key);
+    const { alices, bobs, carols, issued, own } = await keyOfAliceNamedByEveryone(registry, key);
     const [toBob, toCarol] = [move(key, ALICE, BOB, 3), move(key, BOB, CAROL, 3)];
     await observer.bus.publish(keyMoved, toBob);
-    await expect.poll(() => watched(bobs, BOB), POLL).toEqual(sorted(own.bob, ...issued));
+    await expect.poll(() => watched(registry, bobs, BOB), POLL).toEqual(sorted(own.bob, ...issued));
     await observer.bus.publish(keyMoved, toCarol);
-    await expect.poll(() => watched(carols, CAROL), POLL).toEqual(sorted(own.carol, ...issued));
-    await expect.poll(() => watched(bobs, BOB), POLL).toEqual([own.bob]);
+    await expect.poll(() => watched(registry, carols, CAROL), POLL).toEqual(sorted(own.carol, ...issued));
+    await expect.poll(() => watched(registry, bobs, BOB), POLL).toEqual([own.bob]);
 
     // As a redelivery after a lost ack would apply it again.
-    const versions = await versionsOf([alices, bobs, carols]);
+    const versions = await versionsOf(registry, [alices, bobs, carols]);
     expect(await registry.db.transaction().execute((trx) => applyKeyMove(trx, toBob))).toEqual({ applied: false, changedWebhooks: 0 });
-    expect(await versionsOf([alices, bobs, carols])).toEqual(versions);
-    await expectOnCarol(key, { alices, bobs, carols, issued, own }, toCarol.move_id);
+    expect(await versionsOf(registry, [alices, bobs, carols])).toEqual(versions);
+    await expectOnCarol(registry, key, { alices, bobs, carols, issued, own }, toCarol.move_id);
   });
 
-  it("B→C consumed before A→B (published out of order) ends on C too", async () => {
+  it("B→C consumed before A→B (published out of order) ends on C too", async ({ registry }) => {
+    const { observer } = registry;
     const key = nextKey++;
-    const named = await keyOfAliceNamedByEveryone(key);
+    const named = await keyOfAliceNamedByEveryone(registry, key);
     const [toBob, toCarol] = [move(key, ALICE, BOB, 3), move(key, BOB, CAROL, 3)];
     await observer.bus.publish(keyMoved, toCarol);
     await observer.bus.publish(keyMoved, toBob);
-    await expect.poll(() => watched(named.carols, CAROL), POLL).toEqual(sorted(named.own.carol, ...named.issued));
-    await expect.poll(() => holderOf(key), POLL).toEqual({ account_id: CAROL, move_id: toCarol.move_id });
+    await expect.poll(() => watched(registry, named.carols, CAROL), POLL).toEqual(sorted(named.own.carol, ...named.issued));
+    await expect.poll(() => holderOf(registry, key), POLL).toEqual({ account_id: CAROL, move_id: toCarol.move_id });
     // The overtaken A→B was consumed too (it is older than the move applied): nothing of it shows.
     await expect.poll(async () => (await observer.bus.consumerProgress(keyMoved, "delivery-key-moves")).pending, POLL).toBe(0);
-    await expectOnCarol(key, named, toCarol.move_id);
+    await expectOnCarol(registry, key, named, toCarol.move_id);
   });
 });
 
@@ -223,29 +233,34 @@ interface NamedKey {
 }
 
 /** Alice's key with three addresses, named by a webhook of each of the three accounts. */
-async function keyOfAliceNamedByEveryone(key: number): Promise<NamedKey> {
+async function keyOfAliceNamedByEveryone(registry: Registry, key: number): Promise<NamedKey> {
   const issued = [ethAddress(), ethAddress(), ethAddress()];
   const own = { alice: ethAddress(), bob: ethAddress(), carol: ethAddress() };
-  const alices = await createWebhook(ALICE, "ETH", [own.alice, issued[0]!], [key]);
-  const bobs = await createWebhook(BOB, "ETH", [own.bob], [key]);
-  const carols = await createWebhook(CAROL, "ETH", [own.carol], [key]);
-  for (const [index, address] of issued.entries()) await issue({ account_id: ALICE, xpub_id: key, coin: "ETH", address, index });
-  expect(await watched(alices, ALICE)).toEqual(sorted(own.alice, ...issued));
+  const alices = await createWebhook(registry, ALICE, "ETH", [own.alice, issued[0]!], [key]);
+  const bobs = await createWebhook(registry, BOB, "ETH", [own.bob], [key]);
+  const carols = await createWebhook(registry, CAROL, "ETH", [own.carol], [key]);
+  for (const [index, address] of issued.entries()) await issue(registry, { account_id: ALICE, xpub_id: key, coin: "ETH", address, index });
+  expect(await watched(registry, alices, ALICE)).toEqual(sorted(own.alice, ...issued));
   return { alices, bobs, carols, issued, own };
 }
 
-async function expectOnCarol(key: number, { alices, bobs, carols, issued, own }: NamedKey, moveId: number): Promise<void> {
-  expect(await holderOf(key)).toEqual({ account_id: CAROL, move_id: moveId });
-  expect(await ownersOf(key)).toEqual([CAROL]);
-  expect(await watched(carols, CAROL)).toEqual(sorted(own.carol, ...issued));
-  expect(await watched(bobs, BOB)).toEqual([own.bob]);
+async function expectOnCarol(
+  registry: Registry,
+  key: number,
+  { alices, bobs, carols, issued, own }: NamedKey,
+  moveId: number,
+): Promise<void> {
+  expect(await holderOf(registry, key)).toEqual({ account_id: CAROL, move_id: moveId });
+  expect(await ownersOf(registry, key)).toEqual([CAROL]);
+  expect(await watched(registry, carols, CAROL)).toEqual(sorted(own.carol, ...issued));
+  expect(await watched(registry, bobs, BOB)).toEqual([own.bob]);
   // The address Alice listed herself stays on her list; the others left with the key.
-  expect(await watched(alices, ALICE)).toEqual(sorted(own.alice, issued[0]!));
-  await expect.poll(() => observer.stateOf(carols).addresses, POLL).toEqual(sorted(own.carol, ...issued));
-  await expect.poll(() => observer.stateOf(bobs).addresses, POLL).toEqual([own.bob]);
+  expect(await watched(registry, alices, ALICE)).toEqual(sorted(own.alice, issued[0]!));
+  await expect.poll(() => registry.observer.stateOf(carols).addresses, POLL).toEqual(sorted(own.carol, ...issued));
+  await expect.poll(() => registry.observer.stateOf(bobs).addresses, POLL).toEqual([own.bob]);
 }
 
-async function versionsOf(ids: number[]): Promise<string[]> {
+async function versionsOf(registry: Registry, ids: number[]): Promise<string[]> {
   const rows = await registry.db.selectFrom("webhooks").select(["id", "version"]).where("id", "in", ids).orderBy("id").execute();
   return rows.map((row) => row.version);
 }

@@ -8,25 +8,33 @@
  */
 import { transferMatched } from "@chaingate/contracts";
 import { internalEdge } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { RETRY_CONFLICT_MESSAGE } from "./domain/manual-retry.ts";
 import { MAX_ATTEMPTS } from "./domain/retry-schedule.ts";
-import { startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
 const TEST_EVENT_QUOTA = 3;
 /** How long the slow receiver holds a request open. */
 const SLOW_ANSWER_MS = 3_000;
 
-let harness: DeliveryHarness;
-beforeAll(async () => {
-  harness = await startDeliveryHarness({
+deliveryTest.scoped({
+  deliverySettings: {
+    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
     DELIVERY_RETRY_SCALE: "0.001",
     QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE: String(TEST_EVENT_QUOTA),
-  });
-  internalEdge(harness.delivery); // its answers checked against the document from now on
+  },
 });
-afterAll(async () => {
-  await harness?.close();
+
+/** The harness, its service's answers checked against the OpenAPI document from the start. */
+const it = deliveryTest.extend<{ checkedHarness: DeliveryHarness }>({
+  checkedHarness: [
+    async ({ harness }, use) => {
+      internalEdge(harness.delivery);
+      await use(harness);
+    },
+    { scope: "file" },
+  ],
 });
 
 interface DeliveryAnswer {
@@ -43,18 +51,18 @@ interface RetryAnswer {
   status?: string;
 }
 
-const at = (path: string) => harness.receiver.received.filter((r) => r.path === path);
+const at = (harness: DeliveryHarness, path: string) => harness.receiver.received.filter((r) => r.path === path);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function retry(webhookId: number, deliveryId: number): Promise<{ status: number; body: RetryAnswer }> {
+async function retry(harness: DeliveryHarness, webhookId: number, deliveryId: number): Promise<{ status: number; body: RetryAnswer }> {
   const { status, body } = await harness.api("POST", `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/retry`);
   return { status, body: body as unknown as RetryAnswer };
 }
-async function deliveryOf(webhookId: number, deliveryId: number): Promise<DeliveryAnswer> {
+async function deliveryOf(harness: DeliveryHarness, webhookId: number, deliveryId: number): Promise<DeliveryAnswer> {
   const page = (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries`)).body.data as unknown as DeliveryAnswer[];
   return page.find((delivery) => delivery.id === deliveryId)!;
 }
 /** The webhook's only delivery, once it reached `status`. */
-async function onlyDelivery(webhookId: number, status: string): Promise<DeliveryAnswer> {
+async function onlyDelivery(harness: DeliveryHarness, webhookId: number, status: string): Promise<DeliveryAnswer> {
   await expect
     .poll(async () => (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries?status=${status}`)).body.data, {
       timeout: 10_000,
@@ -64,25 +72,32 @@ async function onlyDelivery(webhookId: number, status: string): Promise<Delivery
 }
 
 describe("a delivery in flight", () => {
-  it("five retries while its first attempt is open are 409s with its status; the receiver gets one POST", async () => {
+  it("five retries while its first attempt is open are 409s with its status; the receiver gets one POST", async ({
+    checkedHarness: harness,
+  }) => {
     harness.receiver.on("/slow", (_, res) => void setTimeout(() => res.end("ok"), SLOW_ANSWER_MS));
     const webhook = await harness.createWebhook({ path: "/slow" });
     const queued = await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`);
     expect(queued.status).toBe(202);
     const deliveryId = queued.body.data.id as number;
-    await expect.poll(() => at("/slow").length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => at(harness, "/slow").length, { timeout: 10_000 }).toBe(1);
 
     for (let i = 0; i < 5; i++) {
-      expect(await retry(webhook.id, deliveryId)).toEqual({ status: 409, body: { message: RETRY_CONFLICT_MESSAGE, status: "pending" } });
+      expect(await retry(harness, webhook.id, deliveryId)).toEqual({
+        status: 409,
+        body: { message: RETRY_CONFLICT_MESSAGE, status: "pending" },
+      });
       await sleep(300);
     }
-    const delivered = await onlyDelivery(webhook.id, "delivered");
+    const delivered = await onlyDelivery(harness, webhook.id, "delivered");
     expect(delivered).toMatchObject({ id: deliveryId, attempts: 1 });
     await sleep(500);
-    expect(at("/slow")).toHaveLength(1);
+    expect(at(harness, "/slow")).toHaveLength(1);
   });
 
-  it("parallel retries of a failed delivery: one is queued (202), the others are 409s; one more POST", async () => {
+  it("parallel retries of a failed delivery: one is queued (202), the others are 409s; one more POST", async ({
+    checkedHarness: harness,
+  }) => {
     let gone = true;
     harness.receiver.on("/parallel", (_, res) => {
       if (gone) return void res.writeHead(410).end();
@@ -90,72 +105,76 @@ describe("a delivery in flight", () => {
     });
     const webhook = await harness.createWebhook({ path: "/parallel" });
     await harness.bus.publish(transferMatched, transferFor(webhook.id));
-    const failed = await onlyDelivery(webhook.id, "failed");
+    const failed = await onlyDelivery(harness, webhook.id, "failed");
     gone = false;
 
-    const answers = await Promise.all(Array.from({ length: 8 }, () => retry(webhook.id, failed.id)));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => retry(harness, webhook.id, failed.id)));
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409, 409, 409, 409, 409]);
-    await onlyDelivery(webhook.id, "delivered");
+    await onlyDelivery(harness, webhook.id, "delivered");
     await sleep(500);
-    expect(at("/parallel")).toHaveLength(2);
+    expect(at(harness, "/parallel")).toHaveLength(2);
   });
 });
 
 describe("a finished delivery", () => {
-  it("a failed one keeps its attempt count: past the schedule a retry is one attempt, failed again when it fails", async () => {
+  it("a failed one keeps its attempt count: past the schedule a retry is one attempt, failed again when it fails", async ({
+    checkedHarness: harness,
+  }) => {
     const webhook = await harness.createWebhook({ path: "/down" });
     harness.receiver.on("/down", (_, res, count) => void res.writeHead(count === 1 ? 410 : 503).end());
     await harness.bus.publish(transferMatched, transferFor(webhook.id));
-    const failed = await onlyDelivery(webhook.id, "failed");
+    const failed = await onlyDelivery(harness, webhook.id, "failed");
     // As if every scheduled attempt had been made.
     await harness.query(`update delivery.delivery_jobs set attempts = $1 where id = $2`, [MAX_ATTEMPTS, failed.id]);
 
-    const retried = await retry(webhook.id, failed.id);
+    const retried = await retry(harness, webhook.id, failed.id);
     expect(retried.status).toBe(202);
     expect(retried.body.data).toMatchObject({ id: failed.id, status: "pending", attempts: MAX_ATTEMPTS });
-    await expect.poll(async () => (await deliveryOf(webhook.id, failed.id)).attempts, { timeout: 10_000 }).toBe(MAX_ATTEMPTS + 1);
+    await expect.poll(async () => (await deliveryOf(harness, webhook.id, failed.id)).attempts, { timeout: 10_000 }).toBe(MAX_ATTEMPTS + 1);
     await sleep(500);
-    const after = await deliveryOf(webhook.id, failed.id);
+    const after = await deliveryOf(harness, webhook.id, failed.id);
     expect(after).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS + 1 });
     expect(after.attempt_log.map((attempt) => [attempt.attempt, attempt.status_code])).toEqual([
       [1, 410],
       [MAX_ATTEMPTS + 1, 503],
     ]);
-    expect(at("/down")).toHaveLength(2);
+    expect(at(harness, "/down")).toHaveLength(2);
   });
 
-  it("a delivered one is sent again on request (a replay), with the same event id", async () => {
+  it("a delivered one is sent again on request (a replay), with the same event id", async ({ checkedHarness: harness }) => {
     const webhook = await harness.createWebhook({ path: "/replayed" });
     const event = transferFor(webhook.id);
     await harness.bus.publish(transferMatched, event);
-    const delivered = await onlyDelivery(webhook.id, "delivered");
-    const replayed = await retry(webhook.id, delivered.id);
+    const delivered = await onlyDelivery(harness, webhook.id, "delivered");
+    const replayed = await retry(harness, webhook.id, delivered.id);
     expect(replayed.status).toBe(202);
     expect(replayed.body.data).toMatchObject({ status: "pending", attempts: 1 });
-    await expect.poll(() => at("/replayed").length, { timeout: 10_000 }).toBe(2);
-    expect(at("/replayed").map((request) => request.headers["webhook-id"])).toEqual([event.event_id, event.event_id]);
-    await expect.poll(async () => (await deliveryOf(webhook.id, delivered.id)).status, { timeout: 10_000 }).toBe("delivered");
-    expect((await deliveryOf(webhook.id, delivered.id)).attempts).toBe(2);
+    await expect.poll(() => at(harness, "/replayed").length, { timeout: 10_000 }).toBe(2);
+    expect(at(harness, "/replayed").map((request) => request.headers["webhook-id"])).toEqual([event.event_id, event.event_id]);
+    await expect.poll(async () => (await deliveryOf(harness, webhook.id, delivered.id)).status, { timeout: 10_000 }).toBe("delivered");
+    expect((await deliveryOf(harness, webhook.id, delivered.id)).attempts).toBe(2);
   });
 
-  it(`re-sending a test event counts toward the webhook's test event quota (${TEST_EVENT_QUOTA} a minute): 429 past it`, async () => {
+  it(`re-sending a test event counts toward the webhook's test event quota (${TEST_EVENT_QUOTA} a minute): 429 past it`, async ({
+    checkedHarness: harness,
+  }) => {
     const webhook = await harness.createWebhook({ path: "/tested" });
     const ids: number[] = [];
     for (let i = 0; i < TEST_EVENT_QUOTA - 1; i++)
       ids.push((await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`)).body.data.id as number);
-    await expect.poll(() => at("/tested").length, { timeout: 10_000 }).toBe(TEST_EVENT_QUOTA - 1);
+    await expect.poll(() => at(harness, "/tested").length, { timeout: 10_000 }).toBe(TEST_EVENT_QUOTA - 1);
     await expect
       .poll(async () => (await harness.api("GET", `/api/v1/webhooks/${webhook.id}/deliveries?status=delivered`)).body.data, {
         timeout: 10_000,
       })
       .toHaveLength(TEST_EVENT_QUOTA - 1);
 
-    expect((await retry(webhook.id, ids[0]!)).status).toBe(202); // the quota's last test event
-    const refused = await retry(webhook.id, ids[1]!);
+    expect((await retry(harness, webhook.id, ids[0]!)).status).toBe(202); // the quota's last test event
+    const refused = await retry(harness, webhook.id, ids[1]!);
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(/QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE/);
     expect((await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`)).status).toBe(429);
     await sleep(500);
-    expect(at("/tested")).toHaveLength(TEST_EVENT_QUOTA);
+    expect(at(harness, "/tested")).toHaveLength(TEST_EVENT_QUOTA);
   });
 });

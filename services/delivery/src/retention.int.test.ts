@@ -4,21 +4,17 @@
  * prunes (at start, then hourly); pending ones of any age and younger finished ones are kept.
  */
 import { transferMatched } from "@chaingate/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { expect } from "vitest";
+import { transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
 const RETENTION_DAYS = 30;
-let harness: DeliveryHarness;
 
-beforeAll(async () => {
-  harness = await startDeliveryHarness({ DELIVERY_RETENTION_DAYS: String(RETENTION_DAYS) });
-});
-afterAll(async () => {
-  await harness?.close();
-});
+const it = deliveryTest;
+deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_RETENTION_DAYS: String(RETENTION_DAYS) } });
 
 /** The job of an event, once it has reached `status`. */
-async function jobOf(eventId: string, status: string): Promise<number> {
+async function jobOf(harness: DeliveryHarness, eventId: string, status: string): Promise<number> {
   let id: number | undefined;
   await expect
     .poll(
@@ -35,14 +31,14 @@ async function jobOf(eventId: string, status: string): Promise<number> {
     .toBe(status);
   return id!;
 }
-const ageDays = (jobId: number, days: number) =>
+const ageDays = (harness: DeliveryHarness, jobId: number, days: number) =>
   harness.query(`update delivery.delivery_jobs set updated_at = now() - $2 * interval '1 day' where id = $1`, [jobId, days]);
-const jobIds = async () =>
+const jobIds = async (harness: DeliveryHarness) =>
   (await harness.query<{ id: string }>(`select id from delivery.delivery_jobs order by id`)).map((row) => Number(row.id));
-const attemptsOf = async (jobId: number) =>
+const attemptsOf = async (harness: DeliveryHarness, jobId: number) =>
   (await harness.query(`select 1 from delivery.delivery_attempts where job_id = $1`, [jobId])).length;
 
-it("deletes finished deliveries past retention with their attempts; keeps pending and younger ones", async () => {
+it("deletes finished deliveries past retention with their attempts; keeps pending and younger ones", async ({ harness }) => {
   const { bus, receiver } = harness;
   receiver.on("/gone", (_, res) => void res.writeHead(410).end());
   const ok = await harness.createWebhook({ path: "/ok" });
@@ -56,10 +52,10 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
   ];
   for (const event of [oldDelivered, youngDelivered, oldFailed, oldSkipped]) await bus.publish(transferMatched, event);
   const ids = {
-    oldDelivered: await jobOf(oldDelivered.event_id, "delivered"),
-    youngDelivered: await jobOf(youngDelivered.event_id, "delivered"),
-    oldFailed: await jobOf(oldFailed.event_id, "failed"),
-    oldSkipped: await jobOf(oldSkipped.event_id, "skipped"),
+    oldDelivered: await jobOf(harness, oldDelivered.event_id, "delivered"),
+    youngDelivered: await jobOf(harness, youngDelivered.event_id, "delivered"),
+    oldFailed: await jobOf(harness, oldFailed.event_id, "failed"),
+    oldSkipped: await jobOf(harness, oldSkipped.event_id, "skipped"),
   };
   // delivery.failed of the failed job is published (its outbox column set) before it may go.
   await expect
@@ -76,17 +72,17 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
     [ok.id],
   );
   const oldPending = Number(pending!.id);
-  expect(await attemptsOf(ids.oldDelivered)).toBe(1);
-  expect(await attemptsOf(ids.oldFailed)).toBe(1);
+  expect(await attemptsOf(harness, ids.oldDelivered)).toBe(1);
+  expect(await attemptsOf(harness, ids.oldFailed)).toBe(1);
 
-  for (const id of [ids.oldDelivered, ids.oldFailed, ids.oldSkipped, oldPending]) await ageDays(id, RETENTION_DAYS + 1);
-  await ageDays(ids.youngDelivered, RETENTION_DAYS - 1);
+  for (const id of [ids.oldDelivered, ids.oldFailed, ids.oldSkipped, oldPending]) await ageDays(harness, id, RETENTION_DAYS + 1);
+  await ageDays(harness, ids.youngDelivered, RETENTION_DAYS - 1);
   await harness.restartDelivery(); // prunes when it starts
 
-  await expect.poll(jobIds, { timeout: 10_000 }).toEqual([ids.youngDelivered, oldPending].sort((a, b) => a - b));
-  expect(await attemptsOf(ids.oldDelivered)).toBe(0);
-  expect(await attemptsOf(ids.oldFailed)).toBe(0);
-  expect(await attemptsOf(ids.youngDelivered)).toBe(1);
+  await expect.poll(() => jobIds(harness), { timeout: 10_000 }).toEqual([ids.youngDelivered, oldPending].sort((a, b) => a - b));
+  expect(await attemptsOf(harness, ids.oldDelivered)).toBe(0);
+  expect(await attemptsOf(harness, ids.oldFailed)).toBe(0);
+  expect(await attemptsOf(harness, ids.youngDelivered)).toBe(1);
   // As a client sees it: the log keeps the younger delivery and the waiting one.
   const log = await harness.api("GET", `/api/v1/webhooks/${ok.id}/deliveries`);
   expect((log.body.data as unknown as Array<{ event_id: string }>).map((d) => d.event_id)).toEqual([

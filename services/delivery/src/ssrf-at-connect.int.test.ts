@@ -1,7 +1,5 @@
 /**
  * SSRF defences when delivering (issue 7), against a real delivery and a local receiver:
- * - a redirect is never followed, whatever its code, even to a private address where something
- *   listens (the receiver itself on 127.0.0.1): the 3xx is recorded as a failed attempt;
  * - DNS rebinding through the real resolver: a name in /etc/hosts points to a public address while
  *   the webhook is saved inactive (so nothing ever connects there), is then re-pointed at
  *   127.0.0.1 and the webhook activated; with WEBHOOK_ALLOW_CIDRS empty the attempt is refused by
@@ -10,14 +8,16 @@
  *   at save, and, stored anyway (saved before the rule), refused when connecting;
  * - the attempt log the API returns says the address was not allowed, never which address it was:
  *   the subscriber controls the name, and would learn what internal names resolve to.
+ * Redirects, never followed: redirects-not-followed.int.test.ts.
  */
 import { randomBytes } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { accessSync, appendFileSync, closeSync, constants, openSync, readFileSync, statSync, truncateSync, writeSync } from "node:fs";
 import { transferMatched } from "@chaingate/contracts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { DESTINATION_NOT_ALLOWED } from "./infra/send-notification.ts";
-import { SAMPLE_ADDRESSES, startDeliveryHarness, transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { SAMPLE_ADDRESSES, transferFor, type DeliveryHarness } from "./testing/index.ts";
+import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
 interface LoggedDelivery {
   status: string;
@@ -28,30 +28,8 @@ async function deliveriesOf(harness: DeliveryHarness, webhookId: number): Promis
   return (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries`)).body.data as unknown as LoggedDelivery[];
 }
 
-describe("redirects", () => {
-  let harness: DeliveryHarness;
-  beforeAll(async () => {
-    harness = await startDeliveryHarness();
-  });
-  afterAll(async () => {
-    await harness?.close();
-  });
-
-  it.each([301, 302, 303, 307, 308])("a %i to a private address is not followed and is recorded as a failed attempt", async (code) => {
-    const { receiver } = harness;
-    // The target is private (loopback) and something answers there: a followed redirect would show.
-    const target = `/redirect-target-${code}`;
-    receiver.on(`/redirect-${code}`, (_, res) => void res.writeHead(code, { location: `${receiver.url}${target}` }).end());
-    const webhook = await harness.createWebhook({ path: `/redirect-${code}` });
-    await harness.bus.publish(transferMatched, transferFor(webhook.id));
-    await expect
-      .poll(async () => (await deliveriesOf(harness, webhook.id))[0]?.attempt_log[0], { timeout: 10_000 })
-      .toMatchObject({ attempt: 1, status_code: code, error: `HTTP ${code}` });
-    expect((await deliveriesOf(harness, webhook.id))[0]!.status).toBe("pending"); // a failure: retried on the schedule
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receiver.received.filter((r) => r.path === target)).toEqual([]);
-  });
-});
+// WEBHOOK_ALLOW_CIDRS is left empty (its default): loopback is refused like any private address.
+const it = deliveryTest;
 
 const HOSTS = "/etc/hosts";
 /** A public address (example.com's): resolved at save time, never connected to (the webhook is saved inactive). */
@@ -74,13 +52,11 @@ if (!hostsWritable) console.error(`DNS rebinding test ${NOT_WRITABLE}`);
 describe("DNS rebinding between save and delivery", () => {
   const name = `rebind-${randomBytes(4).toString("hex")}.chaingate.test`;
   const platformName = `platform-${randomBytes(4).toString("hex")}.chaingate.test`;
-  let harness: DeliveryHarness;
   let originalSize = 0;
   let ipOffset = 0;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     if (!hostsWritable) return;
-    harness = await startDeliveryHarness({ WEBHOOK_ALLOW_CIDRS: "" });
     // Appended, then changed in place and truncated away: the file is never rewritten whole, so other
     // processes resolving `localhost` meanwhile always read a complete file.
     originalSize = statSync(HOSTS).size;
@@ -88,10 +64,9 @@ describe("DNS rebinding between save and delivery", () => {
     ipOffset = originalSize + separator.length;
     appendFileSync(HOSTS, `${separator}${PUBLIC_IP} ${name}\n${PLATFORM_IP} ${platformName}\n`);
   });
-  afterAll(async () => {
+  afterAll(() => {
     if (!hostsWritable) return;
     truncateSync(HOSTS, originalSize);
-    await harness?.close();
   });
 
   /** Re-points the name: the loopback address written over the public one, padded to its length. */
@@ -106,7 +81,7 @@ describe("DNS rebinding between save and delivery", () => {
 
   const title =
     "a name re-pointed at 127.0.0.1 after the save-time check is refused when connecting, logged as such; the receiver gets nothing";
-  it.skipIf(!hostsWritable)(hostsWritable ? title : `${title} (${NOT_WRITABLE})`, async () => {
+  it.skipIf(!hostsWritable)(hostsWritable ? title : `${title} (${NOT_WRITABLE})`, async ({ harness }) => {
     const { receiver } = harness;
     expect((await lookup(name, { all: true })).map((entry) => entry.address)).toEqual([PUBLIC_IP]);
     const port = new URL(receiver.url).port;
@@ -131,7 +106,7 @@ describe("DNS rebinding between save and delivery", () => {
   });
 
   const platformTitle = "a name resolving to a platform address of the public range is refused at save and, stored anyway, when connecting";
-  it.skipIf(!hostsWritable)(hostsWritable ? platformTitle : `${platformTitle} (${NOT_WRITABLE})`, async () => {
+  it.skipIf(!hostsWritable)(hostsWritable ? platformTitle : `${platformTitle} (${NOT_WRITABLE})`, async ({ harness }) => {
     const { receiver } = harness;
     expect((await lookup(platformName, { all: true })).map((entry) => entry.address)).toEqual([PLATFORM_IP]);
     const url = `http://${platformName}/machine?comp=goalstate`;

@@ -5,23 +5,17 @@
  * integrators already use.
  */
 import { transferMatched } from "@chaingate/contracts";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startDeliveryHarness, type DeliveryHarness } from "../testing/index.ts";
+import { expect } from "vitest";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { verifyChaingateSignature } from "./verify-spec-signature.ts";
 import { verifyStandardWebhook } from "./verify-standard-webhooks.ts";
 import { verifyStandardWebhookRawKey } from "./verify-standard-webhooks-raw.ts";
 import { verifySvixWebhook } from "./verify-svix.ts";
 
-let harness: DeliveryHarness;
+const it = deliveryTest;
+deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32" } });
 
-beforeAll(async () => {
-  harness = await startDeliveryHarness();
-});
-afterAll(async () => {
-  await harness?.close();
-});
-
-it("the published snippets accept a real delivery and refuse a tampered body or a wrong secret", async () => {
+it("the published snippets accept a real delivery and refuse a tampered body or a wrong secret", async ({ harness }) => {
   const { bus, receiver } = harness;
   const data = await harness.createWebhook({ path: "/hook", coin: "TRX" });
   await bus.publish(transferMatched, {

@@ -5,32 +5,15 @@
  */
 import { randomBytes } from "node:crypto";
 import { bucketBitsFor, bucketHash, bucketOf, MAX_ADDRESSES_PER_BUCKET } from "@chaingate/contracts";
-import { createTestDatabase, internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge, type TestDatabase } from "@chaingate/testing";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryService } from "../create-delivery-service.ts";
-import { startTestDelivery } from "../testing/index.ts";
+import type { InternalEdge, TestDatabase } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 
 const URL_OK = "http://93.184.216.34/hook";
-let database: TestDatabase;
-let delivery: DeliveryService;
-let edge: InternalEdge;
 /** The account the gateway would have authenticated. */
 const ACCOUNT_ID = 1;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  delivery = await startTestDelivery(database.connectionString, {
-    NATS_URL: process.env.NATS_URL ?? "nats://127.0.0.1:4222",
-    NATS_NAMESPACE: `b${randomBytes(4).toString("hex")}`,
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-  });
-  edge = internalEdge(delivery);
-});
-afterAll(async () => {
-  await delivery?.close();
-  await database?.drop();
-});
+const it = deliveryTest;
 
 /** `count` distinct ETH addresses (stored form) whose bucket at the level of `level` addresses is bucket 0: ground, as an attacker would. */
 function colliding(count: number, level = count): string[] {
@@ -44,7 +27,12 @@ function colliding(count: number, level = count): string[] {
 }
 const randomAddresses = (count: number) => Array.from({ length: count }, () => `0x${randomBytes(20).toString("hex")}`);
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  edge: InternalEdge,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${edge.url}${path}`, {
     method,
     headers: { ...edge.headersFor(ACCOUNT_ID), accept: "application/json", "content-type": "application/json" },
@@ -53,52 +41,49 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
-async function storedAddresses(webhookId?: number): Promise<number> {
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ n: string }>(
-      `select count(*) as n from delivery.webhook_addresses${webhookId === undefined ? "" : " where webhook_id = $1"}`,
-      webhookId === undefined ? [] : [webhookId],
-    );
-    return Number(rows[0]!.n);
-  } finally {
-    await client.end();
-  }
+async function storedAddresses(database: TestDatabase, webhookId?: number): Promise<number> {
+  const rows = await database.query<{ n: string }>(
+    `select count(*) as n from delivery.webhook_addresses${webhookId === undefined ? "" : " where webhook_id = $1"}`,
+    webhookId === undefined ? [] : [webhookId],
+  );
+  return Number(rows[0]!.n);
 }
 
 const REFUSED = `More than ${MAX_ADDRESSES_PER_BUCKET} of this webhook's addresses fall into one bucket of the watch feed; spread these addresses over several webhooks.`;
 
 describe("addresses that collide in one watch-feed bucket", () => {
-  it("are refused past the cap on create (422, nothing stored) and on a batch add (422, the webhook unchanged); at the cap they are accepted", async () => {
-    const before = await storedAddresses();
-    const tooMany = await call("POST", "/api/v1/webhooks", {
+  it("are refused past the cap on create (422, nothing stored) and on a batch add (422, the webhook unchanged); at the cap they are accepted", async ({
+    edge,
+    database,
+  }) => {
+    const before = await storedAddresses(database);
+    const tooMany = await call(edge, "POST", "/api/v1/webhooks", {
       coin: "ETH",
       webhook_url: URL_OK,
       addresses: colliding(MAX_ADDRESSES_PER_BUCKET + 1),
     });
     expect(tooMany.status).toBe(422);
     expect(tooMany.body).toEqual({ message: REFUSED, errors: { addresses: [REFUSED] } });
-    expect(await storedAddresses()).toBe(before);
+    expect(await storedAddresses(database)).toBe(before);
 
     const atCap = colliding(MAX_ADDRESSES_PER_BUCKET + 1);
-    const created = await call("POST", "/api/v1/webhooks", {
+    const created = await call(edge, "POST", "/api/v1/webhooks", {
       coin: "ETH",
       webhook_url: URL_OK,
       addresses: atCap.slice(0, MAX_ADDRESSES_PER_BUCKET),
     });
     expect(created.status).toBe(201);
     const id = (created.body.data as { id: number }).id;
-    const added = await call("POST", `/api/v1/webhooks/${id}/addresses`, { addresses: atCap.slice(MAX_ADDRESSES_PER_BUCKET) });
+    const added = await call(edge, "POST", `/api/v1/webhooks/${id}/addresses`, { addresses: atCap.slice(MAX_ADDRESSES_PER_BUCKET) });
     expect(added).toEqual({ status: 422, body: { message: REFUSED, errors: { addresses: [REFUSED] } } });
-    expect(await storedAddresses(id)).toBe(MAX_ADDRESSES_PER_BUCKET);
+    expect(await storedAddresses(database, id)).toBe(MAX_ADDRESSES_PER_BUCKET);
   });
 
-  it("never concern addresses spread by the hash: 10,000 random ones, then 10,000 more, are accepted", async () => {
-    const created = await call("POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: URL_OK, addresses: randomAddresses(10_000) });
+  it("never concern addresses spread by the hash: 10,000 random ones, then 10,000 more, are accepted", async ({ edge }) => {
+    const created = await call(edge, "POST", "/api/v1/webhooks", { coin: "ETH", webhook_url: URL_OK, addresses: randomAddresses(10_000) });
     expect(created.status).toBe(201);
     const id = (created.body.data as { id: number }).id;
-    expect(await call("POST", `/api/v1/webhooks/${id}/addresses`, { addresses: randomAddresses(10_000) })).toMatchObject({
+    expect(await call(edge, "POST", `/api/v1/webhooks/${id}/addresses`, { addresses: randomAddresses(10_000) })).toMatchObject({
       status: 200,
       body: { data: { added: 10_000, total: 20_000 } },
     });

@@ -6,22 +6,17 @@
  */
 import { transferMatched } from "@chaingate/contracts";
 import { Webhook as StandardWebhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDeliveryHarness, transferFor, type DeliveryHarness } from "../testing/index.ts";
+import { describe, expect } from "vitest";
+import { transferFor, type DeliveryHarness } from "../testing/index.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 
 const ALICE = 11;
 const BOB = 12;
 const MISSING = 99_999_999;
-let harness: DeliveryHarness;
+const it = deliveryTest;
+deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_RETRY_SCALE: "0.001" } });
 
-beforeAll(async () => {
-  harness = await startDeliveryHarness({ DELIVERY_RETRY_SCALE: "0.001" });
-});
-afterAll(async () => {
-  await harness?.close();
-});
-
-const at = (path: string) => harness.receiver.received.filter((r) => r.path === path);
+const at = (harness: DeliveryHarness, path: string) => harness.receiver.received.filter((r) => r.path === path);
 const signedWith = (secret: string, request: { body: string; headers: Record<string, unknown> }) => {
   try {
     new StandardWebhook(secret, { format: "raw" }).verify(request.body, request.headers as Record<string, string>);
@@ -32,7 +27,9 @@ const signedWith = (secret: string, request: { body: string; headers: Record<str
 };
 
 describe("another account's webhook", () => {
-  it("is a 404 with the same body as a missing one on the log, retry and test endpoints; nothing is sent or re-queued", async () => {
+  it("is a 404 with the same body as a missing one on the log, retry and test endpoints; nothing is sent or re-queued", async ({
+    harness,
+  }) => {
     harness.receiver.on("/alice", (_, res) => void res.writeHead(410).end());
     const alice = await harness.createWebhook({ path: "/alice", accountId: ALICE });
     const bobs = await harness.createWebhook({ path: "/bob", accountId: BOB });
@@ -45,7 +42,7 @@ describe("another account's webhook", () => {
     const failed = (
       (await harness.api("GET", `/api/v1/webhooks/${alice.id}/deliveries`, ALICE)).body.data as unknown as Array<{ id: number }>
     )[0]!;
-    const sentBefore = at("/alice").length;
+    const sentBefore = at(harness, "/alice").length;
 
     for (const [method, suffix] of [
       ["GET", "/deliveries"],
@@ -71,8 +68,8 @@ describe("another account's webhook", () => {
     expect(crossed).toEqual({ status: 404, body: { message: `No delivery with id ${failed.id} was found.` } });
 
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(at("/alice").length).toBe(sentBefore);
-    expect(at("/bob")).toEqual([]);
+    expect(at(harness, "/alice").length).toBe(sentBefore);
+    expect(at(harness, "/bob")).toEqual([]);
     const [job] = await harness.query<{ status: string; attempts: number }>(
       `select status, attempts from delivery.delivery_jobs where id = $1`,
       [failed.id],
@@ -85,14 +82,16 @@ describe("another account's webhook", () => {
 });
 
 describe("secret rotation", () => {
-  it("the next delivery after POST /webhooks/{id}/secret, and a retry of a job queued before it, are signed with the new secret only", async () => {
+  it("the next delivery after POST /webhooks/{id}/secret, and a retry of a job queued before it, are signed with the new secret only", async ({
+    harness,
+  }) => {
     let healthy = true;
     // Failing, it asks for 2 s: no attempt of the early job can be under way while the secret rotates.
     harness.receiver.on("/rotating", (_, res) => void (healthy ? res.writeHead(200) : res.writeHead(500, { "retry-after": "2" })).end());
     const webhook = await harness.createWebhook({ path: "/rotating" });
     await harness.bus.publish(transferMatched, transferFor(webhook.id));
-    await expect.poll(() => at("/rotating").length, { timeout: 10_000 }).toBe(1);
-    expect(signedWith(webhook.secret, at("/rotating")[0]!)).toBe(true);
+    await expect.poll(() => at(harness, "/rotating").length, { timeout: 10_000 }).toBe(1);
+    expect(signedWith(webhook.secret, at(harness, "/rotating")[0]!)).toBe(true);
 
     // A job that fails before the rotation and is retried after it.
     healthy = false;
@@ -114,7 +113,7 @@ describe("secret rotation", () => {
 
     const next = transferFor(webhook.id);
     await harness.bus.publish(transferMatched, next);
-    const delivered = (eventId: string) => at("/rotating").filter((r) => r.headers["webhook-id"] === eventId && r.at > rotatedAt);
+    const delivered = (eventId: string) => at(harness, "/rotating").filter((r) => r.headers["webhook-id"] === eventId && r.at > rotatedAt);
     await expect.poll(() => delivered(next.event_id).length, { timeout: 10_000 }).toBe(1);
     await expect.poll(() => delivered(early.event_id).length, { timeout: 10_000 }).toBe(1);
     for (const request of [...delivered(next.event_id), ...delivered(early.event_id)]) {

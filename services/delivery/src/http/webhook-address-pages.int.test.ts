@@ -6,32 +6,17 @@
  */
 import { randomBytes } from "node:crypto";
 import { addressIssued, WEBHOOK_LIST_ADDRESS_CAP } from "@chaingate/contracts";
-import {
-  accountSequence,
-  createTestDatabase,
-  internalEdge,
-  TEST_INTERNAL_TOKEN,
-  type InternalEdge,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryService } from "../create-delivery-service.ts";
-import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
+import { accountSequence, type InternalEdge } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import { type WatchFeedObserver } from "../testing/index.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 
-const NAMESPACE = `p${randomBytes(4).toString("hex")}`;
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const URL_OK = "http://93.184.216.34/hook";
 const BATCH = 10_000;
 const LARGE = 25_001;
 
-let database: TestDatabase;
-let delivery: DeliveryService;
-let edge: InternalEdge;
-let observer: WatchFeedObserver;
 const newAccount = accountSequence();
 const alice = newAccount();
-let large: { id: number; addresses: string[] };
-let small: { id: number; addresses: string[] };
 
 interface WebhookAnswer {
   id: number;
@@ -42,8 +27,19 @@ interface Page {
   data: Array<{ address: string; listed: boolean }>;
   meta: { current_page: number; per_page: number; total: number; last_page: number; next_after: string | null };
 }
+/** A webhook of Alice's with its addresses in address order. */
+interface SeededWebhook {
+  id: number;
+  addresses: string[];
+}
 
-async function call<T>(method: string, path: string, as: { accountId: number }, body?: unknown): Promise<{ status: number; body: T }> {
+async function call<T>(
+  edge: InternalEdge,
+  method: string,
+  path: string,
+  as: { accountId: number },
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${edge.url}${path}`, {
     method,
     headers: {
@@ -58,19 +54,10 @@ async function call<T>(method: string, path: string, as: { accountId: number }, 
 /** Distinct lower-case Ethereum addresses (hex digits only: JS and Postgres order them alike). */
 const ethAddresses = (count: number) => Array.from({ length: count }, () => `0x${randomBytes(20).toString("hex")}`);
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  delivery = await startTestDelivery(database.connectionString, {
-    NATS_URL,
-    NATS_NAMESPACE: NAMESPACE,
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-  });
-  edge = internalEdge(delivery);
-  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
-  await observer.bus.ensureStreams([addressIssued]);
-
+/** Alice's large webhook (LARGE addresses, the last watched only because its key issued it) and a small one. */
+async function seedWebhooks(edge: InternalEdge, observer: WatchFeedObserver): Promise<{ large: SeededWebhook; small: SeededWebhook }> {
   const addresses = ethAddresses(LARGE - 1);
-  const created = await call<{ data: WebhookAnswer }>("POST", "/api/v1/webhooks", alice, {
+  const created = await call<{ data: WebhookAnswer }>(edge, "POST", "/api/v1/webhooks", alice, {
     coin: "ETH",
     webhook_url: URL_OK,
     addresses: addresses.slice(0, BATCH),
@@ -79,7 +66,7 @@ beforeAll(async () => {
   const id = created.body.data.id;
   for (let start = BATCH; start < addresses.length; start += BATCH) {
     expect(
-      (await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: addresses.slice(start, start + BATCH) })).status,
+      (await call(edge, "POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: addresses.slice(start, start + BATCH) })).status,
     ).toBe(200);
   }
   // One address watched only because its key issued it.
@@ -93,60 +80,73 @@ beforeAll(async () => {
     issued_at: new Date().toISOString(),
   });
   const deadline = Date.now() + 10_000;
-  while ((await call<{ data: WebhookAnswer }>("GET", `/api/v1/webhooks/${id}`, alice)).body.data.address_count < LARGE) {
+  while ((await call<{ data: WebhookAnswer }>(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data.address_count < LARGE) {
     if (Date.now() > deadline) throw new Error("the issued address was not watched within 10 s");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  large = { id, addresses: [...addresses, issued].sort() };
   const smallAddresses = ethAddresses(3);
-  small = {
-    id: (
-      await call<{ data: WebhookAnswer }>("POST", "/api/v1/webhooks", alice, {
-        coin: "ETH",
-        webhook_url: URL_OK,
-        addresses: smallAddresses,
-      })
-    ).body.data.id,
-    addresses: smallAddresses.sort(),
-  };
-}, 120_000);
-afterAll(async () => {
-  await observer?.close();
-  await delivery?.close();
-  await database?.drop();
+  const small = await call<{ data: WebhookAnswer }>(edge, "POST", "/api/v1/webhooks", alice, {
+    coin: "ETH",
+    webhook_url: URL_OK,
+    addresses: smallAddresses,
+  });
+  return { large: { id, addresses: [...addresses, issued].sort() }, small: { id: small.body.data.id, addresses: smallAddresses.sort() } };
+}
+
+const it = deliveryTest.extend<{ webhooks: { large: SeededWebhook; small: SeededWebhook } }>({
+  webhooks: [async ({ edge, watchFeed }, use) => use(await seedWebhooks(edge, watchFeed)), { scope: "file" }],
 });
+/** The file's first test also waits for the service and the seeding (its fixtures): the time the set-up hook had. */
+const FIRST_TEST_TIMEOUT_MS = 120_000;
 
 describe("GET /api/v1/webhooks", () => {
-  it(`caps each webhook's addresses at the first ${WEBHOOK_LIST_ADDRESS_CAP} in address order, with address_count; a small webhook is whole`, async () => {
-    const { status, body } = await call<{ data: WebhookAnswer[] }>("GET", "/api/v1/webhooks", alice);
-    expect(status).toBe(200);
-    const [first, second] = body.data;
-    expect(first).toMatchObject({ id: large.id, address_count: LARGE });
-    expect(first!.addresses).toEqual(large.addresses.slice(0, WEBHOOK_LIST_ADDRESS_CAP));
-    expect(second).toMatchObject({ id: small.id, address_count: 3, addresses: small.addresses });
-  });
+  it(
+    `caps each webhook's addresses at the first ${WEBHOOK_LIST_ADDRESS_CAP} in address order, with address_count; a small webhook is whole`,
+    async ({ edge, webhooks: { large, small } }) => {
+      const { status, body } = await call<{ data: WebhookAnswer[] }>(edge, "GET", "/api/v1/webhooks", alice);
+      expect(status).toBe(200);
+      const [first, second] = body.data;
+      expect(first).toMatchObject({ id: large.id, address_count: LARGE });
+      expect(first!.addresses).toEqual(large.addresses.slice(0, WEBHOOK_LIST_ADDRESS_CAP));
+      expect(second).toMatchObject({ id: small.id, address_count: 3, addresses: small.addresses });
+    },
+    FIRST_TEST_TIMEOUT_MS,
+  );
 });
 
 describe("GET /api/v1/webhooks/{id}", () => {
-  it("carries every address, in order, across the streamed chunks; PUT and secret rotation too", async () => {
-    const { status, body } = await call<{ data: WebhookAnswer & Record<string, unknown> }>("GET", `/api/v1/webhooks/${large.id}`, alice);
+  it("carries every address, in order, across the streamed chunks; PUT and secret rotation too", async ({ edge, webhooks: { large } }) => {
+    const { status, body } = await call<{ data: WebhookAnswer & Record<string, unknown> }>(
+      edge,
+      "GET",
+      `/api/v1/webhooks/${large.id}`,
+      alice,
+    );
     expect(status).toBe(200);
     expect(body.data.addresses).toEqual(large.addresses);
     expect(body.data.address_count).toBe(LARGE);
     // The spec's field order: addresses right after webhook_url.
     expect(Object.keys(body.data).slice(0, 6)).toEqual(["id", "user_id", "coin", "webhook_url", "addresses", "address_count"]);
-    const rotated = await call<{ data: WebhookAnswer }>("POST", `/api/v1/webhooks/${large.id}/secret`, alice);
+    const rotated = await call<{ data: WebhookAnswer }>(edge, "POST", `/api/v1/webhooks/${large.id}/secret`, alice);
     expect(rotated.body.data.addresses).toEqual(large.addresses);
-    const updated = await call<{ data: WebhookAnswer }>("PUT", `/api/v1/webhooks/${large.id}`, alice, { confirmations: 2 });
+    const updated = await call<{ data: WebhookAnswer }>(edge, "PUT", `/api/v1/webhooks/${large.id}`, alice, { confirmations: 2 });
     expect(updated.body.data.addresses).toEqual(large.addresses);
   });
 });
 
 describe("GET /api/v1/webhooks/{id}/addresses", () => {
-  it("pages every address in address order with the page meta; listed is false for the one its key issued", async () => {
+  it("pages every address in address order with the page meta; listed is false for the one its key issued", async ({
+    edge,
+    webhooks: { large },
+  }) => {
     const seen: Page["data"] = [];
     for (let page = 1; ; page++) {
-      const { status, body } = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}&page=${page}`, alice);
+      const { status, body } = await call<Page>(
+        edge,
+        "GET",
+        `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}&page=${page}`,
+        alice,
+      );
       expect(status).toBe(200);
       expect(body.meta).toEqual({
         current_page: page,
@@ -162,13 +162,14 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
     expect(seen.filter((entry) => !entry.listed)).toHaveLength(1);
   });
 
-  it("reads on from meta.next_after (after=) to the same addresses, until next_after is null", async () => {
+  it("reads on from meta.next_after (after=) to the same addresses, until next_after is null", async ({ edge, webhooks: { large } }) => {
     const seen: string[] = [];
     let after: string | null = null;
     let pages = 0;
     do {
       const query: string = after === null ? "" : `&after=${encodeURIComponent(after)}`;
       const { status, body }: { status: number; body: Page } = await call<Page>(
+        edge,
         "GET",
         `/api/v1/webhooks/${large.id}/addresses?per_page=${BATCH}${query}`,
         alice,
@@ -180,22 +181,23 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
     } while (after !== null);
     expect(pages).toBe(3);
     expect(seen).toEqual(large.addresses);
-    const tail = await call<Page>("GET", `/api/v1/webhooks/${large.id}/addresses?per_page=2&after=${large.addresses.at(-3)}`, alice);
+    const tail = await call<Page>(edge, "GET", `/api/v1/webhooks/${large.id}/addresses?per_page=2&after=${large.addresses.at(-3)}`, alice);
     expect(tail.body.data.map((entry) => entry.address)).toEqual(large.addresses.slice(-2));
   });
 
-  it("defaults to 1,000 per page; a page past the last is empty with the real meta", async () => {
-    const first = await call<Page>("GET", `/api/v1/webhooks/${small.id}/addresses`, alice);
+  it("defaults to 1,000 per page; a page past the last is empty with the real meta", async ({ edge, webhooks: { small } }) => {
+    const first = await call<Page>(edge, "GET", `/api/v1/webhooks/${small.id}/addresses`, alice);
     expect(first.body).toEqual({
       data: small.addresses.map((address) => ({ address, listed: true })),
       meta: { current_page: 1, per_page: 1_000, total: 3, last_page: 1, next_after: null },
     });
-    const past = await call<Page>("GET", `/api/v1/webhooks/${small.id}/addresses?page=5`, alice);
+    const past = await call<Page>(edge, "GET", `/api/v1/webhooks/${small.id}/addresses?page=5`, alice);
     expect(past.body).toEqual({ data: [], meta: { current_page: 5, per_page: 1_000, total: 3, last_page: 1, next_after: null } });
   });
 
-  it("422 for a per_page over 10,000 or not an integer; 404 for another account's webhook", async () => {
+  it("422 for a per_page over 10,000 or not an integer; 404 for another account's webhook", async ({ edge, webhooks: { small } }) => {
     const tooMany = await call<{ message: string; errors: Record<string, string[]> }>(
+      edge,
       "GET",
       `/api/v1/webhooks/${small.id}/addresses?per_page=10001`,
       alice,
@@ -207,9 +209,9 @@ describe("GET /api/v1/webhooks/{id}/addresses", () => {
         errors: { per_page: ["The per page field must not be greater than 10000."] },
       },
     });
-    expect((await call("GET", `/api/v1/webhooks/${small.id}/addresses?page=x`, alice)).status).toBe(422);
+    expect((await call(edge, "GET", `/api/v1/webhooks/${small.id}/addresses?page=x`, alice)).status).toBe(422);
     const bob = newAccount();
-    expect(await call("GET", `/api/v1/webhooks/${small.id}/addresses`, bob)).toEqual({
+    expect(await call(edge, "GET", `/api/v1/webhooks/${small.id}/addresses`, bob)).toEqual({
       status: 404,
       body: { message: `No webhook with id ${small.id} was found.` },
     });

@@ -1,88 +1,40 @@
 /**
  * The registry at the service's internal edge (the account header and internal token the gateway
- * sends) over a real Postgres and NATS: statuses and bodies as the gateway passes them to a client, and the watch feed (`webhook.changed` metas and
- * `webhook.addresses` buckets) the scanner builds its watch projection from.
+ * sends) over a real Postgres and NATS: statuses and bodies as the gateway passes them to a client.
+ * The watch feed the registry publishes for the scanner: webhook-watch-feed.int.test.ts.
  */
-import { randomBytes } from "node:crypto";
-import { addressIssued, bucketHash, bucketOf, isAddressBucket, isWatermark, webhookAddresses } from "@chaingate/contracts";
-import {
-  accountSequence,
-  createTestDatabase,
-  internalEdge,
-  TEST_INTERNAL_TOKEN,
-  type InternalEdge,
-  type TestDatabase,
-} from "@chaingate/testing";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryService } from "../create-delivery-service.ts";
-import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
+import { accountSequence, type InternalEdge, type TestDatabase } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import { URL_NOT_PUBLIC } from "../domain/check-webhook-url.ts";
+import { callAtEdge, type WatchFeedObserver } from "../testing/index.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 
-const NAMESPACE = `d${randomBytes(4).toString("hex")}`;
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const URL_OK = "http://93.184.216.34/hook";
 const BTC = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
 const ETH = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 
-let database: TestDatabase;
-let delivery: DeliveryService;
-let edge: InternalEdge;
 const newAccount = accountSequence();
 const alice = newAccount();
 const bob = newAccount();
-let observer: WatchFeedObserver;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  delivery = await startTestDelivery(database.connectionString, {
-    NATS_URL,
-    NATS_NAMESPACE: NAMESPACE,
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-  });
-  edge = internalEdge(delivery);
-  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
-  await observer.bus.ensureStreams([addressIssued]);
-});
-afterAll(async () => {
-  await observer?.close();
-  await delivery?.close();
-  await database?.drop();
-});
+const it = deliveryTest;
 
 interface Call {
   status: number;
   body: Record<string, unknown> & { data?: Record<string, unknown> & Array<Record<string, unknown>> };
 }
-async function call(method: string, path: string, as: { accountId: number }, body?: unknown): Promise<Call> {
-  const response = await fetch(`${edge.url}${path}`, {
-    method,
-    headers: {
-      ...edge.headersFor(as.accountId),
-      accept: "application/json",
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Call["body"]) : {} };
-}
-const create = (as: { accountId: number }, body: unknown) => call("POST", "/api/v1/webhooks", as, body);
-const latestChange = (webhookId: number) => observer.stateOf(webhookId).meta;
-async function countRows(table: string): Promise<number> {
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  try {
-    return Number((await client.query<{ n: string }>(`select count(*) as n from delivery.${table}`)).rows[0]!.n);
-  } finally {
-    await client.end();
-  }
+const call = (edge: InternalEdge, method: string, path: string, as: { accountId: number }, body?: unknown): Promise<Call> =>
+  callAtEdge<Call["body"]>(edge, method, path, as.accountId, body);
+const create = (edge: InternalEdge, as: { accountId: number }, body: unknown) => call(edge, "POST", "/api/v1/webhooks", as, body);
+const latestChange = (observer: WatchFeedObserver, webhookId: number) => observer.stateOf(webhookId).meta;
+async function countRows(database: TestDatabase, table: string): Promise<number> {
+  return Number((await database.query<{ n: string }>(`select count(*) as n from delivery.${table}`))[0]!.n);
 }
 
 describe("POST /api/v1/webhooks", () => {
-  it("creates: 201 {data} exactly as the spec's table, is_active echoed as the boolean, secret whsec_ + hex", async () => {
-    const { status, body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC, BTC], is_active: false });
+  it("creates: 201 {data} exactly as the spec's table, is_active echoed as the boolean, secret whsec_ + hex", async ({ edge }) => {
+    const { status, body } = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC, BTC], is_active: false });
     expect(status).toBe(201);
     expect(body).toEqual({
       data: {
@@ -103,27 +55,27 @@ describe("POST /api/v1/webhooks", () => {
         updated_at: expect.stringMatching(ISO),
       },
     });
-    const got = await call("GET", `/api/v1/webhooks/${body.data!.id}`, alice);
+    const got = await call(edge, "GET", `/api/v1/webhooks/${body.data!.id}`, alice);
     expect(got.body.data!.is_active).toBe(0);
   });
 
-  it("defaults is_active to true (1 when read back); ETH addresses are stored lower case", async () => {
-    const { status, body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, ETH.toLowerCase()] });
+  it("defaults is_active to true (1 when read back); ETH addresses are stored lower case", async ({ edge }) => {
+    const { status, body } = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, ETH.toLowerCase()] });
     expect(status).toBe(201);
     expect(body.data!.is_active).toBe(true);
     expect(body.data!.addresses).toEqual([ETH.toLowerCase()]);
-    expect((await call("GET", `/api/v1/webhooks/${body.data!.id}`, alice)).body.data!.is_active).toBe(1);
+    expect((await call(edge, "GET", `/api/v1/webhooks/${body.data!.id}`, alice)).body.data!.is_active).toBe(1);
   });
 
-  it("each secret is new", async () => {
-    const a = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
-    const b = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+  it("each secret is new", async ({ edge }) => {
+    const a = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const b = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
     expect(a.body.data!.secret).not.toBe(b.body.data!.secret);
   });
 
-  it("422 with {message, errors} for a bad body, nothing stored", async () => {
-    const before = await countRows("webhooks");
-    const { status, body } = await create(alice, { coin: "DOGE", addresses: [] });
+  it("422 with {message, errors} for a bad body, nothing stored", async ({ edge, database }) => {
+    const before = await countRows(database, "webhooks");
+    const { status, body } = await create(edge, alice, { coin: "DOGE", addresses: [] });
     expect(status).toBe(422);
     expect(body).toEqual({
       message: "The selected coin is invalid. (and 2 more errors)",
@@ -133,10 +85,10 @@ describe("POST /api/v1/webhooks", () => {
         addresses: ["The addresses field must have at least 1 items."],
       },
     });
-    const tooLong = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, "x".repeat(256)] });
+    const tooLong = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, "x".repeat(256)] });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors).toEqual({ "addresses.1": ["Each address must not be greater than 255 characters."] });
-    const wrongCoin = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, BTC, "0x12"] });
+    const wrongCoin = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH, BTC, "0x12"] });
     expect(wrongCoin.body).toEqual({
       message: "The addresses.1 field must be a valid ETH address. (and 1 more error)",
       errors: {
@@ -145,24 +97,26 @@ describe("POST /api/v1/webhooks", () => {
       },
     });
     // Malformed JSON is the shared HTTP layer's 400 (packages/http), before any validation.
-    expect((await create(alice, "{not json")).status).toBe(400);
-    expect((await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: Array.from({ length: 10_001 }, () => BTC) })).status).toBe(
-      422,
-    );
-    expect(await countRows("webhooks")).toBe(before);
+    expect((await create(edge, alice, "{not json")).status).toBe(400);
+    expect(
+      (await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: Array.from({ length: 10_001 }, () => BTC) })).status,
+    ).toBe(422);
+    expect(await countRows(database, "webhooks")).toBe(before);
   });
 
-  it("answers 404 {message} for the test event of a webhook that is not the caller's", async () => {
-    const created = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
-    expect(await call("POST", `/api/v1/webhooks/${created.body.data!.id}/test`, bob)).toMatchObject({
+  it("answers 404 {message} for the test event of a webhook that is not the caller's", async ({ edge }) => {
+    const created = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    expect(await call(edge, "POST", `/api/v1/webhooks/${created.body.data!.id}/test`, bob)).toMatchObject({
       status: 404,
       body: { message: expect.any(String) },
     });
   });
+});
 
-  it("names every invalid field at once: the URL's checks run even when other fields already failed", async () => {
-    const before = await countRows("webhooks");
-    const { status, body } = await create(alice, { coin: "DOGE", webhook_url: "not a url", addresses: [] });
+describe("POST /api/v1/webhooks: the checks of webhook_url", () => {
+  it("names every invalid field at once: the URL's checks run even when other fields already failed", async ({ edge, database }) => {
+    const before = await countRows(database, "webhooks");
+    const { status, body } = await create(edge, alice, { coin: "DOGE", webhook_url: "not a url", addresses: [] });
     expect(status).toBe(422);
     expect(body.message).toBe("The selected coin is invalid. (and 2 more errors)");
     expect(body.errors).toEqual({
@@ -171,19 +125,19 @@ describe("POST /api/v1/webhooks", () => {
       addresses: ["The addresses field must have at least 1 items."],
     });
     // The address check of the URL too, on create and on update.
-    const internal = await create(alice, { coin: "BTC", webhook_url: "http://127.0.0.1/hook", addresses: [], confirmations: "six" });
+    const internal = await create(edge, alice, { coin: "BTC", webhook_url: "http://127.0.0.1/hook", addresses: [], confirmations: "six" });
     expect(Object.keys(internal.body.errors as object).sort()).toEqual(["addresses", "confirmations", "webhook_url"]);
-    const created = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
-    const update = await call("PUT", `/api/v1/webhooks/${created.body.data!.id}`, alice, {
+    const created = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const update = await call(edge, "PUT", `/api/v1/webhooks/${created.body.data!.id}`, alice, {
       webhook_url: "ftp://example.com/",
       is_active: "maybe",
     });
     expect(update.status).toBe(422);
     expect(Object.keys(update.body.errors as object).sort()).toEqual(["is_active", "webhook_url"]);
-    expect(await countRows("webhooks")).toBe(before + 1);
+    expect(await countRows(database, "webhooks")).toBe(before + 1);
   });
 
-  it.each([
+  it.for([
     ["loopback", "http://127.0.0.1/"],
     ["a name resolving to 127.0.0.1", "http://localhost:8080/"],
     ["private", "http://10.0.0.5/"],
@@ -194,18 +148,18 @@ describe("POST /api/v1/webhooks", () => {
     ["IPv6 loopback", "http://[::1]/"],
     ["IPv4-mapped IPv6", "http://[::ffff:127.0.0.1]/"],
     ["IPv6 unique local", "http://[fd12::1]/"],
-  ])("refuses a webhook_url on %s with 422, nothing stored", async (_, url) => {
-    const before = await countRows("webhooks");
-    const { status, body } = await create(alice, { coin: "BTC", webhook_url: url, addresses: [BTC] });
+  ])("refuses a webhook_url on %s with 422, nothing stored", async ([, url], { edge, database }) => {
+    const before = await countRows(database, "webhooks");
+    const { status, body } = await create(edge, alice, { coin: "BTC", webhook_url: url, addresses: [BTC] });
     expect(status).toBe(422);
     expect(body.errors).toEqual({ webhook_url: [URL_NOT_PUBLIC] });
-    expect(await countRows("webhooks")).toBe(before);
+    expect(await countRows(database, "webhooks")).toBe(before);
   });
 });
 
 describe("confirmations and include_tokens", () => {
-  it("are stored on create and PUT, returned by every answer and carried to the scanner", async () => {
-    const { status, body } = await create(alice, {
+  it("are stored on create and PUT, returned by every answer and carried to the scanner", async ({ edge, watchFeed: observer }) => {
+    const { status, body } = await create(edge, alice, {
       coin: "ETH",
       webhook_url: URL_OK,
       addresses: [ETH],
@@ -215,30 +169,35 @@ describe("confirmations and include_tokens", () => {
     expect(status).toBe(201);
     expect(body.data).toMatchObject({ confirmations: 12, include_tokens: true });
     const id = body.data!.id as number;
-    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 12, include_tokens: true });
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ confirmations: 12, include_tokens: true });
-    const put = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 64, include_tokens: false });
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ confirmations: 12, include_tokens: true });
+    await expect.poll(() => latestChange(observer, id), { timeout: 10_000 }).toMatchObject({ confirmations: 12, include_tokens: true });
+    const put = await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 64, include_tokens: false });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ confirmations: 64, include_tokens: false, addresses: [ETH.toLowerCase()] });
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ confirmations: 64, include_tokens: false });
-    const listed = (await call("GET", "/api/v1/webhooks?per_page=500", alice)).body.data!.find((w) => w.id === id);
+    await expect.poll(() => latestChange(observer, id), { timeout: 10_000 }).toMatchObject({ confirmations: 64, include_tokens: false });
+    const listed = (await call(edge, "GET", "/api/v1/webhooks?per_page=500", alice)).body.data!.find((w) => w.id === id);
     expect(listed).toMatchObject({ confirmations: 64, include_tokens: false });
   });
 
-  it("default to 1 and to what the chain reports: false for ETH and BTC, true for TRX (a PUT may send the value back)", async () => {
-    const eth = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
-    const btc = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
-    const trx = await create(alice, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] });
+  it("default to 1 and to what the chain reports: false for ETH and BTC, true for TRX (a PUT may send the value back)", async ({
+    edge,
+  }) => {
+    const eth = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+    const btc = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+    const trx = await create(edge, alice, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] });
     expect(eth.body.data).toMatchObject({ confirmations: 1, include_tokens: false });
     expect(btc.body.data).toMatchObject({ confirmations: 1, include_tokens: false });
     expect(trx.body.data).toMatchObject({ confirmations: 1, include_tokens: true });
-    const echoed = await call("PUT", `/api/v1/webhooks/${trx.body.data!.id}`, alice, { confirmations: 30, include_tokens: true });
+    const echoed = await call(edge, "PUT", `/api/v1/webhooks/${trx.body.data!.id}`, alice, { confirmations: 30, include_tokens: true });
     expect(echoed.status).toBe(200);
     expect(echoed.body.data).toMatchObject({ confirmations: 30, include_tokens: true });
   });
 
-  it("422 in the spec's shape for a value out of range or of the wrong type, per coin; nothing stored or changed", async () => {
-    const before = await countRows("webhooks");
+  it("422 in the spec's shape for a value out of range or of the wrong type, per coin; nothing stored or changed", async ({
+    edge,
+    database,
+  }) => {
+    const before = await countRows(database, "webhooks");
     const cases: Array<[Record<string, unknown>, Record<string, string[]>]> = [
       [{ coin: "ETH", confirmations: 65 }, { confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] }],
       [{ coin: "TRX", confirmations: 31 }, { confirmations: ["The confirmations field must not be greater than 30 for TRX webhooks."] }],
@@ -259,20 +218,24 @@ describe("confirmations and include_tokens", () => {
     ];
     const addressOf = { BTC, ETH, TRX: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } as const;
     for (const [fields, errors] of cases) {
-      const answer = await create(alice, { webhook_url: URL_OK, addresses: [addressOf[fields.coin as keyof typeof addressOf]], ...fields });
+      const answer = await create(edge, alice, {
+        webhook_url: URL_OK,
+        addresses: [addressOf[fields.coin as keyof typeof addressOf]],
+        ...fields,
+      });
       expect(answer.status, JSON.stringify(fields)).toBe(422);
       expect(answer.body).toEqual({ message: Object.values(errors)[0]![0], errors });
     }
-    expect(await countRows("webhooks")).toBe(before);
-    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 3 });
+    expect(await countRows(database, "webhooks")).toBe(before);
+    const { body } = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], confirmations: 3 });
     const id = body.data!.id as number;
-    const refused = await call("PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 100, is_active: false });
+    const refused = await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, { confirmations: 100, is_active: false });
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual({ confirmations: ["The confirmations field must not be greater than 64 for ETH webhooks."] });
-    expect((await call("PUT", `/api/v1/webhooks/${id}`, alice, { include_tokens: null })).body.errors).toEqual({
+    expect((await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, { include_tokens: null })).body.errors).toEqual({
       include_tokens: ["The include tokens field must be true or false."],
     });
-    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({
       confirmations: 3,
       include_tokens: false,
       is_active: 1,
@@ -281,29 +244,32 @@ describe("confirmations and include_tokens", () => {
 });
 
 describe("the other registry endpoints", () => {
-  it("list pages the account's own webhooks in id order with meta; deleted ones never return", async () => {
+  it("list pages the account's own webhooks in id order with meta; deleted ones never return", async ({ edge }) => {
     const carol = newAccount();
     const ids: number[] = [];
     for (let i = 0; i < 3; i++)
       ids.push(
-        (await create(carol, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] })).body.data!
+        (await create(edge, carol, { coin: "TRX", webhook_url: URL_OK, addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"] })).body.data!
           .id as number,
       );
-    const page2 = await call("GET", "/api/v1/webhooks?per_page=2&page=2", carol);
+    const page2 = await call(edge, "GET", "/api/v1/webhooks?per_page=2&page=2", carol);
     expect(page2.status).toBe(200);
     expect(page2.body.data!.map((w) => w.id)).toEqual([ids[2]]);
     expect(page2.body.meta).toEqual({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
     expect(page2.body.data![0]!.is_active).toBe(1);
-    expect((await call("DELETE", `/api/v1/webhooks/${ids[1]}`, carol)).status).toBe(204);
-    expect((await call("GET", "/api/v1/webhooks", carol)).body.data!.map((w) => w.id)).toEqual([ids[0], ids[2]]);
-    expect((await call("GET", `/api/v1/webhooks/${ids[1]}`, carol)).status).toBe(404);
-    expect((await call("GET", "/api/v1/webhooks?per_page=501", carol)).status).toBe(422);
+    expect((await call(edge, "DELETE", `/api/v1/webhooks/${ids[1]}`, carol)).status).toBe(204);
+    expect((await call(edge, "GET", "/api/v1/webhooks", carol)).body.data!.map((w) => w.id)).toEqual([ids[0], ids[2]]);
+    expect((await call(edge, "GET", `/api/v1/webhooks/${ids[1]}`, carol)).status).toBe(404);
+    expect((await call(edge, "GET", "/api/v1/webhooks?per_page=501", carol)).status).toBe(422);
   });
 
-  it("PUT is partial: sent fields replace, others are kept; coin cannot change", async () => {
-    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], is_active: false });
+  it("PUT is partial: sent fields replace, others are kept; coin cannot change", async ({ edge }) => {
+    const { body } = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], is_active: false });
     const id = body.data!.id as number;
-    const put = await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: true, addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"] });
+    const put = await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, {
+      is_active: true,
+      addresses: ["3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"],
+    });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({
       id,
@@ -313,37 +279,37 @@ describe("the other registry endpoints", () => {
       secret: body.data!.secret,
       coin: "BTC",
     });
-    const bad = await call("PUT", `/api/v1/webhooks/${id}`, alice, { webhook_url: "http://192.168.1.1/" });
+    const bad = await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, { webhook_url: "http://192.168.1.1/" });
     expect(bad.status).toBe(422);
-    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.webhook_url).toBe(URL_OK);
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data!.webhook_url).toBe(URL_OK);
   });
 
-  it("rotating the secret answers the webhook with a new whsec_ secret, kept on later reads", async () => {
-    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+  it("rotating the secret answers the webhook with a new whsec_ secret, kept on later reads", async ({ edge }) => {
+    const { body } = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
     const id = body.data!.id as number;
-    const rotated = await call("POST", `/api/v1/webhooks/${id}/secret`, alice);
+    const rotated = await call(edge, "POST", `/api/v1/webhooks/${id}/secret`, alice);
     expect(rotated.status).toBe(200);
     expect(rotated.body.data!.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
     expect(rotated.body.data!.secret).not.toBe(body.data!.secret);
-    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.secret).toBe(rotated.body.data!.secret);
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data!.secret).toBe(rotated.body.data!.secret);
   });
 
-  it("adds and removes addresses in batches; duplicates and unknown ones are ignored", async () => {
-    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+  it("adds and removes addresses in batches; duplicates and unknown ones are ignored", async ({ edge }) => {
+    const { body } = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
     const id = body.data!.id as number;
     const batch = Array.from({ length: 2_000 }, (_, i) => `0x${i.toString(16).padStart(40, "0")}`);
-    const added = await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, {
+    const added = await call(edge, "POST", `/api/v1/webhooks/${id}/addresses`, alice, {
       addresses: [...batch, ETH.toUpperCase().replace("0X", "0x")],
     });
     expect(added.body).toEqual({ data: { added: 2_000, total: 2_001 } });
-    const removed = await call("DELETE", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [ETH, "0x" + "f".repeat(40)] });
+    const removed = await call(edge, "DELETE", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [ETH, "0x" + "f".repeat(40)] });
     expect(removed.body).toEqual({ data: { removed: 1, total: 2_000 } });
-    expect(((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).length).toBe(2_000);
-    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: ["nope"] })).status).toBe(422);
+    expect(((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).length).toBe(2_000);
+    expect((await call(edge, "POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: ["nope"] })).status).toBe(422);
   });
 
-  it("another account's webhook is a 404 with the same body as a missing one, for every endpoint", async () => {
-    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
+  it("another account's webhook is a 404 with the same body as a missing one, for every endpoint", async ({ edge }) => {
+    const { body } = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC] });
     const id = body.data!.id as number;
     const missing = 99_999_999;
     for (const [method, suffix, payload] of [
@@ -354,134 +320,14 @@ describe("the other registry endpoints", () => {
       ["POST", "/addresses", { addresses: [BTC] }],
       ["DELETE", "/addresses", { addresses: [BTC] }],
     ] as const) {
-      const theirs = await call(method, `/api/v1/webhooks/${id}${suffix}`, bob, payload);
-      const none = await call(method, `/api/v1/webhooks/${missing}${suffix}`, bob, payload);
+      const theirs = await call(edge, method, `/api/v1/webhooks/${id}${suffix}`, bob, payload);
+      const none = await call(edge, method, `/api/v1/webhooks/${missing}${suffix}`, bob, payload);
       expect(theirs.status).toBe(404);
       expect(none.status).toBe(404);
       expect(theirs.body).toEqual({ message: `No webhook with id ${id} was found.` });
       expect(none.body).toEqual({ message: `No webhook with id ${missing} was found.` });
     }
-    expect((await call("GET", "/api/v1/webhooks", bob)).body.data).toEqual([]);
-    expect((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.secret).toBe(body.data!.secret);
-  });
-});
-
-describe("the watch feed", () => {
-  it("publishes the buckets a change touched and then the webhook's meta; a settings change publishes the meta alone", async () => {
-    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
-    const id = body.data!.id as number;
-    await expect
-      .poll(() => latestChange(id), { timeout: 10_000 })
-      .toEqual({
-        webhook_id: id,
-        coin: "ETH",
-        is_active: true,
-        deleted: false,
-        version: expect.any(Number),
-        confirmations: 1,
-        include_tokens: false,
-        address_count: 1,
-        bucket_bits: 0,
-        since: expect.stringMatching(ISO),
-      });
-    expect(observer.stateOf(id).addresses).toEqual([ETH.toLowerCase()]);
-    const first = latestChange(id)!.version;
-    const ofWebhook = () => observer.messages.filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id);
-    expect(ofWebhook().map((m) => m.subject.slice(NAMESPACE.length + 1))).toEqual([`webhook.addresses.${id}.0.0`, `webhook.changed.${id}`]);
-    expect(ofWebhook().map((m) => m.messageId)).toEqual([`webhook-addresses:${id}:0:0:${first}`, `webhook:${id}:${first}`]);
-    await call("PUT", `/api/v1/webhooks/${id}`, alice, { is_active: false });
-    await expect.poll(() => latestChange(id)?.is_active, { timeout: 10_000 }).toBe(false);
-    expect(latestChange(id)!.version).toBeGreaterThan(first);
-    expect(ofWebhook().filter((m) => isAddressBucket(m.payload))).toHaveLength(1);
-    const ids = ofWebhook().map((m) => m.messageId);
-    expect(new Set(ids).size).toBe(ids.length);
-  });
-
-  it("a deleted webhook publishes a final meta and its bucket messages are removed from the stream", async () => {
-    const many = Array.from({ length: 3_000 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
-    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: many });
-    const id = body.data!.id as number;
-    // 3,000 addresses: level 2, four buckets.
-    await expect.poll(() => observer.stateOf(id).addresses.length, { timeout: 10_000 }).toBe(3_000);
-    expect(latestChange(id)).toMatchObject({ bucket_bits: 2, address_count: 3_000 });
-    const bucketSubjects = async () =>
-      Object.keys(
-        (await observer.bus.admin.streamInfo(webhookAddresses, { subjects: `webhook.addresses.${id}.>` })).state.subjects ?? {},
-      ).sort();
-    expect(await bucketSubjects()).toEqual([0, 1, 2, 3].map((b) => `${NAMESPACE}.webhook.addresses.${id}.2.${b}`));
-    expect((await call("DELETE", `/api/v1/webhooks/${id}`, alice)).status).toBe(204);
-    await expect.poll(() => latestChange(id)?.deleted, { timeout: 10_000 }).toBe(true);
-    await expect.poll(bucketSubjects, { timeout: 10_000 }).toEqual([]);
-  });
-
-  it("adding one address to a large webhook publishes that address's bucket only, holding the bucket's whole list", async () => {
-    const many = Array.from({ length: 5_000 }, (_, i) => `0xc${(i + 1).toString(16).padStart(39, "0")}`);
-    const { body } = await create(alice, { coin: "ETH", webhook_url: URL_OK, addresses: many });
-    const id = body.data!.id as number;
-    await expect.poll(() => latestChange(id)?.address_count, { timeout: 10_000 }).toBe(5_000);
-    const bits = latestChange(id)!.bucket_bits;
-    expect(bits).toBe(3);
-    const seen = observer.messages.length;
-    const added = "0x" + "b".repeat(40);
-    expect((await call("POST", `/api/v1/webhooks/${id}/addresses`, alice, { addresses: [added] })).body.data).toEqual({
-      added: 1,
-      total: 5_001,
-    });
-    await expect.poll(() => latestChange(id)?.address_count, { timeout: 10_000 }).toBe(5_001);
-    const after = observer.messages
-      .slice(seen)
-      .filter((m) => !isWatermark(m.payload) && m.payload.webhook_id === id)
-      .map((m) => m.payload);
-    const bucket = bucketOf(bucketHash(added), bits);
-    expect(after.map((p) => (isAddressBucket(p) ? `bucket ${p.bucket}` : "meta"))).toEqual([`bucket ${bucket}`, "meta"]);
-    const published = after[0]!;
-    expect(isAddressBucket(published) && published.addresses).toEqual(
-      [...many.filter((a) => bucketOf(bucketHash(a), bits) === bucket), added].sort(),
-    );
-    expect(observer.stateOf(id).addresses).toEqual([...many, added].sort());
-  });
-
-  it("auto-watch: an address.issued for a named xpub record is added to the account's webhook, not to another account's", async () => {
-    const { body } = await create(alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], xpub_ids: [7] });
-    const other = await create(bob, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], xpub_ids: [7] });
-    const id = body.data!.id as number;
-    const issued = "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3";
-    await observer.bus.publish(addressIssued, {
-      account_id: alice.accountId,
-      xpub_id: 7,
-      coin: "BTC",
-      address: issued,
-      index: 0,
-      issued_at: new Date().toISOString(),
-    });
-    await expect
-      .poll(async () => ((await call("GET", `/api/v1/webhooks/${id}`, alice)).body.data!.addresses as unknown as string[]).toSorted(), {
-        timeout: 10_000,
-      })
-      .toEqual([BTC, issued].sort());
-    await expect.poll(() => observer.stateOf(id).addresses, { timeout: 10_000 }).toEqual([BTC, issued].sort());
-    expect((await call("GET", `/api/v1/webhooks/${other.body.data!.id}`, bob)).body.data!.addresses).toEqual([BTC]);
-  });
-
-  it("nothing is lost when the service stops between commit and publish: the outbox is relayed by the next start", async () => {
-    await delivery.close();
-    // Committed while no relay runs: written straight into the tables as a crashed process would leave them.
-    const client = new pg.Client({ connectionString: database.connectionString });
-    await client.connect();
-    const { rows } = await client.query<{ id: string }>(
-      `insert into delivery.webhooks (account_id, coin, webhook_url, secret, is_active) values ($1, 'BTC', $2, 'whsec_00', 1) returning id`,
-      [alice.accountId, URL_OK],
-    );
-    const id = Number(rows[0]!.id);
-    await client.query(`insert into delivery.webhook_changes (webhook_id) values ($1)`, [id]);
-    await client.end();
-    delivery = await startTestDelivery(database.connectionString, {
-      NATS_URL,
-      NATS_NAMESPACE: NAMESPACE,
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-    });
-    edge = internalEdge(delivery);
-    await expect.poll(() => latestChange(id), { timeout: 10_000 }).toMatchObject({ webhook_id: id, is_active: true, deleted: false });
-    expect(await countRows("webhook_changes")).toBe(0);
+    expect((await call(edge, "GET", "/api/v1/webhooks", bob)).body.data).toEqual([]);
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data!.secret).toBe(body.data!.secret);
   });
 });

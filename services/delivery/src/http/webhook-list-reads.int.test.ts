@@ -6,15 +6,13 @@
  */
 import type { AddressInfo } from "node:net";
 import { WEBHOOK_LIST_ADDRESS_CAP } from "@chaingate/contracts";
-import type { Database } from "@chaingate/db";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import { silentLogger } from "@chaingate/testing";
 import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect } from "vitest";
 import { createDeliveryLog } from "../infra/delivery-log.ts";
-import type { DeliveryDatabase } from "../infra/database-schema.ts";
-import { createWebhookRepository, LIST_ADDRESSES_PER_READ, type WebhookRepository } from "../infra/webhook-repository.ts";
-import { openDeliveryDatabase } from "../testing/open-delivery-database.ts";
+import { createWebhookRepository, LIST_ADDRESSES_PER_READ } from "../infra/webhook-repository.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { createWebhookApp } from "./create-webhook-app.ts";
 
 const ALICE = 1;
@@ -32,61 +30,63 @@ const countRows: KyselyPlugin = {
   },
 };
 
-let database: TestDatabase;
-let opened: Database<DeliveryDatabase>;
-let repository: WebhookRepository;
-let url: string;
-let close: () => Promise<void>;
 /** Alice's webhooks by id, each with its addresses in address order. */
-const expected: Array<{ id: number; addresses: string[] }> = [];
+type ExpectedWebhooks = Array<{ id: number; addresses: string[] }>;
 
 const ethAddresses = (count: number, prefix: number) =>
   Array.from({ length: count }, (_, i) => `0x${prefix.toString(16).padStart(8, "0")}${i.toString(16).padStart(32, "0")}`);
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  opened = await openDeliveryDatabase(database.connectionString, "webhook-list-reads");
-  const db = opened.db.withPlugin(countRows);
-  repository = createWebhookRepository(db);
-  const http = createWebhookApp({
-    repository,
-    deliveries: createDeliveryLog(db, () => {}),
-    quotas: { webhooksPerAccount: 1_000, addressesPerAccount: 1_000_000, testEventsPerWebhookPerMinute: 10 },
-    bitcoinNetwork: "mainnet",
-    allowCidrs: [],
-    resolveHost: async () => ["93.184.216.34"],
-    logger: silentLogger,
-    readinessChecks: {},
-  });
-  const server = http.app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((resolve) => server.close(() => resolve()));
-
-  const webhook = (addresses: string[]) => ({
-    coin: "ETH" as const,
-    webhook_url: "http://93.184.216.34/hook",
-    secret: "whsec_test",
-    is_active: true,
-    xpub_ids: [],
-    confirmations: 1,
-    include_tokens: false,
-    addresses,
-  });
-  for (let i = 0; i < LARGE_WEBHOOKS + SMALL_WEBHOOKS; i++) {
-    const addresses = ethAddresses(i < LARGE_WEBHOOKS ? WEBHOOK_LIST_ADDRESS_CAP + 7 : 5, i);
-    const { id } = await repository.create(ALICE, webhook(addresses));
-    expected.push({ id, addresses: addresses.sort().slice(0, WEBHOOK_LIST_ADDRESS_CAP) });
-  }
-  await repository.create(BOB, webhook(ethAddresses(10, 999)));
-}, 120_000);
-afterAll(async () => {
-  await close?.();
-  await opened?.close();
-  await database?.drop();
+/**
+ * The webhook app alone on a port of its own, over the file's database read through `countRows`,
+ * with LARGE_WEBHOOKS + SMALL_WEBHOOKS webhooks of Alice's (and one of Bob's) stored.
+ */
+const it = deliveryTest.extend<{ listApp: { url: string; expected: ExpectedWebhooks } }>({
+  listApp: [
+    async ({ deliveryDb }, use) => {
+      const db = deliveryDb.db.withPlugin(countRows);
+      const repository = createWebhookRepository(db);
+      const http = createWebhookApp({
+        repository,
+        deliveries: createDeliveryLog(db, () => {}),
+        quotas: { webhooksPerAccount: 1_000, addressesPerAccount: 1_000_000, testEventsPerWebhookPerMinute: 10 },
+        bitcoinNetwork: "mainnet",
+        allowCidrs: [],
+        resolveHost: async () => ["93.184.216.34"],
+        logger: silentLogger,
+        readinessChecks: {},
+      });
+      const server = http.app.listen(0, "127.0.0.1");
+      await new Promise((resolve) => server.once("listening", resolve));
+      try {
+        const webhook = (addresses: string[]) => ({
+          coin: "ETH" as const,
+          webhook_url: "http://93.184.216.34/hook",
+          secret: "whsec_test",
+          is_active: true,
+          xpub_ids: [],
+          confirmations: 1,
+          include_tokens: false,
+          addresses,
+        });
+        const expected: ExpectedWebhooks = [];
+        for (let i = 0; i < LARGE_WEBHOOKS + SMALL_WEBHOOKS; i++) {
+          const addresses = ethAddresses(i < LARGE_WEBHOOKS ? WEBHOOK_LIST_ADDRESS_CAP + 7 : 5, i);
+          const { id } = await repository.create(ALICE, webhook(addresses));
+          expected.push({ id, addresses: addresses.sort().slice(0, WEBHOOK_LIST_ADDRESS_CAP) });
+        }
+        await repository.create(BOB, webhook(ethAddresses(10, 999)));
+        await use({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, expected });
+      } finally {
+        await new Promise((resolve) => server.close(() => resolve(undefined)));
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-it(`reads a page of webhooks at most ${LIST_ADDRESSES_PER_READ} address rows per statement, and answers it whole`, async () => {
+it(`reads a page of webhooks at most ${LIST_ADDRESSES_PER_READ} address rows per statement, and answers it whole`, async ({
+  listApp: { url, expected },
+}) => {
   rowsPerStatement.length = 0;
   const response = await fetch(`${url}/api/v1/webhooks?per_page=500`, { headers: { [ACCOUNT_ID_HEADER]: String(ALICE) } });
   expect(response.status).toBe(200);
@@ -104,7 +104,7 @@ it(`reads a page of webhooks at most ${LIST_ADDRESSES_PER_READ} address rows per
   expect(rowsPerStatement.reduce((sum, rows) => sum + rows, 0)).toBeLessThan(LARGE_WEBHOOKS * WEBHOOK_LIST_ADDRESS_CAP + 100);
 });
 
-it("answers a page past the last, and an empty account, without reading any address", async () => {
+it("answers a page past the last, and an empty account, without reading any address", async ({ listApp: { url } }) => {
   for (const [account, query] of [
     [ALICE, "?page=3&per_page=10"],
     [99, ""],

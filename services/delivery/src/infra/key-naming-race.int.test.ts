@@ -4,11 +4,8 @@
  * lock, an address recorded between the PUT reading the key's addresses and its commit was missed.
  */
 import { randomBytes } from "node:crypto";
-import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./database-schema.ts";
-import { deliveryMigrations } from "./migrations/index.ts";
+import { expect } from "vitest";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { createWebhookRepository } from "./webhook-repository.ts";
 
 const ACCOUNT = 3;
@@ -16,25 +13,9 @@ const KEY = 77;
 const ISSUED = 200;
 const WEBHOOKS = 20;
 
-let database: TestDatabase;
-let db: ReturnType<typeof createDatabase<DeliveryDatabase>>;
+const it = deliveryTest;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDatabase<DeliveryDatabase>({
-    connectionString: database.connectionString,
-    schema: DELIVERY_SCHEMA,
-    logger: silentLogger,
-    poolSize: 8,
-  });
-  await migrateToLatest(db.db, DELIVERY_SCHEMA, deliveryMigrations);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-
-it("a PUT naming a key while the key's addresses are recorded misses none of them", async () => {
+it("a PUT naming a key while the key's addresses are recorded misses none of them", async ({ deliveryDb: db }) => {
   const repository = createWebhookRepository(db.db);
   const webhooks = await Promise.all(
     Array.from({ length: WEBHOOKS }, () =>

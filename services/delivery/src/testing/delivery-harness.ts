@@ -1,14 +1,14 @@
 /**
  * What the delivery's integration tests share: a database of their own, a local receiver, the
- * service in this process on a NATS namespace of their own (`WEBHOOK_ALLOW_CIDRS` lets loopback
- * through unless `env` says otherwise), a bus to publish on, and helpers to create webhooks on
- * the service's API and to build `transfer.matched` events for them.
+ * service in this process on a NATS namespace of their own, a bus to publish on, and helpers to
+ * create webhooks on the service's API and to build `transfer.matched` events for them. The
+ * `harness` fixture (delivery-fixtures.ts) builds it from the file's fixtures; `startDeliveryHarness`
+ * starts every part itself (`WEBHOOK_ALLOW_CIDRS` lets loopback through unless `env` says otherwise).
  */
 import { randomBytes } from "node:crypto";
 import { connectBus, type Bus } from "@chaingate/bus";
 import { transferMatched, type Coin, type EventPayload } from "@chaingate/contracts";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import pg from "pg";
+import { createTestDatabase, silentLogger, testNamespace, type TestDatabase } from "@chaingate/testing";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import { callAsAccount } from "./call-as-account.ts";
 import { startLocalReceiver, type LocalReceiver } from "./local-receiver.ts";
@@ -21,7 +21,7 @@ export interface DeliveryHarness {
   receiver: LocalReceiver;
   delivery: DeliveryService;
   bus: Bus;
-  /** Calls the delivery's API directly as `accountId` (the header the gateway would set). */
+  /** Calls the delivery's API directly as `accountId` (the headers the gateway would set). */
   api(
     method: string,
     path: string,
@@ -40,7 +40,15 @@ export interface DeliveryHarness {
     isActive?: boolean;
     accountId?: number;
   }): Promise<{ id: number; secret: string }>;
-  close(): Promise<void>;
+}
+
+/** The parts a harness is made of; `delivery` is the service running now. */
+export interface DeliveryHarnessParts {
+  database: TestDatabase;
+  receiver: LocalReceiver;
+  bus: Bus;
+  delivery(): DeliveryService;
+  restartDelivery(): Promise<void>;
 }
 
 /** Watched address of each coin in `transferFor`'s events. */
@@ -77,33 +85,21 @@ export function transferFor(webhookId: number, coin: Coin = "BTC", overrides: Pa
   };
 }
 
-export async function startDeliveryHarness(env: Record<string, string | undefined> = {}): Promise<DeliveryHarness> {
-  const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-  const namespace = `h${randomBytes(4).toString("hex")}`;
-  const database = await createTestDatabase();
-  const receiver = await startLocalReceiver();
-  const deliveryEnv = { NATS_URL: natsUrl, NATS_NAMESPACE: namespace, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", ...env };
-  let delivery = await startTestDelivery(database.connectionString, deliveryEnv);
-  const client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
-  const bus = await connectBus({ url: natsUrl, name: "test", logger: { info: () => {}, warn: () => {}, error: () => {} }, namespace });
-  await bus.ensureStreams([transferMatched]);
-  const api: DeliveryHarness["api"] = (method, path, accountId = 1, body) => callAsAccount(delivery.url, method, path, accountId, body);
+/** The harness over running parts: its API calls go to whichever service runs now. */
+export function createDeliveryHarness(parts: DeliveryHarnessParts): DeliveryHarness {
+  const { database, receiver, bus } = parts;
+  const api: DeliveryHarness["api"] = (method, path, accountId = 1, body) =>
+    callAsAccount(parts.delivery().url, method, path, accountId, body);
   return {
     database,
     receiver,
     get delivery() {
-      return delivery;
+      return parts.delivery();
     },
     bus,
     api,
-    async restartDelivery() {
-      await delivery.close();
-      delivery = await startTestDelivery(database.connectionString, deliveryEnv);
-    },
-    async query(text, values) {
-      return (await client.query(text, values)).rows;
-    },
+    restartDelivery: () => parts.restartDelivery(),
+    query: <Row extends Record<string, unknown>>(text: string, values?: unknown[]) => database.query<Row>(text, values),
     async createWebhook({ path, coin = "BTC", url, isActive, accountId }) {
       const created = await api("POST", "/api/v1/webhooks", accountId, {
         coin,
@@ -114,13 +110,38 @@ export async function startDeliveryHarness(env: Record<string, string | undefine
       if (created.status !== 201) throw new Error(`webhook not created: ${created.status} ${JSON.stringify(created.body)}`);
       return { id: created.body.data.id as number, secret: created.body.data.secret as string };
     },
+  };
+}
+
+/** Starts every part of a harness itself; `close` stops them all and drops the database. */
+export async function startDeliveryHarness(
+  env: Record<string, string | undefined> = {},
+): Promise<DeliveryHarness & { close(): Promise<void> }> {
+  const natsUrl = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+  const namespace = testNamespace();
+  const database = await createTestDatabase();
+  const receiver = await startLocalReceiver();
+  const deliveryEnv = { NATS_URL: natsUrl, NATS_NAMESPACE: namespace, WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", ...env };
+  let delivery = await startTestDelivery(database.connectionString, deliveryEnv);
+  const bus = await connectBus({ url: natsUrl, name: "test", logger: silentLogger, namespace });
+  await bus.ensureStreams([transferMatched]);
+  const harness = createDeliveryHarness({
+    database,
+    receiver,
+    bus,
+    delivery: () => delivery,
+    async restartDelivery() {
+      await delivery.close();
+      delivery = await startTestDelivery(database.connectionString, deliveryEnv);
+    },
+  });
+  return Object.assign(harness, {
     async close() {
       await bus.close();
-      await client.end();
       // The receiver first: attempts it never answers end now instead of at their timeout.
       await receiver.close();
       await delivery.close();
       await database.drop();
     },
-  };
+  });
 }

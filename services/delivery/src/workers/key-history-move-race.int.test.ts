@@ -4,34 +4,21 @@
  * account's webhooks do not get them back. Without the holder check the page was recorded as the
  * old account's and watched on its webhooks.
  */
-import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { silentLogger } from "@chaingate/testing";
+import { expect } from "vitest";
 import { applyKeyMove } from "../infra/apply-key-move.ts";
-import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../infra/database-schema.ts";
-import { deliveryMigrations } from "../infra/migrations/index.ts";
 import type { HistoryEntry, KeyRef } from "../infra/read-key-history.ts";
 import { createWebhookRepository } from "../infra/webhook-repository.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { startKeyHistoryBackfill } from "./key-history-backfill.ts";
 
 const [ALICE, BOB] = [5, 6];
 const KEY = 4_242;
 const HISTORY = ["0x" + "a".repeat(40), "0x" + "b".repeat(40)];
 
-let database: TestDatabase;
-let db: ReturnType<typeof createDatabase<DeliveryDatabase>>;
+const it = deliveryTest;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDatabase<DeliveryDatabase>({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
-  await migrateToLatest(db.db, DELIVERY_SCHEMA, deliveryMigrations);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-
-it("a history page read before the move and recorded after it goes to the new holder", async () => {
+it("a history page read before the move and recorded after it goes to the new holder", async ({ deliveryDb: db }) => {
   const repository = createWebhookRepository(db.db);
   const webhook = (accountId: number) =>
     repository.create(accountId, {

@@ -3,29 +3,17 @@
  * refuses that webhook): it backs off that webhook alone, and the others' changes still go out
  * within the idle poll, not after the whole relay's backoff.
  */
-import { createDatabase, migrateToLatest } from "@chaingate/db";
+import type { Database } from "@chaingate/db";
 import { createLogger } from "@chaingate/logger";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../infra/database-schema.ts";
-import { deliveryMigrations } from "../infra/migrations/index.ts";
+import { describe, expect } from "vitest";
+import type { DeliveryDatabase } from "../infra/database-schema.ts";
 import { markWebhookChanged } from "../infra/webhook-repository.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { startWebhookChangedRelay, type WatchFeedPublisher } from "./webhook-changed-relay.ts";
 
-let database: TestDatabase;
-let db: ReturnType<typeof createDatabase<DeliveryDatabase>>;
+const it = deliveryTest;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDatabase<DeliveryDatabase>({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA });
-  await migrateToLatest(db.db, DELIVERY_SCHEMA, deliveryMigrations);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-
-async function createWebhook(address: string): Promise<number> {
+async function createWebhook(db: Database<DeliveryDatabase>, address: string): Promise<number> {
   return db.db.transaction().execute(async (trx) => {
     const { id } = await trx
       .insertInto("webhooks")
@@ -39,14 +27,14 @@ async function createWebhook(address: string): Promise<number> {
 }
 
 /** A change committed by another replica or plain SQL: nothing rings this relay's doorbell. */
-async function changeQuietly(webhookId: number): Promise<void> {
+async function changeQuietly(db: Database<DeliveryDatabase>, webhookId: number): Promise<void> {
   await db.db.transaction().execute((trx) => markWebhookChanged(trx, webhookId));
 }
 
 describe("the watch-feed relay", () => {
-  it("keeps relaying the other webhooks on time while one keeps failing", async () => {
-    const failing = await createWebhook(`0x${"1".repeat(40)}`);
-    const healthy = await createWebhook(`0x${"2".repeat(40)}`);
+  it("keeps relaying the other webhooks on time while one keeps failing", async ({ deliveryDb: db }) => {
+    const failing = await createWebhook(db, `0x${"1".repeat(40)}`);
+    const healthy = await createWebhook(db, `0x${"2".repeat(40)}`);
     const versions = new Map<number, number[]>();
     const publisher: WatchFeedPublisher = {
       publishIfNewer: async (_contract, payload) => {
@@ -65,7 +53,7 @@ describe("the watch-feed relay", () => {
       for (let change = 0; change < 3; change++) {
         const before = versions.get(healthy)!.length;
         const changedAt = Date.now();
-        await changeQuietly(healthy);
+        await changeQuietly(db, healthy);
         await expect.poll(() => versions.get(healthy)!.length, { timeout: 10_000 }).toBeGreaterThan(before);
         // The idle poll is 1 s; the whole relay backing off would take up to 10 s.
         expect(Date.now() - changedAt).toBeLessThan(2_500);

@@ -2,35 +2,19 @@
  * The watermark loop when NATS fails (real Postgres, a publisher that throws): it keeps ticking,
  * logs a failure only now and then, and publishes again once NATS answers.
  */
-import { createDatabase, migrateToLatest } from "@chaingate/db";
+import { createDatabase } from "@chaingate/db";
 import { createLogger } from "@chaingate/logger";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { DELIVERY_SCHEMA, type DeliveryDatabase } from "../infra/database-schema.ts";
-import { deliveryMigrations } from "../infra/migrations/index.ts";
+import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { readRegistryTime, startWebhookWatermarkPublisher, type WatermarkPublisher } from "./webhook-watermark-publisher.ts";
 
 const INTERVAL_MS = 10;
 
-let database: TestDatabase;
-let db: ReturnType<typeof createDatabase<DeliveryDatabase>>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDatabase<DeliveryDatabase>({
-    connectionString: database.connectionString,
-    schema: DELIVERY_SCHEMA,
-    logger: createLogger({ service: "test", level: "silent" }),
-  });
-  await migrateToLatest(db.db, DELIVERY_SCHEMA, deliveryMigrations);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
+const it = deliveryTest;
 
 describe("the watermark publisher", () => {
-  it("keeps ticking while publishing fails, logs 1 failure in 30, and publishes again once NATS answers", async () => {
+  it("keeps ticking while publishing fails, logs 1 failure in 30, and publishes again once NATS answers", async ({ deliveryDb: db }) => {
     const logger = createLogger({ service: "test", level: "silent" });
     const warn = vi.spyOn(logger, "warn");
     let failing = true;
@@ -59,7 +43,9 @@ describe("the watermark publisher", () => {
     }
   });
 
-  it("retries a failed publish soon, not an interval later: a long interval must not hold the watermark back after one failure", async () => {
+  it("retries a failed publish soon, not an interval later: a long interval must not hold the watermark back after one failure", async ({
+    deliveryDb: db,
+  }) => {
     // A start under load: the bus's first JetStream call times out once, then NATS answers.
     let attempts = 0;
     const published: string[] = [];
@@ -78,7 +64,10 @@ describe("the watermark publisher", () => {
     }
   });
 
-  it("never passes the start of a registry write still in flight: its change is not visible yet, but its time is taken", async () => {
+  it("never passes the start of a registry write still in flight: its change is not visible yet, but its time is taken", async ({
+    database,
+    deliveryDb: db,
+  }) => {
     const webhook = await db.db
       .insertInto("webhooks")
       .values({ account_id: 1, coin: "ETH", webhook_url: "https://example.com/hook", secret: "whsec_00", is_active: 1, xpub_ids: [] })

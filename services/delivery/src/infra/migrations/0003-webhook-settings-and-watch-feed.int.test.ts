@@ -3,75 +3,86 @@
  * settings, counts and bucket hashes, and are republished on the bucketed watch feed by the next
  * start (real Postgres, NATS and delivery service).
  */
-import { randomBytes } from "node:crypto";
 import { bucketHash } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { silentLogger, type TestDatabase } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import type { DeliveryService } from "../../create-delivery-service.ts";
-import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "../../testing/index.ts";
+import { startTestDelivery } from "../../testing/index.ts";
+import { deliveryTest } from "../../testing/delivery-fixtures.ts";
 import { DELIVERY_SCHEMA } from "../database-schema.ts";
 import { deliveryMigrations } from "./index.ts";
 
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const NAMESPACE = `m${randomBytes(4).toString("hex")}`;
 const BTC = ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy"];
 const TRX = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const ETH_COUNT = 3_000;
 const ethAddress = (i: number) => `0x${i.toString(16).padStart(40, "0")}`;
 
-let database: TestDatabase;
-let client: pg.Client;
-let delivery: DeliveryService | undefined;
-let observer: WatchFeedObserver;
-const ids: Record<"btc" | "trx" | "eth" | "deleted" | "empty", number> = { btc: 0, trx: 0, eth: 0, deleted: 0, empty: 0 };
+type WebhookIds = Record<"btc" | "trx" | "eth" | "deleted" | "empty", number>;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  // The previous release's schema, with its data.
+/** The previous release's schema (migrations 0001 and 0002) over the database, with its data. */
+async function writePreviousRelease(database: TestDatabase): Promise<WebhookIds> {
   const previous = createDatabase({ connectionString: database.connectionString, schema: DELIVERY_SCHEMA, logger: silentLogger });
   const { "0001-registry": registry, "0002-delivery-jobs": jobs } = deliveryMigrations;
   await migrateToLatest(previous.db, DELIVERY_SCHEMA, { "0001-registry": registry!, "0002-delivery-jobs": jobs! });
   await previous.close();
-  client = new pg.Client({ connectionString: database.connectionString });
-  await client.connect();
   const insert = async (coin: string, deleted = false) =>
     Number(
       (
-        await client.query<{ id: string }>(
+        await database.query<{ id: string }>(
           `insert into delivery.webhooks (account_id, coin, webhook_url, secret, is_active, deleted_at) values (1, $1, 'http://93.184.216.34/', 'whsec_00', 1, $2) returning id`,
           [coin, deleted ? new Date() : null],
         )
-      ).rows[0]!.id,
+      )[0]!.id,
     );
-  ids.btc = await insert("BTC");
-  ids.trx = await insert("TRX");
-  ids.eth = await insert("ETH");
-  ids.deleted = await insert("ETH", true);
-  ids.empty = await insert("BTC");
-  for (const address of BTC) await client.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.btc, address]);
-  await client.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.trx, TRX]);
-  await client.query(`insert into delivery.webhook_addresses select $1, '0x' || lpad(to_hex(g), 40, '0') from generate_series(1, $2) g`, [
+  const ids: WebhookIds = {
+    btc: await insert("BTC"),
+    trx: await insert("TRX"),
+    eth: await insert("ETH"),
+    deleted: await insert("ETH", true),
+    empty: await insert("BTC"),
+  };
+  for (const address of BTC) await database.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.btc, address]);
+  await database.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.trx, TRX]);
+  await database.query(`insert into delivery.webhook_addresses select $1, '0x' || lpad(to_hex(g), 40, '0') from generate_series(1, $2) g`, [
     ids.eth,
     ETH_COUNT,
   ]);
-  await client.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.deleted, ethAddress(1)]);
+  await database.query(`insert into delivery.webhook_addresses values ($1, $2)`, [ids.deleted, ethAddress(1)]);
   // The deletion was committed but not yet published when the old release stopped.
-  await client.query(`insert into delivery.webhook_changes (webhook_id) values ($1)`, [ids.deleted]);
+  await database.query(`insert into delivery.webhook_changes (webhook_id) values ($1)`, [ids.deleted]);
+  return ids;
+}
 
-  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
-  delivery = await startTestDelivery(database.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
-});
-afterAll(async () => {
-  await observer?.close();
-  await delivery?.close();
-  await client?.end();
-  await database?.drop();
+/**
+ * The previous release's registry, then this release started over it. `stopDelivery` stops the
+ * service for good; the file's end stops it if still running.
+ */
+const it = deliveryTest.extend<{ upgraded: { ids: WebhookIds; stopDelivery(): Promise<void> } }>({
+  upgraded: [
+    async ({ database, deliveryEnv }, use) => {
+      const ids = await writePreviousRelease(database);
+      let delivery: DeliveryService | undefined = await startTestDelivery(database.connectionString, deliveryEnv);
+      const stopDelivery = async () => {
+        await delivery?.close();
+        delivery = undefined;
+      };
+      try {
+        await use({ ids, stopDelivery });
+      } finally {
+        await stopDelivery();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 describe("migration 0003", () => {
-  it("republishes every live webhook on the watch feed: all its addresses, its settings, at the level its size needs", async () => {
+  it("republishes every live webhook on the watch feed: all its addresses, its settings, at the level its size needs", async ({
+    upgraded: { ids },
+    watchFeed: observer,
+    database,
+  }) => {
     await expect.poll(() => observer.stateOf(ids.eth).addresses.length, { timeout: 20_000 }).toBe(ETH_COUNT);
     expect(observer.stateOf(ids.eth).addresses).toEqual(Array.from({ length: ETH_COUNT }, (_, i) => ethAddress(i + 1)).sort());
     expect(observer.stateOf(ids.eth).meta).toMatchObject({
@@ -96,24 +107,26 @@ describe("migration 0003", () => {
     expect(observer.buckets(ids.deleted)).toEqual([]);
     expect(Math.max(...observer.messages.map((m) => m.bytes))).toBeLessThan(1_000_000);
     await expect
-      .poll(async () => Number((await client.query(`select count(*) as n from delivery.webhook_changes`)).rows[0].n), { timeout: 10_000 })
+      .poll(async () => Number((await database.query(`select count(*) as n from delivery.webhook_changes`))[0]!.n), { timeout: 10_000 })
       .toBe(0);
   });
 
-  it("stores each address's bucket hash as @chaingate/contracts computes it, and keeps address_count with every write, plain SQL included", async () => {
+  it("stores each address's bucket hash as @chaingate/contracts computes it, and keeps address_count with every write, plain SQL included", async ({
+    upgraded: { ids, stopDelivery },
+    database,
+  }) => {
     // No relay from here on: the queued rows stay where the test can read them.
-    await delivery?.close();
-    delivery = undefined;
-    const { rows } = await client.query<{ address: string; bucket_hash: number }>(
+    await stopDelivery();
+    const rows = await database.query<{ address: string; bucket_hash: number }>(
       `select address, bucket_hash from delivery.webhook_addresses where webhook_id = any($1)`,
       [[ids.btc, ids.trx, ids.eth]],
     );
     expect(rows).toHaveLength(ETH_COUNT + 3);
     expect(rows.filter((row) => row.bucket_hash !== bucketHash(row.address))).toEqual([]);
     const count = async (id: number) =>
-      Number((await client.query(`select address_count from delivery.webhooks where id = $1`, [id])).rows[0].address_count);
+      Number((await database.query(`select address_count from delivery.webhooks where id = $1`, [id]))[0]!.address_count);
     expect(await count(ids.eth)).toBe(ETH_COUNT);
-    await client.query(`delete from delivery.webhook_addresses where webhook_id = $1 and address in ($2, $3)`, [
+    await database.query(`delete from delivery.webhook_addresses where webhook_id = $1 and address in ($2, $3)`, [
       ids.eth,
       ethAddress(1),
       ethAddress(2),
@@ -121,8 +134,8 @@ describe("migration 0003", () => {
     expect(await count(ids.eth)).toBe(ETH_COUNT - 2);
     // The write queued exactly the buckets of the two addresses (as slots, the hash's top 10 bits).
     const slots = (
-      await client.query<{ slot: number }>(`select slot from delivery.webhook_changes where webhook_id = $1 order by slot`, [ids.eth])
-    ).rows.map((row) => row.slot);
+      await database.query<{ slot: number }>(`select slot from delivery.webhook_changes where webhook_id = $1 order by slot`, [ids.eth])
+    ).map((row) => row.slot);
     expect(slots).toEqual([...new Set([bucketHash(ethAddress(1)) >> 6, bucketHash(ethAddress(2)) >> 6])].sort((a, b) => a - b));
   });
 });

@@ -78,12 +78,6 @@ const OVERSIZED_FILES = [
   "testkit/testing/src/node-fault-proxy-ethereum.int.test.ts",
   "testkit/testing/src/node-fault-proxy.ts",
   "services/eth-proxy/src/http/rest-endpoints.int.test.ts",
-  "services/scanner/src/domain/follow-chain.test.ts",
-  "services/scanner/src/domain/match-tron-block.test.ts",
-  "services/scanner/src/scanner-bitcoin.int.test.ts",
-  "services/scanner/src/scanner-internal-transfers.int.test.ts",
-  "services/scanner/src/scanner-tron.int.test.ts",
-  "services/scanner/src/watch-feed.int.test.ts",
   "services/trx-proxy/src/http/deprecated-endpoints.int.test.ts",
 ];
 

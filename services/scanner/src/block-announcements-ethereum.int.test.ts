@@ -3,9 +3,10 @@
  * (the HTTP port). With the poll interval at 30 s, only the subscription can explain a block
  * processed within seconds. The subscription's loss is made with a TCP relay the test cuts.
  */
-import { startAnvil, type AnvilNode } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { AnvilNode } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import type { ScannerService } from "./create-scanner-service.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
 import {
   readyzOf,
   scrapeMetrics,
@@ -17,59 +18,67 @@ import {
   type ScannerUnderTest,
 } from "./testing/scanner-harness.ts";
 import { startTcpRelay } from "./testing/tcp-relay.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 
 const LONG_POLL_MS = 30_000;
 const PUSH_DEADLINE_MS = 5_000;
 
-let node: AnvilNode;
-beforeAll(async () => {
-  node = await startAnvil();
-  await node.rpc("evm_mine");
-});
-afterAll(async () => {
-  await node?.stop();
-});
-
-const tipHash = async () => (await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false])).hash;
+const tipHash = async (node: AnvilNode) => (await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false])).hash;
 const processed = (recorder: EventRecorder, hash: string) => () => recorder.blocks.some((block) => block.hash === hash);
 const channelUp = async (scanner: ScannerService) =>
   /scanner_push_channel_up\{chain="eth",channel="ws [^"]*"\} 1\n/.test(await scrapeMetrics(scanner));
 
-async function mined(under: ScannerUnderTest) {
+async function mined(node: AnvilNode, under: Pick<ScannerUnderTest, "recorder">) {
   const started = Date.now();
   await node.rpc("evm_mine");
-  const hash = await tipHash();
+  const hash = await tipHash(node);
   await under.recorder.waitFor(`block ${hash} processed`, processed(under.recorder, hash), PUSH_DEADLINE_MS);
   return { hash, ms: Date.now() - started };
 }
 
-describe("eth_subscribe newHeads (real Anvil)", () => {
-  let under: ScannerUnderTest;
-  beforeAll(async () => {
-    under = await startScannerUnderTest({
-      ETH_RPC_URL: node.url,
-      ETH_WS_URL: node.url.replace(/^http/, "ws"),
-      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
-    });
-    await waitForFirstBlock(under.recorder, () => node.rpc("evm_mine"));
-    await waitUntil("the subscription", () => channelUp(under.scanner));
-  });
-  afterAll(() => stopScannerUnderTest(under));
+/** The file's Anvil, one block up; and a scanner told of its blocks by push (polling every 30 s), subscribed. */
+const it = scannerTest.extend<{ ethNode: AnvilNode; pushed: Pick<ScannerUnderTest, "recorder" | "scanner"> }>({
+  ethNode: [
+    async ({ anvil }, use) => {
+      await anvil.rpc("evm_mine");
+      await use(anvil);
+    },
+    { scope: "file" },
+  ],
+  pushed: [
+    async ({ ethNode: node, database, recorder }, use) => {
+      const scanner = await startTestScanner(database, recorder, {
+        ETH_RPC_URL: node.url,
+        ETH_WS_URL: node.url.replace(/^http/, "ws"),
+        SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+      });
+      try {
+        await waitForFirstBlock(recorder, () => node.rpc("evm_mine"));
+        await waitUntil("the subscription", () => channelUp(scanner));
+        await use({ recorder, scanner });
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
 
-  test("each mined block is processed within seconds though the poll interval is 30 s", async () => {
-    for (let i = 0; i < 3; i++) expect((await mined(under)).ms).toBeLessThan(PUSH_DEADLINE_MS);
+describe("eth_subscribe newHeads (real Anvil)", () => {
+  it("each mined block is processed within seconds though the poll interval is 30 s", async ({ ethNode: node, pushed: under }) => {
+    for (let i = 0; i < 3; i++) expect((await mined(node, under)).ms).toBeLessThan(PUSH_DEADLINE_MS);
     expect(await scrapeMetrics(under.scanner)).toMatch(/scanner_block_announcements_total\{chain="eth",channel="ws [^"]*"\} [3-9]/);
   });
 
-  test("a reorg announced by push is handled as a reorg (evm_revert, then a longer branch)", async () => {
+  it("a reorg announced by push is handled as a reorg (evm_revert, then a longer branch)", async ({ ethNode: node, pushed: under }) => {
     const snapshot = await node.rpc<string>("evm_snapshot");
-    const { hash: orphaned } = await mined(under);
+    const { hash: orphaned } = await mined(node, under);
     await node.rpc("evm_revert", [snapshot]);
     // Another timestamp: an empty block on the same parent at the same second has the same hash.
     const { timestamp } = await node.rpc<{ timestamp: string }>("eth_getBlockByNumber", ["latest", false]);
     await node.rpc("evm_mine", [Number(timestamp) + 100]);
     await node.rpc("evm_mine");
-    const replacement = await tipHash();
+    const replacement = await tipHash(node);
     await under.recorder.waitFor("the longer branch", processed(under.recorder, replacement), PUSH_DEADLINE_MS);
     const orphanedHeight = under.recorder.blocks.find((block) => block.hash === orphaned)!.height;
     const heights = under.recorder.blocks.filter((block) => block.height === orphanedHeight).map((block) => block.hash);
@@ -79,7 +88,7 @@ describe("eth_subscribe newHeads (real Anvil)", () => {
 });
 
 describe("a lost subscription", () => {
-  test("the follower polls meanwhile (readyz degraded, still ready); the socket reconnects and push resumes", async () => {
+  it("the follower polls meanwhile (readyz degraded, still ready); the socket reconnects and push resumes", async ({ ethNode: node }) => {
     const relay = await startTcpRelay(node.port);
     const pollMs = 2_000;
     const under = await startScannerUnderTest({
@@ -100,13 +109,13 @@ describe("a lost subscription", () => {
         degraded: { blockAnnouncements: `block announcement channels down (polling meanwhile): ETH ws ws://127.0.0.1:${relay.port}` },
       });
       await node.rpc("evm_mine");
-      const polled = await tipHash();
+      const polled = await tipHash(node);
       await under.recorder.waitFor("the block, by polling", processed(under.recorder, polled), pollMs + PUSH_DEADLINE_MS);
 
       await relay.start();
       await waitUntil("the subscription again", () => channelUp(under.scanner), 20_000);
       expect(await readyzOf(under.scanner)).toEqual({ status: "ready" });
-      await mined(under);
+      await mined(node, under);
     } finally {
       await stopScannerUnderTest(under);
       await relay.stop();

@@ -3,35 +3,41 @@
  * it loads the whole watch feed into its projection before it matches any block, so the first
  * block it processes already watches the last webhook of the feed (real litecoind, Postgres, NATS).
  */
-import { createTestDatabase, silentLogger, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { scannerConfigSchema } from "./config.ts";
-import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import { startEventRecorder, type EventRecorder } from "./testing/scanner-harness.ts";
+import type { LitecoindRegtest } from "@chaingate/testing";
+import { afterAll, describe, expect } from "vitest";
+import type { ScannerService } from "./create-scanner-service.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 
 /** Enough feed messages (a bucket and a meta each) that loading them takes longer than matching one block. */
 const WEBHOOKS_BEFORE = 4_000;
 const PUBLISH_CONCURRENCY = 200;
 
-let node: LitecoindRegtest;
-let database: TestDatabase;
-let recorder: EventRecorder;
+/** Started in the test, while the feed loads: closed after the file, before its database goes. */
 let scanner: ScannerService | undefined;
 
-beforeAll(async () => {
-  [node, database, recorder] = await Promise.all([startLitecoindRegtest(), createTestDatabase(), startEventRecorder()]);
-  await node.mine(101);
-}, 120_000);
+/** The file's litecoind, 101 blocks up (spendable coinbase). */
+const it = scannerTest.extend<{ regtest: LitecoindRegtest }>({
+  regtest: [
+    async ({ litecoind }, use) => {
+      await litecoind.mine(101);
+      await use(litecoind);
+    },
+    { scope: "file" },
+  ],
+});
 
 afterAll(async () => {
   await scanner?.close();
-  await recorder?.close();
-  await node?.stop();
-  await database?.drop();
 });
 
 describe("a scanner starting empty", () => {
-  test("loads every webhook of the feed before it processes its first block, and reports not ready meanwhile", async () => {
+  // The timeout carries the set-up's budget (litecoind and 101 blocks, 120 s as a hook) beside the test's own 60 s.
+  it("loads every webhook of the feed before it processes its first block, and reports not ready meanwhile", async ({
+    regtest: node,
+    database,
+    recorder,
+  }) => {
     const watched = await node.walletRpc<string>("getnewaddress");
     const others = Array.from({ length: WEBHOOKS_BEFORE }, (_, i) => i + 1);
     for (let start = 0; start < others.length; start += PUBLISH_CONCURRENCY) {
@@ -47,20 +53,12 @@ describe("a scanner starting empty", () => {
     await node.mine(1);
     const height = await node.rpc<number>("getblockcount");
 
-    scanner = await createScannerService(
-      scannerConfigSchema.parse({
-        PORT: "0",
-        DATABASE_URL: database.connectionString,
-        NATS_URL: process.env.NATS_URL,
-        NATS_NAMESPACE: recorder.namespace,
-        BTC_RPC_URL: node.rpcUrl,
-        BTC_RPC_USER: node.rpcUser,
-        BTC_RPC_PASSWORD: node.rpcPassword,
-        BTC_START_HEIGHT: String(height),
-        SCANNER_POLL_INTERVAL_MS: "100",
-      }),
-      silentLogger,
-    );
+    scanner = await startTestScanner(database, recorder, {
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_RPC_USER: node.rpcUser,
+      BTC_RPC_PASSWORD: node.rpcPassword,
+      BTC_START_HEIGHT: String(height),
+    });
     // 8,000 feed messages take seconds to store: the first probe comes while they load.
     const readiness = await fetch(`${scanner.url}/readyz`);
     expect(readiness.status).toBe(503);
@@ -71,5 +69,5 @@ describe("a scanner starting empty", () => {
     ]);
     expect(recorder.blocks.find((block) => block.height === height)).toMatchObject({ matched_count: 1 });
     expect((await fetch(`${scanner.url}/readyz`)).status).toBe(200);
-  });
+  }, 180_000);
 });

@@ -3,37 +3,21 @@
  * another's writes after a lease handover, revert counts (generations) survive a restart, and a
  * transfer published just before a crash is on record for the rewind.
  */
-import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import type { Database } from "@chaingate/db";
+import { silentLogger } from "@chaingate/testing";
+import { describe, expect, vi } from "vitest";
 import { followChain } from "./domain/follow-chain.ts";
 import type { FollowerStore } from "./domain/ports.ts";
 import { WatchIndex, type WatchedWebhook } from "./domain/watch-index.ts";
-import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts";
-import { scannerMigrations } from "./infra/migrations/index.ts";
+import type { ScannerDatabase } from "./infra/database-schema.ts";
 import { createPostgresFollowerStore } from "./infra/postgres-follower-store.ts";
 import { fakeChain, fixedWatchFeed, recordingSink } from "./testing/fake-chain.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
 
-let testDatabase: TestDatabase;
-let database: Database<ScannerDatabase>;
-
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-  database = createDatabase<ScannerDatabase>({
-    connectionString: testDatabase.connectionString,
-    schema: SCANNER_SCHEMA,
-    logger: silentLogger,
-  });
-  await migrateToLatest(database.db, SCANNER_SCHEMA, scannerMigrations);
-});
-
-afterAll(async () => {
-  await database?.close();
-  await testDatabase?.drop();
-});
+const it = scannerTest;
 
 /** A replica's store: its own instance (and caches) over the shared database. */
-const replica = (): FollowerStore => createPostgresFollowerStore(database.db);
+const replica = (database: Database<ScannerDatabase>): FollowerStore => createPostgresFollowerStore(database.db);
 
 const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): WatchedWebhook => ({
   webhookId: 1,
@@ -45,7 +29,7 @@ const watching = (addresses: string[], extra: Partial<WatchedWebhook> = {}): Wat
   ...extra,
 });
 
-async function clearChain() {
+async function clearChain(database: Database<ScannerDatabase>) {
   await database.db.deleteFrom("blocks").execute();
   await database.db.deleteFrom("matches").execute();
   await database.db.deleteFrom("reverted_transfers").execute();
@@ -67,15 +51,15 @@ async function holdLease(options: Omit<Parameters<typeof followChain>[0], "signa
 }
 
 describe("the follower on Postgres", () => {
-  test("a replica that regains the lease publishes a pending match another replica stored meanwhile", async () => {
-    await clearChain();
+  it("a replica that regains the lease publishes a pending match another replica stored meanwhile", async ({ scannerDb: database }) => {
+    await clearChain(database);
     const { mine, spec } = fakeChain();
     mine();
     const index = new WatchIndex();
     index.apply(watching(["alice"], { confirmations: 3 }));
     const { sink, published, blocks } = recordingSink();
-    const a = replica();
-    const b = replica();
+    const a = replica(database);
+    const b = replica(database);
     // A follows first: nothing pending (and it may remember that).
     await holdLease({ chain: spec, index, store: a, sink }, () => blocks.length === 1);
     // A loses the lease; B takes over and stores a match that waits for 3 confirmations.
@@ -89,30 +73,32 @@ describe("the follower on Postgres", () => {
     expect(published.map((e) => [e.type, e.block.height, e.confirmations])).toEqual([["transfer", 1, 3]]);
   });
 
-  test("A→B→A across a restart: the block back is notified under generation 1, and reverted again under it", async () => {
-    await clearChain();
+  it("A→B→A across a restart: the block back is notified under generation 1, and reverted again under it", async ({
+    scannerDb: database,
+  }) => {
+    await clearChain(database);
     const { chain, mine, spec } = fakeChain();
     mine();
     const index = new WatchIndex();
     index.apply(watching(["alice"]));
     const { sink, published, blocks } = recordingSink();
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.length === 1);
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.length === 1);
     mine([["alice", "1"]]);
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.length === 2);
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.length === 2);
     const a = chain.slice(0, 2);
     chain.length = 1;
     mine([], "b");
     mine([], "b");
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.some((block) => block.hash === "b2"));
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.some((block) => block.hash === "b2"));
     // A new process (nothing in memory) sees a1 come back, then leave again.
     chain.length = 0;
     chain.push(...a);
     mine();
     mine();
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.some((block) => block.hash === "a3"));
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.some((block) => block.hash === "a3"));
     chain.length = 1;
     for (let i = 0; i < 4; i++) mine([], "c");
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.some((block) => block.hash === "c4"));
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.some((block) => block.hash === "c4"));
     expect(published.map((e) => [e.type, e.block.hash, e.generation])).toEqual([
       ["transfer", "a1", 0],
       ["reverted", "a1", 0],
@@ -122,21 +108,23 @@ describe("the follower on Postgres", () => {
     expect(new Set(published.map((e) => e.event_id)).size).toBe(4);
   });
 
-  test("a transfer published by a process that died before storing its block is reverted when that block leaves the chain", async () => {
-    await clearChain();
+  it("a transfer published by a process that died before storing its block is reverted when that block leaves the chain", async ({
+    scannerDb: database,
+  }) => {
+    await clearChain(database);
     const { chain, mine, spec } = fakeChain();
     mine();
     const index = new WatchIndex();
     index.apply(watching(["alice"]));
     const { sink, published, blocks } = recordingSink();
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.length === 1);
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.length === 1);
     mine([["alice", "1"]]);
-    const dying = { ...replica(), commitBlocks: () => Promise.reject(new Error("killed before the commit")) };
+    const dying = { ...replica(database), commitBlocks: () => Promise.reject(new Error("killed before the commit")) };
     await holdLease({ chain: spec, index, store: dying, sink }, () => published.length === 1);
     chain.length = 1;
     mine([], "b");
     mine([], "b");
-    await holdLease({ chain: spec, index, store: replica(), sink }, () => blocks.some((block) => block.hash === "b2"));
+    await holdLease({ chain: spec, index, store: replica(database), sink }, () => blocks.some((block) => block.hash === "b2"));
     expect(published.map((e) => [e.type, e.block.hash])).toEqual([
       ["transfer", "a1"],
       ["reverted", "a1"],

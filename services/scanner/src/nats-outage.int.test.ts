@@ -2,54 +2,54 @@
  * Faults: NATS (a private server) stops while watched payments are mined and comes back: the
  * follower retries its publishes and nothing is lost or notified twice.
  */
-import {
-  createTestDatabase,
-  silentLogger,
-  startLitecoindRegtest,
-  startPrivateNats,
-  type LitecoindRegtest,
-  type PrivateNats,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { scannerConfigSchema } from "./config.ts";
-import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
+import { describe, expect } from "vitest";
+import type { ScannerService } from "./create-scanner-service.ts";
 import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 
-let node: LitecoindRegtest;
-let nats: PrivateNats;
-let database: TestDatabase;
-let recorder: EventRecorder;
-let scanner: ScannerService;
-
-beforeAll(async () => {
-  [node, nats, database] = await Promise.all([startLitecoindRegtest(), startPrivateNats(), createTestDatabase()]);
-  recorder = await startEventRecorder(nats.url);
-  await node.mine(101);
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: nats.url,
-    NATS_NAMESPACE: recorder.namespace,
-    BTC_RPC_URL: node.rpcUrl,
-    BTC_RPC_USER: node.rpcUser,
-    BTC_RPC_PASSWORD: node.rpcPassword,
-    SCANNER_POLL_INTERVAL_MS: "100",
-  });
-  scanner = await createScannerService(config, silentLogger);
-  await recorder.waitFor("the first block", () => recorder.blocks.length > 0);
-});
-
-afterAll(async () => {
-  await scanner?.close();
-  await recorder?.close();
-  await nats?.destroy();
-  await node?.stop();
-  await database?.drop();
+/**
+ * A recorder and a scanner on the file's private NATS (the one the test stops), the scanner
+ * following the file's litecoind (101 blocks up) and past its first block.
+ */
+const it = scannerTest.extend<{ natsRecorder: EventRecorder; scanner: ScannerService }>({
+  natsRecorder: [
+    async ({ privateNats }, use) => {
+      const recorder = await startEventRecorder(privateNats.url);
+      try {
+        await use(recorder);
+      } finally {
+        await recorder.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  scanner: [
+    async ({ litecoind: node, database, privateNats, natsRecorder: recorder }, use) => {
+      await node.mine(101);
+      const scanner = await startTestScanner(
+        database,
+        { namespace: recorder.namespace, natsUrl: privateNats.url },
+        { BTC_RPC_URL: node.rpcUrl, BTC_RPC_USER: node.rpcUser, BTC_RPC_PASSWORD: node.rpcPassword },
+      );
+      try {
+        await recorder.waitFor("the first block", () => recorder.blocks.length > 0);
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file", auto: true },
+  ],
 });
 
 describe("NATS outage", () => {
-  test("payments mined while NATS is down are notified once it is back, each once", async () => {
+  it("payments mined while NATS is down are notified once it is back, each once", async ({
+    litecoind: node,
+    privateNats: nats,
+    database,
+    natsRecorder: recorder,
+  }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     await recorder.publishWebhook({ webhook_id: 41, coin: "BTC", addresses: [address] });
     await waitForWebhookStored(database.connectionString, 41);

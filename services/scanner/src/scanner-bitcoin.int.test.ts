@@ -3,63 +3,60 @@
  * a transaction paying two watched outputs, nothing for blocks before the webhook existed,
  * N-confirmation webhooks, and a reorg (invalidateblock + a longer competing branch).
  */
-import { createTestDatabase, silentLogger, startLitecoindRegtest, type LitecoindRegtest, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { scannerConfigSchema } from "./config.ts";
-import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import type { LitecoindRegtest } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import type { ScannerService } from "./create-scanner-service.ts";
+import { waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 
-let node: LitecoindRegtest;
-let database: TestDatabase;
-let recorder: EventRecorder;
-let scanner: ScannerService;
+const tip = async (node: LitecoindRegtest) => node.rpc<number>("getblockcount");
+const processed = (recorder: EventRecorder, height: number) => () => recorder.blocks.some((block) => block.height === height);
 
-const webhookStored = (webhookId: number) => waitForWebhookStored(database.connectionString, webhookId);
-const tip = async () => node.rpc<number>("getblockcount");
-const processed = (height: number) => () => recorder.blocks.some((block) => block.height === height);
-
-beforeAll(async () => {
-  [node, database, recorder] = await Promise.all([startLitecoindRegtest(), createTestDatabase(), startEventRecorder()]);
-  await node.mine(101);
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL,
-    NATS_NAMESPACE: recorder.namespace,
-    BTC_RPC_URL: node.rpcUrl,
-    BTC_RPC_USER: node.rpcUser,
-    BTC_RPC_PASSWORD: node.rpcPassword,
-    SCANNER_POLL_INTERVAL_MS: "100",
-    SCANNER_LEASE_POLL_MS: "200",
-    SCANNER_WATCH_GRACE_MS: "1000",
-  });
-  scanner = await createScannerService(config, silentLogger);
-  await recorder.waitFor("the first processed block", processed(101));
-});
-
-afterAll(async () => {
-  await scanner?.close();
-  await recorder?.close();
-  await node?.stop();
-  await database?.drop();
+/** Every test runs against one scanner following the file's litecoind, 101 blocks up, which it has processed. */
+const it = scannerTest.extend<{ scanner: ScannerService }>({
+  scanner: [
+    async ({ litecoind: node, database, recorder }, use) => {
+      await node.mine(101);
+      const scanner = await startTestScanner(database, recorder, {
+        BTC_RPC_URL: node.rpcUrl,
+        BTC_RPC_USER: node.rpcUser,
+        BTC_RPC_PASSWORD: node.rpcPassword,
+        SCANNER_LEASE_POLL_MS: "200",
+        SCANNER_WATCH_GRACE_MS: "1000",
+      });
+      try {
+        await recorder.waitFor("the first processed block", processed(recorder, 101));
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file", auto: true },
+  ],
 });
 
 describe("Bitcoin on litecoind regtest", () => {
-  test("a transaction paying two watched outputs is two transfers with exact amounts; earlier blocks are not replayed", async () => {
+  it("a transaction paying two watched outputs is two transfers with exact amounts; earlier blocks are not replayed", async ({
+    litecoind: node,
+    database,
+    recorder,
+    scanner,
+  }) => {
     const [first, second] = [await node.walletRpc<string>("getnewaddress"), await node.walletRpc<string>("getnewaddress")];
     // Paid before the webhook exists: never notified.
     await node.fundAddress(first, "0.5");
     const [early] = await node.mine(1);
-    await recorder.waitFor("the early block", processed(await tip()));
+    await recorder.waitFor("the early block", processed(recorder, await tip(node)));
 
     await recorder.publishWebhook({ webhook_id: 1, coin: "BTC", addresses: [first, second] });
     // The projection is stored by the consumer; the next block processed after that watches it.
-    await webhookStored(1);
+    await waitForWebhookStored(database.connectionString, 1);
     const txid = await node.walletRpc<string>("sendmany", ["", { [first]: "0.12345678", [second]: "1.00000001" }]);
     const [hash] = await node.mine(1);
-    const height = await tip();
+    const height = await tip(node);
     await recorder.waitFor("two transfers", () => recorder.transfers.filter((t) => t.webhook_id === 1).length >= 2);
-    await recorder.waitFor("its block", processed(height));
+    await recorder.waitFor("its block", processed(recorder, height));
 
     const mine = recorder.transfers.filter((t) => t.webhook_id === 1);
     expect(mine.map((t) => [t.to, t.amount, t.raw_amount]).sort()).toEqual(
@@ -94,15 +91,15 @@ describe("Bitcoin on litecoind regtest", () => {
     expect(scrape).toMatch(/scanner_node_call_duration_seconds_count\{chain="btc",method="getblock",outcome="ok"\} [1-9]/);
   });
 
-  test("a webhook asking for 3 confirmations is notified when the block is 3 deep", async () => {
+  it("a webhook asking for 3 confirmations is notified when the block is 3 deep", async ({ litecoind: node, database, recorder }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     await recorder.publishWebhook({ webhook_id: 2, coin: "BTC", addresses: [address], confirmations: 3 });
-    await webhookStored(2);
+    await waitForWebhookStored(database.connectionString, 2);
     await node.fundAddress(address, "0.25");
     const [hash] = await node.mine(1);
-    const height = await tip();
+    const height = await tip(node);
     await node.mine(1);
-    await recorder.waitFor("two blocks", processed(height + 1));
+    await recorder.waitFor("two blocks", processed(recorder, height + 1));
     expect(recorder.transfers.filter((t) => t.webhook_id === 2)).toEqual([]);
     await node.mine(1);
     await recorder.waitFor("the notification at depth 3", () => recorder.transfers.some((t) => t.webhook_id === 2));
@@ -111,10 +108,15 @@ describe("Bitcoin on litecoind regtest", () => {
     ]);
   });
 
-  test("a reorg reports the notified transfer as reverted, and the transfer again in the new branch", async () => {
+  it("a reorg reports the notified transfer as reverted, and the transfer again in the new branch", async ({
+    litecoind: node,
+    database,
+    recorder,
+    scanner,
+  }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     await recorder.publishWebhook({ webhook_id: 3, coin: "BTC", addresses: [address] });
-    await webhookStored(3);
+    await waitForWebhookStored(database.connectionString, 3);
     const txid = await node.fundAddress(address, "0.3");
     const [orphaned] = await node.mine(1);
     await recorder.waitFor("the first notification", () => recorder.transfers.some((t) => t.webhook_id === 3));
@@ -139,11 +141,18 @@ describe("Bitcoin on litecoind regtest", () => {
     expect(scrape).toMatch(/scanner_reorg_depth_blocks_bucket\{le="1",chain="btc"\} 1\n/);
     expect(scrape).toMatch(/scanner_transfers_reverted_total\{chain="btc"\} 1\n/);
   });
+});
 
-  test("invalidateblock H then reconsiderblock H (the node briefly behind): the transfer stands, no revert is published", async () => {
+describe("Bitcoin on litecoind regtest: blocks that leave and come back, a stalled feed, a late address", () => {
+  it("invalidateblock H then reconsiderblock H (the node briefly behind): the transfer stands, no revert is published", async ({
+    litecoind: node,
+    database,
+    recorder,
+    scanner,
+  }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     await recorder.publishWebhook({ webhook_id: 4, coin: "BTC", addresses: [address] });
-    await webhookStored(4);
+    await waitForWebhookStored(database.connectionString, 4);
     await node.fundAddress(address, "0.4");
     const [hash] = await node.mine(1);
     await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 4));
@@ -154,15 +163,19 @@ describe("Bitcoin on litecoind regtest", () => {
       .toMatch(/scanner_node_behind_blocks\{chain="btc"\} [1-9]/);
     await node.rpc("reconsiderblock", [hash]);
     await node.mine(1);
-    await recorder.waitFor("the next block", processed(await tip()));
+    await recorder.waitFor("the next block", processed(recorder, await tip(node)));
     expect(recorder.transfers.filter((t) => t.webhook_id === 4).map((t) => [t.type, t.block.hash])).toEqual([["transfer", hash]]);
     expect(await (await fetch(`${scanner.url}/metrics`)).text()).toMatch(/scanner_node_behind_blocks\{chain="btc"\} 0\n/);
   });
 
-  test("a block that leaves the best chain and comes back (A→B→A) is notified again under a new generation: the highest generation's event is the transfer", async () => {
+  it("a block that leaves the best chain and comes back (A→B→A) is notified again under a new generation: the highest generation's event is the transfer", async ({
+    litecoind: node,
+    database,
+    recorder,
+  }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     await recorder.publishWebhook({ webhook_id: 5, coin: "BTC", addresses: [address] });
-    await webhookStored(5);
+    await waitForWebhookStored(database.connectionString, 5);
     const txid = await node.fundAddress(address, "0.5");
     const [a] = await node.mine(1);
     await recorder.waitFor("the notification", () => recorder.transfers.some((t) => t.webhook_id === 5));
@@ -186,14 +199,18 @@ describe("Bitcoin on litecoind regtest", () => {
     expect(new Set(events.map((t) => t.event_id)).size).toBe(5);
   });
 
-  test("blocks wait while the registry's watch feed is stalled (readiness degraded, metric), then are matched with what it held", async () => {
+  it("blocks wait while the registry's watch feed is stalled (readiness degraded, metric), then are matched with what it held", async ({
+    litecoind: node,
+    recorder,
+    scanner,
+  }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     recorder.pauseWatermarks(true);
     // Past the grace (1 s here): the next block is newer than anything the feed vouches for.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     await node.fundAddress(address, "0.6");
     const [hash] = await node.mine(1);
-    const height = await tip();
+    const height = await tip(node);
     await expect
       .poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 15_000 })
       .toMatchObject({
@@ -212,17 +229,20 @@ describe("Bitcoin on litecoind regtest", () => {
     await expect.poll(async () => (await fetch(`${scanner.url}/readyz`)).json(), { timeout: 5_000 }).toEqual({ status: "ready" });
   });
 
-  test("an address that reaches the scanner after the block paying it was matched is notified by a rescan, once", async () => {
+  it("an address that reaches the scanner after the block paying it was matched is notified by a rescan, once", async ({
+    litecoind: node,
+    recorder,
+  }) => {
     const address = await node.walletRpc<string>("getnewaddress");
     const watchedSince = new Date().toISOString();
     await node.fundAddress(address, "0.7");
     const [hash] = await node.mine(1);
-    await recorder.waitFor("the block", processed(await tip()));
+    await recorder.waitFor("the block", processed(recorder, await tip(node)));
     // The registry watched it before the block, but the change reaches the scanner only now.
     await recorder.publishWebhook({ webhook_id: 7, coin: "BTC", addresses: [address], since: watchedSince });
     await recorder.waitFor("the rescan's notification", () => recorder.transfers.some((t) => t.webhook_id === 7));
     await node.mine(2);
-    await recorder.waitFor("two more blocks", processed(await tip()));
+    await recorder.waitFor("two more blocks", processed(recorder, await tip(node)));
     expect(recorder.transfers.filter((t) => t.webhook_id === 7).map((t) => [t.type, t.block.hash, t.amount])).toEqual([
       ["transfer", hash, "0.7"],
     ]);

@@ -3,63 +3,62 @@
  * address (listed checksummed) with its exact wei amount, nothing for blocks before the webhook,
  * and a reorg by `evm_snapshot`/`evm_revert` plus a longer branch → `reverted`.
  */
-import { createTestDatabase, silentLogger, startAnvil, type AnvilNode, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { scannerConfigSchema } from "./config.ts";
-import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import type { AnvilNode } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import type { ScannerService } from "./create-scanner-service.ts";
+import { waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 import { TRANSFER_LOG_TOKEN_BYTECODE, transferCallData } from "./testing/transfer-log-token.ts";
 
-let node: AnvilNode;
-let database: TestDatabase;
-let recorder: EventRecorder;
-let scanner: ScannerService;
-/** The USDT-like token, deployed before the scanner starts so it can be whitelisted. */
-let token: string;
-
-const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
-const processed = (height: number) => recorder.waitFor(`block ${height}`, () => recorder.blocks.some((block) => block.height === height));
-const send = (from: string, to: string, wei: bigint) =>
+const tip = async (node: AnvilNode) => Number(await node.rpc<string>("eth_blockNumber"));
+const processed = (recorder: EventRecorder, height: number) =>
+  recorder.waitFor(`block ${height}`, () => recorder.blocks.some((block) => block.height === height));
+const send = (node: AnvilNode, from: string, to: string, wei: bigint) =>
   node.rpc<string>("eth_sendTransaction", [{ from, to, value: `0x${wei.toString(16)}` }]);
 
-beforeAll(async () => {
-  [node, database, recorder] = await Promise.all([startAnvil(), createTestDatabase(), startEventRecorder()]);
-  const deployment = await node.rpc<string>("eth_sendTransaction", [
-    { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
-  ]);
-  token = (await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress;
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL,
-    NATS_NAMESPACE: recorder.namespace,
-    ETH_RPC_URL: node.url,
-    ETH_TOKENS: `USDT:${token}:6`,
-    SCANNER_POLL_INTERVAL_MS: "100",
-  });
-  scanner = await createScannerService(config, silentLogger);
-  await processed(await tip());
-});
-
-afterAll(async () => {
-  await scanner?.close();
-  await recorder?.close();
-  await node?.stop();
-  await database?.drop();
+const it = scannerTest.extend<{ token: string; scanner: ScannerService }>({
+  /** The USDT-like token, deployed before the scanner starts so it can be whitelisted. */
+  token: [
+    async ({ anvil: node }, use) => {
+      const deployment = await node.rpc<string>("eth_sendTransaction", [
+        { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
+      ]);
+      await use((await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress);
+    },
+    { scope: "file" },
+  ],
+  /** One scanner following the file's Anvil with the token whitelisted, past the tip it started at. */
+  scanner: [
+    async ({ anvil: node, token, database, recorder }, use) => {
+      const scanner = await startTestScanner(database, recorder, { ETH_RPC_URL: node.url, ETH_TOKENS: `USDT:${token}:6` });
+      try {
+        await processed(recorder, await tip(node));
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file", auto: true },
+  ],
 });
 
 describe("Ethereum on Anvil", () => {
-  test("a native transfer to a checksummed watched address is notified with its exact amount, from/to lower-cased; earlier blocks are not replayed", async () => {
+  it("a native transfer to a checksummed watched address is notified with its exact amount, from/to lower-cased; earlier blocks are not replayed", async ({
+    anvil: node,
+    database,
+    recorder,
+  }) => {
     const [payer, payee] = [node.accounts[0]!, node.accounts[1]!];
-    await send(payer.address, payee.address, 10n ** 18n);
-    await processed(await tip());
+    await send(node, payer.address, payee.address, 10n ** 18n);
+    await processed(recorder, await tip(node));
 
     await recorder.publishWebhook({ webhook_id: 21, coin: "ETH", addresses: [payee.address] });
     await waitForWebhookStored(database.connectionString, 21);
-    const txid = await send(payer.address, payee.address, 5n * 10n ** 17n + 1n);
-    const height = await tip();
+    const txid = await send(node, payer.address, payee.address, 5n * 10n ** 17n + 1n);
+    const height = await tip(node);
     await recorder.waitFor("the transfer", () => recorder.transfers.length >= 1);
-    await processed(height);
+    await processed(recorder, height);
     expect(recorder.transfers).toEqual([
       expect.objectContaining({
         type: "transfer",
@@ -82,15 +81,18 @@ describe("Ethereum on Anvil", () => {
     ]);
   });
 
-  test("a transfer whose block leaves the best chain (evm_revert, then a longer branch) is reported reverted", async () => {
+  it("a transfer whose block leaves the best chain (evm_revert, then a longer branch) is reported reverted", async ({
+    anvil: node,
+    recorder,
+  }) => {
     const [payer, payee] = [node.accounts[0]!, node.accounts[1]!];
     const snapshot = await node.rpc<string>("evm_snapshot");
-    const txid = await send(payer.address, payee.address, 7n * 10n ** 18n);
+    const txid = await send(node, payer.address, payee.address, 7n * 10n ** 18n);
     await recorder.waitFor("the transfer", () => recorder.transfers.some((t) => t.txid === txid));
     await node.rpc("evm_revert", [snapshot]);
     await node.rpc("evm_mine");
     await node.rpc("evm_mine");
-    await processed(await tip());
+    await processed(recorder, await tip(node));
     await recorder.waitFor("the revert", () => recorder.transfers.some((t) => t.txid === txid && t.type === "reverted"));
     const [original, revert] = recorder.transfers.filter((t) => t.txid === txid) as [
       (typeof recorder.transfers)[number],
@@ -99,7 +101,12 @@ describe("Ethereum on Anvil", () => {
     expect(revert).toEqual({ ...original, type: "reverted", event_id: expect.not.stringMatching(original.event_id) });
   });
 
-  test("ERC-20 Transfer logs of the whitelist reach only webhooks that opted in (include_tokens)", async () => {
+  it("ERC-20 Transfer logs of the whitelist reach only webhooks that opted in (include_tokens)", async ({
+    anvil: node,
+    token,
+    database,
+    recorder,
+  }) => {
     const [payer, payee] = [node.accounts[0]!, node.accounts[2]!];
     await recorder.publishWebhook({ webhook_id: 23, coin: "ETH", addresses: [payee.address] });
     await recorder.publishWebhook({ webhook_id: 24, coin: "ETH", addresses: [payee.address], include_tokens: true });
@@ -108,7 +115,7 @@ describe("Ethereum on Anvil", () => {
     const txid = await node.rpc<string>("eth_sendTransaction", [
       { from: payer.address, to: token, data: transferCallData(payee.address, 12_345_678n) },
     ]);
-    await processed(await tip());
+    await processed(recorder, await tip(node));
     await recorder.waitFor("the token transfer", () => recorder.transfers.some((t) => t.txid === txid));
     expect(recorder.transfers.filter((t) => t.txid === txid)).toEqual([
       expect.objectContaining({
@@ -128,7 +135,7 @@ describe("Ethereum on Anvil", () => {
     ]);
   });
 
-  test("a failed transaction with value is reported with status FAILED, not as money received", async () => {
+  it("a failed transaction with value is reported with status FAILED, not as money received", async ({ anvil: node, token, recorder }) => {
     const sender = node.accounts[1]!; // watched by webhook 21 (the sending side matches too)
     // The token reverts a transfer of 0; the ether sent along is not transferred.
     const sent = node.rpc<string>("eth_sendTransaction", [

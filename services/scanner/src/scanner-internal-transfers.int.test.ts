@@ -100,10 +100,8 @@ async function stopScanner(): Promise<void> {
   await database?.drop();
 }
 
-describe.each(["debug", "parity"] as const)("internal transfers on Anvil, ETH_TRACE_MODE=%s (debug is the default)", (mode) => {
-  beforeAll(() => startScanner(mode));
-  afterAll(stopScanner);
-
+/** The tests of one trace mode: ether paid through contracts (a forwarder, nested calls, reverts, SELFDESTRUCT, CREATE2). */
+function etherThroughContractsTests(mode: "debug" | "parity"): void {
   test("a contract forwarding 1 ETH to a watched address is notified as an internal transfer; a plain transfer beside it as before", async () => {
     const [forwardedTo, paidDirectly] = newAddresses(2) as [string, string];
     const webhook = await watch([forwardedTo, paidDirectly]);
@@ -192,7 +190,10 @@ describe.each(["debug", "parity"] as const)("internal transfers on Anvil, ETH_TR
     await settled(txid);
     expect(eventsOf(txid)).toEqual([expect.objectContaining({ from: router.address, to: deposit, raw_amount: "13", internal: true })]);
   });
+}
 
+/** The tests of one trace mode: batch payouts, tokens, a reorg and a failing trace call. */
+function payoutsTokensReorgsAndTraceFailuresTests(): void {
   test("a batch payout to 50 watched addresses in one transaction: 50 notifications, each at its own position", async () => {
     const payees = newAddresses(50);
     await watch(payees);
@@ -277,6 +278,14 @@ describe.each(["debug", "parity"] as const)("internal transfers on Anvil, ETH_TR
       proxy.setFaults(NO_FAULTS);
     }
   });
+}
+
+describe.each(["debug", "parity"] as const)("internal transfers on Anvil, ETH_TRACE_MODE=%s (debug is the default)", (mode) => {
+  beforeAll(() => startScanner(mode));
+  afterAll(stopScanner);
+
+  etherThroughContractsTests(mode);
+  payoutsTokensReorgsAndTraceFailuresTests();
 });
 
 describe("a node that refuses call traces (Hardhat 2 has neither method)", () => {

@@ -6,12 +6,13 @@
  * forwarder contract sends on (`internal_transactions`) are notified; a rejected entry and the
  * entries of a failed transaction are not.
  */
-import type { TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 // By path: the simulator's test helper (the package is not a dependency of the scanner).
 import { useDevnode } from "@chaingate/tron-devnode/testing";
 import type { ScannerService } from "./create-scanner-service.ts";
-import { startScannerUnderTest, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 /** The third token of the default TRC20_WHITELIST (18 decimals): shown in balances, so notified too. */
@@ -20,25 +21,32 @@ const USDD = "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn";
 const CAROL = "TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC";
 const TRC10_ID = "1000001";
 
+// TronWeb comes with the simulator's helper (the scanner does not depend on tronweb), so the
+// devnode is this one rather than integrationTest's `tronDevnode`.
 const node = useDevnode();
-let database: TestDatabase;
-let recorder: EventRecorder;
-let scanner: ScannerService;
 
-beforeAll(async () => {
-  ({ database, recorder, scanner } = await startScannerUnderTest({ TRON_NODE_URL: node.devnode.url }));
-  const { number } = await node.devnode.produceBlock();
-  await recorder.waitFor("the first processed block", () => recorder.blocks.some((block) => block.height === number));
-});
-
-afterAll(async () => {
-  await scanner?.close();
-  await recorder?.close();
-  await database?.drop();
+/** Every test runs against one scanner following the devnode, which has processed a first block. */
+const it = scannerTest.extend<{ scanner: ScannerService }>({
+  scanner: [
+    async ({ database, recorder }, use) => {
+      const scanner = await startTestScanner(database, recorder, { TRON_NODE_URL: node.devnode.url });
+      try {
+        const { number } = await node.devnode.produceBlock();
+        await recorder.waitFor("the first processed block", () => recorder.blocks.some((block) => block.height === number));
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file", auto: true },
+  ],
 });
 
 describe("Tron on the simulator", () => {
-  test("TRX, TRC-10 (currency = token id), USDT and an OUT_OF_ENERGY USDT transfer, each with its execution result; a replaced block reverts them", async () => {
+  it("TRX, TRC-10 (currency = token id), USDT and an OUT_OF_ENERGY USDT transfer, each with its execution result; a replaced block reverts them", async ({
+    database,
+    recorder,
+  }) => {
     const { devnode, tronWeb, alice, bob } = node;
     await recorder.publishWebhook({ webhook_id: 11, coin: "TRX", addresses: [bob.base58] });
     await waitForWebhookStored(database.connectionString, 11);
@@ -116,7 +124,7 @@ describe("Tron on the simulator", () => {
     await recorder.waitFor("the replacement block", () => recorder.blocks.some((block) => block.hash === replacement.blockID));
   });
 
-  test("a USDD transfer (a whitelisted token beyond USDT and USDC, 18 decimals) is notified", async () => {
+  it("a USDD transfer (a whitelisted token beyond USDT and USDC, 18 decimals) is notified", async ({ database, recorder }) => {
     const { devnode, tronWeb, alice } = node;
     await recorder.publishWebhook({ webhook_id: 12, coin: "TRX", addresses: [CAROL] });
     await waitForWebhookStored(database.connectionString, 12);
@@ -144,119 +152,125 @@ describe("Tron on the simulator", () => {
       }),
     ]);
   });
+});
 
-  describe("internal transfers: TRX and TRC-10 sent on by a contract (the simulator's forwarder)", () => {
-    const FEE_LIMIT = 100_000_000;
-    const freshAddress = async (): Promise<string> => (await node.tronWeb.createAccount()).address.base58;
-    const forwarder = () => node.tronWeb.contract().at(node.devnode.genesis.forwarder.base58);
-    /** Produces the block and waits for it and for `expected` transfers of the webhook; returns them all. */
-    const mine = async (webhookId: number, expected: number) => {
-      const { number, blockID } = await node.devnode.produceBlock();
-      const ofBlock = () => recorder.transfers.filter((t) => t.webhook_id === webhookId && t.block.height === number);
-      await recorder.waitFor(`${expected} transfers of webhook ${webhookId}`, () => ofBlock().length >= expected);
-      await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
-      return { number, blockID, transfers: ofBlock() };
+describe("Tron on the simulator, internal transfers: TRX and TRC-10 sent on by a contract (the simulator's forwarder)", () => {
+  const FEE_LIMIT = 100_000_000;
+  const freshAddress = async (): Promise<string> => (await node.tronWeb.createAccount()).address.base58;
+  const forwarder = () => node.tronWeb.contract().at(node.devnode.genesis.forwarder.base58);
+  /** Produces the block and waits for it and for `expected` transfers of the webhook; returns them all. */
+  const mine = async (recorder: EventRecorder, webhookId: number, expected: number) => {
+    const { number, blockID } = await node.devnode.produceBlock();
+    const ofBlock = () => recorder.transfers.filter((t) => t.webhook_id === webhookId && t.block.height === number);
+    await recorder.waitFor(`${expected} transfers of webhook ${webhookId}`, () => ofBlock().length >= expected);
+    await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
+    return { number, blockID, transfers: ofBlock() };
+  };
+
+  it("TRX forwarded to a watched address is notified as internal (from = the contract); a TRC-10 forward with currency = token id", async ({
+    database,
+    recorder,
+  }) => {
+    const [dave, erin] = [await freshAddress(), await freshAddress()];
+    await recorder.publishWebhook({ webhook_id: 13, coin: "TRX", addresses: [dave, erin] });
+    await waitForWebhookStored(database.connectionString, 13);
+
+    const contract = await forwarder();
+    const trxTx: string = await contract.forward(dave).send({ callValue: 1_250_000, feeLimit: FEE_LIMIT });
+    // Two calls: to.transfer(0) (`callValueInfo: [{}]`, nothing to notify), then the token at entry 1.
+    const tokenTx: string = await contract.forward(erin).send({ tokenId: TRC10_ID, tokenValue: 3_000_000, feeLimit: FEE_LIMIT });
+    const { number, blockID, transfers } = await mine(recorder, 13, 2);
+
+    const common = {
+      type: "transfer",
+      coin: "TRX",
+      webhook_id: 13,
+      from: node.devnode.genesis.forwarder.base58,
+      token_contract: null,
+      internal: true,
+      trace_address: null,
+      execution_status: "SUCCESS",
+      confirmations: 1,
+      block: expect.objectContaining({ height: number, hash: blockID }),
     };
+    expect(transfers).toHaveLength(2);
+    expect(transfers.find((t) => t.txid === trxTx)).toMatchObject({
+      ...common,
+      to: dave,
+      watched_address: dave,
+      currency: "TRX",
+      amount: "1.25",
+      raw_amount: "1250000",
+      decimals: 6,
+      position: 0,
+    });
+    expect(transfers.find((t) => t.txid === tokenTx)).toMatchObject({
+      ...common,
+      to: erin,
+      watched_address: erin,
+      currency: TRC10_ID,
+      amount: "3",
+      raw_amount: "3000000",
+      decimals: 6,
+      position: 1,
+    });
+  });
 
-    test("TRX forwarded to a watched address is notified as internal (from = the contract); a TRC-10 forward with currency = token id", async () => {
-      const [dave, erin] = [await freshAddress(), await freshAddress()];
-      await recorder.publishWebhook({ webhook_id: 13, coin: "TRX", addresses: [dave, erin] });
-      await waitForWebhookStored(database.connectionString, 13);
+  it("an entry the callee rejected is not notified (the transaction succeeded; the value stayed with the contract)", async ({
+    database,
+    recorder,
+  }) => {
+    const forwarderAddress = node.devnode.genesis.forwarder.base58;
+    const george = await freshAddress();
+    // Watching the contract: both entries below have it as their sending side.
+    await recorder.publishWebhook({ webhook_id: 14, coin: "TRX", addresses: [forwarderAddress] });
+    await waitForWebhookStored(database.connectionString, 14);
 
-      const contract = await forwarder();
-      const trxTx: string = await contract.forward(dave).send({ callValue: 1_250_000, feeLimit: FEE_LIMIT });
-      // Two calls: to.transfer(0) (`callValueInfo: [{}]`, nothing to notify), then the token at entry 1.
-      const tokenTx: string = await contract.forward(erin).send({ tokenId: TRC10_ID, tokenValue: 3_000_000, feeLimit: FEE_LIMIT });
-      const { number, blockID, transfers } = await mine(13, 2);
+    const contract = await forwarder();
+    // USDT has no payable fallback: tryForward's call fails, its entry is rejected, the transaction succeeds.
+    await contract.tryForward(USDT).send({ callValue: 400_000, feeLimit: FEE_LIMIT });
+    const sent: string = await contract.tryForward(george).send({ callValue: 500_000, feeLimit: FEE_LIMIT });
+    const { transfers } = await mine(recorder, 14, 1);
 
-      const common = {
+    expect(transfers).toEqual([
+      expect.objectContaining({
         type: "transfer",
-        coin: "TRX",
-        webhook_id: 13,
-        from: node.devnode.genesis.forwarder.base58,
-        token_contract: null,
-        internal: true,
-        trace_address: null,
-        execution_status: "SUCCESS",
-        confirmations: 1,
-        block: expect.objectContaining({ height: number, hash: blockID }),
-      };
-      expect(transfers).toHaveLength(2);
-      expect(transfers.find((t) => t.txid === trxTx)).toMatchObject({
-        ...common,
-        to: dave,
-        watched_address: dave,
+        txid: sent,
+        from: forwarderAddress,
+        to: george,
+        watched_address: forwarderAddress,
         currency: "TRX",
-        amount: "1.25",
-        raw_amount: "1250000",
-        decimals: 6,
+        raw_amount: "500000",
         position: 0,
-      });
-      expect(transfers.find((t) => t.txid === tokenTx)).toMatchObject({
-        ...common,
-        to: erin,
-        watched_address: erin,
-        currency: TRC10_ID,
-        amount: "3",
-        raw_amount: "3000000",
-        decimals: 6,
-        position: 1,
-      });
-    });
+        internal: true,
+      }),
+    ]);
+  });
 
-    test("an entry the callee rejected is not notified (the transaction succeeded; the value stayed with the contract)", async () => {
-      const forwarderAddress = node.devnode.genesis.forwarder.base58;
-      const george = await freshAddress();
-      // Watching the contract: both entries below have it as their sending side.
-      await recorder.publishWebhook({ webhook_id: 14, coin: "TRX", addresses: [forwarderAddress] });
-      await waitForWebhookStored(database.connectionString, 14);
+  it("the internal entries of a failed transaction (REVERT, OUT_OF_ENERGY) are not notified", async ({ database, recorder }) => {
+    const harry = await freshAddress();
+    await recorder.publishWebhook({ webhook_id: 15, coin: "TRX", addresses: [harry] });
+    await waitForWebhookStored(database.connectionString, 15);
 
-      const contract = await forwarder();
-      // USDT has no payable fallback: tryForward's call fails, its entry is rejected, the transaction succeeds.
-      await contract.tryForward(USDT).send({ callValue: 400_000, feeLimit: FEE_LIMIT });
-      const sent: string = await contract.tryForward(george).send({ callValue: 500_000, feeLimit: FEE_LIMIT });
-      const { transfers } = await mine(14, 1);
+    const contract = await forwarder();
+    // Forwards, then reverts: contractRet REVERT, nothing moved.
+    await contract.forwardAndRevert(harry).send({ callValue: 600_000, feeLimit: FEE_LIMIT });
+    // The TRX call fits in the energy limit, the token call does not: OUT_OF_ENERGY after an entry to harry.
+    await contract.forward(harry).send({ callValue: 700_000, tokenId: TRC10_ID, tokenValue: 5, feeLimit: 4_000_000 });
+    const sent: string = await contract.forward(harry).send({ callValue: 900_000, feeLimit: FEE_LIMIT });
+    const { transfers } = await mine(recorder, 15, 1);
 
-      expect(transfers).toEqual([
-        expect.objectContaining({
-          type: "transfer",
-          txid: sent,
-          from: forwarderAddress,
-          to: george,
-          watched_address: forwarderAddress,
-          currency: "TRX",
-          raw_amount: "500000",
-          position: 0,
-          internal: true,
-        }),
-      ]);
-    });
-
-    test("the internal entries of a failed transaction (REVERT, OUT_OF_ENERGY) are not notified", async () => {
-      const harry = await freshAddress();
-      await recorder.publishWebhook({ webhook_id: 15, coin: "TRX", addresses: [harry] });
-      await waitForWebhookStored(database.connectionString, 15);
-
-      const contract = await forwarder();
-      // Forwards, then reverts: contractRet REVERT, nothing moved.
-      await contract.forwardAndRevert(harry).send({ callValue: 600_000, feeLimit: FEE_LIMIT });
-      // The TRX call fits in the energy limit, the token call does not: OUT_OF_ENERGY after an entry to harry.
-      await contract.forward(harry).send({ callValue: 700_000, tokenId: TRC10_ID, tokenValue: 5, feeLimit: 4_000_000 });
-      const sent: string = await contract.forward(harry).send({ callValue: 900_000, feeLimit: FEE_LIMIT });
-      const { transfers } = await mine(15, 1);
-
-      expect(transfers).toEqual([
-        expect.objectContaining({
-          type: "transfer",
-          txid: sent,
-          to: harry,
-          currency: "TRX",
-          raw_amount: "900000",
-          position: 0,
-          internal: true,
-        }),
-      ]);
-      expect(await node.tronWeb.trx.getBalance(harry)).toBe(900_000);
-    });
+    expect(transfers).toEqual([
+      expect.objectContaining({
+        type: "transfer",
+        txid: sent,
+        to: harry,
+        currency: "TRX",
+        raw_amount: "900000",
+        position: 0,
+        internal: true,
+      }),
+    ]);
+    expect(await node.tronWeb.trx.getBalance(harry)).toBe(900_000);
   });
 });

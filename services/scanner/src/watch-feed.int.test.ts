@@ -4,13 +4,13 @@
  * consumes into its projection, and the watch index is loaded from that projection exactly as the
  * scanner's followers load it.
  */
-import { randomBytes } from "node:crypto";
 import { bucketBitsFor, bucketHash, bucketOf, isAddressBucket, isWatermark, webhookAddresses } from "@chaingate/contracts";
 import { createDatabase } from "@chaingate/db";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import type { TestBus } from "@chaingate/testing/fixtures";
 import type { Kysely } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 // Only this test uses the delivery service (a dev dependency), through its package exports.
 import type { DeliveryService } from "@chaingate/delivery";
 import { observeWatchFeed, startTestDelivery, type WatchFeedObserver } from "@chaingate/delivery/testing";
@@ -19,10 +19,9 @@ import { createScannerService, type ScannerService } from "./create-scanner-serv
 import { WatchIndex } from "./domain/watch-index.ts";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "./infra/database-schema.ts";
 import { createPostgresWatchFeed } from "./infra/postgres-watch-projection.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
 import { WEBHOOK_WATCHED_SQL } from "./testing/webhook-watched-sql.ts";
 
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const NAMESPACE = `wf${randomBytes(4).toString("hex")}`;
 const GROWN_TO = 100_000;
 const PER_REQUEST = 10_000;
 const MAX_PAYLOAD = 1024 * 1024;
@@ -37,14 +36,13 @@ interface Scanner {
   close(): Promise<void>;
 }
 
-/** A scanner service over its own new database, and a reader of its projection. */
-async function startScanner(): Promise<Scanner> {
+/** A scanner service over its own new database, on the file's bus, and a reader of its projection. */
+async function startScanner(bus: TestBus): Promise<Scanner> {
   const database = await createTestDatabase();
   const config = scannerConfigSchema.parse({
     PORT: "0",
     DATABASE_URL: database.connectionString,
-    NATS_URL,
-    NATS_NAMESPACE: NAMESPACE,
+    ...bus.env,
     LOG_LEVEL: "silent",
   });
   const service = await createScannerService(config, silentLogger);
@@ -82,16 +80,20 @@ async function waitUntilWatched(scanner: Scanner, webhookId: number, addressCoun
     .toBe(addressCount);
 }
 
-let registryDatabase: TestDatabase;
-let delivery: DeliveryService;
-let observer: WatchFeedObserver;
-let scanner: Scanner;
 /** The scanner's followers' view: one feed kept across refreshes, as a replica does. */
-let index: WatchIndex;
-let refresh: () => Promise<void>;
+interface FollowerView {
+  index: WatchIndex;
+  refresh(): Promise<void>;
+}
+
 const webhooks: Record<"big" | "btc" | "trx" | "inactive", number> = { big: 0, btc: 0, trx: 0, inactive: 0 };
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: { data: Record<string, unknown> } }> {
+async function call(
+  delivery: DeliveryService,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { data: Record<string, unknown> } }> {
   const response = await fetch(`${delivery.url}${path}`, {
     method,
     headers: {
@@ -105,25 +107,63 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: response.status, body: text ? JSON.parse(text) : {} };
 }
 
-beforeAll(async () => {
-  registryDatabase = await createTestDatabase();
-  delivery = await startTestDelivery(registryDatabase.connectionString, { NATS_URL, NATS_NAMESPACE: NAMESPACE });
-  observer = await observeWatchFeed(NATS_URL, NAMESPACE);
-  scanner = await startScanner();
-  index = new WatchIndex();
-  const feed = createPostgresWatchFeed(scanner.db);
-  refresh = async () => void (await feed.refresh(index));
-}, 60_000);
-afterAll(async () => {
-  await scanner?.close();
-  await observer?.close();
-  await delivery?.close();
-  await registryDatabase?.drop();
+/**
+ * The registry (the delivery service over the file's database), an observer of the feed it
+ * publishes, the scanner consuming it and its followers' view, all on the file's bus; they start
+ * in this order when a test first names them.
+ */
+const it = scannerTest.extend<{ delivery: DeliveryService; observer: WatchFeedObserver; scanner: Scanner; view: FollowerView }>({
+  delivery: [
+    async ({ database, bus }, use) => {
+      const delivery = await startTestDelivery(database.connectionString, bus.env);
+      try {
+        await use(delivery);
+      } finally {
+        await delivery.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  observer: [
+    async ({ bus }, use) => {
+      const observer = await observeWatchFeed(bus.url, bus.namespace);
+      try {
+        await use(observer);
+      } finally {
+        await observer.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  scanner: [
+    async ({ bus }, use) => {
+      const scanner = await startScanner(bus);
+      try {
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  view: [
+    async ({ scanner }, use) => {
+      const index = new WatchIndex();
+      const feed = createPostgresWatchFeed(scanner.db);
+      await use({ index, refresh: async () => void (await feed.refresh(index)) });
+    },
+    { scope: "file" },
+  ],
 });
 
 describe("the watch feed, registry to scanner", () => {
-  it(`a webhook grown to ${GROWN_TO.toLocaleString("en")} addresses through the batch endpoints reaches the scanner's index; every message stays far under 1 MB`, async () => {
-    const created = await call("POST", "/api/v1/webhooks", {
+  it(`a webhook grown to ${GROWN_TO.toLocaleString("en")} addresses through the batch endpoints reaches the scanner's index; every message stays far under 1 MB`, async ({
+    delivery,
+    observer,
+    scanner,
+    view: { index, refresh },
+  }) => {
+    const created = await call(delivery, "POST", "/api/v1/webhooks", {
       coin: "ETH",
       webhook_url: "http://93.184.216.34/hook",
       addresses: Array.from({ length: PER_REQUEST }, (_, i) => ethAddress(i + 1)),
@@ -133,13 +173,13 @@ describe("the watch feed, registry to scanner", () => {
     expect(created.status).toBe(201);
     webhooks.big = created.body.data.id as number;
     for (let start = PER_REQUEST; start < GROWN_TO; start += PER_REQUEST) {
-      const added = await call("POST", `/api/v1/webhooks/${webhooks.big}/addresses`, {
+      const added = await call(delivery, "POST", `/api/v1/webhooks/${webhooks.big}/addresses`, {
         addresses: Array.from({ length: PER_REQUEST }, (_, i) => ethAddress(start + i + 1)),
       });
       expect(added.body.data).toEqual({ added: PER_REQUEST, total: start + PER_REQUEST });
     }
     webhooks.btc = (
-      await call("POST", "/api/v1/webhooks", {
+      await call(delivery, "POST", "/api/v1/webhooks", {
         coin: "BTC",
         webhook_url: "http://93.184.216.34/hook",
         addresses: ["bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4"],
@@ -147,14 +187,14 @@ describe("the watch feed, registry to scanner", () => {
       })
     ).body.data.id as number;
     webhooks.trx = (
-      await call("POST", "/api/v1/webhooks", {
+      await call(delivery, "POST", "/api/v1/webhooks", {
         coin: "TRX",
         webhook_url: "http://93.184.216.34/hook",
         addresses: ["TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t"],
       })
     ).body.data.id as number;
     webhooks.inactive = (
-      await call("POST", "/api/v1/webhooks", {
+      await call(delivery, "POST", "/api/v1/webhooks", {
         coin: "ETH",
         webhook_url: "http://93.184.216.34/hook",
         addresses: [ethAddress(1)],
@@ -181,9 +221,13 @@ describe("the watch feed, registry to scanner", () => {
     expect(largest).toBeLessThan(MAX_PAYLOAD / 10);
   }, 180_000);
 
-  it("a scanner that starts empty (new database, its own durable consumer) rebuilds the same watch set from the stream alone", async () => {
-    const versionsBefore = (await call("GET", `/api/v1/webhooks?per_page=500`)).body.data;
-    const fresh = await startScanner();
+  it("a scanner that starts empty (new database, its own durable consumer) rebuilds the same watch set from the stream alone", async ({
+    bus,
+    delivery,
+    view: { index },
+  }) => {
+    const versionsBefore = (await call(delivery, "GET", `/api/v1/webhooks?per_page=500`)).body.data;
+    const fresh = await startScanner(bus);
     try {
       await waitUntilWatched(fresh, webhooks.big, GROWN_TO);
       for (const id of [webhooks.btc, webhooks.trx, webhooks.inactive]) await waitUntilWatched(fresh, id, 1);
@@ -198,13 +242,20 @@ describe("the watch feed, registry to scanner", () => {
       await fresh.close();
     }
     // The registry was not touched meanwhile: nothing was republished for the new scanner.
-    expect((await call("GET", `/api/v1/webhooks?per_page=500`)).body.data).toEqual(versionsBefore);
+    expect((await call(delivery, "GET", `/api/v1/webhooks?per_page=500`)).body.data).toEqual(versionsBefore);
   }, 180_000);
+});
 
-  it("one added address publishes its bucket alone; a removed address stops matching; a PUT of the list leaves only the new addresses", async () => {
+describe("the watch feed, registry to scanner: changes to a webhook", () => {
+  it("one added address publishes its bucket alone; a removed address stops matching; a PUT of the list leaves only the new addresses", async ({
+    delivery,
+    observer,
+    scanner,
+    view: { index, refresh },
+  }) => {
     const seen = observer.messages.length;
     const added = ethAddress(GROWN_TO + 7);
-    expect((await call("POST", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [added] })).body.data).toEqual({
+    expect((await call(delivery, "POST", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [added] })).body.data).toEqual({
       added: 1,
       total: GROWN_TO + 1,
     });
@@ -223,7 +274,7 @@ describe("the watch feed, registry to scanner", () => {
     expect(index.watchers("ETH", added)).toBe(webhooks.big);
 
     const removed = ethAddress(4_242);
-    expect((await call("DELETE", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [removed] })).body.data).toEqual({
+    expect((await call(delivery, "DELETE", `/api/v1/webhooks/${webhooks.big}/addresses`, { addresses: [removed] })).body.data).toEqual({
       removed: 1,
       total: GROWN_TO,
     });
@@ -234,7 +285,7 @@ describe("the watch feed, registry to scanner", () => {
     expect(index.watchedCount(webhooks.big)).toBe(GROWN_TO);
 
     const replacement = [ethAddress(900_001), ethAddress(900_002), ethAddress(900_003)];
-    expect((await call("PUT", `/api/v1/webhooks/${webhooks.big}`, { addresses: replacement })).status).toBe(200);
+    expect((await call(delivery, "PUT", `/api/v1/webhooks/${webhooks.big}`, { addresses: replacement })).status).toBe(200);
     await waitUntilWatched(scanner, webhooks.big, 3);
     await refresh();
     expect(index.watchedCount(webhooks.big)).toBe(3);
@@ -243,13 +294,18 @@ describe("the watch feed, registry to scanner", () => {
     expect(observer.stateOf(webhooks.big).addresses).toEqual(replacement);
   }, 120_000);
 
-  it("a deleted webhook is gone from the index and its bucket messages are removed from the stream", async () => {
+  it("a deleted webhook is gone from the index and its bucket messages are removed from the stream", async ({
+    delivery,
+    observer,
+    scanner,
+    view: { index, refresh },
+  }) => {
     const bucketSubjects = async () =>
       Object.keys(
         (await observer.bus.admin.streamInfo(webhookAddresses, { subjects: `webhook.addresses.${webhooks.big}.>` })).state.subjects ?? {},
       ).length;
     expect(await bucketSubjects()).toBeGreaterThan(0);
-    expect((await call("DELETE", `/api/v1/webhooks/${webhooks.big}`)).status).toBe(204);
+    expect((await call(delivery, "DELETE", `/api/v1/webhooks/${webhooks.big}`)).status).toBe(204);
     await expect
       .poll(
         async () =>

@@ -137,88 +137,89 @@ describe("Tron matching", () => {
   });
 });
 
-describe("Tron internal transfers (internal_transactions: TRX and TRC-10 sent by a contract)", () => {
-  const FORWARDER = "f0".repeat(20);
-  const CAROL = "c3".repeat(20);
-  const CALL_NOTE = Buffer.from("call").toString("hex");
-  const entry = (to: string, callValueInfo: TronInternalTransaction["callValueInfo"], extra: Record<string, unknown> = {}) => ({
-    hash: "ab".repeat(32),
-    caller_address: `41${FORWARDER}`,
-    transferTo_address: `41${to}`,
-    callValueInfo,
-    note: CALL_NOTE,
-    ...extra,
-  });
-  const trigger = (txID: string, contractRet: string | undefined) => ({
-    txID,
-    ...(contractRet === undefined ? { ret: [{}] } : { ret: [{ contractRet }] }),
-    raw_data: {
-      contract: [
-        { type: "TriggerSmartContract", parameter: { value: { owner_address: `41${BOB}`, contract_address: `41${FORWARDER}`, data: "" } } },
-      ],
-    },
-  });
-  const internalData: TronBlockData = {
-    block: {
-      blockID: "00000000000000c8aa",
-      block_header: { raw_data: { number: 200, parentHash: "00000000000000c7bb", timestamp: 1_700_000_000_000 } },
-      transactions: [
-        {
-          txID: "plain",
-          ret: [{ contractRet: "SUCCESS" }],
-          raw_data: {
-            contract: [
-              { type: "TransferContract", parameter: { value: { owner_address: `41${BOB}`, to_address: `41${ALICE}`, amount: 700_000 } } },
-            ],
-          },
-        },
-        trigger("fwd", "SUCCESS"),
-        trigger("reverted", "REVERT"),
-        trigger("oom", "OUT_OF_ENERGY"),
-        trigger("no-result", undefined),
-      ],
-    },
-    infos: [
-      // A TransferContract runs no contract code: an entry here would count its amount twice.
-      { id: "plain", internal_transactions: [entry(ALICE, [{ callValue: 700_000 }])] },
-      {
-        id: "FWD",
-        internal_transactions: [
-          entry(ALICE, [{ callValue: 1_000_000 }]),
-          entry(ALICE, [{}]),
-          entry(ALICE, [{}, { callValue: 2_500_000, tokenId: "1000001" }]),
-          entry(ALICE, [{ callValue: 3_000_000 }, { callValue: 40, tokenId: "1000002" }]),
-          entry(ALICE, [{ callValue: 9 }], { rejected: true }),
-          entry(CAROL, [{ callValue: "123456789012345678" }]),
-        ],
-      },
-      // java-tron marks a failed transaction's entries rejected; the block's result decides even when it does not.
-      { id: "reverted", internal_transactions: [entry(ALICE, [{ callValue: 5 }])] },
-      { id: "oom", internal_transactions: [entry(ALICE, [{ callValue: 6 }]), entry(ALICE, [{}, { callValue: 7, tokenId: "1000001" }])] },
-      { id: "no-result", internal_transactions: [entry(ALICE, [{ callValue: 8 }])] },
+/** Internal transfers: a block where BOB calls a forwarding contract that pays ALICE and CAROL. */
+const FORWARDER = "f0".repeat(20);
+const CAROL = "c3".repeat(20);
+const CALL_NOTE = Buffer.from("call").toString("hex");
+const entry = (to: string, callValueInfo: TronInternalTransaction["callValueInfo"], extra: Record<string, unknown> = {}) => ({
+  hash: "ab".repeat(32),
+  caller_address: `41${FORWARDER}`,
+  transferTo_address: `41${to}`,
+  callValueInfo,
+  note: CALL_NOTE,
+  ...extra,
+});
+const trigger = (txID: string, contractRet: string | undefined) => ({
+  txID,
+  ...(contractRet === undefined ? { ret: [{}] } : { ret: [{ contractRet }] }),
+  raw_data: {
+    contract: [
+      { type: "TriggerSmartContract", parameter: { value: { owner_address: `41${BOB}`, contract_address: `41${FORWARDER}`, data: "" } } },
     ],
-    trc10Decimals: new Map([
-      ["1000001", 6],
-      ["1000002", 0],
-    ]),
-  };
-  const watching = (...watched: Array<[webhookId: number, hex: string]>) => {
-    const index = new WatchIndex();
-    for (const [webhookId, hex] of watched) {
-      index.apply({ webhookId, coin: "TRX", addresses: [tronAddressFromEvmHex(hex).base58], isActive: true, deleted: false, version: 1 });
-    }
-    return index;
-  };
-  const summary = (m: Match) => [
-    m.webhookId,
-    m.transfer.txid,
-    m.transfer.position,
-    m.transfer.currency,
-    m.transfer.amount,
-    m.transfer.rawAmount,
-    m.transfer.decimals,
-  ];
+  },
+});
+const internalData: TronBlockData = {
+  block: {
+    blockID: "00000000000000c8aa",
+    block_header: { raw_data: { number: 200, parentHash: "00000000000000c7bb", timestamp: 1_700_000_000_000 } },
+    transactions: [
+      {
+        txID: "plain",
+        ret: [{ contractRet: "SUCCESS" }],
+        raw_data: {
+          contract: [
+            { type: "TransferContract", parameter: { value: { owner_address: `41${BOB}`, to_address: `41${ALICE}`, amount: 700_000 } } },
+          ],
+        },
+      },
+      trigger("fwd", "SUCCESS"),
+      trigger("reverted", "REVERT"),
+      trigger("oom", "OUT_OF_ENERGY"),
+      trigger("no-result", undefined),
+    ],
+  },
+  infos: [
+    // A TransferContract runs no contract code: an entry here would count its amount twice.
+    { id: "plain", internal_transactions: [entry(ALICE, [{ callValue: 700_000 }])] },
+    {
+      id: "FWD",
+      internal_transactions: [
+        entry(ALICE, [{ callValue: 1_000_000 }]),
+        entry(ALICE, [{}]),
+        entry(ALICE, [{}, { callValue: 2_500_000, tokenId: "1000001" }]),
+        entry(ALICE, [{ callValue: 3_000_000 }, { callValue: 40, tokenId: "1000002" }]),
+        entry(ALICE, [{ callValue: 9 }], { rejected: true }),
+        entry(CAROL, [{ callValue: "123456789012345678" }]),
+      ],
+    },
+    // java-tron marks a failed transaction's entries rejected; the block's result decides even when it does not.
+    { id: "reverted", internal_transactions: [entry(ALICE, [{ callValue: 5 }])] },
+    { id: "oom", internal_transactions: [entry(ALICE, [{ callValue: 6 }]), entry(ALICE, [{}, { callValue: 7, tokenId: "1000001" }])] },
+    { id: "no-result", internal_transactions: [entry(ALICE, [{ callValue: 8 }])] },
+  ],
+  trc10Decimals: new Map([
+    ["1000001", 6],
+    ["1000002", 0],
+  ]),
+};
+const watching = (...watched: Array<[webhookId: number, hex: string]>) => {
+  const index = new WatchIndex();
+  for (const [webhookId, hex] of watched) {
+    index.apply({ webhookId, coin: "TRX", addresses: [tronAddressFromEvmHex(hex).base58], isActive: true, deleted: false, version: 1 });
+  }
+  return index;
+};
+const summary = (m: Match) => [
+  m.webhookId,
+  m.transfer.txid,
+  m.transfer.position,
+  m.transfer.currency,
+  m.transfer.amount,
+  m.transfer.rawAmount,
+  m.transfer.decimals,
+];
 
+describe("Tron internal transfers (internal_transactions: TRX and TRC-10 sent by a contract)", () => {
   test("TRX, TRC-10 and an entry carrying both, each at its entry's index; zero, rejected and failed transactions' entries are not", () => {
     const matches = matchTronBlock(internalData, watching([3, ALICE]), tokens);
     expect(matches.map(summary)).toEqual([

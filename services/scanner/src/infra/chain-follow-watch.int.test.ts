@@ -3,32 +3,14 @@
  * lease and not once renewals stop; the lag behind the node's tip now; and the newest processed
  * block's age, which grows while the node gets no blocks although the lag behind it stays 0.
  */
-import { openServiceDatabase } from "@chaingate/service-kit";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
-import type { Database } from "@chaingate/db";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { silentLogger } from "@chaingate/testing";
+import { expect } from "vitest";
+import { scannerTest } from "../testing/scanner-fixtures.ts";
 import { startChainFollowWatch, type FollowCheck } from "./chain-follow-watch.ts";
-import { SCANNER_SCHEMA, type ScannerDatabase } from "./database-schema.ts";
-import { scannerMigrations } from "./migrations/index.ts";
 
-let testDatabase: TestDatabase;
-let database: Database<ScannerDatabase>;
+const it = scannerTest;
 
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-  database = await openServiceDatabase<ScannerDatabase>({
-    settings: { DATABASE_URL: testDatabase.connectionString },
-    schema: SCANNER_SCHEMA,
-    migrations: scannerMigrations,
-    applicationName: "test",
-  });
-});
-afterAll(async () => {
-  await database?.close();
-  await testDatabase?.drop();
-});
-
-it("reports each chain followed or not, its lag behind the node's tip now, and its newest block's age", async () => {
+it("reports each chain followed or not, its lag behind the node's tip now, and its newest block's age", async ({ scannerDb: database }) => {
   const now = Date.now();
   await database.db
     .insertInto("blocks")

@@ -5,23 +5,25 @@
  * there. The block holds an ERC-20 transfer and a failed transaction that sent ether.
  */
 import { createNodeClient, ethereum, type NodeClient } from "@chaingate/node-client";
-import { NO_FAULTS, startAnvil, startNodeFaultProxy, type AnvilNode, type NodeFaultProxy, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { NO_FAULTS, startNodeFaultProxy, type AnvilNode, type NodeFaultProxy } from "@chaingate/testing";
+import { beforeEach, describe, expect } from "vitest";
 import type { ScannerService } from "../create-scanner-service.ts";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
-import { startScannerUnderTest, waitForWebhookStored, type EventRecorder } from "../testing/scanner-harness.ts";
+import { waitForWebhookStored } from "../testing/scanner-harness.ts";
+import { scannerTest } from "../testing/scanner-fixtures.ts";
+import { startTestScanner } from "../testing/start-test-scanner.ts";
 import { TRANSFER_LOG_TOKEN_BYTECODE, transferCallData } from "../testing/transfer-log-token.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 
-let node: AnvilNode;
-let proxy: NodeFaultProxy;
-let client: NodeClient;
-let token: string;
-
-const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
+const tip = async (node: AnvilNode) => Number(await node.rpc<string>("eth_blockNumber"));
 
 /** Mines one block holding an ERC-20 transfer to `payee` and a failed transaction sending 1 ETH from `payee`'s side. */
-async function mineTransferAndFailure(payer: string, payee: string): Promise<{ height: number; transfer: string; failed: string }> {
+async function mineTransferAndFailure(
+  node: AnvilNode,
+  token: string,
+  payer: string,
+  payee: string,
+): Promise<{ height: number; transfer: string; failed: string }> {
   await node.rpc("evm_setAutomine", [false]);
   try {
     const transfer = await node.rpc<string>("eth_sendTransaction", [
@@ -32,34 +34,81 @@ async function mineTransferAndFailure(payer: string, payee: string): Promise<{ h
       { from: payee, to: token, value: "0xde0b6b3a7640000", data: transferCallData(payer, 0n), gas: "0x30000" },
     ]);
     await node.rpc("evm_mine");
-    return { height: await tip(), transfer, failed };
+    return { height: await tip(node), transfer, failed };
   } finally {
     await node.rpc("evm_setAutomine", [true]);
   }
 }
 
-beforeAll(async () => {
-  node = await startAnvil();
-  const deployment = await node.rpc<string>("eth_sendTransaction", [
-    { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
-  ]);
-  token = (await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress;
-  proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 16 });
-  client = createNodeClient({ chain: ethereum, urls: [proxy.url], coolDownMs: 0 });
+interface BlockSourceFixtures {
+  /** The ERC-20 token, deployed on the file's Anvil. */
+  token: string;
+  /** The hostile-node proxy in front of the file's Anvil. */
+  faultProxy: NodeFaultProxy;
+  /** A node client reading through the proxy. */
+  client: NodeClient;
+  /** A scanner reading through the proxy, past the tip it started at. */
+  scanner: ScannerService;
+}
+
+const it = scannerTest.extend<BlockSourceFixtures>({
+  token: [
+    async ({ anvil: node }, use) => {
+      const deployment = await node.rpc<string>("eth_sendTransaction", [
+        { from: node.accounts[0]!.address, data: TRANSFER_LOG_TOKEN_BYTECODE },
+      ]);
+      await use((await node.rpc<{ contractAddress: string }>("eth_getTransactionReceipt", [deployment])).contractAddress);
+    },
+    { scope: "file" },
+  ],
+  faultProxy: [
+    async ({ anvil: node }, use) => {
+      const proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 16 });
+      try {
+        await use(proxy);
+      } finally {
+        await proxy.stop();
+      }
+    },
+    { scope: "file" },
+  ],
+  client: [
+    async ({ faultProxy: proxy }, use) => {
+      const client = createNodeClient({ chain: ethereum, urls: [proxy.url], coolDownMs: 0 });
+      try {
+        await use(client);
+      } finally {
+        await client.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  scanner: [
+    async ({ anvil: node, token, faultProxy: proxy, database, recorder }, use) => {
+      const scanner = await startTestScanner(database, recorder, { ETH_RPC_URL: proxy.url, ETH_TOKENS: `USDT:${token}:6` });
+      try {
+        const height = await tip(node);
+        await recorder.waitFor("the first block", () => recorder.blocks.some((block) => block.height === height));
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-afterAll(async () => {
-  await client?.close();
-  await proxy?.stop();
-  await node?.stop();
-});
-
-beforeEach(() => proxy.setFaults(NO_FAULTS));
+beforeEach<{ faultProxy: NodeFaultProxy }>(({ faultProxy }) => faultProxy.setFaults(NO_FAULTS));
 
 describe("Ethereum block source behind a node that lacks the block's receipts", () => {
-  test("receipts answered null: BlockNotReadyError; the block missing above a lagging tip: null; receipts there: the block with statuses and logs", async () => {
+  it("receipts answered null: BlockNotReadyError; the block missing above a lagging tip: null; receipts there: the block with statuses and logs", async ({
+    anvil: node,
+    token,
+    faultProxy: proxy,
+    client,
+  }) => {
     const [payer, payee] = [node.accounts[0]!.address, node.accounts[1]!.address];
-    const { height, transfer, failed } = await mineTransferAndFailure(payer, payee);
+    const { height, transfer, failed } = await mineTransferAndFailure(node, token, payer, payee);
     const source = createEthereumBlockSource(client);
 
     proxy.setFaults({ nullReceipts: 1 });
@@ -81,29 +130,20 @@ describe("Ethereum block source behind a node that lacks the block's receipts", 
 });
 
 describe("the scanner behind a node that lacks the block's receipts", () => {
-  let database: TestDatabase;
-  let recorder: EventRecorder;
-  let scanner: ScannerService;
-
-  beforeAll(async () => {
-    ({ database, recorder, scanner } = await startScannerUnderTest({ ETH_RPC_URL: proxy.url, ETH_TOKENS: `USDT:${token}:6` }));
-    const height = await tip();
-    await recorder.waitFor("the first block", () => recorder.blocks.some((block) => block.height === height));
-  });
-
-  afterAll(async () => {
-    await scanner?.close();
-    await recorder?.close();
-    await database?.drop();
-  });
-
-  test("the block is not processed while its receipts are null, then notified with the ERC-20 transfer and the failed transaction as FAILED", async () => {
+  it("the block is not processed while its receipts are null, then notified with the ERC-20 transfer and the failed transaction as FAILED", async ({
+    anvil: node,
+    token,
+    faultProxy: proxy,
+    database,
+    recorder,
+    scanner: _scanner,
+  }) => {
     const [payer, payee] = [node.accounts[2]!.address, node.accounts[3]!.address];
     await recorder.publishWebhook({ webhook_id: 31, coin: "ETH", addresses: [payee], include_tokens: true });
     await waitForWebhookStored(database.connectionString, 31);
     proxy.setFaults({ nullReceipts: 1 });
     proxy.resetCounters();
-    const { height, transfer, failed } = await mineTransferAndFailure(payer, payee);
+    const { height, transfer, failed } = await mineTransferAndFailure(node, token, payer, payee);
     // The scanner asked for the receipts and retried (back-off 0.5 s, then 1 s): nothing was matched meanwhile.
     await recorder.waitFor(
       "two refused reads (or the block taken without receipts)",

@@ -5,36 +5,19 @@
 import { randomBytes } from "node:crypto";
 import type { EventPayload, webhookAddresses, webhookChanged, WebhookFeedMessage } from "@chaingate/contracts";
 import { createDatabase, migrateToLatest } from "@chaingate/db";
-import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
+import { createTestDatabase, silentLogger } from "@chaingate/testing";
 import { sql, type Kysely } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { WatchIndex } from "../domain/watch-index.ts";
-import { SCANNER_SCHEMA, type ScannerDatabase } from "./database-schema.ts";
+import { scannerTest } from "../testing/scanner-fixtures.ts";
+import type { ScannerDatabase } from "./database-schema.ts";
 import { scannerMigrations } from "./migrations/index.ts";
 import { createPostgresWatchFeed, storeFeedMessage } from "./postgres-watch-projection.ts";
 
 type Meta = EventPayload<typeof webhookChanged>;
 type Bucket = EventPayload<typeof webhookAddresses>;
 
-let database: TestDatabase;
-let db: Kysely<ScannerDatabase>;
-let closeDb: () => Promise<void>;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const opened = createDatabase<ScannerDatabase>({
-    connectionString: database.connectionString,
-    schema: SCANNER_SCHEMA,
-    logger: silentLogger,
-  });
-  await migrateToLatest(opened.db, SCANNER_SCHEMA, scannerMigrations);
-  db = opened.db;
-  closeDb = () => opened.close();
-});
-afterAll(async () => {
-  await closeDb?.();
-  await database?.drop();
-});
+const it = scannerTest;
 
 const meta = (webhookId: number, version: number, overrides: Partial<Meta> = {}): Meta => ({
   webhook_id: webhookId,
@@ -56,11 +39,11 @@ const bucket = (webhookId: number, version: number, index: number, addresses: st
   version,
   addresses,
 });
-const store = async (...messages: WebhookFeedMessage[]) => {
+const store = async (db: Kysely<ScannerDatabase>, ...messages: WebhookFeedMessage[]) => {
   for (const message of messages) await storeFeedMessage(db, message);
 };
 /** What a replica that starts now would watch for `webhookId`. */
-async function freshIndex(): Promise<WatchIndex> {
+async function freshIndex(db: Kysely<ScannerDatabase>): Promise<WatchIndex> {
   const index = new WatchIndex();
   await createPostgresWatchFeed(db).refresh(index);
   return index;
@@ -69,7 +52,7 @@ const watchedOf = (index: WatchIndex, addresses: readonly string[]) =>
   addresses.filter((address) => index.watchers("BTC", address) !== undefined).sort();
 
 describe("the watch projection", () => {
-  it("ends at the newest state whatever order, duplicates and stale copies the messages come in", async () => {
+  it("ends at the newest state whatever order, duplicates and stale copies the messages come in", async ({ scannerDb: { db } }) => {
     const id = 100;
     // Twenty registry versions of four buckets; each version changes one bucket.
     const states: Bucket[] = [];
@@ -86,8 +69,8 @@ describe("the watch projection", () => {
       meta(id, 12, { confirmations: 3 }),
     ];
     everything.sort(() => Math.random() - 0.5);
-    await store(...everything);
-    const index = await freshIndex();
+    await store(db, ...everything);
+    const index = await freshIndex(db);
     const allAddresses = states.flatMap((s) => s.addresses);
     expect(watchedOf(index, allAddresses)).toEqual(current.flat().sort());
     expect(index.settings(id)?.confirmations).toBe(7);
@@ -95,59 +78,69 @@ describe("the watch projection", () => {
     expect(rows[0]!.n).toBe(4);
   });
 
-  it("drops a deleted webhook, and keeps it dropped whatever bucket or older meta arrives later", async () => {
+  it("drops a deleted webhook, and keeps it dropped whatever bucket or older meta arrives later", async ({ scannerDb: { db } }) => {
     const id = 101;
-    await store(bucket(id, 1, 0, ["d-a"]), meta(id, 1, { address_count: 1 }));
-    expect(watchedOf(await freshIndex(), ["d-a"])).toEqual(["d-a"]);
-    await store(meta(id, 2, { deleted: true }), bucket(id, 3, 1, ["d-late"]), bucket(id, 1, 0, ["d-a"]), meta(id, 1, { address_count: 1 }));
-    expect(watchedOf(await freshIndex(), ["d-a", "d-late"])).toEqual([]);
+    await store(db, bucket(id, 1, 0, ["d-a"]), meta(id, 1, { address_count: 1 }));
+    expect(watchedOf(await freshIndex(db), ["d-a"])).toEqual(["d-a"]);
+    await store(
+      db,
+      meta(id, 2, { deleted: true }),
+      bucket(id, 3, 1, ["d-late"]),
+      bucket(id, 1, 0, ["d-a"]),
+      meta(id, 1, { address_count: 1 }),
+    );
+    expect(watchedOf(await freshIndex(db), ["d-a", "d-late"])).toEqual([]);
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from webhook_buckets where webhook_id = ${id}`.execute(db);
     expect(rows[0]!.n).toBe(0);
   });
 
-  it("moves a webhook to a higher level when its meta arrives: the new level's buckets replace the old ones, late old-level ones are ignored", async () => {
+  it("moves a webhook to a higher level when its meta arrives: the new level's buckets replace the old ones, late old-level ones are ignored", async ({
+    scannerDb: { db },
+  }) => {
     const id = 102;
-    await store(bucket(id, 1, 0, ["l-a", "l-b", "l-c"], 0), meta(id, 1, { bucket_bits: 0, address_count: 3 }));
+    await store(db, bucket(id, 1, 0, ["l-a", "l-b", "l-c"], 0), meta(id, 1, { bucket_bits: 0, address_count: 3 }));
     const replica = createPostgresWatchFeed(db);
     const index = new WatchIndex();
     await replica.refresh(index);
     expect(watchedOf(index, ["l-a", "l-b", "l-c", "l-d"])).toEqual(["l-a", "l-b", "l-c"]);
     // The raise: every new-level bucket first (the old level still watched meanwhile), then the meta.
-    await store(bucket(id, 2, 1, ["l-a", "l-d"], 3), bucket(id, 2, 6, ["l-c"], 3));
+    await store(db, bucket(id, 2, 1, ["l-a", "l-d"], 3), bucket(id, 2, 6, ["l-c"], 3));
     await replica.refresh(index);
     expect(watchedOf(index, ["l-a", "l-b", "l-c", "l-d"])).toEqual(["l-a", "l-b", "l-c"]);
-    await store(meta(id, 2, { bucket_bits: 3, address_count: 3 }), bucket(id, 1, 0, ["l-b"], 0));
+    await store(db, meta(id, 2, { bucket_bits: 3, address_count: 3 }), bucket(id, 1, 0, ["l-b"], 0));
     await replica.refresh(index);
     expect(watchedOf(index, ["l-a", "l-b", "l-c", "l-d"])).toEqual(["l-a", "l-c", "l-d"]);
-    expect(watchedOf(await freshIndex(), ["l-a", "l-b", "l-c", "l-d"])).toEqual(["l-a", "l-c", "l-d"]);
+    expect(watchedOf(await freshIndex(db), ["l-a", "l-b", "l-c", "l-d"])).toEqual(["l-a", "l-c", "l-d"]);
   });
 
-  it("a replica's refresh applies what changed since its last one; deactivation and re-activation reload the webhook", async () => {
+  it("a replica's refresh applies what changed since its last one; deactivation and re-activation reload the webhook", async ({
+    scannerDb: { db },
+  }) => {
     const id = 103;
-    await store(bucket(id, 1, 0, ["r-a"]), bucket(id, 1, 1, ["r-b"]), meta(id, 1, { address_count: 2 }));
+    await store(db, bucket(id, 1, 0, ["r-a"]), bucket(id, 1, 1, ["r-b"]), meta(id, 1, { address_count: 2 }));
     const replica = createPostgresWatchFeed(db);
     const index = new WatchIndex();
     await replica.refresh(index);
     expect(watchedOf(index, ["r-a", "r-b", "r-c"])).toEqual(["r-a", "r-b"]);
-    await store(bucket(id, 2, 1, ["r-c"]), meta(id, 2, { address_count: 2 }));
+    await store(db, bucket(id, 2, 1, ["r-c"]), meta(id, 2, { address_count: 2 }));
     await replica.refresh(index);
     expect(watchedOf(index, ["r-a", "r-b", "r-c"])).toEqual(["r-a", "r-c"]);
-    await store(meta(id, 3, { is_active: false, address_count: 2 }));
+    await store(db, meta(id, 3, { is_active: false, address_count: 2 }));
     await replica.refresh(index);
     expect(watchedOf(index, ["r-a", "r-b", "r-c"])).toEqual([]);
-    await store(bucket(id, 4, 0, ["r-d"]), meta(id, 5, { address_count: 2 }));
+    await store(db, bucket(id, 4, 0, ["r-d"]), meta(id, 5, { address_count: 2 }));
     await replica.refresh(index);
     expect(watchedOf(index, ["r-a", "r-b", "r-c", "r-d"])).toEqual(["r-c", "r-d"]);
   });
 
-  it("refreshes of followers sharing one index take turns and end up equal to a fresh load", async () => {
+  it("refreshes of followers sharing one index take turns and end up equal to a fresh load", async ({ scannerDb: { db } }) => {
     const replica = createPostgresWatchFeed(db);
     const index = new WatchIndex();
     await replica.refresh(index);
     const id = 104;
     const writes = (async () => {
       for (let version = 1; version <= 30; version++)
-        await store(bucket(id, version, version % 4, [`t-${version}`]), meta(id, version, { address_count: 4 }));
+        await store(db, bucket(id, version, version % 4, [`t-${version}`]), meta(id, version, { address_count: 4 }));
     })();
     const refreshes = (async () => {
       for (let i = 0; i < 30; i++) await Promise.all([replica.refresh(index), replica.refresh(index), replica.refresh(index)]);
@@ -155,7 +148,7 @@ describe("the watch projection", () => {
     await Promise.all([writes, refreshes]);
     await replica.refresh(index);
     const names = Array.from({ length: 30 }, (_, i) => `t-${i + 1}`);
-    expect(watchedOf(index, names)).toEqual(watchedOf(await freshIndex(), names));
+    expect(watchedOf(index, names)).toEqual(watchedOf(await freshIndex(db), names));
     expect(watchedOf(index, names)).toEqual(["t-27", "t-28", "t-29", "t-30"]);
   });
 });
@@ -185,16 +178,18 @@ describe("the projection migration (0002)", () => {
     }
   });
 
-  it("keeps the newest watermark, and queues a rescan for the addresses a message makes watched (with its since), not for those already held", async () => {
+  it("keeps the newest watermark, and queues a rescan for the addresses a message makes watched (with its since), not for those already held", async ({
+    scannerDb: { db },
+  }) => {
     const feed = createPostgresWatchFeed(db);
     const index = new WatchIndex();
     // What the earlier tests queued is done.
     await feed.finishRescans((await feed.refresh(index)).rescans.map((job) => job.id));
-    await store({ registry_time: "2026-11-25T07:00:02.000Z" }, { registry_time: "2026-11-25T07:00:01.000Z" });
+    await store(db, { registry_time: "2026-11-25T07:00:02.000Z" }, { registry_time: "2026-11-25T07:00:01.000Z" });
     const id = 300;
     const since = "2026-11-25T06:59:00.000Z";
     // A new webhook: its bucket then its meta (it starts being watched).
-    await store({ ...bucket(id, 1, 0, ["r1", "r2"], 0), since }, { ...meta(id, 1, { bucket_bits: 0 }), since });
+    await store(db, { ...bucket(id, 1, 0, ["r1", "r2"], 0), since }, { ...meta(id, 1, { bucket_bits: 0 }), since });
     let state = await feed.refresh(index);
     expect(state.watermarkMs).toBe(Date.parse("2026-11-25T07:00:02.000Z"));
     expect(state.rescans.map((job) => [job.webhookId, job.addresses, job.sinceMs])).toEqual([
@@ -203,7 +198,7 @@ describe("the projection migration (0002)", () => {
     ]);
     await feed.finishRescans(state.rescans.map((job) => job.id));
     // One address added (and one stale copy of the old version): only the new address is queued.
-    await store({ ...bucket(id, 2, 0, ["r1", "r2", "r3"], 0), since: "2026-11-25T07:01:00.000Z" }, bucket(id, 1, 0, ["r1", "r2"], 0));
+    await store(db, { ...bucket(id, 2, 0, ["r1", "r2", "r3"], 0), since: "2026-11-25T07:01:00.000Z" }, bucket(id, 1, 0, ["r1", "r2"], 0));
     state = await feed.refresh(index);
     expect(state.rescans.map((job) => [job.addresses, new Date(job.sinceMs).toISOString()])).toEqual([
       [["r3"], "2026-11-25T07:01:00.000Z"],
@@ -211,6 +206,7 @@ describe("the projection migration (0002)", () => {
     await feed.finishRescans(state.rescans.map((job) => job.id));
     // A level raise re-publishes every address at the new level: only the one new address is queued.
     await store(
+      db,
       bucket(id, 3, 0, ["r1", "r3"], 1),
       { ...bucket(id, 3, 1, ["r2", "r4"], 1), since: "2026-11-25T07:02:00.000Z" },
       meta(id, 3, { bucket_bits: 1 }),
@@ -219,7 +215,7 @@ describe("the projection migration (0002)", () => {
     expect(state.rescans.map((job) => job.addresses)).toEqual([["r4"]]);
     await feed.finishRescans(state.rescans.map((job) => job.id));
     // Deactivated, then active again: the whole webhook is queued from the activation's since.
-    await store(meta(id, 4, { bucket_bits: 1, is_active: false }), {
+    await store(db, meta(id, 4, { bucket_bits: 1, is_active: false }), {
       ...meta(id, 5, { bucket_bits: 1 }),
       since: "2026-11-25T07:03:00.000Z",
     });
@@ -229,7 +225,7 @@ describe("the projection migration (0002)", () => {
     expect((await feed.refresh(index)).rescans).toEqual([]);
   });
 
-  it("queues no rescan for a chain this scanner does not follow", async () => {
+  it("queues no rescan for a chain this scanner does not follow", async ({ scannerDb: { db } }) => {
     const feed = createPostgresWatchFeed(db);
     await storeFeedMessage(db, { ...bucket(301, 1, 0, ["e1"], 0), coin: "ETH" }, { rescanCoins: new Set(["BTC"]) });
     expect((await feed.refresh(new WatchIndex())).rescans.filter((job) => job.webhookId === 301)).toEqual([]);

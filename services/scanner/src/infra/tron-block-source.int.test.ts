@@ -4,17 +4,21 @@
  * without TRC-20 transfers, and is returned, then notified, once the infos are the block's.
  */
 import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client";
-import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy } from "@chaingate/testing";
+import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest";
 // By path: the simulator's test helper (the package is not a dependency of the scanner).
 import { useDevnode } from "@chaingate/tron-devnode/testing";
 import type { ScannerService } from "../create-scanner-service.ts";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
-import { startScannerUnderTest, waitForWebhookStored, type EventRecorder } from "../testing/scanner-harness.ts";
+import { waitForWebhookStored } from "../testing/scanner-harness.ts";
+import { scannerTest } from "../testing/scanner-fixtures.ts";
+import { startTestScanner } from "../testing/start-test-scanner.ts";
 import { createTronBlockSource } from "./tron-block-source.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
+// TronWeb comes with the simulator's helper (the scanner does not depend on tronweb), so the
+// devnode is this one rather than integrationTest's `tronDevnode`.
 const node = useDevnode();
 let proxy: NodeFaultProxy;
 let client: NodeClient;
@@ -25,6 +29,7 @@ async function sendUsdtToBob(amount: number): Promise<string> {
   return (await usdt.transfer(node.bob.base58, amount).send({ feeLimit: 150_000_000 })) as string;
 }
 
+// The proxy and client follow the devnode's hooks (they need its URL, known in beforeAll).
 beforeAll(async () => {
   proxy = await startNodeFaultProxy({ chain: "tron", upstream: node.devnode.url, seed: 16 });
   client = createNodeClient({ chain: tron, urls: [proxy.url], coolDownMs: 0 });
@@ -37,8 +42,25 @@ afterAll(async () => {
 
 beforeEach(() => proxy.setFaults(NO_FAULTS));
 
+/** A scanner reading through the proxy, past a first block of the devnode. */
+const it = scannerTest.extend<{ scanner: ScannerService }>({
+  scanner: [
+    async ({ database, recorder }, use) => {
+      const scanner = await startTestScanner(database, recorder, { TRON_NODE_URL: proxy.url });
+      try {
+        const { number } = await node.devnode.produceBlock();
+        await recorder.waitFor("the first block", () => recorder.blocks.some((block) => block.height === number));
+        await use(scanner);
+      } finally {
+        await scanner.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
 describe("Tron block source behind a node whose transaction infos lag its blocks", () => {
-  test("infos answered []: BlockNotReadyError; the block missing above a lagging tip: null; the block's infos: the block with its USDT log", async () => {
+  it("infos answered []: BlockNotReadyError; the block missing above a lagging tip: null; the block's infos: the block with its USDT log", async () => {
     const txid = await sendUsdtToBob(1_000_000);
     const { number } = await node.devnode.produceBlock();
     const source = createTronBlockSource(client);
@@ -64,23 +86,11 @@ describe("Tron block source behind a node whose transaction infos lag its blocks
 });
 
 describe("the scanner behind a node whose transaction infos lag its blocks", () => {
-  let database: TestDatabase;
-  let recorder: EventRecorder;
-  let scanner: ScannerService;
-
-  beforeAll(async () => {
-    ({ database, recorder, scanner } = await startScannerUnderTest({ TRON_NODE_URL: proxy.url }));
-    const { number } = await node.devnode.produceBlock();
-    await recorder.waitFor("the first block", () => recorder.blocks.some((block) => block.height === number));
-  });
-
-  afterAll(async () => {
-    await scanner?.close();
-    await recorder?.close();
-    await database?.drop();
-  });
-
-  test("the block is not processed while its infos are [], then its USDT transfer is notified", async () => {
+  it("the block is not processed while its infos are [], then its USDT transfer is notified", async ({
+    database,
+    recorder,
+    scanner: _scanner,
+  }) => {
     await recorder.publishWebhook({ webhook_id: 41, coin: "TRX", addresses: [node.bob.base58] });
     await waitForWebhookStored(database.connectionString, 41);
     proxy.setFaults({ emptyTransactionInfo: 1 });

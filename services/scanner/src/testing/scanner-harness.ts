@@ -22,8 +22,8 @@ import {
 } from "@chaingate/contracts";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
-import { scannerConfigSchema } from "../config.ts";
-import { createScannerService, type ScannerService } from "../create-scanner-service.ts";
+import type { ScannerService } from "../create-scanner-service.ts";
+import { startTestScanner } from "./start-test-scanner.ts";
 import { WEBHOOK_WATCHED_SQL } from "./webhook-watched-sql.ts";
 
 export type TransferMatched = EventPayload<typeof transferMatched>;
@@ -52,8 +52,10 @@ export interface EventRecorder {
 
 const WATERMARK_EVERY_MS = 200;
 
-export async function startEventRecorder(natsUrl = process.env.NATS_URL!): Promise<EventRecorder> {
-  const namespace = `scan${randomBytes(4).toString("hex")}`;
+export async function startEventRecorder(
+  natsUrl = process.env.NATS_URL!,
+  namespace = `scan${randomBytes(4).toString("hex")}`,
+): Promise<EventRecorder> {
   const bus = await connectBus({ url: natsUrl, name: "scanner-test", logger: silentLogger, namespace });
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   const transfers: TransferMatched[] = [];
@@ -157,15 +159,7 @@ export async function startScannerUnderTest(
   env: Record<string, string>,
 ): Promise<{ database: TestDatabase; recorder: EventRecorder; scanner: ScannerService }> {
   const [database, recorder] = await Promise.all([createTestDatabase(), startEventRecorder()]);
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL,
-    NATS_NAMESPACE: recorder.namespace,
-    SCANNER_POLL_INTERVAL_MS: "100",
-    ...env,
-  });
-  return { database, recorder, scanner: await createScannerService(config, silentLogger) };
+  return { database, recorder, scanner: await startTestScanner(database, recorder, env) };
 }
 
 export type ScannerUnderTest = Awaited<ReturnType<typeof startScannerUnderTest>>;

@@ -27,7 +27,7 @@ const NOT_SETTINGS: Record<string, string> = {
   DEV_PORT_OFFSET: "scripts/dev.ts",
   DEV_DATA_DIR: "scripts/dev.ts",
   POSTGRES_PASSWORD: "docker-compose.yml",
-  CHROMIUM_PATH: "drills/src/e2e/console.int.test.ts",
+  CHROMIUM_PATH: "drills/src/e2e/console-stack.ts",
   HOSTILE_NODE_SEED: "drills/src/hostile-node.int.test.ts",
   FAULT_DRILL_SEED: "drills/src/notification-faults.int.test.ts",
   BENCH_RSS_ADDRESSES: "bench/memory/rss-bounds.ts",

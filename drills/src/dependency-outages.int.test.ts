@@ -118,6 +118,40 @@ function isDocumented(answer: Answer): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Summarises the answers before the first fault (the baseline) and from each fault to the next,
+ * writes them to REPORT and prints them as a table.
+ */
+function reportWindows(
+  answers: Answer[],
+  faults: { name: string; start: number; end: number }[],
+): { baseline: WindowSummary; report: Record<string, WindowSummary & { faultMs: number }> } {
+  const report: Record<string, WindowSummary & { faultMs: number }> = {};
+  faults.forEach((f, i) => {
+    const until = faults[i + 1]?.start ?? Infinity;
+    report[f.name] = { ...summarise(answers, f.start, until, f.end, isDocumented), faultMs: f.end - f.start };
+  });
+  const baseline = summarise(answers, 0, faults[0]!.start, 0, isDocumented);
+  mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
+  writeFileSync(
+    REPORT,
+    JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2),
+  );
+  // The drill's report (also written to .tmp/drills/): the closing note quotes it.
+  process.stdout.write(
+    [["window", "requests", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
+      .concat(
+        Object.entries({ baseline: { ...baseline, faultMs: 0 }, ...report }).map(([name, s]) =>
+          [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(
+            " | ",
+          ),
+        ),
+      )
+      .join("\n") + "\n",
+  );
+  return { baseline, report };
+}
+
 describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery, scanner)", () => {
   it("every process outlives Postgres restarts and crashes and a NATS restart, answering only as documented and recovering within seconds", async () => {
     const headers = { "x-api-key": key, "content-type": "application/json" };
@@ -159,29 +193,7 @@ describe("dependency outages under load (gateway ×2, btc-proxy, xpub, delivery,
     await fault("nats restart", () => nats.restart());
     await load.stop();
 
-    const report: Record<string, WindowSummary & { faultMs: number }> = {};
-    faults.forEach((f, i) => {
-      const until = faults[i + 1]?.start ?? Infinity;
-      report[f.name] = { ...summarise(load.answers, f.start, until, f.end, isDocumented), faultMs: f.end - f.start };
-    });
-    const baseline = summarise(load.answers, 0, faults[0]!.start, 0, isDocumented);
-    mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
-    writeFileSync(
-      REPORT,
-      JSON.stringify({ baseline, ...report }, (k, v) => (k === "undocumented" ? (v as Answer[]).slice(0, 5) : v), 2),
-    );
-    // The drill's report (also written to .tmp/drills/): the closing note quotes it.
-    process.stdout.write(
-      [["window", "requests", "ok", "documented errors", "undocumented", "unanswered", "fault ms", "recovery ms"].join(" | ")]
-        .concat(
-          Object.entries({ baseline: { ...baseline, faultMs: 0 }, ...report }).map(([name, s]) =>
-            [name, s.sent, s.ok, JSON.stringify(s.documentedErrors), s.undocumented.length, s.unanswered, s.faultMs, s.recoveryMs].join(
-              " | ",
-            ),
-          ),
-        )
-        .join("\n") + "\n",
-    );
+    const { baseline, report } = reportWindows(load.answers, faults);
 
     // No process died.
     expect(stack.exited(), stack.exitReport()).toEqual([]);

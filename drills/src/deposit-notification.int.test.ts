@@ -149,7 +149,10 @@ describe("a deposit to a watched address", () => {
     expect(notification).toMatchObject({ txid: later, amount: "0.4" });
     expect(product.notifications(webhook).map((n) => n.payload.txid)).not.toContain(earlier);
   });
+});
 
+// The same product: deposits on the account chains.
+describe("a deposit to a watched address", () => {
   it("on Ethereum, registered in checksummed form, reaches the receiver once with the exact wei amount", async () => {
     const [sender, recipient] = [anvil.accounts[1]!.address, anvil.accounts[7]!.address];
     const webhook = await product.createWebhook("ETH", [recipient]);

@@ -64,31 +64,40 @@ function percentile(values: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
 }
 
+/** Account A with A_WEBHOOKS webhooks whose endpoints never answer (the blackhole), and a caller with A's key. */
+async function createDeadWebhooksOfA(): Promise<{
+  callAsA: (method: string, path: string, body?: unknown) => Promise<Response>;
+  deadHooks: number[];
+}> {
+  const { gatewayUrl } = product;
+  const accountA = await createAccountWithKey(database.connectionString, "drill account A");
+  const callAsA = (method: string, path: string, body?: unknown) =>
+    fetch(`${gatewayUrl}${path}`, {
+      method,
+      headers: {
+        "x-api-key": accountA.key,
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const unpaid = await node.walletRpc<string>("getnewaddress");
+  const deadHooks: number[] = [];
+  for (let n = 0; n < A_WEBHOOKS; n++) {
+    const created = await callAsA("POST", "/api/v1/webhooks", {
+      coin: "BTC",
+      webhook_url: `${blackhole.url}/a/${n}`,
+      addresses: [unpaid],
+    });
+    expect(created.status).toBe(201);
+    deadHooks.push(((await created.json()) as { data: { id: number } }).data.id);
+  }
+  return { callAsA, deadHooks };
+}
+
 describe("fair delivery across accounts", () => {
   it("account B's deposits are notified within 2 s (p99) while account A floods 50 dead endpoints with test events", async () => {
-    const { gatewayUrl } = product;
-    const accountA = await createAccountWithKey(database.connectionString, "drill account A");
-    const callAsA = (method: string, path: string, body?: unknown) =>
-      fetch(`${gatewayUrl}${path}`, {
-        method,
-        headers: {
-          "x-api-key": accountA.key,
-          accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    const unpaid = await node.walletRpc<string>("getnewaddress");
-    const deadHooks: number[] = [];
-    for (let n = 0; n < A_WEBHOOKS; n++) {
-      const created = await callAsA("POST", "/api/v1/webhooks", {
-        coin: "BTC",
-        webhook_url: `${blackhole.url}/a/${n}`,
-        addresses: [unpaid],
-      });
-      expect(created.status).toBe(201);
-      deadHooks.push(((await created.json()) as { data: { id: number } }).data.id);
-    }
+    const { callAsA, deadHooks } = await createDeadWebhooksOfA();
     const depositAddress = await node.walletRpc<string>("getnewaddress");
     const webhookB = await product.createWebhook("BTC", [depositAddress]);
 

@@ -96,6 +96,40 @@ function decimal(units: bigint, decimals: number): string {
   return fraction ? `${units / scale}.${fraction}` : `${units / scale}`;
 }
 
+/**
+ * Draws the faults (scanner and delivery kills, a NATS restart) over the payment window from the
+ * seed and performs each at its time after `started`; `done` resolves after the last.
+ */
+function performFaults(started: number): {
+  schedule: { name: string; at: number }[];
+  performed: { name: string; atMs: number; tookMs: number }[];
+  done: Promise<void>;
+} {
+  const schedule = [
+    ...Array.from({ length: SCANNER_KILLS }, () => ({
+      name: "scanner",
+      at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS),
+    })),
+    ...Array.from({ length: DELIVERY_KILLS }, (_, i) => ({
+      name: `delivery-${(i % 2) + 1}`,
+      at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS),
+    })),
+    // Mid-run: payments and faults before and after it.
+    { name: "nats", at: faultRandom.between(PAYMENT_WINDOW_MS / 3, (2 * PAYMENT_WINDOW_MS) / 3) },
+  ].sort((a, b) => a.at - b.at);
+  const performed: { name: string; atMs: number; tookMs: number }[] = [];
+  const faults = (async () => {
+    for (const fault of schedule) {
+      await sleep(fault.at - (Date.now() - started));
+      const begun = Date.now();
+      if (fault.name === "nats") await nats.restart();
+      else await product.stack.restart(fault.name, "SIGKILL");
+      performed.push({ name: fault.name, atMs: begun - started, tookMs: Date.now() - begun });
+    }
+  })();
+  return { schedule, performed, done: faults };
+}
+
 describe("the notification path under faults (scanner and delivery ×2 killed at random, NATS restarted)", () => {
   it("every expected notification is accepted at least once, none is unexpected, and copies carry the same event id", async () => {
     const btcAddresses = await Promise.all(Array.from({ length: 3 }, () => node.walletRpc<string>("getnewaddress")));
@@ -113,28 +147,7 @@ describe("the notification path under faults (scanner and delivery ×2 killed at
     const minedAt = new Map<string, number>();
 
     const started = Date.now();
-    const schedule = [
-      ...Array.from({ length: SCANNER_KILLS }, () => ({
-        name: "scanner",
-        at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS),
-      })),
-      ...Array.from({ length: DELIVERY_KILLS }, (_, i) => ({
-        name: `delivery-${(i % 2) + 1}`,
-        at: faultRandom.between(FAULT_MARGIN_MS, PAYMENT_WINDOW_MS - FAULT_MARGIN_MS),
-      })),
-      // Mid-run: payments and faults before and after it.
-      { name: "nats", at: faultRandom.between(PAYMENT_WINDOW_MS / 3, (2 * PAYMENT_WINDOW_MS) / 3) },
-    ].sort((a, b) => a.at - b.at);
-    const performed: { name: string; atMs: number; tookMs: number }[] = [];
-    const faults = (async () => {
-      for (const fault of schedule) {
-        await sleep(fault.at - (Date.now() - started));
-        const begun = Date.now();
-        if (fault.name === "nats") await nats.restart();
-        else await product.stack.restart(fault.name, "SIGKILL");
-        performed.push({ name: fault.name, atMs: begun - started, tookMs: Date.now() - begun });
-      }
-    })();
+    const { schedule, performed, done: faults } = performFaults(started);
 
     let round = 0;
     while (Date.now() - started < PAYMENT_WINDOW_MS) {

@@ -1,162 +1,181 @@
 /**
  * The console in a real browser (Debian's headless Chromium through playwright-core) against the
  * real gateway, delivery and xpub services over Postgres and NATS, with a webhook receiver on
- * loopback: sign in, create a key, create a webhook, send a test event and see it delivered in the
- * log, rotate the secret, deactivate the key and be refused; a phone-width pass and a keyboard-only
- * sign-in. Screenshots of each page go to .tmp/console/*.png.
+ * loopback (console-stack.ts): sign in, create a key, create a webhook, send a test event and see it
+ * delivered in the log, rotate the secret, deactivate the key and be refused; a phone-width pass and
+ * a keyboard-only sign-in. Screenshots of each page go to .tmp/console/*.png.
  */
-import { execFile } from "node:child_process";
-import { createRequire } from "node:module";
-import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { verifyChaingateSignature } from "@chaingate/delivery/examples/verify-spec-signature";
-import { startLocalReceiver, startTestDelivery, type LocalReceiver } from "@chaingate/delivery/testing";
-import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { BIP84_VECTORS as vectors, startTestXpub } from "@chaingate/xpub/testing";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { BIP84_VECTORS as vectors } from "@chaingate/xpub/testing";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  AXE_RUN,
+  AXE_SCRIPT,
+  DELIVERED_TIMEOUT_MS,
+  DESKTOP,
+  ETH_ADDRESSES,
+  FAILING_PATH,
+  OPERATOR_TOKEN,
+  PHONE,
+  RECEIVER_PATH,
+  SCREENSHOTS,
+  eventually,
+  inPage,
+  newPage,
+  receivedTestEvents,
+  shoot,
+  signIn,
+  startConsoleStack,
+  type ConsoleStack,
+} from "./console-stack.ts";
 
-/** The console package, built here as the images build it. */
-const CONSOLE_PACKAGE_DIR = fileURLToPath(new URL("../../../apps/console/", import.meta.url));
-const SCREENSHOTS = fileURLToPath(new URL("../../../.tmp/console/", import.meta.url));
-/** Debian's package; no browser is downloaded (CHROMIUM_PATH points elsewhere if needed). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const OPERATOR_TOKEN = randomBytes(24).toString("hex");
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const RECEIVER_PATH = "/console-hook";
-/** A receiver path that answers 500 while `endpointDown` is true. */
-const FAILING_PATH = "/console-hook-down";
-const ETH_ADDRESSES = ["0x" + "1a".repeat(20), "0x" + "2b".repeat(20), "0x" + "3c".repeat(20)];
-const DELIVERED_TIMEOUT_MS = 20_000;
-/** axe-core, injected into the pages to check them against WCAG 2.1 A and AA. */
-const AXE_SCRIPT = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const AXE_RUN = `axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } })
-  .then((result) => ({ passed: result.passes.length, violations: result.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")) }))`;
-
-let consoleDir: string;
-let database: TestDatabase;
-let delivery: Awaited<ReturnType<typeof startTestDelivery>>;
-let xpub: Awaited<ReturnType<typeof startTestXpub>>;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let receiver: LocalReceiver;
-let browser: Browser;
-let account: { accountId: number; key: string };
-/** Every URL the browser requested and every problem its pages reported, over the whole file. */
-const requestedUrls: string[] = [];
-const pageProblems: string[] = [];
-let endpointDown = true;
+let stack: ConsoleStack;
 
 beforeAll(async () => {
-  // A fresh build of the console, as the test command and the images make it.
-  consoleDir = mkdtempSync(path.join(tmpdir(), "chaingate-console-"));
-  await promisify(execFile)(
-    path.join(CONSOLE_PACKAGE_DIR, "node_modules/.bin/vite"),
-    ["build", "--outDir", consoleDir, "--emptyOutDir", "--logLevel", "warn"],
-    { cwd: CONSOLE_PACKAGE_DIR },
-  );
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  database = await createTestDatabase();
-  receiver = await startLocalReceiver();
-  receiver.on(FAILING_PATH, (_request, response) => {
-    response.statusCode = endpointDown ? 500 : 200;
-    response.end(endpointDown ? "down for maintenance" : "ok");
-  });
-  delivery = await startTestDelivery(database.connectionString, {
-    NATS_URL,
-    NATS_NAMESPACE: `c${randomBytes(4).toString("hex")}`,
-    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
-    DELIVERY_RETRY_SCALE: "0.0001",
-  });
-  xpub = await startTestXpub(database.connectionString);
-  gateway = await startTestGateway(
-    {
-      DELIVERY_URL: delivery.url,
-      XPUB_URL: xpub.url,
-      CONSOLE_DIR: consoleDir,
-      CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      USAGE_FLUSH_INTERVAL_MS: "100",
-    },
-    database.connectionString,
-  );
-  account = await createAccountWithKey(database.connectionString, "console user");
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: process.getuid?.() === 0 ? ["--no-sandbox"] : [] });
+  stack = await startConsoleStack();
 });
 afterAll(async () => {
-  await browser?.close();
-  await gateway?.close();
-  await xpub?.close();
-  await delivery?.close();
-  await receiver?.close();
-  await database?.drop();
-  if (consoleDir) rmSync(consoleDir, { recursive: true, force: true });
+  await stack?.close();
 });
 
-async function newPage(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] });
-  const page = await context.newPage();
-  page.on("request", (request) => requestedUrls.push(request.url()));
-  page.on("pageerror", (error) => pageProblems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // A refused request logs "Failed to load resource"; anything else at error level is a fault.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource"))
-      pageProblems.push(`console: ${message.text()}`);
+/**
+ * Signs in with `newKey`, creates a webhook, sends a test event and sees it delivered, rotates the
+ * secret and retries a delivery.
+ */
+async function createWebhookAndDeliverTestEvents(page: Page, newKey: string): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await signIn(stack, page, newKey);
+  await page.getByRole("link", { name: "Webhooks", exact: true }).click();
+  await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+  await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
+  await page.getByLabel("Webhook URL", { exact: true }).fill(`${stack.receiver.url}${RECEIVER_PATH}`);
+  await page.getByLabel(/^Addresses/).fill(`${ETH_ADDRESSES[0]}\n${ETH_ADDRESSES[1]}`);
+  await page.getByRole("button", { name: "Create webhook" }).click();
+  await page.getByRole("heading", { name: /^Webhook \d+/ }).waitFor();
+  const webhookSecret = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
+  expect(webhookSecret).toMatch(/^whsec_[0-9a-f]+$/);
+  // The verification snippet is docs/api.md's, called with this webhook's secret.
+  expect(await page.getByLabel("Verification code").textContent()).toContain(`new Webhook(secret).verify(rawBody, headers)`);
+  expect(await page.getByLabel("Verification code").textContent()).toContain(JSON.stringify(webhookSecret));
+
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await page.locator(".delivery.status-delivered").first().waitFor({ timeout: DELIVERED_TIMEOUT_MS });
+  expect(receivedTestEvents(stack)).toHaveLength(1);
+  expect(verifyChaingateSignature(webhookSecret, receivedTestEvents(stack)[0]!.headers, receivedTestEvents(stack)[0]!.body)).toBe(true);
+  await page
+    .getByText(/^Attempts and payload of delivery/)
+    .first()
+    .click();
+  const attempts = page.getByRole("table", { name: "Attempts" }).first();
+  await eventually(() => attempts.textContent()).toMatch(/1200\d+ ms/);
+  expect(
+    await page
+      .getByLabel(/^Payload of delivery/)
+      .first()
+      .textContent(),
+  ).toContain('"type": "test"');
+  await shoot(page, "03-webhook");
+  // The picture in docs/design/console.md: the webhook page down to its delivery log.
+  await page.screenshot({
+    path: path.join(SCREENSHOTS, "readme-console.png"),
+    fullPage: true,
+    clip: { x: 0, y: 0, width: DESKTOP.width, height: 1880 },
   });
-  return { context, page };
+
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await eventually(() => page.getByRole("textbox", { name: "Signing secret" }).inputValue()).not.toBe(webhookSecret);
+  const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => receivedTestEvents(stack).length, { timeout: DELIVERED_TIMEOUT_MS }).toBe(2);
+  const second = receivedTestEvents(stack)[1]!;
+  expect(verifyChaingateSignature(rotated, second.headers, second.body)).toBe(true);
+  expect(verifyChaingateSignature(webhookSecret, second.headers, second.body)).toBe(false);
+  await expect.poll(() => page.locator(".delivery.status-delivered").count(), { timeout: DELIVERED_TIMEOUT_MS }).toBe(2);
+
+  await page.getByRole("button", { name: "Retry delivery", exact: false }).first().click();
+  await expect.poll(() => receivedTestEvents(stack).length, { timeout: DELIVERED_TIMEOUT_MS }).toBe(3);
 }
 
-/** expect.poll with room for a loaded machine (its default gives up after one second). */
-const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+/** Creates a webhook whose endpoint is down, sees its test event fail, retries it once the endpoint is back, then deletes the webhook. */
+async function failRetryAndDeleteWebhook(page: Page, newKey: string): Promise<void> {
+  await page.getByRole("link", { name: "Webhooks", exact: true }).click();
+  await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
+  await page.getByLabel("Webhook URL", { exact: true }).fill(`${stack.receiver.url}${FAILING_PATH}`);
+  await page.getByLabel(/^Addresses/).fill(ETH_ADDRESSES[2]!);
+  await page.getByRole("button", { name: "Create webhook" }).click();
+  const heading = page.getByRole("heading", { name: /^Webhook \d+/ });
+  await heading.waitFor();
+  const id = /Webhook (\d+)/.exec((await heading.textContent())!)![1]!;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  // Every attempt of the (shortened) retry schedule answered 500: the delivery fails.
+  await page.locator(".delivery.status-failed").waitFor({ timeout: 60_000 });
+  await page.getByText(/^Attempts and payload of delivery/).click();
+  await eventually(() => page.getByRole("table", { name: "Attempts" }).textContent()).toContain("down for maintenance");
+  expect(await page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1).textContent()).toMatch(/^1500\d+ ms/);
+  stack.endpointDown = false;
+  await page.getByRole("button", { name: /^Retry delivery/ }).click();
+  await page.locator(".delivery.status-delivered").waitFor({ timeout: DELIVERED_TIMEOUT_MS });
 
-/** Evaluates `expression` in the page (a string: this file is type-checked without the DOM's types). */
-const inPage = <T>(page: Page, expression: string) => page.evaluate(expression) as Promise<T>;
-
-const shoot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-
-async function signIn(page: Page, key: string): Promise<void> {
-  await page.goto(`${gateway.url}/console`);
-  await page.getByLabel("API key", { exact: true }).fill(key);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("button", { name: "Delete webhook…" }).click();
+  await page.getByRole("button", { name: `Delete webhook ${id}` }).click();
+  await page.getByRole("heading", { name: "Webhooks", exact: true }).waitFor();
+  await eventually(() => page.getByRole("table").textContent()).not.toContain(`Webhook ${id}`);
+  const gone = await fetch(`${stack.gateway.url}/api/v1/webhooks/${id}`, { headers: { "x-api-key": newKey, accept: "application/json" } });
+  expect(gone.status).toBe(404);
 }
 
-/** Headers the receiver got for `request`, as the verification snippet takes them. */
-const receivedTestEvents = () =>
-  receiver.received.filter((request) => request.path === RECEIVER_PATH && JSON.parse(request.body).type === "test");
+/** Counts three reads of the webhooks with the key and finds them in the usage chart's table. */
+async function showUsageChart(page: Page, newKey: string): Promise<void> {
+  // Requests with X-API-Key are counted; the console's own (Bearer) are not.
+  const today = new Date().toISOString().slice(0, 10);
+  const countedToday = async () => {
+    await stack.gateway.flushUsage();
+    const answer = await fetch(`${stack.gateway.url}/api/v1/usage?days=1`, {
+      headers: { authorization: `Bearer ${newKey}`, accept: "application/json" },
+    });
+    const { data } = (await answer.json()) as { data: Array<{ endpoint_group: string; request_count: number }> };
+    return data.find((row) => row.endpoint_group === "webhooks")?.request_count ?? 0;
+  };
+  const before = await countedToday();
+  for (let i = 0; i < 3; i++)
+    await fetch(`${stack.gateway.url}/api/v1/webhooks`, { headers: { "x-api-key": newKey, accept: "application/json" } });
+  expect(await countedToday()).toBe(before + 3);
+  await page.getByRole("link", { name: "Usage" }).click();
+  await page.getByRole("img", { name: /^Requests per day/ }).waitFor();
+  const table = page.getByRole("table", { name: "Requests per day and endpoint group" });
+  expect(await table.getByRole("row").nth(1).textContent()).toBe(`${today}${before + 3}`);
+  await shoot(page, "04-usage");
+}
 
 describe("the console on a desktop (1280 px)", () => {
   let page: Page;
   let context: BrowserContext;
   let newKey: string;
-  let webhookSecret: string;
 
-  beforeAll(async () => ({ context, page } = await newPage()));
+  beforeAll(async () => ({ context, page } = await newPage(stack)));
   afterAll(async () => context?.close());
 
   it("serves the page under a strict Content-Security-Policy", async () => {
-    const answer = await fetch(`${gateway.url}/console`);
+    const answer = await fetch(`${stack.gateway.url}/console`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(answer.headers.get("cache-control")).toBe("no-cache");
     const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(await answer.text())![1]!;
-    const script = await fetch(`${gateway.url}${asset}`);
+    const script = await fetch(`${stack.gateway.url}${asset}`);
     expect(script.headers.get("content-type")).toMatch(/javascript/);
     expect(script.headers.get("cache-control")).toContain("immutable");
   });
 
   it("refuses a wrong key at sign-in with the spec's message", async () => {
-    await signIn(page, "x".repeat(40));
+    await signIn(stack, page, "x".repeat(40));
     await eventually(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
     await shoot(page, "01-sign-in");
   });
 
   it("signs in with the account's key and creates a key, shown once with a copy button", async () => {
-    await page.getByLabel("API key", { exact: true }).fill(account.key);
+    await page.getByLabel("API key", { exact: true }).fill(stack.account.key);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("heading", { name: "API keys" }).waitFor();
     await page.getByLabel("Name (optional)", { exact: true }).fill("console test");
@@ -175,57 +194,7 @@ describe("the console on a desktop (1280 px)", () => {
   });
 
   it("signs in with the new key: a webhook, a test event delivered in the log, the secret rotated", { timeout: 90_000 }, async () => {
-    await page.getByRole("button", { name: "Sign out" }).click();
-    await signIn(page, newKey);
-    await page.getByRole("link", { name: "Webhooks", exact: true }).click();
-    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
-    await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
-    await page.getByLabel("Webhook URL", { exact: true }).fill(`${receiver.url}${RECEIVER_PATH}`);
-    await page.getByLabel(/^Addresses/).fill(`${ETH_ADDRESSES[0]}\n${ETH_ADDRESSES[1]}`);
-    await page.getByRole("button", { name: "Create webhook" }).click();
-    await page.getByRole("heading", { name: /^Webhook \d+/ }).waitFor();
-    webhookSecret = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
-    expect(webhookSecret).toMatch(/^whsec_[0-9a-f]+$/);
-    // The verification snippet is docs/api.md's, called with this webhook's secret.
-    expect(await page.getByLabel("Verification code").textContent()).toContain(`new Webhook(secret).verify(rawBody, headers)`);
-    expect(await page.getByLabel("Verification code").textContent()).toContain(JSON.stringify(webhookSecret));
-
-    await page.getByRole("button", { name: "Send test event" }).click();
-    await page.locator(".delivery.status-delivered").first().waitFor({ timeout: DELIVERED_TIMEOUT_MS });
-    expect(receivedTestEvents()).toHaveLength(1);
-    expect(verifyChaingateSignature(webhookSecret, receivedTestEvents()[0]!.headers, receivedTestEvents()[0]!.body)).toBe(true);
-    await page
-      .getByText(/^Attempts and payload of delivery/)
-      .first()
-      .click();
-    const attempts = page.getByRole("table", { name: "Attempts" }).first();
-    await eventually(() => attempts.textContent()).toMatch(/1200\d+ ms/);
-    expect(
-      await page
-        .getByLabel(/^Payload of delivery/)
-        .first()
-        .textContent(),
-    ).toContain('"type": "test"');
-    await shoot(page, "03-webhook");
-    // The picture in docs/design/console.md: the webhook page down to its delivery log.
-    await page.screenshot({
-      path: path.join(SCREENSHOTS, "readme-console.png"),
-      fullPage: true,
-      clip: { x: 0, y: 0, width: DESKTOP.width, height: 1880 },
-    });
-
-    await page.getByRole("button", { name: "Rotate secret" }).click();
-    await eventually(() => page.getByRole("textbox", { name: "Signing secret" }).inputValue()).not.toBe(webhookSecret);
-    const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
-    await page.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => receivedTestEvents().length, { timeout: DELIVERED_TIMEOUT_MS }).toBe(2);
-    const second = receivedTestEvents()[1]!;
-    expect(verifyChaingateSignature(rotated, second.headers, second.body)).toBe(true);
-    expect(verifyChaingateSignature(webhookSecret, second.headers, second.body)).toBe(false);
-    await expect.poll(() => page.locator(".delivery.status-delivered").count(), { timeout: DELIVERED_TIMEOUT_MS }).toBe(2);
-
-    await page.getByRole("button", { name: "Retry delivery", exact: false }).first().click();
-    await expect.poll(() => receivedTestEvents().length, { timeout: DELIVERED_TIMEOUT_MS }).toBe(3);
+    await createWebhookAndDeliverTestEvents(page, newKey);
   });
 
   it("adds and removes pasted addresses and edits the settings", async () => {
@@ -245,52 +214,11 @@ describe("the console on a desktop (1280 px)", () => {
   });
 
   it("retries a failed delivery once the endpoint is back, then deletes the webhook", { timeout: 90_000 }, async () => {
-    await page.getByRole("link", { name: "Webhooks", exact: true }).click();
-    await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
-    await page.getByLabel("Webhook URL", { exact: true }).fill(`${receiver.url}${FAILING_PATH}`);
-    await page.getByLabel(/^Addresses/).fill(ETH_ADDRESSES[2]!);
-    await page.getByRole("button", { name: "Create webhook" }).click();
-    const heading = page.getByRole("heading", { name: /^Webhook \d+/ });
-    await heading.waitFor();
-    const id = /Webhook (\d+)/.exec((await heading.textContent())!)![1]!;
-    await page.getByRole("button", { name: "Send test event" }).click();
-    // Every attempt of the (shortened) retry schedule answered 500: the delivery fails.
-    await page.locator(".delivery.status-failed").waitFor({ timeout: 60_000 });
-    await page.getByText(/^Attempts and payload of delivery/).click();
-    await eventually(() => page.getByRole("table", { name: "Attempts" }).textContent()).toContain("down for maintenance");
-    expect(await page.getByRole("table", { name: "Attempts" }).getByRole("row").nth(1).textContent()).toMatch(/^1500\d+ ms/);
-    endpointDown = false;
-    await page.getByRole("button", { name: /^Retry delivery/ }).click();
-    await page.locator(".delivery.status-delivered").waitFor({ timeout: DELIVERED_TIMEOUT_MS });
-
-    await page.getByRole("button", { name: "Delete webhook…" }).click();
-    await page.getByRole("button", { name: `Delete webhook ${id}` }).click();
-    await page.getByRole("heading", { name: "Webhooks", exact: true }).waitFor();
-    await eventually(() => page.getByRole("table").textContent()).not.toContain(`Webhook ${id}`);
-    const gone = await fetch(`${gateway.url}/api/v1/webhooks/${id}`, { headers: { "x-api-key": newKey, accept: "application/json" } });
-    expect(gone.status).toBe(404);
+    await failRetryAndDeleteWebhook(page, newKey);
   });
 
   it("shows the account's usage of the last 30 days as a chart", async () => {
-    // Requests with X-API-Key are counted; the console's own (Bearer) are not.
-    const today = new Date().toISOString().slice(0, 10);
-    const countedToday = async () => {
-      await gateway.flushUsage();
-      const answer = await fetch(`${gateway.url}/api/v1/usage?days=1`, {
-        headers: { authorization: `Bearer ${newKey}`, accept: "application/json" },
-      });
-      const { data } = (await answer.json()) as { data: Array<{ endpoint_group: string; request_count: number }> };
-      return data.find((row) => row.endpoint_group === "webhooks")?.request_count ?? 0;
-    };
-    const before = await countedToday();
-    for (let i = 0; i < 3; i++)
-      await fetch(`${gateway.url}/api/v1/webhooks`, { headers: { "x-api-key": newKey, accept: "application/json" } });
-    expect(await countedToday()).toBe(before + 3);
-    await page.getByRole("link", { name: "Usage" }).click();
-    await page.getByRole("img", { name: /^Requests per day/ }).waitFor();
-    const table = page.getByRole("table", { name: "Requests per day and endpoint group" });
-    expect(await table.getByRole("row").nth(1).textContent()).toBe(`${today}${before + 3}`);
-    await shoot(page, "04-usage");
+    await showUsageChart(page, newKey);
   });
 
   it("registers a watch-only key, issues an address and browses the issued ones", async () => {
@@ -316,7 +244,7 @@ describe("the console on a desktop (1280 px)", () => {
     await page.getByRole("heading", { name: "Sign in to the chaingate console" }).waitFor();
     expect(await page.getByRole("alert").allTextContents()).toEqual(["Signed out: the key you signed in with is deactivated."]);
     expect(await inPage<number>(page, "sessionStorage.length")).toBe(0);
-    const refused = await fetch(`${gateway.url}/api/v1/keys`, { headers: { "x-api-key": newKey, accept: "application/json" } });
+    const refused = await fetch(`${stack.gateway.url}/api/v1/keys`, { headers: { "x-api-key": newKey, accept: "application/json" } });
     expect({ status: refused.status, body: await refused.json() }).toEqual({
       status: 401,
       body: { message: "The API key is invalid or inactive." },
@@ -330,8 +258,8 @@ describe("the console on a desktop (1280 px)", () => {
 
 describe("operator mode", () => {
   it("lists accounts and creates one with its first key; a wrong token is refused", async () => {
-    const { context, page } = await newPage();
-    await page.goto(`${gateway.url}/console`);
+    const { context, page } = await newPage(stack);
+    await page.goto(`${stack.gateway.url}/console`);
     await page.getByLabel("Operator token", { exact: true }).fill("wrong");
     await page.getByRole("button", { name: "Sign in as operator" }).click();
     await eventually(() => page.getByRole("alert").textContent()).toContain("The operator token is missing or wrong.");
@@ -341,7 +269,7 @@ describe("operator mode", () => {
     await page.getByLabel("Account name", { exact: true }).fill("new customer");
     await page.getByRole("button", { name: "Create account with its first key" }).click();
     const firstKey = await page.getByLabel("First API key", { exact: true }).inputValue();
-    expect((await fetch(`${gateway.url}/api/v1/keys`, { headers: { "x-api-key": firstKey } })).status).toBe(200);
+    expect((await fetch(`${stack.gateway.url}/api/v1/keys`, { headers: { "x-api-key": firstKey } })).status).toBe(200);
     await eventually(() => page.getByRole("table", { name: "Every account" }).textContent()).toContain("new customer");
     await shoot(page, "07-operator");
     await context.close();
@@ -350,8 +278,8 @@ describe("operator mode", () => {
 
 describe("on a phone (390 px)", () => {
   it("fits every page to the width", async () => {
-    const { context, page } = await newPage(PHONE);
-    await signIn(page, account.key);
+    const { context, page } = await newPage(stack, PHONE);
+    await signIn(stack, page, stack.account.key);
     for (const [link, heading, name] of [
       ["API keys", "API keys", "phone-keys"],
       ["Usage", "Usage, last 30 days", "phone-usage"],
@@ -377,11 +305,11 @@ describe("on a phone (390 px)", () => {
 
 describe("with the keyboard only", () => {
   it("signs in, reaches a page from the navigation and creates a key", async () => {
-    const { context, page } = await newPage();
-    await page.goto(`${gateway.url}/console`);
+    const { context, page } = await newPage(stack);
+    await page.goto(`${stack.gateway.url}/console`);
     await page.keyboard.press("Tab");
     expect(await inPage<string>(page, "document.activeElement?.id")).toBe("api-key");
-    await page.keyboard.type(account.key);
+    await page.keyboard.type(stack.account.key);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "API keys" }).waitFor();
     // The new page's heading has the focus; the skip link and navigation come first in tab order.
@@ -402,7 +330,7 @@ describe("with the keyboard only", () => {
 describe("accessibility", () => {
   it("every page passes axe-core's WCAG 2.1 A and AA rules", { timeout: 60_000 }, async () => {
     // A context of its own that lets axe's script in (the CSP forbids injected scripts, rightly).
-    const context = await browser.newContext({ viewport: DESKTOP, bypassCSP: true });
+    const context = await stack.browser.newContext({ viewport: DESKTOP, bypassCSP: true });
     const page = await context.newPage();
     const violations: Record<string, string[]> = {};
     const check = async (name: string) => {
@@ -412,9 +340,9 @@ describe("accessibility", () => {
       expect(passed, name).toBeGreaterThan(10);
       if (found.length) violations[name] = found;
     };
-    await page.goto(`${gateway.url}/console`);
+    await page.goto(`${stack.gateway.url}/console`);
     await check("sign-in");
-    await signIn(page, account.key);
+    await signIn(stack, page, stack.account.key);
     for (const [hash, heading] of [
       ["#/keys", "API keys"],
       ["#/usage", "Usage, last 30 days"],
@@ -422,7 +350,7 @@ describe("accessibility", () => {
       ["#/webhooks/1", "Webhook 1 ETH"],
       ["#/xpubs", "Watch-only keys"],
     ] as const) {
-      await page.goto(`${gateway.url}/console${hash}`);
+      await page.goto(`${stack.gateway.url}/console${hash}`);
       await page.getByRole("heading", { name: heading, exact: true }).waitFor();
       await page.waitForLoadState("networkidle");
       await check(hash);
@@ -439,8 +367,8 @@ describe("accessibility", () => {
 
 describe("what the browser saw", () => {
   it("no API key in any URL, no script error, no CSP violation", () => {
-    expect(requestedUrls.length).toBeGreaterThan(10);
-    expect(requestedUrls.filter((url) => url.includes(account.key))).toEqual([]);
-    expect(pageProblems).toEqual([]);
+    expect(stack.requestedUrls.length).toBeGreaterThan(10);
+    expect(stack.requestedUrls.filter((url) => url.includes(stack.account.key))).toEqual([]);
+    expect(stack.pageProblems).toEqual([]);
   });
 });

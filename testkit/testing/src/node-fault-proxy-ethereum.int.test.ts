@@ -119,7 +119,10 @@ describe("the node fault proxy in front of Hardhat", () => {
     ]);
     expect(proxy.counters()).toMatchObject({ requests: 1, missingBlocks: 1, nullReceipts: 1 });
   });
+});
 
+// Faults that cost the client its answer: held and dropped connections, alternating backends.
+describe("the node fault proxy in front of Hardhat", () => {
   test("timeout: the request is held past the client's timeout; drop: the connection is destroyed; both reach the client as an unreachable node", async () => {
     const impatient = clientOf(proxy.url, 300);
     try {

@@ -2,8 +2,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
 import { bitcoin } from "./bitcoin.ts";
 import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "../create-node-client.ts";
 import { NodeAuthError, NodeNotConfiguredError, NodeRpcError, NodeUnreachableError } from "../node-errors.ts";
@@ -36,27 +37,35 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected a rejection");
 }
 
+const clients: BitcoinRpcClient[] = [];
+const make = (...args: Parameters<typeof createBitcoinRpcClient>) => {
+  const created = createBitcoinRpcClient(...args);
+  clients.push(created);
+  return created;
+};
+afterAll(async () => {
+  await Promise.all(clients.map((created) => created.close()));
+});
+
+/** The kit's litecoind with 101 blocks (spendable coinbase), and a client of it with the node's credentials. */
+const it = integrationTest.extend<{ node: LitecoindRegtest; client: BitcoinRpcClient }>({
+  node: [
+    async ({ litecoind }, use) => {
+      await litecoind.mine(101);
+      await use(litecoind);
+    },
+    { scope: "file" },
+  ],
+  client: [
+    async ({ node }, use) => {
+      await use(make({ urls: [node.rpcUrl], auth: { user: node.rpcUser, password: node.rpcPassword } }));
+    },
+    { scope: "file" },
+  ],
+});
+
 describe("createBitcoinRpcClient against litecoind -regtest", () => {
-  let node: LitecoindRegtest;
-  let client: BitcoinRpcClient;
-  const clients: BitcoinRpcClient[] = [];
-  const make = (...args: Parameters<typeof createBitcoinRpcClient>) => {
-    const created = createBitcoinRpcClient(...args);
-    clients.push(created);
-    return created;
-  };
-
-  beforeAll(async () => {
-    node = await startLitecoindRegtest();
-    await node.mine(101);
-    client = make({ urls: [node.rpcUrl], auth: { user: node.rpcUser, password: node.rpcPassword } });
-  });
-  afterAll(async () => {
-    await Promise.all(clients.map((created) => created.close()));
-    await node?.stop();
-  });
-
-  it("returns results of read calls", async () => {
+  it("returns results of read calls", async ({ node, client }) => {
     expect(await client.call<number>("getblockcount")).toBe(101);
     const hash = await client.call<string>("getblockhash", [101]);
     expect(hash).toBe(await node.rpc<string>("getbestblockhash"));
@@ -64,7 +73,7 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(header).toMatchObject({ height: 101, hash });
   });
 
-  it("classifies node errors with the node's code and message", async () => {
+  it("classifies node errors with the node's code and message", async ({ node, client }) => {
     const outOfRange = await rejection(client.call("getblockhash", [1_000_000]));
     expect(outOfRange).toBeInstanceOf(NodeRpcError);
     expect(outOfRange).toMatchObject({
@@ -91,14 +100,14 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(await rejection(client.call("nosuchmethod"))).toMatchObject({ rpcCode: -32601 });
   });
 
-  it("reports wrong credentials as an auth error, not as an outage", async () => {
+  it("reports wrong credentials as an auth error, not as an outage", async ({ node }) => {
     const wrong = make({ urls: [node.rpcUrl], auth: { user: node.rpcUser, password: "wrong" } });
     const error = await rejection(wrong.call("getblockcount"));
     expect(error).toBeInstanceOf(NodeAuthError);
     expect(error).toMatchObject({ code: "btc_node_auth_failed" });
   });
 
-  it("takes credentials from the URL's user info", async () => {
+  it("takes credentials from the URL's user info", async ({ node }) => {
     const url = new URL(node.rpcUrl);
     url.username = node.rpcUser;
     url.password = node.rpcPassword;
@@ -107,7 +116,7 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(withUrlAuth.upstreams()[0]!.url).not.toContain(node.rpcPassword);
   });
 
-  it("fails over from a dead URL to the live one, and skips the dead one during its cool-down", async () => {
+  it("fails over from a dead URL to the live one, and skips the dead one during its cool-down", async ({ node }) => {
     let clock = 1_000_000;
     const dead = await deadUrl();
     const failover = make({
@@ -145,12 +154,15 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     );
   });
 
-  it("reports a missing URL or missing credentials as not configured", async () => {
+  it("reports a missing URL or missing credentials as not configured", async ({ node }) => {
     await expect(make({ urls: [] }).call("getblockcount")).rejects.toBeInstanceOf(NodeNotConfiguredError);
     await expect(make({ urls: [node.rpcUrl] }).call("getblockcount")).rejects.toBeInstanceOf(NodeNotConfiguredError);
   });
+});
 
-  it("streams getblock verbosity 2 without buffering and passes it through byte for byte", async () => {
+// The same node and client: raw and streamed calls, cookies.
+describe("createBitcoinRpcClient against litecoind -regtest", () => {
+  it("streams getblock verbosity 2 without buffering and passes it through byte for byte", async ({ node, client }) => {
     // A block with a 300-output transaction: its verbosity-2 JSON spans many chunks.
     const outputs: Record<string, number> = {};
     for (let i = 0; i < 300; i++) outputs[await node.walletRpc<string>("getnewaddress", ["", "bech32"])] = 0.001;
@@ -172,7 +184,7 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(envelope.result).toEqual(await node.rpc("getblock", [blockHash, 2]));
   });
 
-  it("passes node errors and batches through raw with the node's status", async () => {
+  it("passes node errors and batches through raw with the node's status", async ({ client }) => {
     const failed = await client.callRaw(JSON.stringify({ jsonrpc: "1.0", id: 9, method: "getblockhash", params: [1_000_000] }));
     expect(failed.status).toBe(500);
     expect(JSON.parse((await collect(failed.body)).text)).toEqual({
@@ -193,7 +205,10 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     expect(replies.find((reply) => reply.id === "b")?.error).toEqual({ code: -8, message: "Block height out of range" });
   });
 
-  it("streams a successful answer's result cut out of its envelope, and throws a refusal as the node's error, like call()", async () => {
+  it("streams a successful answer's result cut out of its envelope, and throws a refusal as the node's error, like call()", async ({
+    node,
+    client,
+  }) => {
     const blockHash = await node.rpc<string>("getblockhash", [1]);
     const body = await client.callStreamed("getblock", [blockHash, 2]);
     const result = JSON.parse((await collect(body)).text) as { hash: string };
@@ -226,7 +241,7 @@ describe("createBitcoinRpcClient against litecoind -regtest", () => {
     }
   });
 
-  it("raw calls fail over too", async () => {
+  it("raw calls fail over too", async ({ node }) => {
     const failover = make({ urls: [await deadUrl(), node.rpcUrl], auth: { user: node.rpcUser, password: node.rpcPassword } });
     const response = await failover.callRaw(JSON.stringify({ jsonrpc: "1.0", id: 1, method: "getblockcount", params: [] }));
     expect(response.url).toBe(node.rpcUrl);

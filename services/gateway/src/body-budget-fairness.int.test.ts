@@ -7,8 +7,9 @@
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
+import { afterEach, describe, expect } from "vitest";
+import { gatewayTest } from "./testing/gateway-fixtures.ts";
+import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
 
 const MIB = 1024 * 1024;
 const MAX_BUFFERED_BODY_BYTES = 20 * MIB;
@@ -21,38 +22,60 @@ const BLOCK_NUMBER_CALL = JSON.stringify({ jsonrpc: "2.0", method: "eth_blockNum
 const ethProxy = http.createServer((req, res) => {
   req.resume().on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","result":"0x10","id":1}'));
 });
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let greedy: string;
-let other: string;
 const openSockets: net.Socket[] = [];
 
-beforeAll(async () => {
-  await new Promise<void>((resolve) => ethProxy.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway(
-    {
-      ETH_PROXY_URL: `http://127.0.0.1:${(ethProxy.address() as AddressInfo).port}`,
-      MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
-      MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: String(PERCENT_PER_ACCOUNT),
-      REQUEST_BODY_RECEIVE_TIMEOUT_MS: String(RECEIVE_TIMEOUT_MS),
+const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; accountKeys: { greedy: string; other: string } }>({
+  /** The stand-in, listening for the file; its URL. */
+  upstreamUrl: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      await new Promise<void>((resolve) => ethProxy.listen(0, "127.0.0.1", resolve));
+      try {
+        await use(`http://127.0.0.1:${(ethProxy.address() as AddressInfo).port}`);
+      } finally {
+        ethProxy.closeAllConnections();
+        await new Promise((resolve) => ethProxy.close(resolve));
+      }
     },
-    undefined,
-    { checkAnswers: false },
-  );
-  [greedy, other] = await Promise.all([
-    createAccountWithKey(gateway.databaseUrl, "greedy").then((account) => account.key),
-    createAccountWithKey(gateway.databaseUrl, "other").then((account) => account.key),
-  ]);
+    { scope: "file" },
+  ],
+  /** The gateway in front of the stand-in, over the file's database. */
+  proxyingGateway: [
+    async ({ database, upstreamUrl }, use) => {
+      const gateway = await startTestGateway(
+        {
+          ETH_PROXY_URL: upstreamUrl,
+          MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+          MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: String(PERCENT_PER_ACCOUNT),
+          REQUEST_BODY_RECEIVE_TIMEOUT_MS: String(RECEIVE_TIMEOUT_MS),
+        },
+        database.connectionString,
+        { checkAnswers: false },
+      );
+      try {
+        await use(gateway);
+      } finally {
+        await gateway.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** The keys of two accounts: one that holds bodies idle, one that calls alongside. */
+  accountKeys: [
+    async ({ proxyingGateway }, use) => {
+      const [greedy, other] = await Promise.all([
+        createAccountWithKey(proxyingGateway.databaseUrl, "greedy").then((account) => account.key),
+        createAccountWithKey(proxyingGateway.databaseUrl, "other").then((account) => account.key),
+      ]);
+      await use({ greedy, other });
+    },
+    { scope: "file" },
+  ],
 });
 afterEach(() => openSockets.splice(0).forEach((socket) => socket.destroy()));
-afterAll(async () => {
-  await gateway?.close();
-  await gateway?.dropDatabase();
-  ethProxy.closeAllConnections();
-  await new Promise((resolve) => ethProxy.close(resolve));
-});
 
 /** A raw connection that sends a request head (JSON-RPC by default) declaring `declaredBytes`, then `sent` of the body; collects the answer. */
-function openSlowBody(key: string, declaredBytes: number, sent = "", path = "/api/v1/eth/jsonrpc") {
+function openSlowBody(gateway: TestGateway, key: string, declaredBytes: number, sent = "", path = "/api/v1/eth/jsonrpc") {
   const { port } = new URL(gateway.url);
   const socket = net.connect(Number(port), "127.0.0.1");
   openSockets.push(socket);
@@ -65,7 +88,7 @@ function openSlowBody(key: string, declaredBytes: number, sent = "", path = "/ap
   return state;
 }
 
-const blockNumber = (key: string) =>
+const blockNumber = (gateway: TestGateway, key: string) =>
   fetch(`${gateway.url}/api/v1/eth/jsonrpc`, {
     method: "POST",
     headers: { "x-api-key": key, "content-type": "application/json" },
@@ -74,13 +97,17 @@ const blockNumber = (key: string) =>
   });
 
 describe("one account's idle request bodies", () => {
-  it("hold at most its share of the budget: another account's call passes, the greedy one's extra bodies get 503", async () => {
+  it("hold at most its share of the budget: another account's call passes, the greedy one's extra bodies get 503", async ({
+    proxyingGateway: gateway,
+    accountKeys,
+  }) => {
+    const { greedy, other } = accountKeys;
     const connections = 30; // 30 MiB declared, past the whole 20 MiB budget
-    const slow = Array.from({ length: connections }, () => openSlowBody(greedy, 1 * MIB));
+    const slow = Array.from({ length: connections }, () => openSlowBody(gateway, greedy, 1 * MIB));
     // Whatever the split, at least 10 are refused at once (more than the budget); by then the rest hold their bytes.
     await expect.poll(() => slow.filter((state) => state.answer).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(10);
 
-    const response = await blockNumber(other);
+    const response = await blockNumber(gateway, other);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ jsonrpc: "2.0", result: "0x10", id: 1 });
 
@@ -99,10 +126,14 @@ describe("one account's idle request bodies", () => {
 });
 
 describe("a request body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS", () => {
-  it("is answered 408 {message} with the connection closed, and its reservation is free again at once", async () => {
+  it("is answered 408 {message} with the connection closed, and its reservation is free again at once", async ({
+    proxyingGateway: gateway,
+    accountKeys,
+  }) => {
+    const { greedy } = accountKeys;
     const large = 4 * MIB; // two of these pass the account's 5 MiB share
     const started = Date.now();
-    const stalled = openSlowBody(greedy, large, "x".repeat(1024));
+    const stalled = openSlowBody(gateway, greedy, large, "x".repeat(1024));
     await expect.poll(() => stalled.closed, { timeout: RECEIVE_TIMEOUT_MS + 3_000 }).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(RECEIVE_TIMEOUT_MS - 100);
     expect(stalled.answer).toMatch(/^HTTP\/1\.1 408 /);
@@ -118,9 +149,13 @@ describe("a request body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS", (
     expect(whole.status).toBe(200);
   });
 
-  it("holds for the gateway's own JSON routes too (creating a key): 408 {message}, the connection closed, nothing created", async () => {
+  it("holds for the gateway's own JSON routes too (creating a key): 408 {message}, the connection closed, nothing created", async ({
+    proxyingGateway: gateway,
+    accountKeys,
+  }) => {
+    const { other } = accountKeys;
     const started = Date.now();
-    const stalled = openSlowBody(other, 1024, '{"name":', "/api/v1/keys");
+    const stalled = openSlowBody(gateway, other, 1024, '{"name":', "/api/v1/keys");
     await expect.poll(() => stalled.closed, { timeout: RECEIVE_TIMEOUT_MS + 3_000 }).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(RECEIVE_TIMEOUT_MS - 100);
     expect(stalled.answer).toMatch(/^HTTP\/1\.1 408 /);

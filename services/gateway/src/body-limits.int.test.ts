@@ -1,8 +1,9 @@
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
+import { describe, expect } from "vitest";
+import { gatewayTest } from "./testing/gateway-fixtures.ts";
+import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
 
 const MIB = 1024 * 1024;
 /** delivery's body limit, as the gateway's route table knows it. */
@@ -24,35 +25,54 @@ const delivery = http.createServer((req, res) => {
     res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ size }));
   });
 });
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let key: string;
-
-beforeAll(async () => {
-  await new Promise<void>((resolve) => delivery.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway(
-    {
-      DELIVERY_URL: `http://127.0.0.1:${(delivery.address() as AddressInfo).port}`,
-      MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
-      // One account here: the whole budget is its share (body-budget-fairness.int.test.ts tests the shares).
-      MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: "100",
+const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; key: string }>({
+  /** The stand-in, listening for the file; its URL. */
+  upstreamUrl: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      await new Promise<void>((resolve) => delivery.listen(0, "127.0.0.1", resolve));
+      try {
+        await use(`http://127.0.0.1:${(delivery.address() as AddressInfo).port}`);
+      } finally {
+        delivery.closeAllConnections();
+        await new Promise((resolve) => delivery.close(resolve));
+      }
     },
-    undefined,
-    { checkAnswers: false },
-  );
-  ({ key } = await createAccountWithKey(gateway.databaseUrl));
-});
-afterAll(async () => {
-  await gateway?.close();
-  await gateway?.dropDatabase();
-  delivery.closeAllConnections();
-  await new Promise((resolve) => delivery.close(resolve));
+    { scope: "file" },
+  ],
+  /** The gateway in front of the stand-in, over the file's database. */
+  proxyingGateway: [
+    async ({ database, upstreamUrl }, use) => {
+      const gateway = await startTestGateway(
+        {
+          DELIVERY_URL: upstreamUrl,
+          MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+          // One account here: the whole budget is its share (body-budget-fairness.int.test.ts tests the shares).
+          MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: "100",
+        },
+        database.connectionString,
+        { checkAnswers: false },
+      );
+      try {
+        await use(gateway);
+      } finally {
+        await gateway.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** An account's API key. */
+  key: [async ({ proxyingGateway }, use) => use((await createAccountWithKey(proxyingGateway.databaseUrl)).key), { scope: "file" }],
 });
 
-const post = (path: string, body: NonNullable<RequestInit["body"]>, init: RequestInit = {}) =>
-  fetch(`${gateway.url}${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body, ...init });
+/** POSTs a body with the account's key, as `post(path, body, init)`. */
+const poster =
+  (gateway: TestGateway, key: string) =>
+  (path: string, body: NonNullable<RequestInit["body"]>, init: RequestInit = {}) =>
+    fetch(`${gateway.url}${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body, ...init });
 
 /** Sends only the request head over a raw connection and reads what comes back until the gateway closes it. */
-function sendHeadOnly(head: string): Promise<string> {
+function sendHeadOnly(gateway: TestGateway, head: string): Promise<string> {
   const { port } = new URL(gateway.url);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), "127.0.0.1", () => socket.write(head));
@@ -64,9 +84,13 @@ function sendHeadOnly(head: string): Promise<string> {
 }
 
 describe("a body larger than its route accepts", () => {
-  it("is refused with 413 on its declared Content-Length alone, before any of it is sent, and the connection closed", async () => {
+  it("is refused with 413 on its declared Content-Length alone, before any of it is sent, and the connection closed", async ({
+    proxyingGateway: gateway,
+    key,
+  }) => {
     const before = received.length;
     const answer = await sendHeadOnly(
+      gateway,
       `POST /api/v1/webhooks HTTP/1.1\r\nhost: gateway\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: ${WEBHOOK_BODY_LIMIT + 1}\r\n\r\n`,
     );
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
@@ -75,7 +99,8 @@ describe("a body larger than its route accepts", () => {
     expect(received.length).toBe(before);
   });
 
-  it("is answered 413 to a client that sends it whole, and the next request succeeds", async () => {
+  it("is answered 413 to a client that sends it whole, and the next request succeeds", async ({ proxyingGateway: gateway, key }) => {
+    const post = poster(gateway, key);
     const before = received.length;
     const response = await post("/api/v1/webhooks", "x".repeat(WEBHOOK_BODY_LIMIT + 1));
     expect(response.status).toBe(413);
@@ -85,7 +110,8 @@ describe("a body larger than its route accepts", () => {
     expect(received.slice(before)).toEqual(["POST /api/v1/webhooks 2"]);
   });
 
-  it("is answered 413 when sent chunked, once it passes the limit", async () => {
+  it("is answered 413 when sent chunked, once it passes the limit", async ({ proxyingGateway: gateway, key }) => {
+    const post = poster(gateway, key);
     const before = received.length;
     const chunk = new Uint8Array(256 * 1024).fill(120);
     let sent = 0;
@@ -104,7 +130,8 @@ describe("a body larger than its route accepts", () => {
     expect(next.status).toBe(201);
   });
 
-  it("within the limit is forwarded whole", async () => {
+  it("within the limit is forwarded whole", async ({ proxyingGateway: gateway, key }) => {
+    const post = poster(gateway, key);
     const response = await post("/api/v1/webhooks", "x".repeat(WEBHOOK_BODY_LIMIT));
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ size: WEBHOOK_BODY_LIMIT });
@@ -112,7 +139,11 @@ describe("a body larger than its route accepts", () => {
 });
 
 describe("request bodies in flight past MAX_BUFFERED_BODY_BYTES", () => {
-  it("answer 503 with Retry-After before being read, while smaller ones pass; the bytes come back when requests end", async () => {
+  it("answer 503 with Retry-After before being read, while smaller ones pass; the bytes come back when requests end", async ({
+    proxyingGateway: gateway,
+    key,
+  }) => {
+    const post = poster(gateway, key);
     const large = "x".repeat(2 * MIB);
     const heldRequests = [post("/api/v1/webhooks/hold", large), post("/api/v1/webhooks/hold", large)];
     await expect.poll(() => held.length).toBe(2);

@@ -7,8 +7,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { gatewayTest } from "./testing/gateway-fixtures.ts";
+import { createAccountWithKey, runAdminCli, type TestGateway } from "./testing/index.ts";
 
 const QUOTA = 3;
 const QUOTA_MESSAGE = `This account already has ${QUOTA} active API keys, its quota (QUOTA_API_KEYS_PER_ACCOUNT = ${QUOTA}); deactivate a key or ask the operator to raise the quota.`;
@@ -18,41 +19,41 @@ const quotaServices = http.createServer((req, res) => {
   const accountId = Number(/(\d+)$/.exec(req.url ?? "")?.[1]);
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ account_id: accountId, quotas: [] }));
 });
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+gatewayTest.scoped({ gatewaySettings: { QUOTA_API_KEYS_PER_ACCOUNT: String(QUOTA) } });
+const it = gatewayTest;
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => quotaServices.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway({ QUOTA_API_KEYS_PER_ACCOUNT: String(QUOTA) });
 });
 afterAll(async () => {
-  await gateway?.close();
-  await gateway?.dropDatabase();
   await new Promise((resolve) => quotaServices.close(resolve));
 });
 
-async function call(method: string, path: string, key: string) {
+async function call(gateway: TestGateway, method: string, path: string, key: string) {
   const response = await fetch(`${gateway.url}${path}`, { method, headers: { "x-api-key": key, accept: "application/json" } });
   return { status: response.status, body: (await response.json()) as { data: { id: number; key: string }; message?: string } };
 }
-const createKey = (key: string) => call("POST", "/api/v1/keys", key);
+const createKey = (gateway: TestGateway, key: string) => call(gateway, "POST", "/api/v1/keys", key);
 
-it("lets exactly the quota of parallel creates through; the rest get 422 {message, errors.keys}; a deactivated key frees its slot", async () => {
+it("lets exactly the quota of parallel creates through; the rest get 422 {message, errors.keys}; a deactivated key frees its slot", async ({
+  gateway,
+}) => {
   const { key } = await createAccountWithKey(gateway.databaseUrl, "many keys"); // the first active key
-  const answers = await Promise.all(Array.from({ length: 6 }, () => createKey(key)));
+  const answers = await Promise.all(Array.from({ length: 6 }, () => createKey(gateway, key)));
   expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 422, 422, 422, 422]);
   for (const refused of answers.filter((answer) => answer.status === 422))
     expect(refused.body).toEqual({ message: QUOTA_MESSAGE, errors: { keys: [QUOTA_MESSAGE] } });
 
-  expect((await createKey((await createAccountWithKey(gateway.databaseUrl, "another")).key)).status).toBe(201);
+  expect((await createKey(gateway, (await createAccountWithKey(gateway.databaseUrl, "another")).key)).status).toBe(201);
   const minted = answers.find((answer) => answer.status === 201)!.body.data;
-  expect((await call("POST", `/api/v1/keys/${minted.id}/deactivate`, key)).status).toBe(200);
-  expect((await createKey(key)).status).toBe(201);
-  expect((await createKey(key)).status).toBe(422);
+  expect((await call(gateway, "POST", `/api/v1/keys/${minted.id}/deactivate`, key)).status).toBe(200);
+  expect((await createKey(gateway, key)).status).toBe(201);
+  expect((await createKey(gateway, key)).status).toBe(422);
 });
 
-it("does not hold the operator CLI to it, and shows the account's active keys against it in `admin quotas`", async () => {
+it("does not hold the operator CLI to it, and shows the account's active keys against it in `admin quotas`", async ({ gateway }) => {
   const { accountId, key } = await createAccountWithKey(gateway.databaseUrl, "operator");
-  expect((await createKey(key)).status).toBe(201);
+  expect((await createKey(gateway, key)).status).toBe(201);
   await runAdminCli(gateway.databaseUrl, ["keys", "create", "--account", String(accountId)]);
   await runAdminCli(gateway.databaseUrl, ["keys", "create", "--account", String(accountId)]);
   const base = `http://127.0.0.1:${(quotaServices.address() as AddressInfo).port}`;
@@ -72,7 +73,9 @@ it("does not hold the operator CLI to it, and shows the account's active keys ag
   ]);
 });
 
-it("lists every key of an account in the operator CLI, however many its deactivated keys (read in batches, not at once)", async () => {
+it("lists every key of an account in the operator CLI, however many its deactivated keys (read in batches, not at once)", async ({
+  gateway,
+}) => {
   const { accountId } = await createAccountWithKey(gateway.databaseUrl, "long history");
   const client = new pg.Client({ connectionString: gateway.databaseUrl });
   await client.connect();

@@ -1,8 +1,9 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, freePort, spawnService, waitForHttp, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, spawnService, waitForHttp, type TestDatabase } from "@chaingate/testing";
+import { integrationTest as it } from "@chaingate/testing/fixtures";
+import { describe, expect } from "vitest";
 import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
 
 const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -11,14 +12,8 @@ const MB = 1024 * 1024;
 // full suite's parallel load); a gateway that held the body would grow by all of it.
 const BODY_SIZE = 200 * MB;
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.drop());
-
-/** A gateway process whose btc-proxy is `upstream` (started here on a free port). */
-async function spawnGatewayInFrontOf(upstream: http.Server, env: Record<string, string> = {}) {
+/** A gateway process over `database` whose btc-proxy is `upstream` (started here on a free port). */
+async function spawnGatewayInFrontOf(database: TestDatabase, upstream: http.Server, env: Record<string, string> = {}) {
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
   const port = await freePort();
   const gateway = spawnService(SERVICE_DIR, {
@@ -41,7 +36,7 @@ describe("gateway process", () => {
 
   // The 20 MB / 30 MB target is measured by bench/ (memory figures are GC-noisy under parallel tests);
   // this test proves the property behind it: a body far larger than any buffer passes in constant memory.
-  it("streams a 200 MB upstream answer without holding it (peak memory grows by under half its size)", async () => {
+  it("streams a 200 MB upstream answer without holding it (peak memory grows by under half its size)", async ({ database }) => {
     const chunk = Buffer.alloc(64 * 1024, "x");
     const upstream = http.createServer((req, res) => {
       if (req.url !== "/api/v1/btc/big") return void res.end("{}");
@@ -56,7 +51,7 @@ describe("gateway process", () => {
       };
       write();
     });
-    const { port, gateway } = await spawnGatewayInFrontOf(upstream, { LOG_LEVEL: "warn" });
+    const { port, gateway } = await spawnGatewayInFrontOf(database, upstream, { LOG_LEVEL: "warn" });
     try {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`);
       const { key } = await createAccountWithKey(database.connectionString);
@@ -75,9 +70,9 @@ describe("gateway process", () => {
     }
   });
 
-  it("writes one access-log line per proxied request, all of them out by the time it has stopped", async () => {
+  it("writes one access-log line per proxied request, all of them out by the time it has stopped", async ({ database }) => {
     const upstream = http.createServer((_req, res) => res.end("{}"));
-    const { port, gateway } = await spawnGatewayInFrontOf(upstream);
+    const { port, gateway } = await spawnGatewayInFrontOf(database, upstream);
     let accountId: number;
     try {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`);
@@ -120,9 +115,11 @@ describe("gateway process", () => {
 });
 
 describe("an internal service that is down", () => {
-  it("yields 503 {message} at once when nothing listens", async () => {
+  it("yields 503 {message} at once when nothing listens", async ({ database }) => {
     const closedPort = await freePort();
-    const gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${closedPort}` }, undefined, { checkAnswers: false });
+    const gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${closedPort}` }, database.connectionString, {
+      checkAnswers: false,
+    });
     try {
       const { key } = await createAccountWithKey(gateway.databaseUrl);
       const started = Date.now();
@@ -133,11 +130,10 @@ describe("an internal service that is down", () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       await gateway.close();
-      await gateway.dropDatabase();
     }
   });
 
-  it("yields 503 {message} after the headers timeout when it accepts but never answers", async () => {
+  it("yields 503 {message} after the headers timeout when it accepts but never answers", async ({ database }) => {
     const sockets = new Set<Socket>();
     const silent = http.createServer(() => {});
     silent.on("connection", (socket) => sockets.add(socket));
@@ -147,7 +143,7 @@ describe("an internal service that is down", () => {
         BTC_PROXY_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
         UPSTREAM_HEADERS_TIMEOUT_MS: "500",
       },
-      undefined,
+      database.connectionString,
       { checkAnswers: false },
     );
     try {
@@ -157,7 +153,6 @@ describe("an internal service that is down", () => {
       expect(((await response.json()) as { message: string }).message).toMatch(/unavailable/);
     } finally {
       await gateway.close();
-      await gateway.dropDatabase();
       sockets.forEach((s) => s.destroy());
       await new Promise((resolve) => silent.close(resolve));
     }

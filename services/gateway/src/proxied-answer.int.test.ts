@@ -4,8 +4,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
+import { describe, expect } from "vitest";
+import { gatewayTest } from "./testing/gateway-fixtures.ts";
+import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
 
 const MB = 1024 * 1024;
 const chunk = Buffer.alloc(64 * 1024, "x");
@@ -63,25 +64,39 @@ const service = http.createServer((req, res) => {
   }
 });
 
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let key: string;
-
-beforeAll(async () => {
-  await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
-  gateway = await startTestGateway({ BTC_PROXY_URL: `http://127.0.0.1:${(service.address() as AddressInfo).port}` }, undefined, {
-    checkAnswers: false,
-  });
-  ({ key } = await createAccountWithKey(gateway.databaseUrl));
-});
-afterAll(async () => {
-  await gateway?.close();
-  await gateway?.dropDatabase();
-  service.closeAllConnections();
-  await new Promise((resolve) => service.close(resolve));
+const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; key: string }>({
+  /** The stand-in, listening for the file; its URL. */
+  upstreamUrl: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
+      try {
+        await use(`http://127.0.0.1:${(service.address() as AddressInfo).port}`);
+      } finally {
+        service.closeAllConnections();
+        await new Promise((resolve) => service.close(resolve));
+      }
+    },
+    { scope: "file" },
+  ],
+  /** The gateway in front of the stand-in, over the file's database. */
+  proxyingGateway: [
+    async ({ database, upstreamUrl }, use) => {
+      const gateway = await startTestGateway({ BTC_PROXY_URL: upstreamUrl }, database.connectionString, { checkAnswers: false });
+      try {
+        await use(gateway);
+      } finally {
+        await gateway.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** An account's API key. */
+  key: [async ({ proxyingGateway }, use) => use((await createAccountWithKey(proxyingGateway.databaseUrl)).key), { scope: "file" }],
 });
 
 /** A GET through the gateway with node:http (fetch hides raw header bytes and 1xx answers). */
-function get(path: string, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
+function get(gateway: TestGateway, key: string, path: string, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     http.get(`${gateway.url}${path}`, { headers: { "x-api-key": key, ...headers } }, resolve).on("error", reject);
   });
@@ -94,8 +109,11 @@ async function readAll(response: http.IncomingMessage): Promise<Buffer> {
 }
 
 describe("a service's answer", () => {
-  it("reaches the client with its status, body and end-to-end headers (repeated ones too), the request id added, hop-by-hop ones left out", async () => {
-    const response = await get("/api/v1/btc/headers", { "x-request-id": "req-7" });
+  it("reaches the client with its status, body and end-to-end headers (repeated ones too), the request id added, hop-by-hop ones left out", async ({
+    proxyingGateway: gateway,
+    key,
+  }) => {
+    const response = await get(gateway, key, "/api/v1/btc/headers", { "x-request-id": "req-7" });
     expect(response.statusCode).toBe(404);
     expect(JSON.parse((await readAll(response)).toString())).toEqual({ message: "no such block" });
     expect(response.headers["content-type"]).toBe("application/json");
@@ -108,34 +126,37 @@ describe("a service's answer", () => {
     expect(Buffer.from(disposition, "latin1")).toEqual(Buffer.from('attachment; filename="bl\xf6ck.json"', "latin1"));
   });
 
-  it("gets a request id of the gateway's making when the client sent none", async () => {
-    const response = await get("/api/v1/btc/plain");
+  it("gets a request id of the gateway's making when the client sent none", async ({ proxyingGateway: gateway, key }) => {
+    const response = await get(gateway, key, "/api/v1/btc/plain");
     await readAll(response);
     expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("passes on the final answer after an informational (1xx) one", async () => {
-    const response = await get("/api/v1/btc/hints");
+  it("passes on the final answer after an informational (1xx) one", async ({ proxyingGateway: gateway, key }) => {
+    const response = await get(gateway, key, "/api/v1/btc/hints");
     expect(response.statusCode).toBe(200);
     expect(JSON.parse((await readAll(response)).toString())).toEqual({ after: "hints" });
   });
 });
 
 describe("a service that breaks off in the middle of its answer", () => {
-  it("leaves the client with a broken response at once, never a hang or a complete-looking one; the next request is answered", async () => {
-    const response = await get("/api/v1/btc/breaks");
+  it("leaves the client with a broken response at once, never a hang or a complete-looking one; the next request is answered", async ({
+    proxyingGateway: gateway,
+    key,
+  }) => {
+    const response = await get(gateway, key, "/api/v1/btc/breaks");
     expect(response.statusCode).toBe(200);
     const started = Date.now();
     await expect(readAll(response)).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5_000);
-    const next = await get("/api/v1/btc/next");
+    const next = await get(gateway, key, "/api/v1/btc/next");
     expect(JSON.parse((await readAll(next)).toString())).toEqual({ url: "/api/v1/btc/next" });
   });
 });
 
 describe("a client that leaves in the middle of an answer", () => {
-  it("cancels the gateway's call to the service", async () => {
-    const response = await get("/api/v1/btc/stalls");
+  it("cancels the gateway's call to the service", async ({ proxyingGateway: gateway, key }) => {
+    const response = await get(gateway, key, "/api/v1/btc/stalls");
     await new Promise((resolve) => response.once("data", resolve));
     await expect.poll(() => stalled.received).toBe(1);
     expect(stalled.closed).toBe(0);
@@ -145,8 +166,11 @@ describe("a client that leaves in the middle of an answer", () => {
 });
 
 describe("a client that reads slowly", () => {
-  it("gets the whole answer, the service held back meanwhile (the gateway does not buffer what the client has not read)", async () => {
-    const response = await get("/api/v1/btc/large");
+  it("gets the whole answer, the service held back meanwhile (the gateway does not buffer what the client has not read)", async ({
+    proxyingGateway: gateway,
+    key,
+  }) => {
+    const response = await get(gateway, key, "/api/v1/btc/large");
     response.pause();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // What the sockets' buffers hold, a few megabytes; a gateway that read on would have taken all 32.

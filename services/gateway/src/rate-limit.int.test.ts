@@ -7,24 +7,29 @@
  * replicas (gateways on one database share it). No upstream is configured:
  * an admitted request answers 503 "not configured", which is enough to tell it from a refused one.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { createAccountWithKey, startTestGateway } from "./testing/index.ts";
+import { expect } from "vitest";
+import { gatewayTest } from "./testing/gateway-fixtures.ts";
+import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
 
 const LIMIT = 3;
-let limited: Awaited<ReturnType<typeof startTestGateway>>;
-let unlimited: Awaited<ReturnType<typeof startTestGateway>>;
-let secondReplica: Awaited<ReturnType<typeof startTestGateway>>;
+/** Another gateway over the file's database, with `settings`; closed after the file. */
+const replica =
+  (settings: Record<string, string>) =>
+  async ({ database }: { database: { connectionString: string } }, use: (gateway: TestGateway) => Promise<void>) => {
+    const gateway = await startTestGateway(settings, database.connectionString);
+    try {
+      await use(gateway);
+    } finally {
+      await gateway.close();
+    }
+  };
 
-beforeAll(async () => {
-  limited = await startTestGateway({ RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) });
-  unlimited = await startTestGateway({}, limited.databaseUrl);
-  secondReplica = await startTestGateway({ RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) }, limited.databaseUrl);
-});
-afterAll(async () => {
-  await secondReplica?.close();
-  await unlimited?.close();
-  await limited?.close();
-  await limited?.dropDatabase();
+gatewayTest.scoped({ gatewaySettings: { RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) } });
+const it = gatewayTest.extend<{ unlimited: TestGateway; secondReplica: TestGateway }>({
+  /** A replica without the limit. */
+  unlimited: [replica({}), { scope: "file" }],
+  /** A replica with the same limit, sharing it. */
+  secondReplica: [replica({ RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND: String(LIMIT) }), { scope: "file" }],
 });
 
 const burst = async (gatewayUrl: string, key: string, count: number) =>
@@ -35,7 +40,9 @@ const burst = async (gatewayUrl: string, key: string, count: number) =>
     }),
   );
 
-it("refuses a key's requests past the limit with 429 {message} and Retry-After; other keys and later seconds pass", async () => {
+it("refuses a key's requests past the limit with 429 {message} and Retry-After; other keys and later seconds pass", async ({
+  gateway: limited,
+}) => {
   const alice = await createAccountWithKey(limited.databaseUrl, "alice");
   const bob = await createAccountWithKey(limited.databaseUrl, "bob");
   const answers = await burst(limited.url, alice.key, LIMIT + 3);
@@ -54,7 +61,10 @@ it("refuses a key's requests past the limit with 429 {message} and Retry-After; 
   expect((await burst(limited.url, alice.key, LIMIT)).map((answer) => answer.status)).toEqual([503, 503, 503]);
 });
 
-it("counts an account's keys together: a key the account mints does not bring a fresh allowance", async () => {
+it("counts an account's keys together: a key the account mints does not bring a fresh allowance", async ({
+  gateway: limited,
+  unlimited,
+}) => {
   const erin = await createAccountWithKey(limited.databaseUrl, "erin");
   // The second key is made on the unlimited replica, so making it spends nothing of the limit.
   const minted = await fetch(`${unlimited.url}/api/v1/keys`, {
@@ -74,13 +84,16 @@ it("counts an account's keys together: a key the account mints does not bring a 
   ]);
 });
 
-it("is off by default: a burst of one key is never refused", async () => {
+it("is off by default: a burst of one key is never refused", async ({ gateway: limited, unlimited }) => {
   const { key } = await createAccountWithKey(limited.databaseUrl, "carol");
   const answers = await burst(unlimited.url, key, 30);
   expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([503]));
 });
 
-it("is one limit for all replicas: a key spreading a burst over two gateways gets the limit once, not once per replica", async () => {
+it("is one limit for all replicas: a key spreading a burst over two gateways gets the limit once, not once per replica", async ({
+  gateway: limited,
+  secondReplica,
+}) => {
   const { key } = await createAccountWithKey(limited.databaseUrl, "dave");
   const startedMs = Date.now();
   const answers = (await Promise.all([burst(limited.url, key, LIMIT * 2), burst(secondReplica.url, key, LIMIT * 2)])).flat();

@@ -4,17 +4,17 @@
  * reads an error body only when Content-Type is exactly `application/json` (what bitcoind sends).
  */
 import Client from "bitcoin-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startBtcStack, type BtcStack } from "../testing/index.ts";
+import { expect } from "vitest";
+import { btcProxyTest } from "../testing/btc-proxy-fixtures.ts";
 
-let stack: BtcStack;
-let client: Client;
-
-beforeAll(async () => {
-  stack = await startBtcStack();
-  client = new Client({ host: `${stack.url}/api/v1/btc/jsonrpc`, headers: stack.headers, logger: quietLogger() });
+const it = btcProxyTest.extend<{ client: Client }>({
+  /** bitcoin-core pointed at the proxy's JSON-RPC route with the headers the gateway adds. */
+  client: [
+    async ({ btcStack }, use) =>
+      use(new Client({ host: `${btcStack.url}/api/v1/btc/jsonrpc`, headers: btcStack.headers, logger: quietLogger() })),
+    { scope: "file" },
+  ],
 });
-afterAll(() => stack?.stop());
 
 /** bitcoin-core logs every request through debugnyan; a logger that drops them. */
 function quietLogger() {
@@ -22,7 +22,7 @@ function quietLogger() {
   return { debug: drop, info: drop, warn: drop, error: drop, trace: drop, fatal: drop, child: () => quietLogger() };
 }
 
-it("reads getblockchaininfo and a verbosity-2 block", async () => {
+it("reads getblockchaininfo and a verbosity-2 block", async ({ btcStack: stack, client }) => {
   const info = (await client.command("getblockchaininfo")) as { chain: string; blocks: number; bestblockhash: string };
   expect(info.chain).toBe("regtest");
   expect(info.blocks).toBe(await stack.node.rpc("getblockcount"));
@@ -31,7 +31,7 @@ it("reads getblockchaininfo and a verbosity-2 block", async () => {
   expect(block.tx[0]).toMatchObject({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), vout: expect.any(Array) });
 });
 
-it("answers a batch call by call, a node refusal inside it as that call's error", async () => {
+it("answers a batch call by call, a node refusal inside it as that call's error", async ({ btcStack: stack, client }) => {
   const answers = (await client.command([
     { method: "getblockcount", parameters: [] },
     { method: "getblockhash", parameters: [0] },
@@ -42,7 +42,7 @@ it("answers a batch call by call, a node refusal inside it as that call's error"
   expect(answers[2]).toMatchObject({ name: "RpcError", code: -8 });
 });
 
-it("reaches the caller with -32601 for a refused wallet method", async () => {
+it("reaches the caller with -32601 for a refused wallet method", async ({ client }) => {
   await expect(client.command("getbalance")).rejects.toMatchObject({
     name: "RpcError",
     code: -32601,
@@ -51,7 +51,7 @@ it("reaches the caller with -32601 for a refused wallet method", async () => {
   await expect(client.command("dumpprivkey", "x")).rejects.toMatchObject({ code: -32601 });
 });
 
-it("reaches the caller with the node's own code for a node refusal (-22)", async () => {
+it("reaches the caller with the node's own code for a node refusal (-22)", async ({ client }) => {
   await expect(client.command("decoderawtransaction", "zz")).rejects.toMatchObject({
     name: "RpcError",
     code: -22,
@@ -59,7 +59,7 @@ it("reaches the caller with the node's own code for a node refusal (-22)", async
   });
 });
 
-it("answers with exactly the node's content type", async () => {
+it("answers with exactly the node's content type", async ({ btcStack: stack }) => {
   for (const body of [
     { id: 1, method: "getblockcount", params: [] },
     { id: 1, method: "stop", params: [] },

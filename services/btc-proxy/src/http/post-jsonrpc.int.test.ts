@@ -1,31 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBtcStack, type BtcStack } from "../testing/index.ts";
+import { describe, expect } from "vitest";
+import type { BtcStack } from "../testing/index.ts";
+import { btcProxyTest } from "../testing/btc-proxy-fixtures.ts";
 
-let stack: BtcStack;
-let blockHash: string;
-let txid: string;
-let signedHex: string;
+/** What the node holds before the file's first test: block 1's hash, a mined wallet send, a signed transaction not yet sent. */
+interface Seeded {
+  blockHash: string;
+  txid: string;
+  signedHex: string;
+}
 
-beforeAll(async () => {
-  stack = await startBtcStack();
-  blockHash = await stack.node.rpc<string>("getblockhash", [1]);
-  const to = await stack.node.walletRpc<string>("getnewaddress");
-  txid = await stack.node.walletRpc<string>("sendtoaddress", [to, 1]);
-  await stack.node.mine(1);
-  // A signed transaction that has not been broadcast yet.
-  const raw = await stack.node.walletRpc<string>("createrawtransaction", [[], { [to]: 0.1 }]);
-  const funded = await stack.node.walletRpc<{ hex: string }>("fundrawtransaction", [raw]);
-  signedHex = (await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [funded.hex])).hex;
+const it = btcProxyTest.extend<{ seeded: Seeded }>({
+  seeded: [
+    async ({ btcStack }, use) => {
+      const blockHash = await btcStack.node.rpc<string>("getblockhash", [1]);
+      const to = await btcStack.node.walletRpc<string>("getnewaddress");
+      const txid = await btcStack.node.walletRpc<string>("sendtoaddress", [to, 1]);
+      await btcStack.node.mine(1);
+      // A signed transaction that has not been broadcast yet.
+      const raw = await btcStack.node.walletRpc<string>("createrawtransaction", [[], { [to]: 0.1 }]);
+      const funded = await btcStack.node.walletRpc<{ hex: string }>("fundrawtransaction", [raw]);
+      const signedHex = (await btcStack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [funded.hex])).hex;
+      await use({ blockHash, txid, signedHex });
+    },
+    { scope: "file" },
+  ],
 });
-afterAll(() => stack?.stop());
 
-async function rpc(body: unknown, raw = false) {
+async function rpc(stack: BtcStack, body: unknown, raw = false) {
   const response = await stack.request("/api/v1/btc/jsonrpc", { method: "POST", body: raw ? (body as string) : JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> & Record<number, unknown> };
 }
 
 describe("POST /api/v1/btc/jsonrpc: allowed methods (rules 1, 4)", () => {
-  it("forwards each of the 15 allowed methods, alone and as one batch matched by id", async () => {
+  it("forwards each of the 15 allowed methods, alone and as one batch matched by id", async ({ btcStack: stack, seeded }) => {
+    const { blockHash, txid, signedHex } = seeded;
     const calls: [string, unknown[]][] = [
       ["decoderawtransaction", [signedHex]],
       ["estimatesmartfee", [6]],
@@ -44,19 +52,23 @@ describe("POST /api/v1/btc/jsonrpc: allowed methods (rules 1, 4)", () => {
       ["sendrawtransaction", [signedHex]],
     ];
     for (const [i, [method, params]] of calls.entries()) {
-      const { status, body } = await rpc({ jsonrpc: "1.0", id: `single-${i}`, method, params });
+      const { status, body } = await rpc(stack, { jsonrpc: "1.0", id: `single-${i}`, method, params });
       expect({ method, status, error: body.error, id: body.id }).toEqual({ method, status: 200, error: null, id: `single-${i}` });
       expect(body).toHaveProperty("result");
     }
-    const batch = await rpc(calls.map(([method, params], i) => ({ jsonrpc: "1.0", id: i, method, params })));
+    const batch = await rpc(
+      stack,
+      calls.map(([method, params], i) => ({ jsonrpc: "1.0", id: i, method, params })),
+    );
     expect(batch.status).toBe(200);
     const answers = batch.body as unknown as { id: number; error: unknown; result: unknown }[];
     expect(answers.map((a) => a.id).sort((a, b) => a - b)).toEqual(calls.map((_c, i) => i));
     expect(answers.find((a) => a.id === 5)?.result).toBe(await stack.node.rpc("getblockcount"));
   });
 
-  it("reports gettxout of a spent or missing output as a null result with 200 (rule 9)", async () => {
-    expect(await rpc({ id: 1, method: "gettxout", params: [txid, 99] })).toEqual({
+  it("reports gettxout of a spent or missing output as a null result with 200 (rule 9)", async ({ btcStack: stack, seeded }) => {
+    const { txid } = seeded;
+    expect(await rpc(stack, { id: 1, method: "gettxout", params: [txid, 99] })).toEqual({
       status: 200,
       body: { result: null, error: null, id: 1 },
     });
@@ -64,15 +76,15 @@ describe("POST /api/v1/btc/jsonrpc: allowed methods (rules 1, 4)", () => {
 });
 
 describe("refused methods (rules 2, 3)", () => {
-  it("refuses stop with 403 and -32601 without contacting the node: the node is still up", async () => {
-    const { status, body } = await rpc({ jsonrpc: "1.0", id: "halt", method: "stop", params: [] });
+  it("refuses stop with 403 and -32601 without contacting the node: the node is still up", async ({ btcStack: stack }) => {
+    const { status, body } = await rpc(stack, { jsonrpc: "1.0", id: "halt", method: "stop", params: [] });
     expect(status).toBe(403);
     expect(body).toEqual({ error: { code: -32601, message: expect.any(String) }, id: "halt" });
     expect(body).not.toHaveProperty("result");
     expect(await stack.node.rpc("getblockcount")).toBeGreaterThan(0);
   });
 
-  it.each([
+  it.for([
     "dumpprivkey",
     "getnewaddress",
     "sendtoaddress",
@@ -81,11 +93,11 @@ describe("refused methods (rules 2, 3)", () => {
     "walletpassphrase",
     "importprivkey",
     "GETBLOCKCOUNT",
-  ])("refuses %s with 403", async (method) => {
-    expect((await rpc({ id: 1, method, params: [] })).status).toBe(403);
+  ])("refuses %s with 403", async (method, { btcStack: stack }) => {
+    expect((await rpc(stack, { id: 1, method, params: [] })).status).toBe(403);
   });
 
-  it("refuses a whole batch when one call is disallowed, and forwards none of it", async () => {
+  it("refuses a whole batch when one call is disallowed, and forwards none of it", async ({ btcStack: stack }) => {
     const unsent = (
       await stack.node.walletRpc<{ hex: string }>("signrawtransactionwithwallet", [
         (
@@ -99,7 +111,7 @@ describe("refused methods (rules 2, 3)", () => {
       ])
     ).hex;
     const decoded = await stack.node.rpc<{ txid: string }>("decoderawtransaction", [unsent]);
-    const { status, body } = await rpc([
+    const { status, body } = await rpc(stack, [
       { id: 1, method: "sendrawtransaction", params: [unsent] },
       { id: 2, method: "dumpwallet", params: ["/tmp/x"] },
     ]);
@@ -110,36 +122,42 @@ describe("refused methods (rules 2, 3)", () => {
 });
 
 describe("malformed requests (rules 5, 8)", () => {
-  it("answers a body that is not JSON with 400 and -32700", async () => {
-    const { status, body } = await rpc("{not json", true);
+  it("answers a body that is not JSON with 400 and -32700", async ({ btcStack: stack }) => {
+    const { status, body } = await rpc(stack, "{not json", true);
     expect(status).toBe(400);
     expect((body.error as { code: number }).code).toBe(-32700);
     expect(body).not.toHaveProperty("result");
   });
 
-  it("answers a missing or non-string method with 400 and -32600, echoing the id", async () => {
-    const missing = await rpc({ id: "m1", params: [] });
+  it("answers a missing or non-string method with 400 and -32600, echoing the id", async ({ btcStack: stack }) => {
+    const missing = await rpc(stack, { id: "m1", params: [] });
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ error: { code: -32600 }, id: "m1" });
-    expect((await rpc({ id: 2, method: 42, params: [] })).status).toBe(400);
+    expect((await rpc(stack, { id: 2, method: 42, params: [] })).status).toBe(400);
   });
 
-  it("answers an empty batch and one over 20 calls with 400 -32600, the empty one with its own message", async () => {
-    const empty = await rpc([]);
-    const missing = await rpc({ id: 1, params: [] });
+  it("answers an empty batch and one over 20 calls with 400 -32600, the empty one with its own message", async ({ btcStack: stack }) => {
+    const empty = await rpc(stack, []);
+    const missing = await rpc(stack, { id: 1, params: [] });
     expect(empty.status).toBe(400);
     expect((empty.body.error as { code: number }).code).toBe(-32600);
     expect((empty.body.error as { message: string }).message).not.toBe((missing.body.error as { message: string }).message);
-    const tooMany = await rpc(Array.from({ length: 21 }, (_v, i) => ({ id: i, method: "getblockcount", params: [] })));
+    const tooMany = await rpc(
+      stack,
+      Array.from({ length: 21 }, (_v, i) => ({ id: i, method: "getblockcount", params: [] })),
+    );
     expect(tooMany.status).toBe(400);
     expect((tooMany.body.error as { code: number }).code).toBe(-32600);
-    const twenty = await rpc(Array.from({ length: 20 }, (_v, i) => ({ id: i, method: "getblockcount", params: [] })));
+    const twenty = await rpc(
+      stack,
+      Array.from({ length: 20 }, (_v, i) => ({ id: i, method: "getblockcount", params: [] })),
+    );
     expect(twenty.status).toBe(200);
   });
 
-  it("answers a body nested too deep to re-encode with 400 -32600 in the JSON-RPC shape, echoing the id", async () => {
+  it("answers a body nested too deep to re-encode with 400 -32600 in the JSON-RPC shape, echoing the id", async ({ btcStack: stack }) => {
     const depth = 200_000;
-    const { status, body } = await rpc(`{"id":"deep","method":"getblock","params":${"[".repeat(depth)}${"]".repeat(depth)}}`, true);
+    const { status, body } = await rpc(stack, `{"id":"deep","method":"getblock","params":${"[".repeat(depth)}${"]".repeat(depth)}}`, true);
     expect(status).toBe(400);
     expect(body).toEqual({
       error: { code: -32600, message: "Invalid request: the body nests JSON more than 64 levels deep." },
@@ -147,28 +165,40 @@ describe("malformed requests (rules 5, 8)", () => {
     });
   });
 
-  it("re-encodes the forwarded body: extra members dropped, answered as JSON-RPC 1.0 whatever the client sent", async () => {
-    const { status, body } = await rpc({ jsonrpc: "2.0", id: 7, method: "getblockcount", params: [], wallet: "x", extra: { deep: true } });
+  it("re-encodes the forwarded body: extra members dropped, answered as JSON-RPC 1.0 whatever the client sent", async ({
+    btcStack: stack,
+  }) => {
+    const { status, body } = await rpc(stack, {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "getblockcount",
+      params: [],
+      wallet: "x",
+      extra: { deep: true },
+    });
     expect(status).toBe(200);
     expect(body).toEqual({ result: await stack.node.rpc("getblockcount"), error: null, id: 7 });
   });
 });
 
 describe("node answers (rules 4, 6, 7)", () => {
-  it("answers a call the node refuses with 500 and the node's envelope and code, whatever the call", async () => {
-    expect(await rpc({ id: "h", method: "getblockhash", params: [99_999] })).toEqual({
+  it("answers a call the node refuses with 500 and the node's envelope and code, whatever the call", async ({ btcStack: stack }) => {
+    expect(await rpc(stack, { id: "h", method: "getblockhash", params: [99_999] })).toEqual({
       status: 500,
       body: { result: null, error: { code: -8, message: "Block height out of range" }, id: "h" },
     });
-    expect((await rpc({ id: 1, method: "sendrawtransaction", params: ["00"] })).body).toMatchObject({ result: null, error: { code: -22 } });
-    expect((await rpc({ id: 1, method: "getrawtransaction", params: ["ab".repeat(32)] })).body).toMatchObject({
+    expect((await rpc(stack, { id: 1, method: "sendrawtransaction", params: ["00"] })).body).toMatchObject({
+      result: null,
+      error: { code: -22 },
+    });
+    expect((await rpc(stack, { id: 1, method: "getrawtransaction", params: ["ab".repeat(32)] })).body).toMatchObject({
       result: null,
       error: { code: -5 },
     });
   });
 
-  it("keeps per-call errors inside a 200 batch", async () => {
-    const { status, body } = await rpc([
+  it("keeps per-call errors inside a 200 batch", async ({ btcStack: stack }) => {
+    const { status, body } = await rpc(stack, [
       { id: "ok", method: "getblockcount", params: [] },
       { id: "bad", method: "getblockhash", params: [99_999] },
     ]);
@@ -178,7 +208,7 @@ describe("node answers (rules 4, 6, 7)", () => {
     expect(answers.find((a) => a.id === "bad")?.error?.code).toBe(-8);
   });
 
-  it("answers 502 with -32603 when the node is unreachable, and 500 when it is not configured", async () => {
+  it("answers 502 with -32603 when the node is unreachable, and 500 when it is not configured", async ({ btcStack: stack }) => {
     const dead = await stack.startProxy({ BTC_RPC_URL: "http://127.0.0.1:1", BTC_RPC_USER: "u", BTC_RPC_PASSWORD: "p" });
     const call = (url: string) =>
       fetch(`${url}/api/v1/btc/jsonrpc`, { method: "POST", body: JSON.stringify({ id: "z", method: "getblockcount", params: [] }) });

@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MATURE_BLOCKS, startBtcStack, type BtcStack } from "../testing/index.ts";
+import { describe, expect } from "vitest";
+import { MATURE_BLOCKS, type BtcStack } from "../testing/index.ts";
+import { btcProxyTest } from "../testing/btc-proxy-fixtures.ts";
 
-let stack: BtcStack;
-beforeAll(async () => {
-  stack = await startBtcStack();
-});
-afterAll(() => stack?.stop());
+const it = btcProxyTest;
 
 const GENERIC = "Could not connect to BTC node.";
 const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown> });
 
 describe("GET /api/v1/btc/health", () => {
-  it("reports the node's chain, height and sync progress", async () => {
+  it("reports the node's chain, height and sync progress", async ({ btcStack: stack }) => {
     const { status, body } = await json(await stack.request("/api/v1/btc/health"));
     expect(status).toBe(200);
     expect(body).toMatchObject({ status: "ok", chain: "regtest", blocks: MATURE_BLOCKS, headers: MATURE_BLOCKS });
@@ -19,7 +16,7 @@ describe("GET /api/v1/btc/health", () => {
     expect(Date.parse(body.time as string)).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  it("answers {status: error, message} with 500 when the node is down", async () => {
+  it("answers {status: error, message} with 500 when the node is down", async ({ btcStack: stack }) => {
     const proxy = await stack.startProxy({ BTC_RPC_URL: "http://127.0.0.1:1", BTC_RPC_USER: "u", BTC_RPC_PASSWORD: "p" });
     const response = await fetch(`${proxy.url}/api/v1/btc/health`, { headers: { "x-chaingate-account-id": "1" } });
     expect(response.status).toBe(500);
@@ -28,7 +25,7 @@ describe("GET /api/v1/btc/health", () => {
 });
 
 describe("blocks", () => {
-  it("GET /block/{height} streams the node's verbosity-2 block unchanged", async () => {
+  it("GET /block/{height} streams the node's verbosity-2 block unchanged", async ({ btcStack: stack }) => {
     const hash = await stack.node.rpc<string>("getblockhash", [5]);
     const expected = await stack.node.rpc("getblock", [hash, 2]);
     const response = await stack.request("/api/v1/btc/block/5");
@@ -39,7 +36,7 @@ describe("blocks", () => {
     expect(block.tx[0]?.vin[0]?.coinbase).toBeDefined();
   });
 
-  it("answers a negative height with 400, a non-numeric one with a routing 404", async () => {
+  it("answers a negative height with 400, a non-numeric one with a routing 404", async ({ btcStack: stack }) => {
     expect(await json(await stack.request("/api/v1/btc/block/-1"))).toEqual({
       status: 400,
       body: { error: "The block number must be a non-negative integer." },
@@ -49,7 +46,7 @@ describe("blocks", () => {
     expect(notNumeric.body.message).toMatch(/could not be found/);
   });
 
-  it("answers a height beyond any block number (above 2^31 - 1) with 400, not a node failure", async () => {
+  it("answers a height beyond any block number (above 2^31 - 1) with 400, not a node failure", async ({ btcStack: stack }) => {
     for (const height of ["2147483648", "99999999999999999999999999999"]) {
       expect(await json(await stack.request(`/api/v1/btc/block/${height}`)), height).toEqual({
         status: 400,
@@ -61,14 +58,14 @@ describe("blocks", () => {
     });
   });
 
-  it("answers a height above the tip with the generic 500 and details saying invalid argument", async () => {
+  it("answers a height above the tip with the generic 500 and details saying invalid argument", async ({ btcStack: stack }) => {
     expect(await json(await stack.request("/api/v1/btc/block/100000"))).toEqual({
       status: 500,
       body: { error: GENERIC, details: { reason: "invalid_argument", node_code: -8, node_message: "Block height out of range" } },
     });
   });
 
-  it("GET /block/hash/{hash}, /header, /transactions/count and /block/best read by hash", async () => {
+  it("GET /block/hash/{hash}, /header, /transactions/count and /block/best read by hash", async ({ btcStack: stack }) => {
     const best = (await json(await stack.request("/api/v1/btc/block/best"))).body;
     expect(best).toEqual({ hash: await stack.node.rpc("getbestblockhash"), height: await stack.node.rpc("getblockcount") });
     const block = (await (await stack.request(`/api/v1/btc/block/hash/${best.hash}`)).json()) as { hash: string; tx: unknown[] };
@@ -81,7 +78,7 @@ describe("blocks", () => {
     });
   });
 
-  it("tells an unknown block hash (not_found) from a malformed one (invalid_argument)", async () => {
+  it("tells an unknown block hash (not_found) from a malformed one (invalid_argument)", async ({ btcStack: stack }) => {
     const unknown = await json(await stack.request(`/api/v1/btc/block/hash/${"0".repeat(64)}/transactions/count`));
     expect(unknown).toMatchObject({ status: 500, body: { error: GENERIC, details: { reason: "not_found", node_code: -5 } } });
     const malformed = await json(await stack.request("/api/v1/btc/block/hash/xyz/transactions/count"));
@@ -90,7 +87,7 @@ describe("blocks", () => {
 });
 
 describe("transactions", () => {
-  async function signedTransaction(amount: number): Promise<{ hex: string; to: string }> {
+  async function signedTransaction(stack: BtcStack, amount: number): Promise<{ hex: string; to: string }> {
     const to = await stack.node.walletRpc<string>("getnewaddress");
     const raw = await stack.node.walletRpc<string>("createrawtransaction", [[], { [to]: amount }]);
     const funded = await stack.node.walletRpc<{ hex: string }>("fundrawtransaction", [raw]);
@@ -99,8 +96,8 @@ describe("transactions", () => {
     return { hex: signed.hex, to };
   }
 
-  it("POST /transactions/send-raw broadcasts a signed transaction and returns its txid", async () => {
-    const { hex } = await signedTransaction(0.25);
+  it("POST /transactions/send-raw broadcasts a signed transaction and returns its txid", async ({ btcStack: stack }) => {
+    const { hex } = await signedTransaction(stack, 0.25);
     const { status, body } = await json(
       await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: JSON.stringify({ hex }) }),
     );
@@ -126,7 +123,7 @@ describe("transactions", () => {
     expect(refused).toMatchObject({ status: 500, body: { error: GENERIC, details: { reason: "node_error", node_code: -26 } } });
   });
 
-  it("refuses a missing or non-hex body with 422, an undecodable transaction with 500 invalid_argument", async () => {
+  it("refuses a missing or non-hex body with 422, an undecodable transaction with 500 invalid_argument", async ({ btcStack: stack }) => {
     const missing = await json(await stack.request("/api/v1/btc/transactions/send-raw", { method: "POST", body: "{}" }));
     expect(missing).toEqual({
       status: 422,
@@ -141,8 +138,8 @@ describe("transactions", () => {
     expect(undecodable).toMatchObject({ status: 500, body: { details: { reason: "invalid_argument", node_code: -22 } } });
   });
 
-  it("GET /transactions/{txid} and /outputs/{n}: the transaction, then its output spent or not", async () => {
-    const { hex, to } = await signedTransaction(0.5);
+  it("GET /transactions/{txid} and /outputs/{n}: the transaction, then its output spent or not", async ({ btcStack: stack }) => {
+    const { hex, to } = await signedTransaction(stack, 0.5);
     const txid = await stack.node.rpc<string>("sendrawtransaction", [hex]);
     await stack.node.mine(1);
     const tx = (await (await stack.request(`/api/v1/btc/transactions/${txid}`)).json()) as {
@@ -160,7 +157,7 @@ describe("transactions", () => {
 });
 
 describe("network reads", () => {
-  it("GET /fee-estimate answers in BTC/kvB and sat/vB, with the node's errors when it lacks data", async () => {
+  it("GET /fee-estimate answers in BTC/kvB and sat/vB, with the node's errors when it lacks data", async ({ btcStack: stack }) => {
     const { status, body } = await json(await stack.request("/api/v1/btc/fee-estimate?blocks=3"));
     expect(status).toBe(200);
     expect(body).toHaveProperty("feerate_btc_per_kvb");
@@ -171,7 +168,7 @@ describe("network reads", () => {
     expect((await stack.request("/api/v1/btc/fee-estimate?mode=fast")).status).toBe(422);
   });
 
-  it("GET /mempool is the node's getmempoolinfo", async () => {
+  it("GET /mempool is the node's getmempoolinfo", async ({ btcStack: stack }) => {
     const body = (await json(await stack.request("/api/v1/btc/mempool"))).body;
     expect(body).toHaveProperty("size");
     expect(body).toHaveProperty("mempoolminfee");
@@ -179,7 +176,7 @@ describe("network reads", () => {
 });
 
 describe("GET /api/v1/btc/account", () => {
-  it("lists the node wallet's receiving addresses", async () => {
+  it("lists the node wallet's receiving addresses", async ({ btcStack: stack }) => {
     const address = await stack.node.walletRpc<string>("getnewaddress");
     const txid = await stack.node.walletRpc<string>("sendtoaddress", [address, 1.5]);
     await stack.node.mine(1);
@@ -188,7 +185,7 @@ describe("GET /api/v1/btc/account", () => {
     expect(body).toEqual(expect.arrayContaining([expect.objectContaining({ address, amount: 1.5, confirmations: 1, txids: [txid] })]));
   });
 
-  it("refuses a negative or non-integer minconf and a non-boolean flag with 400", async () => {
+  it("refuses a negative or non-integer minconf and a non-boolean flag with 400", async ({ btcStack: stack }) => {
     for (const query of ["minconf=-1", "minconf=abc", "minconf=1.5"]) {
       expect(await json(await stack.request(`/api/v1/btc/account?${query}`))).toEqual({
         status: 400,
@@ -198,7 +195,7 @@ describe("GET /api/v1/btc/account", () => {
     expect((await stack.request("/api/v1/btc/account?includeEmpty=maybe")).status).toBe(400);
   });
 
-  it("passes the node's amount text through exactly: 50 satoshis stay 0.00000050, never 5e-7", async () => {
+  it("passes the node's amount text through exactly: 50 satoshis stay 0.00000050, never 5e-7", async ({ btcStack: stack }) => {
     const to = await stack.node.walletRpc<string>("getnewaddress", ["", "bech32"]);
     const change = await stack.node.walletRpc<string>("getnewaddress", ["", "bech32"]);
     const [coin] = await stack.node.walletRpc<Array<{ txid: string; vout: number; amount: number }>>("listunspent", [1]);
@@ -217,7 +214,9 @@ describe("GET /api/v1/btc/account", () => {
     expect((JSON.parse(text) as Array<{ address: string; amount: number }>).find((row) => row.address === to)?.amount).toBe(5e-7);
   });
 
-  it("refuses a repeated or array-form parameter with 400 like any bad value, and inherited names as values", async () => {
+  it("refuses a repeated or array-form parameter with 400 like any bad value, and inherited names as values", async ({
+    btcStack: stack,
+  }) => {
     const minconf = { status: 400, body: { error: "The minconf must be a non-negative integer." } };
     for (const query of ["minconf[]=1", "minconf=1&minconf=2", "minconf[0]=1"]) {
       expect(await json(await stack.request(`/api/v1/btc/account?${query}`)), query).toEqual(minconf);
@@ -238,7 +237,7 @@ describe("GET /api/v1/btc/account", () => {
     });
   });
 
-  it("answers [] when the node has no wallet (the production case)", async () => {
+  it("answers [] when the node has no wallet (the production case)", async ({ btcStack: stack }) => {
     await stack.node.rpc("unloadwallet", [stack.node.walletName]);
     try {
       expect(await json(await stack.request("/api/v1/btc/account"))).toEqual({ status: 200, body: [] });

@@ -12,28 +12,27 @@ import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, par
 import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { HttpProvider, Web3 } from "web3";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEthStack, type EthStack } from "../testing/index.ts";
+import { expect } from "vitest";
+import type { EthStack } from "../testing/index.ts";
+import { ethProxyTest } from "../testing/eth-proxy-fixtures.ts";
 
 const NODE_BATCH = 30;
 
-let stack: EthStack;
-let url: string;
-let token: DeployedToken;
-
-beforeAll(async () => {
-  stack = await startEthStack({ proxyEnv: { ETH_RPC_MAX_BATCH: String(NODE_BATCH) } });
-  url = `${stack.url}/api/v1/eth/jsonrpc`;
-  token = await deployUsdtLikeToken(stack.node);
+ethProxyTest.scoped({ ethStackSettings: { proxyEnv: { ETH_RPC_MAX_BATCH: String(NODE_BATCH) } } });
+const it = ethProxyTest.extend<{ token: DeployedToken }>({
+  /** A USDT-like ERC-20 deployed once for the file. */
+  token: [async ({ ethStack }, use) => use(await deployUsdtLikeToken(ethStack.node)), { scope: "file" }],
 });
-afterAll(() => stack?.stop());
+
+/** The proxy's JSON-RPC URL. */
+const jsonrpcUrl = (stack: EthStack) => `${stack.url}/api/v1/eth/jsonrpc`;
 
 /** Distinct addresses: the Hardhat accounts, then made-up ones. */
-const addresses = (count: number): Address[] =>
+const addresses = (stack: EthStack, count: number): Address[] =>
   Array.from({ length: count }, (_, i) => (stack.node.accounts[i]?.address ?? `0x${(i + 1).toString(16).padStart(40, "0")}`) as Address);
 
 /** The calls of each batch the node received since `from`. */
-const nodeBatchSizes = (from: number) =>
+const nodeBatchSizes = (stack: EthStack, from: number) =>
   stack.relay
     .bodies()
     .slice(from)
@@ -48,12 +47,12 @@ const expectChunked = (sizes: number[], calls: number) => {
   expect(sizes.filter((size) => size === NODE_BATCH).length).toBeGreaterThanOrEqual(Math.floor(calls / NODE_BATCH) - 1);
 };
 
-const publicClient = () =>
-  createPublicClient({ chain: hardhat, transport: http(url, { batch: true, fetchOptions: { headers: stack.headers } }) });
+const publicClient = (stack: EthStack) =>
+  createPublicClient({ chain: hardhat, transport: http(jsonrpcUrl(stack), { batch: true, fetchOptions: { headers: stack.headers } }) });
 
-it("viem with batch: true: 100 concurrent reads in one batch, sent to the node in chunks, each answered", async () => {
-  const client = publicClient();
-  const targets = addresses(100);
+it("viem with batch: true: 100 concurrent reads in one batch, sent to the node in chunks, each answered", async ({ ethStack: stack }) => {
+  const client = publicClient(stack);
+  const targets = addresses(stack, 100);
   const relayed = stack.relay.bodies().length;
   const balances = await Promise.all(targets.map((address) => client.getBalance({ address })));
   const expected = await Promise.all(
@@ -61,11 +60,13 @@ it("viem with batch: true: 100 concurrent reads in one batch, sent to the node i
   );
   expect(balances).toEqual(expected);
   expect(balances[0]).toBeGreaterThan(0n);
-  expect(nodeBatchSizes(relayed)).toEqual([30, 30, 30, 10]);
+  expect(nodeBatchSizes(stack, relayed)).toEqual([30, 30, 30, 10]);
 });
 
-it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request order, and refuses 1,001 without contacting the node", async () => {
-  const call = (id: number) => ({ jsonrpc: "2.0", id, method: "eth_getBalance", params: [addresses(40)[id % 40], "latest"] });
+it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request order, and refuses 1,001 without contacting the node", async ({
+  ethStack: stack,
+}) => {
+  const call = (id: number) => ({ jsonrpc: "2.0", id, method: "eth_getBalance", params: [addresses(stack, 40)[id % 40], "latest"] });
   const relayed = stack.relay.bodies().length;
   const full = await stack.request("/api/v1/eth/jsonrpc", {
     method: "POST",
@@ -74,8 +75,8 @@ it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request o
   expect(full.status).toBe(200);
   const answers = (await full.json()) as { id: number; result: string }[];
   expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
-  expect(answers[41]!.result).toBe(await stack.node.rpc("eth_getBalance", [addresses(40)[1], "latest"]));
-  expect(nodeBatchSizes(relayed)).toEqual([...Array.from({ length: 33 }, () => 30), 10]);
+  expect(answers[41]!.result).toBe(await stack.node.rpc("eth_getBalance", [addresses(stack, 40)[1], "latest"]));
+  expect(nodeBatchSizes(stack, relayed)).toEqual([...Array.from({ length: 33 }, () => 30), 10]);
   const sent = stack.relay.bodies().length;
   const over = await stack.request("/api/v1/eth/jsonrpc", {
     method: "POST",
@@ -86,7 +87,9 @@ it("answers a batch of JSONRPC_MAX_BATCH (1,000) calls as one array in request o
   expect(stack.relay.bodies().length).toBe(sent);
 });
 
-it("viem and ethers batches of 200 distinct 4 KiB eth_call answers, streamed back in chunks of the node's limit, each call its own answer", async () => {
+it("viem and ethers batches of 200 distinct 4 KiB eth_call answers, streamed back in chunks of the node's limit, each call its own answer", async ({
+  ethStack: stack,
+}) => {
   // Code that answers each call with its own call data (CALLDATACOPY, RETURN), put at ECHO by a state override.
   const ECHO = "0x00000000000000000000000000000000ec400000" as Address;
   const ECHO_CODE: Hex = "0x366000600037366000f3";
@@ -95,16 +98,16 @@ it("viem and ethers batches of 200 distinct 4 KiB eth_call answers, streamed bac
 
   const viem = createPublicClient({
     chain: hardhat,
-    transport: http(url, { batch: { batchSize: 1_000, wait: 20 }, fetchOptions: { headers: stack.headers } }),
+    transport: http(jsonrpcUrl(stack), { batch: { batchSize: 1_000, wait: 20 }, fetchOptions: { headers: stack.headers } }),
   });
   let relayed = stack.relay.bodies().length;
   const viemAnswers = await Promise.all(
     data.map((input) => viem.call({ to: ECHO, data: input, stateOverride: [{ address: ECHO, code: ECHO_CODE }] })),
   );
   expect(viemAnswers.map((answer) => answer.data)).toEqual(data);
-  expectChunked(nodeBatchSizes(relayed), data.length);
+  expectChunked(nodeBatchSizes(stack, relayed), data.length);
 
-  const request = new FetchRequest(url);
+  const request = new FetchRequest(jsonrpcUrl(stack));
   for (const [name, value] of Object.entries(stack.headers)) request.setHeader(name, value);
   const provider = new JsonRpcProvider(request, Number(stack.node.chainId), { staticNetwork: true, batchMaxCount: 1_000 });
   try {
@@ -113,19 +116,19 @@ it("viem and ethers batches of 200 distinct 4 KiB eth_call answers, streamed bac
       data.map((input) => provider.send("eth_call", [{ to: ECHO, data: input }, "latest", override])),
     );
     expect(ethersAnswers).toEqual(data);
-    expectChunked(nodeBatchSizes(relayed), data.length);
+    expectChunked(nodeBatchSizes(stack, relayed), data.length);
   } finally {
     provider.destroy();
   }
 });
 
-it("ethers' JsonRpcProvider with its defaults: network, reads batched by the provider", async () => {
-  const request = new FetchRequest(url);
+it("ethers' JsonRpcProvider with its defaults: network, reads batched by the provider", async ({ ethStack: stack }) => {
+  const request = new FetchRequest(jsonrpcUrl(stack));
   for (const [name, value] of Object.entries(stack.headers)) request.setHeader(name, value);
   const provider = new JsonRpcProvider(request);
   try {
     expect((await provider.getNetwork()).chainId).toBe(31337n);
-    const targets = addresses(50);
+    const targets = addresses(stack, 50);
     const balances = await Promise.all(targets.map((address) => provider.getBalance(address)));
     expect(balances[0]).toBe(BigInt(await stack.node.rpc<string>("eth_getBalance", [targets[0], "latest"])));
     expect(await provider.getBlockNumber()).toBe(Number(await stack.node.rpc<string>("eth_blockNumber")));
@@ -134,14 +137,14 @@ it("ethers' JsonRpcProvider with its defaults: network, reads batched by the pro
   }
 });
 
-it("web3.js: reads and a batch request", async () => {
-  const web3 = new Web3(new HttpProvider(url, { providerOptions: { headers: stack.headers } }));
+it("web3.js: reads and a batch request", async ({ ethStack: stack }) => {
+  const web3 = new Web3(new HttpProvider(jsonrpcUrl(stack), { providerOptions: { headers: stack.headers } }));
   expect(await web3.eth.getChainId()).toBe(31337n);
-  const [first] = addresses(1);
+  const [first] = addresses(stack, 1);
   expect(await web3.eth.getBalance(first!)).toBe(BigInt(await stack.node.rpc<string>("eth_getBalance", [first, "latest"])));
   // Over the node's batch limit: it reaches the node in two chunks.
   const batch = new web3.BatchRequest();
-  const targets = addresses(40);
+  const targets = addresses(stack, 40);
   const pending = targets.map((address) => batch.add({ method: "eth_getBalance", params: [address, "latest"] }));
   const chain = batch.add({ method: "eth_chainId", params: [] });
   const relayed = stack.relay.bodies().length;
@@ -150,15 +153,18 @@ it("web3.js: reads and a batch request", async () => {
   expect(await Promise.all(pending)).toEqual(
     await Promise.all(targets.map((address) => stack.node.rpc("eth_getBalance", [address, "latest"]))),
   );
-  expect(nodeBatchSizes(relayed)).toEqual([30, 11]);
+  expect(nodeBatchSizes(stack, relayed)).toEqual([30, 11]);
 });
 
-it("a viem wallet client sends ETH and the ERC-20, waits for the receipts, reads the token and finds its Transfer log", async () => {
+it("a viem wallet client sends ETH and the ERC-20, waits for the receipts, reads the token and finds its Transfer log", async ({
+  ethStack: stack,
+  token,
+}) => {
   const [deployer, receiver] = stack.node.accounts;
   const account = privateKeyToAccount(deployer!.privateKey as Hex);
-  const transport = http(url, { batch: true, fetchOptions: { headers: stack.headers } });
+  const transport = http(jsonrpcUrl(stack), { batch: true, fetchOptions: { headers: stack.headers } });
   const wallet = createWalletClient({ account, chain: hardhat, transport });
-  const client = publicClient();
+  const client = publicClient(stack);
 
   const ethBefore = await client.getBalance({ address: receiver!.address as Address });
   const payment = await wallet.sendTransaction({ to: receiver!.address as Address, value: parseEther("1.5") });

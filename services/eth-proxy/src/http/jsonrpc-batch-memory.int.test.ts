@@ -11,10 +11,11 @@ import http from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { NODE_CHUNKS_IN_FLIGHT } from "@chaingate/chain-proxy";
 import { loadConfig } from "@chaingate/config";
-import { internalEdge, silentLogger, startAnvil, TEST_INTERNAL_TOKEN, type AnvilNode } from "@chaingate/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { internalEdge, silentLogger, TEST_INTERNAL_TOKEN } from "@chaingate/testing";
+import { expect } from "vitest";
 import { ethProxyConfigSchema } from "../config.ts";
 import { createEthProxy, type EthProxy } from "../create-eth-proxy.ts";
+import { ethProxyTest } from "../testing/eth-proxy-fixtures.ts";
 import { startRecordingRelay, type RecordingRelay } from "../testing/index.ts";
 
 const CALLS = 1_000;
@@ -31,29 +32,36 @@ const ANSWER_PACE = { bytes: 128 * 1024, everyMs: 10 };
 const SETTLE_MS = 3_000;
 const ACCOUNT_ID = 1;
 
-let node: AnvilNode;
-let relay: RecordingRelay;
-let proxy: EthProxy;
-let headers: Record<string, string>;
+/** The proxy under test, its relay to the node, and the headers the gateway adds for ACCOUNT_ID. */
+interface PacedProxy {
+  relay: RecordingRelay;
+  proxy: EthProxy;
+  headers: Record<string, string>;
+}
 
-beforeAll(async () => {
-  node = await startAnvil();
-  relay = await startRecordingRelay(node.url, { answerPace: ANSWER_PACE });
-  proxy = await createEthProxy(
-    loadConfig("eth-proxy", ethProxyConfigSchema, {
-      PORT: "0",
-      ETH_RPC_URL: relay.url,
-      ETH_RPC_MAX_BATCH: String(CALLS_PER_CHUNK),
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-    }),
-    silentLogger,
-  );
-  headers = internalEdge(proxy).headersFor(ACCOUNT_ID);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await relay?.close();
-  await node?.stop();
+const it = ethProxyTest.extend<{ pacedProxy: PacedProxy }>({
+  pacedProxy: [
+    async ({ anvil }, use) => {
+      const relay = await startRecordingRelay(anvil.url, { answerPace: ANSWER_PACE });
+      let proxy: EthProxy | undefined;
+      try {
+        proxy = await createEthProxy(
+          loadConfig("eth-proxy", ethProxyConfigSchema, {
+            PORT: "0",
+            ETH_RPC_URL: relay.url,
+            ETH_RPC_MAX_BATCH: String(CALLS_PER_CHUNK),
+            INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+          }),
+          silentLogger,
+        );
+        await use({ relay, proxy, headers: internalEdge(proxy).headersFor(ACCOUNT_ID) });
+      } finally {
+        await proxy?.close();
+        await relay.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 const batch = JSON.stringify(
@@ -66,7 +74,7 @@ const batch = JSON.stringify(
 );
 
 /** POSTs the batch; resolves with the response once its status line is in, unread. */
-function postBatch(): Promise<{ request: http.ClientRequest; response: http.IncomingMessage }> {
+function postBatch({ proxy, headers }: PacedProxy): Promise<{ request: http.ClientRequest; response: http.IncomingMessage }> {
   return new Promise((resolve, reject) => {
     const request = http.request(`${proxy.url}/api/v1/eth/jsonrpc`, {
       method: "POST",
@@ -80,7 +88,7 @@ function postBatch(): Promise<{ request: http.ClientRequest; response: http.Inco
 }
 
 /** The chunks the proxy has asked the node for since `from`, once it has asked for no more for SETTLE_MS. */
-async function chunksRequestedSince(from: number): Promise<number> {
+async function chunksRequestedSince(relay: RecordingRelay, from: number): Promise<number> {
   let seen = -1;
   while (relay.bodies().length !== seen) {
     seen = relay.bodies().length;
@@ -89,11 +97,14 @@ async function chunksRequestedSince(from: number): Promise<number> {
   return seen - from;
 }
 
-it(`asks the node for at most ${NODE_CHUNKS_IN_FLIGHT} chunks of a 130 MB batch while its client reads nothing, then answers it whole in request order`, async () => {
+it(`asks the node for at most ${NODE_CHUNKS_IN_FLIGHT} chunks of a 130 MB batch while its client reads nothing, then answers it whole in request order`, async ({
+  pacedProxy,
+}) => {
+  const { relay } = pacedProxy;
   const from = relay.bodies().length;
-  const { response } = await postBatch();
+  const { response } = await postBatch(pacedProxy);
   expect(response.statusCode).toBe(200);
-  expect(await chunksRequestedSince(from)).toBeLessThanOrEqual(NODE_CHUNKS_IN_FLIGHT);
+  expect(await chunksRequestedSince(relay, from)).toBeLessThanOrEqual(NODE_CHUNKS_IN_FLIGHT);
 
   const pieces: Buffer[] = [];
   for await (const piece of response) pieces.push(piece as Buffer);
@@ -103,10 +114,13 @@ it(`asks the node for at most ${NODE_CHUNKS_IN_FLIGHT} chunks of a 130 MB batch 
   expect(relay.bodies().length - from).toBe(CHUNKS);
 });
 
-it("cancels the node calls under way and asks for no more when its client leaves mid-batch, and stays in service", async () => {
+it("cancels the node calls under way and asks for no more when its client leaves mid-batch, and stays in service", async ({
+  pacedProxy,
+}) => {
+  const { relay, proxy, headers } = pacedProxy;
   const from = relay.bodies().length;
   const cutBefore = relay.answersCut();
-  const { request, response } = await postBatch();
+  const { request, response } = await postBatch(pacedProxy);
   expect(response.statusCode).toBe(200);
   // Mid-batch: the answer has started, no chunk has arrived whole.
   const first = await new Promise<Buffer>((resolve) => response.once("data", resolve));
@@ -114,7 +128,7 @@ it("cancels the node calls under way and asks for no more when its client leaves
   const underWay = relay.bodies().length - from;
   request.destroy();
 
-  expect(await chunksRequestedSince(from)).toBe(underWay);
+  expect(await chunksRequestedSince(relay, from)).toBe(underWay);
   expect(relay.answersCut() - cutBefore).toBe(underWay);
   const after = await fetch(`${proxy.url}/api/v1/eth/jsonrpc`, {
     method: "POST",

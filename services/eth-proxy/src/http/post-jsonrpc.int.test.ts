@@ -4,9 +4,10 @@
  * method must leave the chain as it was.
  */
 import { Transaction, Wallet, parseEther } from "ethers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
-import { startEthStack, type EthStack } from "../testing/index.ts";
+import type { EthStack } from "../testing/index.ts";
+import { ethProxyTest } from "../testing/eth-proxy-fixtures.ts";
 
 /** One of each family the proxy must never forward. */
 const REFUSED_METHODS = [
@@ -39,42 +40,37 @@ const REFUSED_METHODS = [
   ["no_such_method", []],
 ] as const;
 
+const it = ethProxyTest;
+
+/** A JSON-RPC call at the internal edge of the file's stack. */
+const rpc = async (stack: EthStack, body: unknown) => {
+  const response = await stack.request("/api/v1/eth/jsonrpc", {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as unknown };
+};
+
 describe("eth-proxy POST /api/v1/eth/jsonrpc (Hardhat)", () => {
-  let stack: EthStack;
-  const rpc = async (body: unknown) => {
-    const response = await stack.request("/api/v1/eth/jsonrpc", {
-      method: "POST",
-      body: typeof body === "string" ? body : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as unknown };
-  };
-
-  beforeAll(async () => {
-    stack = await startEthStack();
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  it("forwards an allowed call and answers with the node's envelope", async () => {
-    expect(await rpc({ jsonrpc: "2.0", id: "chain", method: "eth_chainId" })).toEqual({
+  it("forwards an allowed call and answers with the node's envelope", async ({ ethStack: stack }) => {
+    expect(await rpc(stack, { jsonrpc: "2.0", id: "chain", method: "eth_chainId" })).toEqual({
       status: 200,
       body: { jsonrpc: "2.0", id: "chain", result: "0x7a69" },
     });
-    expect(await rpc({ jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] })).toEqual({
+    expect(await rpc(stack, { jsonrpc: "2.0", id: 2, method: "eth_blockNumber", params: [] })).toEqual({
       status: 200,
       body: { jsonrpc: "2.0", id: 2, result: await stack.node.rpc("eth_blockNumber") },
     });
     // The node's own refusal stays inside a 200, with its code.
-    const refused = await rpc({ jsonrpc: "2.0", id: 3, method: "eth_getBalance", params: ["0x12"] });
+    const refused = await rpc(stack, { jsonrpc: "2.0", id: 3, method: "eth_getBalance", params: ["0x12"] });
     expect(refused.status).toBe(200);
     expect(refused.body).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32602 } });
   });
 
-  it.each(REFUSED_METHODS)("refuses %s with 403 -32601 without contacting the node", async (method, params) => {
+  it.for(REFUSED_METHODS)("refuses %s with 403 -32601 without contacting the node", async ([method, params], { ethStack: stack }) => {
     const relayed = stack.relay.bodies().length;
     const blockNumber = await stack.node.rpc("eth_blockNumber");
-    const { status, body } = await rpc({ jsonrpc: "2.0", id: 41, method, params });
+    const { status, body } = await rpc(stack, { jsonrpc: "2.0", id: 41, method, params });
     expect(status).toBe(403);
     expect(body).toEqual({ error: { code: -32601, message: expect.stringContaining(method) as string }, id: 41 });
     expect(body).not.toHaveProperty("result");
@@ -84,10 +80,10 @@ describe("eth-proxy POST /api/v1/eth/jsonrpc (Hardhat)", () => {
     expect(await stack.node.rpc("eth_getBalance", ["0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266", "latest"])).not.toBe("0x0");
   });
 
-  it("answers a batch in the node's order with every id echoed, in one node request", async () => {
+  it("answers a batch in the node's order with every id echoed, in one node request", async ({ ethStack: stack }) => {
     const relayed = stack.relay.bodies().length;
     const address = stack.node.accounts[0]!.address;
-    const { status, body } = await rpc([
+    const { status, body } = await rpc(stack, [
       { jsonrpc: "2.0", id: "a", method: "eth_chainId" },
       { jsonrpc: "2.0", id: 7, method: "eth_getBalance", params: [address, "latest"] },
       { jsonrpc: "2.0", id: 0, method: "net_version", params: [] },
@@ -103,41 +99,52 @@ describe("eth-proxy POST /api/v1/eth/jsonrpc (Hardhat)", () => {
     expect(stack.relay.bodies().length).toBe(relayed + 1);
   });
 
-  it(`caps a batch at ${ETH_JSONRPC_MAX_BATCH_CALLS} calls, and refuses a whole batch for one refused or malformed call, without contacting the node`, async () => {
+  it(`caps a batch at ${ETH_JSONRPC_MAX_BATCH_CALLS} calls, and refuses a whole batch for one refused or malformed call, without contacting the node`, async ({
+    ethStack: stack,
+  }) => {
     const call = (id: number) => ({ jsonrpc: "2.0", id, method: "eth_chainId" });
-    const full = await rpc(Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS }, (_, i) => call(i)));
+    const full = await rpc(
+      stack,
+      Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS }, (_, i) => call(i)),
+    );
     expect(full.status).toBe(200);
     expect((full.body as Array<{ id: number }>).map((answer) => answer.id)).toEqual(
       Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS }, (_, i) => i),
     );
 
     const relayed = stack.relay.bodies().length;
-    const over = await rpc(Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS + 1 }, (_, i) => call(i)));
+    const over = await rpc(
+      stack,
+      Array.from({ length: ETH_JSONRPC_MAX_BATCH_CALLS + 1 }, (_, i) => call(i)),
+    );
     expect(over).toEqual({
       status: 400,
       body: { error: { code: -32600, message: expect.stringContaining(String(ETH_JSONRPC_MAX_BATCH_CALLS)) as string }, id: null },
     });
-    const mixed = await rpc([call(1), { jsonrpc: "2.0", id: 2, method: "evm_mine" }, call(3)]);
+    const mixed = await rpc(stack, [call(1), { jsonrpc: "2.0", id: 2, method: "evm_mine" }, call(3)]);
     expect(mixed).toEqual({
       status: 403,
       body: { error: { code: -32601, message: expect.stringContaining("evm_mine") as string }, id: null },
     });
-    const empty = await rpc([]);
+    const empty = await rpc(stack, []);
     expect(empty).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
-    const malformed = await rpc([call(1), { jsonrpc: "2.0", id: 2 }]);
+    const malformed = await rpc(stack, [call(1), { jsonrpc: "2.0", id: 2 }]);
     expect(malformed).toMatchObject({ status: 400, body: { error: { code: -32600 } } });
     expect((empty.body as { error: { message: string } }).error.message).not.toBe(
       (malformed.body as { error: { message: string } }).error.message,
     );
-    expect(await rpc("{not json")).toEqual({
+    expect(await rpc(stack, "{not json")).toEqual({
       status: 400,
       body: { error: { code: -32700, message: expect.any(String) as string }, id: null },
     });
-    expect(await rpc({ jsonrpc: "2.0", id: 5, method: 12 })).toMatchObject({ status: 400, body: { error: { code: -32600 }, id: 5 } });
+    expect(await rpc(stack, { jsonrpc: "2.0", id: 5, method: 12 })).toMatchObject({
+      status: 400,
+      body: { error: { code: -32600 }, id: 5 },
+    });
     expect(stack.relay.bodies().length).toBe(relayed);
   });
 
-  it("broadcasts an ethers-signed transaction through eth_sendRawTransaction", async () => {
+  it("broadcasts an ethers-signed transaction through eth_sendRawTransaction", async ({ ethStack: stack }) => {
     const wallet = new Wallet(stack.node.accounts[6]!.privateKey);
     const to = Wallet.createRandom().address;
     const signed = await wallet.signTransaction({
@@ -151,7 +158,7 @@ describe("eth-proxy POST /api/v1/eth/jsonrpc (Hardhat)", () => {
       maxPriorityFeePerGas: 1n,
     });
     const hash = Transaction.from(signed).hash;
-    expect(await rpc({ jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: [signed] })).toEqual({
+    expect(await rpc(stack, { jsonrpc: "2.0", id: 1, method: "eth_sendRawTransaction", params: [signed] })).toEqual({
       status: 200,
       body: { jsonrpc: "2.0", id: 1, result: hash },
     });

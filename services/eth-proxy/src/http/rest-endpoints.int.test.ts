@@ -5,16 +5,19 @@
  */
 import http from "node:http";
 import { Transaction, Wallet, parseEther, toQuantity } from "ethers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { freePort } from "@chaingate/testing";
-import { startEthStack, type EthStack } from "../testing/index.ts";
+import type { EthStack } from "../testing/index.ts";
+import { ethProxyTest } from "../testing/eth-proxy-fixtures.ts";
 
 const NODE_FAILURE = "Could not connect to ETH node.";
 /** A plain transfer uses exactly 21000 gas. */
 const TRANSFER_GAS = "0x5208";
 
-describe("eth-proxy REST endpoints (Hardhat)", () => {
-  let stack: EthStack;
+const it = ethProxyTest;
+
+/** The REST calls of a test, at the internal edge of the file's stack. */
+function restClient(stack: EthStack) {
   const get = async (path: string) => {
     const response = await stack.request(path);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> & { details?: { reason: string } } };
@@ -25,15 +28,12 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
   };
   const nonce = async (address: string, block: string) =>
     (await get(`/api/v1/eth/account/${address}/nonce?block=${block}`)).body.transactionCount;
+  return { get, post, nonce };
+}
 
-  beforeAll(async () => {
-    stack = await startEthStack();
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  it("reports the node's latest block number as health", async () => {
+describe("eth-proxy REST endpoints (Hardhat): health, key store and nonces", () => {
+  it("reports the node's latest block number as health", async ({ ethStack: stack }) => {
+    const { get } = restClient(stack);
     await stack.node.rpc("hardhat_mine", ["0x3"]);
     const { status, body } = await get("/api/v1/eth/health");
     expect(status).toBe(200);
@@ -41,13 +41,15 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     expect(Date.parse(String(body.time))).toBeGreaterThan(Date.now() - 60_000);
   });
 
-  it("lists the node's key store: Hardhat's 20 dev accounts", async () => {
+  it("lists the node's key store: Hardhat's 20 dev accounts", async ({ ethStack: stack }) => {
+    const { get } = restClient(stack);
     const { status, body } = await get("/api/v1/eth/account");
     expect(status).toBe(200);
     expect((body as unknown as string[]).map((a) => a.toLowerCase())).toEqual(stack.node.accounts.map((a) => a.address.toLowerCase()));
   });
 
-  it("counts a send in the pending nonce at once and in the latest nonce once mined", async () => {
+  it("counts a send in the pending nonce at once and in the latest nonce once mined", async ({ ethStack: stack }) => {
+    const { get, post, nonce } = restClient(stack);
     const [from, to] = [stack.node.accounts[1]!.address, stack.node.accounts[2]!.address];
     const before = { latest: await nonce(from, "latest"), pending: await nonce(from, "pending") };
     expect(before.pending).toBe(before.latest);
@@ -72,7 +74,10 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     }
   });
 
-  it("answers the nonce at a block as {address, block, transactionCount} and refuses a bad block or address", async () => {
+  it("answers the nonce at a block as {address, block, transactionCount} and refuses a bad block or address", async ({
+    ethStack: stack,
+  }) => {
+    const { get } = restClient(stack);
     const address = stack.node.accounts[0]!.address;
     expect(await get(`/api/v1/eth/account/${address}/nonce?block=0x0`)).toEqual({
       status: 200,
@@ -86,8 +91,13 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     }
     expect((await get("/api/v1/eth/account/0x1234/nonce")).status).toBe(400);
   });
+});
 
-  it("passes the node's estimate for a plain transfer through (at least 0x5208) and validates the transaction object", async () => {
+describe("eth-proxy REST endpoints (Hardhat): gas estimates and sends", () => {
+  it("passes the node's estimate for a plain transfer through (at least 0x5208) and validates the transaction object", async ({
+    ethStack: stack,
+  }) => {
+    const { post } = restClient(stack);
     const [from, to] = [stack.node.accounts[3]!.address, stack.node.accounts[4]!.address];
     const direct = await stack.node.rpc<string>("eth_estimateGas", [{ from, to, value: "0x1" }, "latest"]);
     // Hardhat 2 answers 0x5209 (its binary search stops one above the floor); geth answers 0x5208.
@@ -141,7 +151,8 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     expect((await post("/api/v1/eth/account/estimate-gas", { transaction: { from, to }, block: "tomorrow" })).status).toBe(422);
   });
 
-  it("answers a node's refusal to estimate or to send as a 500 with the node's code", async () => {
+  it("answers a node's refusal to estimate or to send as a 500 with the node's code", async ({ ethStack: stack }) => {
+    const { post } = restClient(stack);
     // A deployment whose code is the INVALID opcode: the node cannot estimate it.
     const refused = await post("/api/v1/eth/account/estimate-gas", {
       transaction: { from: stack.node.accounts[0]!.address, data: "0xfe" },
@@ -157,8 +168,13 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
       details: { reason: "node_error", node_message: expect.stringMatching(/unknown account/i) as string },
     });
   });
+});
 
-  it("broadcasts an ethers-signed transaction and reads it back as transaction, receipt, block and balance", async () => {
+describe("eth-proxy REST endpoints (Hardhat): reads of what was sent", () => {
+  it("broadcasts an ethers-signed transaction and reads it back as transaction, receipt, block and balance", async ({
+    ethStack: stack,
+  }) => {
+    const { get, post, nonce } = restClient(stack);
     const wallet = new Wallet(stack.node.accounts[5]!.privateKey);
     const to = Wallet.createRandom().address;
     const value = parseEther("0.25");
@@ -201,7 +217,8 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     expect((await get(`/api/v1/eth/account/${to}/balance`)).body.balance).toBe(toQuantity(value));
   });
 
-  it("answers what does not exist as not_found, and a malformed hash or block as 400 without a node call", async () => {
+  it("answers what does not exist as not_found, and a malformed hash or block as 400 without a node call", async ({ ethStack: stack }) => {
+    const { get } = restClient(stack);
     const unknown = `0x${"ab".repeat(32)}`;
     for (const path of [
       `/api/v1/eth/transactions/${unknown}`,
@@ -228,7 +245,8 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     expect(stack.relay.bodies().length).toBe(relayed);
   });
 
-  it("answers the fee history of recent blocks with the requested percentiles", async () => {
+  it("answers the fee history of recent blocks with the requested percentiles", async ({ ethStack: stack }) => {
+    const { get } = restClient(stack);
     const { status, body } = await get("/api/v1/eth/fee-history?blockCount=2&newestBlock=latest&rewardPercentiles=25,75");
     expect(status).toBe(200);
     expect(body.baseFeePerGas).toHaveLength(3);
@@ -245,8 +263,12 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
       expect({ query, status: (await get(`/api/v1/eth/fee-history?${query}`)).status }).toEqual({ query, status: 400 });
     }
   });
+});
 
-  it("answers the documented 500s when the node is not configured or down, and fails over to a second node", async () => {
+describe("eth-proxy REST endpoints (Hardhat): the node down, unconfigured or failing over", () => {
+  it("answers the documented 500s when the node is not configured or down, and fails over to a second node", async ({
+    ethStack: stack,
+  }) => {
     const dead = `http://127.0.0.1:${await freePort()}`;
     const answers = async (env: Record<string, string>) => {
       const proxy = await stack.startProxy(env);
@@ -278,10 +300,10 @@ describe("eth-proxy REST endpoints (Hardhat)", () => {
     expect(failover.jsonrpc).toEqual([200, { jsonrpc: "2.0", id: 9, result: toQuantity(stack.node.chainId) }]);
   });
 
-  it.each([
+  it.for([
     ["after the node began the block", '{"jsonrpc":"2.0","id":1,"result":{"transactions":['],
     ["while the node has sent only its headers", ""],
-  ])("cancels the node call of a client that disconnects %s", async (_when, opening) => {
+  ])("cancels the node call of a client that disconnects %s", async ([_when, opening], { ethStack: stack }) => {
     let nodeSawClose = false;
     let calls = 0;
     // A node that takes its time over a large block.

@@ -4,28 +4,15 @@
  * apart, unspent leases lapse, and an unreachable database falls back to a per-replica limit with
  * a warning instead of failing requests.
  */
-import { createDatabase, migrateToLatest, type Database } from "@chaingate/db";
+import { createDatabase } from "@chaingate/db";
 import { createLogger } from "@chaingate/logger";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
+import { gatewayTest as it } from "../testing/gateway-fixtures.ts";
 import { GATEWAY_SCHEMA, type GatewayDatabase } from "./database-schema.ts";
-import { gatewayMigrations } from "./migrations/index.ts";
 import { createSharedRateLimit, type SharedRateLimit } from "./shared-rate-limit.ts";
 
 const silent = () => createLogger({ service: "test", level: "silent" });
-let testDatabase: TestDatabase;
-let database: Database<GatewayDatabase>;
 let nextKeyId = 1;
-
-beforeAll(async () => {
-  testDatabase = await createTestDatabase();
-  database = createDatabase<GatewayDatabase>({ connectionString: testDatabase.connectionString, schema: GATEWAY_SCHEMA });
-  await migrateToLatest(database.db, GATEWAY_SCHEMA, gatewayMigrations);
-});
-afterAll(async () => {
-  await database?.close();
-  await testDatabase?.drop();
-});
 
 /** Takes `count` requests of `keyId` at once, spread round-robin over `replicas`; the number admitted. */
 async function admitted(replicas: SharedRateLimit[], keyId: number, count: number): Promise<number> {
@@ -34,7 +21,7 @@ async function admitted(replicas: SharedRateLimit[], keyId: number, count: numbe
 }
 
 describe("the shared rate limit", () => {
-  it("admits one second's worth between three replicas, whatever the lease size", async () => {
+  it("admits one second's worth between three replicas, whatever the lease size", async ({ gatewayDb: database }) => {
     for (const rate of [5, 50]) {
       const replicas = [1, 2, 3].map(() => createSharedRateLimit(database.db, rate, silent()));
       const keyId = nextKeyId++;
@@ -46,7 +33,7 @@ describe("the shared rate limit", () => {
     }
   });
 
-  it("refuses with the seconds until a token is back, and admits again after the refill", async () => {
+  it("refuses with the seconds until a token is back, and admits again after the refill", async ({ gatewayDb: database }) => {
     const limit = createSharedRateLimit(database.db, 2, silent());
     const keyId = nextKeyId++;
     expect(await admitted([limit], keyId, 2)).toBe(2);
@@ -55,7 +42,9 @@ describe("the shared rate limit", () => {
     expect(await admitted([limit], keyId, 2)).toBe(2);
   });
 
-  it("lets an unspent lease lapse: a replica that leased tokens a while ago cannot add them to a full bucket", async () => {
+  it("lets an unspent lease lapse: a replica that leased tokens a while ago cannot add them to a full bucket", async ({
+    gatewayDb: database,
+  }) => {
     const rate = 20; // leases of 2
     const early = createSharedRateLimit(database.db, rate, silent());
     const keyId = nextKeyId++;
@@ -67,7 +56,7 @@ describe("the shared rate limit", () => {
     expect(count).toBeLessThanOrEqual(rate + Math.floor(((performance.now() - startedMs) / 1000) * rate));
   });
 
-  it("keeps account buckets apart from key buckets: the same id is two buckets", async () => {
+  it("keeps account buckets apart from key buckets: the same id is two buckets", async ({ gatewayDb: database }) => {
     const id = nextKeyId++;
     const perKey = createSharedRateLimit(database.db, 2, silent(), "key");
     const perAccount = createSharedRateLimit(database.db, 2, silent(), "account");

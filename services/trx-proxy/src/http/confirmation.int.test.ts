@@ -3,17 +3,14 @@
  * the simulator's solidified block lagging the head as mainnet's does.
  */
 import { TronWeb } from "tronweb";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTrxStack, type TrxStack } from "../testing/index.ts";
+import { expect } from "vitest";
+import { trxProxyTest } from "../testing/trx-proxy-fixtures.ts";
 
 const SOLID_LAG = 2;
-let stack: TrxStack;
-beforeAll(async () => {
-  stack = await startTrxStack({ devnode: { solidLag: SOLID_LAG } });
-});
-afterAll(() => stack?.stop());
+trxProxyTest.scoped({ trxStackSettings: { devnode: { solidLag: SOLID_LAG } } });
+const it = trxProxyTest;
 
-it("reports unconfirmed until the block is solidified, then confirmed", async () => {
+it("reports unconfirmed until the block is solidified, then confirmed", async ({ trxStack: stack }) => {
   const [alice, bob] = stack.devnode.genesis.accounts;
   const created = (await (
     await stack.post("/api/v1/trx/transactions/create", { from: alice!.base58, to: bob!.base58, amount: "3" })

@@ -6,8 +6,9 @@
 import { Writable } from "node:stream";
 import { createLogger } from "@chaingate/logger";
 import { TronWeb } from "tronweb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTrxStack, type TrxStack } from "../testing/index.ts";
+import { describe, expect } from "vitest";
+import type { TrxStack } from "../testing/index.ts";
+import { trxProxyTest } from "../testing/trx-proxy-fixtures.ts";
 
 const SUNSET = new Date("2026-12-01T00:00:00Z");
 const MNEMONIC = "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";
@@ -15,33 +16,39 @@ let clock = new Date("2026-11-23T12:00:00Z");
 const logLines: string[] = [];
 /** Every secret a request of this file sent or received. */
 const secrets = new Set<string>([MNEMONIC]);
-let stack: TrxStack;
-
-beforeAll(async () => {
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
-      done();
-    },
-  });
-  const logger = createLogger({ service: "trx-proxy", destination, level: "trace" });
-  stack = await startTrxStack({ logger, env: { LOG_LEVEL: "trace" }, dependencies: { now: () => clock } });
+const destination = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+    done();
+  },
 });
-afterAll(() => stack?.stop());
+trxProxyTest.scoped({
+  trxStackSettings: {
+    logger: createLogger({ service: "trx-proxy", destination, level: "trace" }),
+    env: { LOG_LEVEL: "trace" },
+    dependencies: { now: () => clock },
+  },
+});
+const it = trxProxyTest;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read several levels deep, as a client does
 type Body = Record<string, any>;
-const post = async (path: string, body: unknown) => {
-  const response = await stack.post(`/api/v1/trx/account/${path}`, body);
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
-};
-const alice = () => stack.devnode.genesis.accounts[0]!;
-const bob = () => stack.devnode.genesis.accounts[1]!;
-const balances = async (address: string) => (await (await stack.request(`/api/v1/trx/account/${address}/balance`)).json()) as Body;
-const transaction = async (txid: string) => (await (await stack.request(`/api/v1/trx/transactions/${txid}`)).json()) as Body;
+/** The calls and genesis accounts of a test, over the file's stack. */
+function deprecatedClient(stack: TrxStack) {
+  const post = async (path: string, body: unknown) => {
+    const response = await stack.post(`/api/v1/trx/account/${path}`, body);
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
+  };
+  const alice = () => stack.devnode.genesis.accounts[0]!;
+  const bob = () => stack.devnode.genesis.accounts[1]!;
+  const balances = async (address: string) => (await (await stack.request(`/api/v1/trx/account/${address}/balance`)).json()) as Body;
+  const transaction = async (txid: string) => (await (await stack.request(`/api/v1/trx/transactions/${txid}`)).json()) as Body;
+  return { post, alice, bob, balances, transaction };
+}
 
-describe("before the sunset", () => {
-  it("POST account/create returns a fresh key and its address, with the deprecation headers", async () => {
+describe("before the sunset: keys", () => {
+  it("POST account/create returns a fresh key and its address, with the deprecation headers", async ({ trxStack: stack }) => {
+    const { post } = deprecatedClient(stack);
     const { status, headers, body } = await post("create", {});
     expect(status).toBe(200);
     secrets.add(body.private_key as string);
@@ -52,7 +59,8 @@ describe("before the sunset", () => {
     expect(headers.get("link")).toContain('</api/v1/trx/transactions/create>; rel="successor-version"');
   });
 
-  it("POST account/private-key derives m/44'/195'/0'/0/{index} as TronWeb does, and refuses a bad phrase", async () => {
+  it("POST account/private-key derives m/44'/195'/0'/0/{index} as TronWeb does, and refuses a bad phrase", async ({ trxStack: stack }) => {
+    const { post } = deprecatedClient(stack);
     for (const index of [0, 3]) {
       const { status, body } = await post("private-key", { mnemonic: MNEMONIC, index });
       const expected = TronWeb.fromMnemonic(MNEMONIC, `m/44'/195'/0'/0/${index}`) as { privateKey: string; address: string };
@@ -70,8 +78,11 @@ describe("before the sunset", () => {
     });
     expect(await post("private-key", {})).toMatchObject({ status: 400, body: { error: "The mnemonic field is required." } });
   });
+});
 
-  it("POST account/send moves 0.1 TRX as 100000 SUN, signed locally, and answers the spec's fields", async () => {
+describe("before the sunset: sends", () => {
+  it("POST account/send moves 0.1 TRX as 100000 SUN, signed locally, and answers the spec's fields", async ({ trxStack: stack }) => {
+    const { post, alice, bob, balances, transaction } = deprecatedClient(stack);
     secrets.add(alice().privateKey);
     const to = TronWeb.createRandom() as unknown as { address: string };
     const { status, headers, body } = await post("send", { private_key: alice().privateKey, to_address: to.address, amount: 0.1 });
@@ -95,7 +106,8 @@ describe("before the sunset", () => {
     });
   });
 
-  it("POST account/send answers the spec's 400 messages", async () => {
+  it("POST account/send answers the spec's 400 messages", async ({ trxStack: stack }) => {
+    const { post, alice, bob } = deprecatedClient(stack);
     const valid = { private_key: alice().privateKey, to_address: bob().base58, amount: "1" };
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ to_address: bob().base58, amount: "1" }, "The private_key, to_address and amount fields are required."],
@@ -114,7 +126,8 @@ describe("before the sunset", () => {
     expect(refused.body.error).toMatch(/^Broadcast failed: .*(no OwnerAccount|balance is not sufficient)/);
   });
 
-  it("POST account/send/usdt sends whole USDT with fee_limit 15 TRX by default (15000000 SUN upstream)", async () => {
+  it("POST account/send/usdt sends whole USDT with fee_limit 15 TRX by default (15000000 SUN upstream)", async ({ trxStack: stack }) => {
+    const { post, bob, balances, transaction } = deprecatedClient(stack);
     secrets.add(bob().privateKey);
     const to = TronWeb.createRandom() as unknown as { address: string };
     const { status, body } = await post("send/usdt", { private_key: bob().privateKey, to_address: to.address, amount: 2.5 });
@@ -134,7 +147,10 @@ describe("before the sunset", () => {
     expect((await balances(to.address)).trc20_tokens.USDT).toMatchObject({ balance_raw: "2500000", balance: "2.5" });
   });
 
-  it("POST account/send/usdt: accepted is not executed (a 1 TRX fee_limit runs out of energy), and its 400s", async () => {
+  it("POST account/send/usdt: accepted is not executed (a 1 TRX fee_limit runs out of energy), and its 400s", async ({
+    trxStack: stack,
+  }) => {
+    const { post, alice, bob, transaction } = deprecatedClient(stack);
     const accepted = await post("send/usdt", { private_key: bob().privateKey, to_address: alice().base58, amount: 1, fee_limit: 1 });
     expect(accepted.body.success).toBe(true);
     await stack.devnode.produceBlock();
@@ -156,7 +172,8 @@ describe("before the sunset", () => {
     });
   });
 
-  it("answers a node that is down with 500 {error}", async () => {
+  it("answers a node that is down with 500 {error}", async ({ trxStack: stack }) => {
+    const { alice, bob } = deprecatedClient(stack);
     const down = await stack.startProxy({ TRON_NODE_URL: "http://127.0.0.1:1" }, { now: () => clock });
     const response = await down.request("/api/v1/trx/account/send", {
       method: "POST",
@@ -168,7 +185,8 @@ describe("before the sunset", () => {
 });
 
 describe("from the sunset instant", () => {
-  it("answers 410 naming the replacement, one millisecond before it still serves", async () => {
+  it("answers 410 naming the replacement, one millisecond before it still serves", async ({ trxStack: stack }) => {
+    const { post, alice, bob } = deprecatedClient(stack);
     clock = new Date(SUNSET.getTime() - 1);
     expect((await post("create", {})).status).toBe(200);
     clock = SUNSET;

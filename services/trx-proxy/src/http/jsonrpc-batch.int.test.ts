@@ -3,25 +3,25 @@
  * JSONRPC_MAX_BATCH (default 1,000) calls, checked whole, sent to the node in chunks of
  * TRON_NODE_MAX_BATCH (here 25), answered as one array in request order.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTrxStack, type TrxStack } from "../testing/index.ts";
+import { expect } from "vitest";
+import type { TrxStack } from "../testing/index.ts";
+import { trxProxyTest } from "../testing/trx-proxy-fixtures.ts";
 
-let stack: TrxStack;
+trxProxyTest.scoped({ trxStackSettings: { env: { TRON_NODE_MAX_BATCH: "25" } } });
+const it = trxProxyTest;
 
-beforeAll(async () => {
-  stack = await startTrxStack({ env: { TRON_NODE_MAX_BATCH: "25" } });
-});
-afterAll(() => stack?.stop());
-
-const rpc = async (body: unknown) => {
+const rpc = async (stack: TrxStack, body: unknown) => {
   const response = await stack.request("/api/v1/trx/jsonrpc", { method: "POST", body: JSON.stringify(body) });
   return { status: response.status, contentType: response.headers.get("content-type"), body: (await response.json()) as unknown };
 };
 
-it("answers a batch of 1,000 calls in request order, a refused one refusing all, 1,001 refused whole", async () => {
+it("answers a batch of 1,000 calls in request order, a refused one refusing all, 1,001 refused whole", async ({ trxStack: stack }) => {
   const call = (id: number) =>
     id % 2 === 0 ? { jsonrpc: "2.0", id, method: "eth_chainId" } : { jsonrpc: "2.0", id, method: "eth_blockNumber", params: [] };
-  const full = await rpc(Array.from({ length: 1_000 }, (_, i) => call(i)));
+  const full = await rpc(
+    stack,
+    Array.from({ length: 1_000 }, (_, i) => call(i)),
+  );
   // The node's own content type, passed on.
   const direct = await fetch(`${stack.devnode.url}/jsonrpc`, { method: "POST", body: JSON.stringify(call(0)) });
   expect(full).toMatchObject({ status: 200, contentType: direct.headers.get("content-type") });
@@ -29,12 +29,17 @@ it("answers a batch of 1,000 calls in request order, a refused one refusing all,
   expect(answers.map((answer) => answer.id)).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
   expect(answers[998]!.result).toBe("0xa57cb69c");
   expect(answers[999]!.result).toMatch(/^0x[0-9a-f]+$/);
-  expect(await rpc(Array.from({ length: 1_001 }, (_, i) => call(i)))).toMatchObject({
+  expect(
+    await rpc(
+      stack,
+      Array.from({ length: 1_001 }, (_, i) => call(i)),
+    ),
+  ).toMatchObject({
     status: 400,
     body: { error: { code: -32600 }, id: null },
   });
   expect(
-    await rpc([
+    await rpc(stack, [
       ...Array.from({ length: 50 }, (_, i) => call(i)),
       { jsonrpc: "2.0", id: 50, method: "eth_sendRawTransaction", params: ["0x00"] },
     ]),

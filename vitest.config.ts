@@ -22,7 +22,9 @@ export default defineConfig({
     globalSetup: ["testkit/testing/src/global-setup.ts"],
     // Fails a test file whose test gateway served an answer the OpenAPI document does not describe.
     setupFiles: ["testkit/testing/src/openapi-answers/openapi-answers-setup.ts"],
-    testTimeout: 60_000,
+    // A file-scoped fixture starts inside the first test that names it, so that test's time includes
+    // the file's set-up (nodes, services): the same allowance as the hooks that used to do it.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });

@@ -12,6 +12,7 @@ import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
 import { benchDeliveryClaims } from "./delivery/claim-cost.ts";
 import { benchRelayMemory } from "./delivery/relay-memory.ts";
+import { benchEventCursor } from "./delivery/event-cursor.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
 import { benchWatchFeed } from "./watch/watch-feed.ts";
 import { benchRssBounds } from "./memory/rss-bounds.ts";
@@ -26,6 +27,7 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   "trx-balance": benchTrxBalance,
   delivery: benchDeliveryThroughput,
   "delivery-claims": benchDeliveryClaims,
+  "event-cursor": benchEventCursor,
   "relay-memory": benchRelayMemory,
   "notification-latency": benchNotificationLatency,
   "watch-feed": benchWatchFeed,

@@ -17,7 +17,7 @@
  *   gateway serves at /console.
  *
  * dist/ runs where those packages resolve from the service's directory: the flat node_modules of
- * `pnpm deploy` (the image), not the workspace's isolated one (the workspace runs `start`, on tsx).
+ * `pnpm deploy` (the image), not the workspace's isolated one (the workspace runs `start`: the TypeScript sources, on Node's own type stripping).
  */
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -41,6 +41,7 @@ const NOT_SETTINGS: Record<string, string> = {
   WEBHOOK_LIST_ADDRESS_CAP: "packages/contracts/src/api/webhooks/webhook-limits.ts",
   BUCKETS_PER_READ: "services/delivery/src/workers/webhook-changed-relay.ts",
   WEBHOOK_MAX_PAGE: "packages/contracts/src/api/webhooks/webhook-limits.ts",
+  REQUEST_BODY_LIMITS: "packages/contracts/src/api/request-body-limits.ts",
   // Streams, results and statuses
   WEBHOOK_FEED: "packages/contracts/src/events/webhook-changed.ts",
   OUT_OF_ENERGY: "peers/tron-devnode/src/transaction.ts",

@@ -190,7 +190,9 @@ cleanups.push(() => anvil.stop());
 // A USDT-like ERC-20 (account 0 holds the supply): the scanner whitelists it, so ETH webhooks with
 // include_tokens are notified of its transfers. First transaction of a fresh chain: same address every start.
 const usdt = await deployUsdtLikeToken(anvil);
-services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = `USDT:${usdt.address}:${usdt.decimals}`;
+services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = JSON.stringify([
+  { contract: usdt.address, symbol: "USDT", decimals: usdt.decimals },
+]);
 
 // The web console the gateway serves at /console: built into this stack's data dir (a second stack
 // beside a developer's builds its own copy).
@@ -241,7 +243,7 @@ async function ensureDevKey(): Promise<string | undefined> {
   const kept = existsSync(DEV_KEY_FILE) ? readFileSync(DEV_KEY_FILE, "utf8").trim() : "";
   if (kept && (await fetch(`${gatewayUrl}/api/v1/keys`, { headers: { "x-api-key": kept } })).status !== 401) return kept;
   const admin = (...args: string[]) =>
-    execFileSync(process.execPath, ["--import", "tsx", "services/gateway/src/admin/cli.ts", ...args], {
+    execFileSync(process.execPath, ["services/gateway/src/admin/cli.ts", ...args], {
       cwd: ROOT,
       env,
       encoding: "utf8",

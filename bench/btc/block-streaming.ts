@@ -15,12 +15,11 @@ import {
   type SpawnedService,
 } from "@chaingate/testing";
 import { ROOT } from "../support/processes.ts";
-import { timeFetch } from "../support/time-fetch.ts";
+import { judgeBlockStreaming, timeFetch } from "../support/time-fetch.ts";
 
 const TRANSACTIONS = Number(process.env.BENCH_BLOCK_TRANSACTIONS ?? 8_000);
 /** Outputs per fan-out transaction: keeps each under the 100 kvB standardness limit. */
 const FANOUT_OUTPUTS = 2_000;
-const MB = 1024 * 1024;
 
 /** One JSON-RPC batch to the node (the regtest helper sends single calls). */
 async function batch<T>(node: LitecoindRegtest, calls: [string, unknown[]][], wallet = true): Promise<T[]> {
@@ -115,39 +114,11 @@ export async function benchBlockStreaming(): Promise<boolean> {
       });
     const viaGateway = () => timeFetch(`http://127.0.0.1:${gatewayPort}/api/v1/btc/block/${height}`, { headers: { "x-api-key": key } });
 
-    const measure = async () => {
-      for (const service of services) service.resetPeakMemory();
-      const before = services.map((s) => s.memory().rss);
-      const timing = await viaGateway();
-      const growth = services.map((s, i) => (s.memory().peakRss - before[i]!) / MB);
-      return { timing, proxyGrowth: growth[0]!, gatewayGrowth: growth[1]! };
-    };
-    // The first large bodies a process handles size its heap and external buffers once (measured:
-    // 15-35 MB whatever the body); a long-running service lives in the regime after that.
-    const warmups = [await measure(), await measure()];
-    const directTimings = [await direct(), await direct(), await direct()];
-    const later = [await measure(), await measure(), await measure()];
-    const directTtfb = Math.min(...directTimings.map((t) => t.ttfbMs));
-    const gatewayTtfb = Math.min(...later.map((l) => l.timing.ttfbMs));
-    const blockMb = later[0]!.timing.bytes / MB;
-    const worstSteadyGrowth = Math.max(...later.flatMap((l) => [l.proxyGrowth, l.gatewayGrowth]));
-
-    console.log(
-      `block ${height}: ${nTx} transactions, ${blockMb.toFixed(1)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(1)} MB)`,
+    return await judgeBlockStreaming(
+      { proxyName: "btc-proxy", services, direct, viaGateway },
+      (blockMb, directMb) =>
+        `block ${height}: ${nTx} transactions, ${blockMb.toFixed(1)} MB of JSON (node envelope: ${directMb.toFixed(1)} MB)`,
     );
-    console.log(
-      `time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`,
-    );
-    console.log(
-      `total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`,
-    );
-    console.log(
-      `peak RSS growth (first two large bodies in each process, heap sizing included): btc-proxy ${warmups.map((w) => w.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${warmups.map((w) => w.gatewayGrowth.toFixed(1)).join(" / ")} MB`,
-    );
-    console.log(
-      `peak RSS growth (the three fetches after): btc-proxy ${later.map((l) => l.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${later.map((l) => l.gatewayGrowth.toFixed(1)).join(" / ")} MB   target < block size ${blockMb.toFixed(1)} MB   ${worstSteadyGrowth < blockMb ? "PASS" : "FAIL"}`,
-    );
-    return gatewayTtfb < 2 * directTtfb && worstSteadyGrowth < blockMb;
   } finally {
     await Promise.all(services.map((s) => s.stop()));
     await node.stop();

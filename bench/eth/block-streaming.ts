@@ -8,7 +8,7 @@
  */
 import { createTestDatabase, startHardhat, type HardhatNode, type SpawnedService } from "@chaingate/testing";
 import { startEthProxyBehindGateway } from "../support/eth-proxy-behind-gateway.ts";
-import { timeFetch } from "../support/time-fetch.ts";
+import { judgeBlockStreaming, timeFetch } from "../support/time-fetch.ts";
 
 const TRANSACTIONS = Math.max(500, Number(process.env.BENCH_ETH_BLOCK_TRANSACTIONS ?? 1_500));
 const CALL_DATA_BYTES = 2_048;
@@ -17,7 +17,6 @@ const CALL_DATA = `0x${"ab".repeat(CALL_DATA_BYTES)}`;
 /** The EIP-7623 floor: 21,000 + 40 gas per non-zero call-data byte. */
 const GAS_PER_TRANSFER = 21_000 + 40 * CALL_DATA_BYTES;
 const CALLS_PER_BATCH = 100;
-const MB = 1024 * 1024;
 
 async function batch(node: HardhatNode, calls: [string, unknown[]][]): Promise<void> {
   const response = await fetch(node.url, {
@@ -67,39 +66,11 @@ export async function benchEthBlockStreaming(): Promise<boolean> {
     const viaGateway = () =>
       timeFetch(`${gatewayUrl}/api/v1/eth/block/${blockNumber}?fullTransactions=true`, { headers: { "x-api-key": key } });
 
-    const measure = async () => {
-      for (const service of services) service.resetPeakMemory();
-      const before = services.map((s) => s.memory().rss);
-      const timing = await viaGateway();
-      const growth = services.map((s, i) => (s.memory().peakRss - before[i]!) / MB);
-      return { timing, proxyGrowth: growth[0]!, gatewayGrowth: growth[1]! };
-    };
-    // The first large bodies a process handles size its heap and buffers once; a long-running
-    // service lives in the regime after that (as in the Bitcoin bench).
-    const warmups = [await measure(), await measure()];
-    const directTimings = [await direct(), await direct(), await direct()];
-    const later = [await measure(), await measure(), await measure()];
-    const directTtfb = Math.min(...directTimings.map((t) => t.ttfbMs));
-    const gatewayTtfb = Math.min(...later.map((l) => l.timing.ttfbMs));
-    const blockMb = later[0]!.timing.bytes / MB;
-    const worstSteadyGrowth = Math.max(...later.flatMap((l) => [l.proxyGrowth, l.gatewayGrowth]));
-
-    console.log(
-      `block ${Number(blockNumber)}: ${Number(count)} transactions, ${blockMb.toFixed(2)} MB of JSON (node envelope: ${(directTimings[0]!.bytes / MB).toFixed(2)} MB)`,
+    return await judgeBlockStreaming(
+      { proxyName: "eth-proxy", services, direct, viaGateway },
+      (blockMb, directMb) =>
+        `block ${Number(blockNumber)}: ${Number(count)} transactions, ${blockMb.toFixed(2)} MB of JSON (node envelope: ${directMb.toFixed(2)} MB)`,
     );
-    console.log(
-      `time to first byte: direct ${directTtfb.toFixed(1)} ms, through gateway ${gatewayTtfb.toFixed(1)} ms (${(gatewayTtfb / directTtfb).toFixed(2)}x)   target < 2x   ${gatewayTtfb < 2 * directTtfb ? "PASS" : "FAIL"}`,
-    );
-    console.log(
-      `total time: direct ${Math.min(...directTimings.map((t) => t.totalMs)).toFixed(1)} ms, through gateway ${Math.min(...later.map((l) => l.timing.totalMs)).toFixed(1)} ms`,
-    );
-    console.log(
-      `peak RSS growth (first two fetches, heap sizing included): eth-proxy ${warmups.map((w) => w.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${warmups.map((w) => w.gatewayGrowth.toFixed(1)).join(" / ")} MB`,
-    );
-    console.log(
-      `peak RSS growth (the three fetches after): eth-proxy ${later.map((l) => l.proxyGrowth.toFixed(1)).join(" / ")} MB, gateway ${later.map((l) => l.gatewayGrowth.toFixed(1)).join(" / ")} MB   target < block size ${blockMb.toFixed(2)} MB   ${worstSteadyGrowth < blockMb ? "PASS" : "FAIL"}`,
-    );
-    return gatewayTtfb < 2 * directTtfb && worstSteadyGrowth < blockMb;
   } finally {
     await Promise.all(services.map((s) => s.stop()));
     await node.stop();

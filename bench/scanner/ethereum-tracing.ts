@@ -11,10 +11,11 @@
  * generation: the scanner starts with `--max-semi-space-size=4` (services/scanner/package.json),
  * which about doubles the CPU per block of both modes against this process's default.
  */
-import { createTestDatabase, silentLogger } from "@chaingate/testing";
+import { createTestDatabase } from "@chaingate/testing";
 import type { NodeClient } from "@chaingate/node-client";
 import { createEthereumBlockSource, ethereumBlockHeader, followChain, matchEthereumBlock, type WatchIndex } from "@chaingate/scanner";
-import { fixedWatchFeed, openScannerState } from "@chaingate/scanner/testing";
+import { openScannerState } from "@chaingate/scanner/testing";
+import { benchFollowerOptions } from "./bench-follower-options.ts";
 import { createHash } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import { ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
@@ -224,13 +225,7 @@ export async function ethereumTracingThroughput(index: WatchIndex): Promise<Ethe
           header: ethereumBlockHeader,
           match: (block, watch) => matchEthereumBlock(block, watch, new Map()),
         },
-        index,
-        watchFeed: fixedWatchFeed(),
-        store: state.store,
-        sink: state.sink,
-        logger: silentLogger,
-        signal: controller.signal,
-        startHeight: 0,
+        ...benchFollowerOptions(state, index, controller.signal),
         fetchConcurrency: 8,
         onBlock: (_block, matches) => {
           if (++processed === WARM_UP_BLOCKS) {

@@ -11,7 +11,7 @@
  * The Ethereum follower with call tracing on and off (ethereum-tracing.ts; target: at most 2x).
  */
 import type { Coin } from "@chaingate/contracts";
-import { createTestDatabase, silentLogger } from "@chaingate/testing";
+import { createTestDatabase } from "@chaingate/testing";
 import {
   followChain,
   matchBitcoinBlock,
@@ -21,7 +21,8 @@ import {
   WatchIndex,
   type TronBlockData,
 } from "@chaingate/scanner";
-import { fixedWatchFeed, openScannerState } from "@chaingate/scanner/testing";
+import { openScannerState } from "@chaingate/scanner/testing";
+import { benchFollowerOptions } from "./bench-follower-options.ts";
 import { heapUsed } from "../support/heap-used.ts";
 import { ethereumTracingThroughput, TARGET_TRACING_COST } from "./ethereum-tracing.ts";
 import { bitcoinAddress, bitcoinBlock, ethereumAddress, ethereumBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
@@ -215,13 +216,7 @@ async function tronFollowerThroughput(index: WatchIndex): Promise<number> {
         header: tronBlockHeader,
         match: (block, watch) => matchTronBlock(block, watch, TRON_TOKENS),
       },
-      index,
-      watchFeed: fixedWatchFeed(),
-      store: state.store,
-      sink: state.sink,
-      logger: silentLogger,
-      signal: controller.signal,
-      startHeight: 0,
+      ...benchFollowerOptions(state, index, controller.signal),
       fetchConcurrency: 50,
       onBlock: () => {
         if (++processed === 50) started = process.hrtime.bigint();

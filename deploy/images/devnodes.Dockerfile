@@ -14,9 +14,15 @@ COPY packages/chains/tron/package.json /tmp/tron-package.json
 RUN npm init -y >/dev/null \
  && npm install --no-fund --no-audit --loglevel=error esbuild@0.25.12 \
       $(node -e 'const d={...require("/tmp/tron-devnode-package.json").dependencies,...require("/tmp/tron-package.json").dependencies};console.log(Object.entries(d).filter(([,v])=>!v.startsWith("workspace:")).map(([n,v])=>n+"@"+v).join(" "))')
-# The workspace package as esbuild resolves it: its package.json "exports" point at its sources.
+# The workspace packages as esbuild resolves them (their package.json "exports" point at their
+# sources): @chaingate/tron and its own workspace dependencies, @chaingate/config (the token list's
+# parser; its zod is the one installed above) and @chaingate/errors.
 COPY packages/chains/tron/package.json ./node_modules/@chaingate/tron/package.json
 COPY packages/chains/tron/src ./node_modules/@chaingate/tron/src
+COPY packages/config/package.json ./node_modules/@chaingate/config/package.json
+COPY packages/config/src ./node_modules/@chaingate/config/src
+COPY packages/errors/package.json ./node_modules/@chaingate/errors/package.json
+COPY packages/errors/src ./node_modules/@chaingate/errors/src
 COPY peers/tron-devnode/src ./src
 RUN npx esbuild src/bin/tron-devnode.ts --bundle --platform=node --format=esm --target=node20 \
       --outfile=/out/tron-devnode.mjs --log-level=warning \

@@ -61,8 +61,15 @@ async function waitUntilHealthy(containers: string[], deadlineMs: number): Promi
     if (lines.length === containers.length && lines.every((line) => line.endsWith(" healthy"))) return;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
+  // What each health check printed (and when): a check that timed out reads differently from one that got an error.
+  const ids = (await compose(["ps", "-q", ...containers])).stdout.split("\n").filter(Boolean);
+  const checks = await exec(
+    "docker",
+    ["inspect", "--format", "{{.Name}}{{range .State.Health.Log}} [{{.Start}} exit {{.ExitCode}}: {{.Output}}]{{end}}", ...ids],
+    { allowFailure: true },
+  );
   const logs = await compose(["logs", "--tail=30", ...containers], { allowFailure: true });
-  throw new Error(`not healthy within ${deadlineMs} ms:\n${states}\n${logs.stdout.slice(-6000)}`);
+  throw new Error(`not healthy within ${deadlineMs} ms:\n${states}\nhealth checks:\n${checks.stdout}\n${logs.stdout.slice(-6000)}`);
 }
 
 function gateway(pathname: string, init: RequestInit = {}): Promise<Response> {
@@ -88,7 +95,8 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
     };
     const started = ["postgres", "nats", "litecoind", ...(needsAllDevnodes ? ["anvil", "tron-devnode"] : []), ...services];
     await compose(["up", "-d", "--no-build", ...started]);
-    await waitUntilHealthy(started, 120_000);
+    // Generous: on a loaded 2-core CI machine the last services to start (after Postgres and NATS) took over 100 s to pass.
+    await waitUntilHealthy(started, 240_000);
 
     const account = (
       await compose(["exec", "-T", "gateway", "node", "dist/admin.js", "accounts", "create", "--name", "compose test"])

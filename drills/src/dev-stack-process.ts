@@ -4,13 +4,11 @@
  * namespace. Shared by the drills that start, stop and use it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { createTestDatabase, DEV_LITECOIND_OPTIONS, waitForExit, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll } from "vitest";
+import { DEV_LITECOIND_OPTIONS, waitForExit, type TestDatabase } from "@chaingate/testing";
 
 /** The stack's default ports (scripts/dev.ts), each moved by the offset. */
 export const DEV_BASE_PORTS = {
@@ -100,7 +98,7 @@ export async function interruptDevStack(stack: DevStackProcess, timeoutMs: numbe
   return true;
 }
 
-/** Where a test file's dev stack lives, apart from anything else on the machine. */
+/** Where a test file's dev stack lives, apart from anything else on the machine (the drills' `devStackPlace` fixture). */
 export interface DevStackPlace {
   readonly database: TestDatabase;
   readonly dataDir: string;
@@ -113,29 +111,29 @@ export interface DevStackPlace {
   env(): Record<string, string>;
 }
 
-/** A private database, data dir, port offset and namespace for the file's tests, made before them and removed after. */
-export function useDevStackPlace(name: string): DevStackPlace {
-  // Filled in by beforeAll, before any test reads it.
-  const place = { namespace: `${name}${randomBytes(4).toString("hex")}`, stack: undefined } as unknown as {
-    -readonly [K in keyof DevStackPlace]: DevStackPlace[K];
+/**
+ * A place for a dev stack over `database` (the file's) and `namespace` (its bus's): a data dir and
+ * a free port offset of its own. `close` kills the stack's whole group if it still runs and removes
+ * the data dir; the database is the caller's.
+ */
+export async function openDevStackPlace(database: TestDatabase, namespace: string): Promise<DevStackPlace & { close(): Promise<void> }> {
+  const [dataDir, offset] = await Promise.all([mkdtemp(path.join(os.tmpdir(), "chaingate-dev-stack-")), freeDevPortOffset()]);
+  const place = {
+    database,
+    dataDir,
+    offset,
+    namespace,
+    stack: undefined as DevStackProcess | undefined,
+    env: () => ({
+      DATABASE_URL: database.connectionString,
+      NATS_NAMESPACE: namespace,
+      DEV_PORT_OFFSET: String(offset),
+      DEV_DATA_DIR: dataDir,
+    }),
+    async close() {
+      if (place.stack && devStackGroupAlive(place.stack.child.pid!)) process.kill(-place.stack.child.pid!, "SIGKILL");
+      await rm(dataDir, { recursive: true, force: true });
+    },
   };
-  place.env = () => ({
-    DATABASE_URL: place.database.connectionString,
-    NATS_NAMESPACE: place.namespace,
-    DEV_PORT_OFFSET: String(place.offset),
-    DEV_DATA_DIR: place.dataDir,
-  });
-  beforeAll(async () => {
-    [place.database, place.dataDir, place.offset] = await Promise.all([
-      createTestDatabase(),
-      mkdtemp(path.join(os.tmpdir(), `chaingate-${name}-`)),
-      freeDevPortOffset(),
-    ]);
-  }, 60_000);
-  afterAll(async () => {
-    if (place.stack && devStackGroupAlive(place.stack.child.pid!)) process.kill(-place.stack.child.pid!, "SIGKILL");
-    await place.database?.drop();
-    if (place.dataDir) await rm(place.dataDir, { recursive: true, force: true });
-  });
   return place;
 }

@@ -16,94 +16,90 @@
  * never left the best chain; every payment to an address watched at or before its block's time was
  * notified; copies only as repeats of one event id. Replay a run with HOSTILE_NODE_SEED=<n>.
  */
-import {
-  createTestDatabase,
-  deployValueRouter,
-  startAnvil,
-  startLitecoindRegtest,
-  startNodeFaultProxy,
-  startPrivateNats,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// By path, as the end-to-end drill does: the simulator's test helper (TronWeb signing as a dev account).
-import { useDevnode } from "@chaingate/tron-devnode/testing";
-import { startNotificationStack } from "./notification-stack.ts";
+import { deployValueRouter, startNodeFaultProxy } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import { NODE_TIMEOUT_MS, SEED, startDrill, type HostilePeers } from "./hostile-node/hostile-drill.ts";
 import { setUpWebhooks } from "./hostile-node/drill-webhooks.ts";
 import { drawSchedule, runRounds } from "./hostile-node/drill-schedule.ts";
 import { registryHolds, settledVerdict, writeReport } from "./hostile-node/verdict-report.ts";
+import { drillTest, PRODUCT_START_MS, useNotificationStack } from "./testing/drill-fixtures.ts";
 
-const tron = useDevnode();
-let database: TestDatabase;
-let peers: HostilePeers;
-/** How long the peers and the services took to start (the drill's budget is 3 minutes in all). */
-let setupMs: number;
-
-beforeAll(async () => {
-  const setupStarted = Date.now();
-  const [testDatabase, nats, node, anvil] = await Promise.all([
-    createTestDatabase(),
-    startPrivateNats(),
-    startLitecoindRegtest(),
-    startAnvil(),
-  ]);
-  database = testDatabase;
-  peers = { nats, node, anvil, tron } as HostilePeers;
-  await node.mine(101);
-  peers.router = await deployValueRouter(anvil, 3);
-  const [btc, eth, trx] = await Promise.all([
-    startNodeFaultProxy({ chain: "bitcoin", upstream: node.rpcUrl, seed: SEED + 10 }),
-    startNodeFaultProxy({ chain: "ethereum", upstream: anvil.url, seed: SEED + 11 }),
-    startNodeFaultProxy({ chain: "tron", upstream: tron.devnode.url, seed: SEED + 12 }),
-  ]);
-  peers.proxies = { BTC: btc, ETH: eth, TRX: trx };
-  peers.product = await startNotificationStack({
-    databaseUrl: database.connectionString,
-    natsUrl: nats.url,
+drillTest.scoped({
+  drillSettings: {
     scannerReplicas: 2,
     xpubNetwork: "litecoin-regtest",
     scannerEnv: {
-      BTC_RPC_URL: btc.url,
-      BTC_RPC_USER: node.rpcUser,
-      BTC_RPC_PASSWORD: node.rpcPassword,
-      ETH_RPC_URL: eth.url,
-      TRON_NODE_URL: trx.url,
       NODE_TIMEOUT_MS: String(NODE_TIMEOUT_MS),
       SCANNER_POLL_INTERVAL_MS: "200",
       SCANNER_LEASE_POLL_MS: "200",
     },
     deliveryEnv: { DELIVERY_RETRY_SCALE: "0.001" },
-  });
-  setupMs = Date.now() - setupStarted;
-}, 180_000);
-afterAll(async () => {
-  await peers?.product?.stop();
-  await Promise.all(Object.values(peers?.proxies ?? {}).map((proxy) => proxy.stop()));
-  await Promise.all([peers?.nats?.destroy(), peers?.node?.stop(), peers?.anvil?.stop()]);
-  await database?.drop();
+  },
+});
+/**
+ * The drill's peers: the file's private NATS, mature litecoind, Anvil (with a ValueRouter) and Tron
+ * simulator, a fault proxy in front of each node, and the product reading the nodes through the
+ * proxies; `setupMs` is how long the proxies and the services took to start.
+ */
+const it = drillTest.extend<{ hostilePeers: HostilePeers & { setupMs: number } }>({
+  hostilePeers: [
+    async ({ database, privateNats: nats, matureLitecoind: node, anvil, tronAccounts: tron, drillSettings }, use) => {
+      const setupStarted = Date.now();
+      const router = await deployValueRouter(anvil, 3);
+      const [btc, eth, trx] = await Promise.all([
+        startNodeFaultProxy({ chain: "bitcoin", upstream: node.rpcUrl, seed: SEED + 10 }),
+        startNodeFaultProxy({ chain: "ethereum", upstream: anvil.url, seed: SEED + 11 }),
+        startNodeFaultProxy({ chain: "tron", upstream: tron.devnode.url, seed: SEED + 12 }),
+      ]);
+      const proxies = { BTC: btc, ETH: eth, TRX: trx };
+      const settings = {
+        ...drillSettings,
+        scannerEnv: {
+          BTC_RPC_URL: btc.url,
+          BTC_RPC_USER: node.rpcUser,
+          BTC_RPC_PASSWORD: node.rpcPassword,
+          ETH_RPC_URL: eth.url,
+          TRON_NODE_URL: trx.url,
+          ...drillSettings.scannerEnv,
+        },
+      };
+      try {
+        await useNotificationStack(database, { natsUrl: nats.url }, settings, (product) =>
+          use({ nats, node, anvil, tron, router, proxies, product, setupMs: Date.now() - setupStarted }),
+        );
+      } finally {
+        await Promise.all(Object.values(proxies).map((proxy) => proxy.stop()));
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 describe("the hostile node: lagging, alternating, incomplete and failing nodes, A→B→A reorgs, lease handovers, a NATS pause", () => {
-  it("every watched payment's last word is the final chain's, no block that stayed is reverted, nothing owed is missed, copies repeat one event id", async () => {
-    const drill = startDrill(peers);
-    const webhooks = await setUpWebhooks(drill);
-    await runRounds(drill, webhooks, drawSchedule());
-    const paymentsEndedMs = Date.now() - drill.started;
+  it(
+    "every watched payment's last word is the final chain's, no block that stayed is reverted, nothing owed is missed, copies repeat one event id",
+    async ({ hostilePeers }) => {
+      const { setupMs, ...peers } = hostilePeers;
+      const drill = startDrill(peers);
+      const webhooks = await setUpWebhooks(drill);
+      await runRounds(drill, webhooks, drawSchedule());
+      const paymentsEndedMs = Date.now() - drill.started;
 
-    const verdict = await settledVerdict(drill, webhooks);
-    const holds = await registryHolds(drill, webhooks);
-    const { product } = drill;
-    const unsigned = Object.values(webhooks.all).flatMap((webhook) => product.notifications(webhook).filter((n) => !n.signed));
-    writeReport(drill, verdict, { setupMs, paymentsEndedMs }, holds);
+      const verdict = await settledVerdict(drill, webhooks);
+      const holds = await registryHolds(drill, webhooks);
+      const { product } = drill;
+      const unsigned = Object.values(webhooks.all).flatMap((webhook) => product.notifications(webhook).filter((n) => !n.signed));
+      writeReport(drill, verdict, { setupMs, paymentsEndedMs }, holds);
 
-    expect(product.stack.exited(), product.stack.exitReport()).toEqual([]);
-    expect(unsigned).toEqual([]);
-    expect(verdict.unexpected).toEqual([]);
-    expect(verdict.duplicatesUnderNewIds).toEqual([]);
-    expect(verdict.falseReverts).toEqual([]);
-    expect(verdict.missed).toEqual([]);
-    expect(verdict.falseFinalWordsPerBlock).toEqual([]);
-    expect(verdict.falseFinalWords).toEqual([]);
-  }, 240_000);
+      expect(product.stack.exited(), product.stack.exitReport()).toEqual([]);
+      expect(unsigned).toEqual([]);
+      expect(verdict.unexpected).toEqual([]);
+      expect(verdict.duplicatesUnderNewIds).toEqual([]);
+      expect(verdict.falseReverts).toEqual([]);
+      expect(verdict.missed).toEqual([]);
+      expect(verdict.falseFinalWordsPerBlock).toEqual([]);
+      expect(verdict.falseFinalWords).toEqual([]);
+    },
+    240_000 + PRODUCT_START_MS,
+  );
 });

@@ -8,18 +8,10 @@ import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { buildOpenApiDocument, OPERATOR_TOKEN_HEADER } from "@chaingate/contracts";
 import { createAccountWithKey } from "@chaingate/gateway/testing";
-import {
-  createTestDatabase,
-  internalEdge,
-  startHardhat,
-  startLitecoindRegtest,
-  type HardhatNode,
-  type LitecoindRegtest,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { startTronDevnode, type TronDevnode } from "@chaingate/tron-devnode";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServiceStack } from "./service-stack.ts";
+import { internalEdge, startHardhat } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import { createServiceStack, type ServiceStack } from "./service-stack.ts";
+import { drillTest, PRODUCT_START_MS } from "./testing/drill-fixtures.ts";
 
 /** A hostile request must be answered within this. */
 const ANSWER_TIMEOUT_MS = 10_000;
@@ -88,67 +80,67 @@ const HOSTILE_HEADERS: Array<{ name: string; headers: Record<string, string> }> 
   { name: "a forged account id", headers: { "x-chaingate-account-id": "1" } },
 ];
 
-let database: TestDatabase;
-let node: LitecoindRegtest;
-let tron: TronDevnode;
-let hardhat: HardhatNode;
-const stack = createServiceStack();
-let gatewayUrl: string;
-let btcUrl: string;
-let xpubUrl: string;
-let trxUrl: string;
-let deliveryUrl: string;
-let key: string;
 const INTERNAL_TOKEN = randomBytes(24).toString("hex");
 /** The operator paths exist only with a token: the drill sends it beside the key, so they meet the hostile input too. */
 const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 
-beforeAll(async () => {
-  [database, node, tron, hardhat] = await Promise.all([
-    createTestDatabase(),
-    startLitecoindRegtest(),
-    startTronDevnode({ port: 0, blockIntervalMs: 0 }),
-    startHardhat(),
-  ]);
-  await node.mine(1);
-  // Deployed as in production: every internal service requires the gateway's internal token.
-  const internal = { INTERNAL_TOKEN };
-  btcUrl = await stack.start("btc-proxy", "btc-proxy", {
-    ...internal,
-    BTC_RPC_URL: node.rpcUrl,
-    BTC_RPC_USER: node.rpcUser,
-    BTC_RPC_PASSWORD: node.rpcPassword,
-  });
-  xpubUrl = await stack.start("xpub", "xpub", { ...internal, DATABASE_URL: database.connectionString });
-  trxUrl = await stack.start("trx-proxy", "trx-proxy", { ...internal, TRON_NODE_URL: tron.url });
-  const ethUrl = await stack.start("eth-proxy", "eth-proxy", { ...internal, ETH_RPC_URL: hardhat.url });
-  deliveryUrl = await stack.start("delivery", "delivery", {
-    ...internal,
-    DATABASE_URL: database.connectionString,
-    NATS_NAMESPACE: `m${randomBytes(4).toString("hex")}`,
-  });
-  gatewayUrl = await stack.start("gateway", "gateway", {
-    ...internal,
-    DATABASE_URL: database.connectionString,
-    BTC_PROXY_URL: btcUrl,
-    XPUB_URL: xpubUrl,
-    TRX_PROXY_URL: trxUrl,
-    ETH_PROXY_URL: ethUrl,
-    DELIVERY_URL: deliveryUrl,
-    ACCESS_LOG: "false",
-    CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN,
-  });
-  // A bystander's key comes first and gets id 1, the id plain paths are filled with: the drill's
-  // `POST /api/v1/keys/1/deactivate` must meet another account's key (404), not end its own access.
-  await createAccountWithKey(database.connectionString, "bystander");
-  ({ key } = await createAccountWithKey(database.connectionString, "malformed"));
-}, 120_000);
-afterAll(async () => {
-  await stack.stop();
-  await node?.stop();
-  await tron?.close();
-  await hardhat?.stop();
-  await database?.drop();
+/** Every service behind the gateway, over the file's database, litecoind and Tron simulator and a Hardhat node, and a key. */
+interface ServedRoutes {
+  stack: ServiceStack;
+  gatewayUrl: string;
+  btcUrl: string;
+  xpubUrl: string;
+  trxUrl: string;
+  deliveryUrl: string;
+  key: string;
+}
+
+const it = drillTest.extend<{ servedRoutes: ServedRoutes }>({
+  servedRoutes: [
+    async ({ database, litecoind: node, tronDevnode: tron }, use) => {
+      const hardhat = await startHardhat();
+      const stack = createServiceStack();
+      try {
+        await node.mine(1);
+        // Deployed as in production: every internal service requires the gateway's internal token.
+        const internal = { INTERNAL_TOKEN };
+        const btcUrl = await stack.start("btc-proxy", "btc-proxy", {
+          ...internal,
+          BTC_RPC_URL: node.rpcUrl,
+          BTC_RPC_USER: node.rpcUser,
+          BTC_RPC_PASSWORD: node.rpcPassword,
+        });
+        const xpubUrl = await stack.start("xpub", "xpub", { ...internal, DATABASE_URL: database.connectionString });
+        const trxUrl = await stack.start("trx-proxy", "trx-proxy", { ...internal, TRON_NODE_URL: tron.url });
+        const ethUrl = await stack.start("eth-proxy", "eth-proxy", { ...internal, ETH_RPC_URL: hardhat.url });
+        const deliveryUrl = await stack.start("delivery", "delivery", {
+          ...internal,
+          DATABASE_URL: database.connectionString,
+          NATS_NAMESPACE: `m${randomBytes(4).toString("hex")}`,
+        });
+        const gatewayUrl = await stack.start("gateway", "gateway", {
+          ...internal,
+          DATABASE_URL: database.connectionString,
+          BTC_PROXY_URL: btcUrl,
+          XPUB_URL: xpubUrl,
+          TRX_PROXY_URL: trxUrl,
+          ETH_PROXY_URL: ethUrl,
+          DELIVERY_URL: deliveryUrl,
+          ACCESS_LOG: "false",
+          CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN,
+        });
+        // A bystander's key comes first and gets id 1, the id plain paths are filled with: the drill's
+        // `POST /api/v1/keys/1/deactivate` must meet another account's key (404), not end its own access.
+        await createAccountWithKey(database.connectionString, "bystander");
+        const { key } = await createAccountWithKey(database.connectionString, "malformed");
+        await use({ stack, gatewayUrl, btcUrl, xpubUrl, trxUrl, deliveryUrl, key });
+      } finally {
+        await stack.stop();
+        await hardhat.stop();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
 interface Case {
@@ -234,58 +226,70 @@ function variationsOf(method: string, template: string): Case[] {
 }
 
 describe("malformed input on every documented route", () => {
-  it("is answered with a 4xx (or the spec's node refusal), never the generic 500, never a hang, and no process dies", async () => {
-    const table = cases();
-    expect(table.length).toBeGreaterThan(300);
-    const failures: string[] = [];
-    for (const hostile of table) {
-      const problem = await answerProblem(`${gatewayUrl}${hostile.path}`, hostile, {
-        "x-api-key": key,
-        [OPERATOR_TOKEN_HEADER]: OPERATOR_TOKEN,
-      });
-      if (problem) failures.push(problem);
-    }
-    expect(failures).toEqual([]);
-    expect(stack.exited(), stack.exitReport()).toEqual([]);
-  }, 300_000);
+  it(
+    "is answered with a 4xx (or the spec's node refusal), never the generic 500, never a hang, and no process dies",
+    async ({ servedRoutes: { stack, gatewayUrl, key } }) => {
+      const table = cases();
+      expect(table.length).toBeGreaterThan(300);
+      const failures: string[] = [];
+      for (const hostile of table) {
+        const problem = await answerProblem(`${gatewayUrl}${hostile.path}`, hostile, {
+          "x-api-key": key,
+          [OPERATOR_TOKEN_HEADER]: OPERATOR_TOKEN,
+        });
+        if (problem) failures.push(problem);
+      }
+      expect(failures).toEqual([]);
+      expect(stack.exited(), stack.exitReport()).toEqual([]);
+    },
+    300_000 + PRODUCT_START_MS,
+  );
 });
 
 describe("malformed input on the routes outside the OpenAPI document", () => {
-  it("the internal quota routes (with the internal token) and the console answer below 500, in time, and no process dies", async () => {
-    const failures: string[] = [];
-    for (const [base, template] of [
-      [deliveryUrl, "/internal/quotas/{account}"],
-      [xpubUrl, "/internal/quotas/{account}"],
-    ] as const) {
-      for (const hostile of variationsOf("GET", template)) {
-        // As the admin CLI calls it: the internal token (and an account header it ignores).
-        const problem = await answerProblem(`${base}${hostile.path}`, hostile, internalEdge({ url: base }, INTERNAL_TOKEN).headersFor(1));
-        if (problem) failures.push(`${base === deliveryUrl ? "delivery" : "xpub"} ${problem}`);
+  it(
+    "the internal quota routes (with the internal token) and the console answer below 500, in time, and no process dies",
+    async ({ servedRoutes: { stack, gatewayUrl, xpubUrl, deliveryUrl } }) => {
+      const failures: string[] = [];
+      for (const [base, template] of [
+        [deliveryUrl, "/internal/quotas/{account}"],
+        [xpubUrl, "/internal/quotas/{account}"],
+      ] as const) {
+        for (const hostile of variationsOf("GET", template)) {
+          // As the admin CLI calls it: the internal token (and an account header it ignores).
+          const problem = await answerProblem(`${base}${hostile.path}`, hostile, internalEdge({ url: base }, INTERNAL_TOKEN).headersFor(1));
+          if (problem) failures.push(`${base === deliveryUrl ? "delivery" : "xpub"} ${problem}`);
+        }
       }
-    }
-    // The console is HTML and static files: any status below 500, JSON not required (the test
-    // command builds it; run alone without a build, its page is the documented 503 "not built").
-    for (const template of ["/console", "/console/assets/{file}", "/console/{page}"]) {
-      for (const hostile of variationsOf("GET", template)) {
-        const problem = await answerProblem(`${gatewayUrl}${hostile.path}`, hostile, {}, false);
-        if (problem && !problem.includes("console not built")) failures.push(problem);
+      // The console is HTML and static files: any status below 500, JSON not required (the test
+      // command builds it; run alone without a build, its page is the documented 503 "not built").
+      for (const template of ["/console", "/console/assets/{file}", "/console/{page}"]) {
+        for (const hostile of variationsOf("GET", template)) {
+          const problem = await answerProblem(`${gatewayUrl}${hostile.path}`, hostile, {}, false);
+          if (problem && !problem.includes("console not built")) failures.push(problem);
+        }
       }
-    }
-    expect(failures).toEqual([]);
-    expect(stack.exited(), stack.exitReport()).toEqual([]);
-  }, 120_000);
+      expect(failures).toEqual([]);
+      expect(stack.exited(), stack.exitReport()).toEqual([]);
+    },
+    120_000 + PRODUCT_START_MS,
+  );
 });
 
 describe("internal services reached around the gateway", () => {
-  it("refuse a request without the gateway's internal token, whatever account it claims", async () => {
-    for (const [url, path] of [
-      [btcUrl, "/api/v1/btc/block/best"],
-      [xpubUrl, "/api/v1/btc/xpub/1/addresses"],
-      [trxUrl, "/api/v1/trx/tokens/trc20"],
-    ] as const) {
-      const response = await fetch(`${url}${path}`, { headers: { "x-chaingate-account-id": "1" } });
-      expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ message: "This service answers only requests forwarded by the gateway." });
-    }
-  });
+  it(
+    "refuse a request without the gateway's internal token, whatever account it claims",
+    { timeout: 60_000 + PRODUCT_START_MS },
+    async ({ servedRoutes: { btcUrl, xpubUrl, trxUrl } }) => {
+      for (const [url, path] of [
+        [btcUrl, "/api/v1/btc/block/best"],
+        [xpubUrl, "/api/v1/btc/xpub/1/addresses"],
+        [trxUrl, "/api/v1/trx/tokens/trc20"],
+      ] as const) {
+        const response = await fetch(`${url}${path}`, { headers: { "x-chaingate-account-id": "1" } });
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ message: "This service answers only requests forwarded by the gateway." });
+      }
+    },
+  );
 });

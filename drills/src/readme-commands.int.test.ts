@@ -10,15 +10,14 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, test } from "vitest";
-import { DEV_BASE_PORTS, interruptDevStack, pollDevStack, spawnDevStack, useDevStackPlace } from "./dev-stack-process.ts";
+import { describe, expect } from "vitest";
+import { DEV_BASE_PORTS, interruptDevStack, pollDevStack, spawnDevStack } from "./dev-stack-process.ts";
+import { drillTest as test } from "./testing/drill-fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The bootstrap (a no-op install when the workspace is installed), the console build and every service. */
 const START_TIMEOUT_MS = 240_000;
 const STOP_TIMEOUT_MS = 60_000;
-
-const place = useDevStackPlace("readme");
 
 /** The machine's PATH without any directory that holds a pnpm (the bootstrap's Node 22 folder among them). */
 function pathWithoutPnpm(): string {
@@ -51,7 +50,7 @@ function shell(line: string, env: NodeJS.ProcessEnv): Promise<string> {
 describe("the README's commands, as written, on a machine whose PATH has no pnpm", () => {
   test(
     "dev.sh prints a working key; the README's curl and operator commands work",
-    async () => {
+    async ({ devStackPlace: place }) => {
       const env: NodeJS.ProcessEnv = {
         ...process.env,
         PATH: pathWithoutPnpm(),

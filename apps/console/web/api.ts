@@ -24,12 +24,12 @@ api.use({
 /** An answer other than 2xx, with the message and field errors of whichever spec shape it came in. */
 export class ApiError extends Error {
   override name = "ApiError";
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly fieldErrors: Record<string, string[]> = {},
-  ) {
+  readonly status: number;
+  readonly fieldErrors: Record<string, string[]>;
+  constructor(status: number, message: string, fieldErrors: Record<string, string[]> = {}) {
     super(message);
+    this.status = status;
+    this.fieldErrors = fieldErrors;
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * What the console drill runs against: a fresh build of the console served by the real gateway, with
- * delivery and xpub over a private database and NATS, a webhook receiver on loopback (one path that
+ * delivery and xpub over the file's database and bus (its fixtures), a webhook receiver on loopback (one path that
  * answers 500 while the endpoint is down), an account with its key, and headless Chromium whose pages
  * record every URL they request and every problem they report.
  */
@@ -14,17 +14,17 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startLocalReceiver, startTestDelivery, type LocalReceiver } from "@chaingate/delivery/testing";
 import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
-import { createTestDatabase, type TestDatabase } from "@chaingate/testing";
+import type { TestBus, TestDatabase } from "@chaingate/testing";
 import { startTestXpub } from "@chaingate/xpub/testing";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { expect } from "vitest";
+import { drillTest } from "../testing/drill-fixtures.ts";
 
 /** The console package, built here as the images build it. */
 export const CONSOLE_PACKAGE_DIR = fileURLToPath(new URL("../../../apps/console/", import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL("../../../.tmp/console/", import.meta.url));
 /** Debian's package; no browser is downloaded (CHROMIUM_PATH points elsewhere if needed). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 export const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -51,10 +51,9 @@ export interface ConsoleStack {
   close(): Promise<void>;
 }
 
-/** Builds the console and starts the services, the receiver and the browser. */
-export async function startConsoleStack(): Promise<ConsoleStack> {
+/** Builds the console and starts the services over `database` and `bus`, the receiver and the browser. */
+export async function startConsoleStack(database: TestDatabase, bus: TestBus): Promise<ConsoleStack> {
   let consoleDir: string | undefined;
-  let database: TestDatabase | undefined;
   let delivery: Awaited<ReturnType<typeof startTestDelivery>> | undefined;
   let xpub: Awaited<ReturnType<typeof startTestXpub>> | undefined;
   const stack = { requestedUrls: [] as string[], pageProblems: [] as string[], endpointDown: true } as ConsoleStack;
@@ -64,7 +63,6 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
     await xpub?.close();
     await delivery?.close();
     await stack.receiver?.close();
-    await database?.drop();
     if (consoleDir) rmSync(consoleDir, { recursive: true, force: true });
   };
   try {
@@ -76,15 +74,13 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       { cwd: CONSOLE_PACKAGE_DIR },
     );
     mkdirSync(SCREENSHOTS, { recursive: true });
-    database = await createTestDatabase();
     stack.receiver = await startLocalReceiver();
     stack.receiver.on(FAILING_PATH, (_request, response) => {
       response.statusCode = stack.endpointDown ? 500 : 200;
       response.end(stack.endpointDown ? "down for maintenance" : "ok");
     });
     delivery = await startTestDelivery(database.connectionString, {
-      NATS_URL,
-      NATS_NAMESPACE: `c${randomBytes(4).toString("hex")}`,
+      ...bus.env,
       WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
       DELIVERY_RETRY_SCALE: "0.0001",
     });
@@ -142,3 +138,34 @@ export async function signIn(stack: ConsoleStack, page: Page, key: string): Prom
 /** The test events the receiver got at RECEIVER_PATH (headers as the verification snippet takes them). */
 export const receivedTestEvents = (stack: ConsoleStack) =>
   stack.receiver.received.filter((request) => request.path === RECEIVER_PATH && JSON.parse(request.body).type === "test");
+
+/** The console's fixtures: the stack over the file's database and bus, and the desktop pass's page. */
+export const consoleTest = drillTest.extend<{
+  /** The console built and served by the gateway over the file's database and bus, with the browser. */
+  consoleStack: ConsoleStack;
+  /** The desktop pass's page: one page for its tests, in order. */
+  desktopPage: Page;
+}>({
+  consoleStack: [
+    async ({ database, bus }, use) => {
+      const stack = await startConsoleStack(database, bus);
+      try {
+        await use(stack);
+      } finally {
+        await stack.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  desktopPage: [
+    async ({ consoleStack }, use) => {
+      const { context, page } = await newPage(consoleStack);
+      try {
+        await use(page);
+      } finally {
+        await context.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});

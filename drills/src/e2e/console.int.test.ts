@@ -8,8 +8,8 @@
 import path from "node:path";
 import { verifyChaingateSignature } from "@chaingate/delivery/examples/verify-spec-signature";
 import { BIP84_VECTORS as vectors } from "@chaingate/xpub/testing";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect } from "vitest";
 import {
   AXE_RUN,
   AXE_SCRIPT,
@@ -27,24 +27,20 @@ import {
   receivedTestEvents,
   shoot,
   signIn,
-  startConsoleStack,
+  consoleTest,
   type ConsoleStack,
 } from "./console-stack.ts";
+import { PRODUCT_START_MS } from "../testing/drill-fixtures.ts";
 
-let stack: ConsoleStack;
-
-beforeAll(async () => {
-  stack = await startConsoleStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const it = consoleTest;
+/** Any test may be the first one run (with -t): the console is built and the services start inside it. */
+const TIMEOUT = { timeout: 60_000 + PRODUCT_START_MS };
 
 /**
  * Signs in with `newKey`, creates a webhook, sends a test event and sees it delivered, rotates the
  * secret and retries a delivery.
  */
-async function createWebhookAndDeliverTestEvents(page: Page, newKey: string): Promise<void> {
+async function createWebhookAndDeliverTestEvents(stack: ConsoleStack, page: Page, newKey: string): Promise<void> {
   await page.getByRole("button", { name: "Sign out" }).click();
   await signIn(stack, page, newKey);
   await page.getByRole("link", { name: "Webhooks", exact: true }).click();
@@ -76,6 +72,9 @@ async function createWebhookAndDeliverTestEvents(page: Page, newKey: string): Pr
       .first()
       .textContent(),
   ).toContain('"type": "test"');
+  // A test event is not numbered: the events by sequence are still empty, and say so.
+  expect(await page.getByTestId("newest-sequence").textContent()).toBe("0");
+  await page.getByText("No numbered events after sequence 0.").waitFor();
   await shoot(page, "03-webhook");
   // The picture in docs/design/console.md: the webhook page down to its delivery log.
   await page.screenshot({
@@ -99,7 +98,7 @@ async function createWebhookAndDeliverTestEvents(page: Page, newKey: string): Pr
 }
 
 /** Creates a webhook whose endpoint is down, sees its test event fail, retries it once the endpoint is back, then deletes the webhook. */
-async function failRetryAndDeleteWebhook(page: Page, newKey: string): Promise<void> {
+async function failRetryAndDeleteWebhook(stack: ConsoleStack, page: Page, newKey: string): Promise<void> {
   await page.getByRole("link", { name: "Webhooks", exact: true }).click();
   await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
   await page.getByLabel("Webhook URL", { exact: true }).fill(`${stack.receiver.url}${FAILING_PATH}`);
@@ -127,7 +126,7 @@ async function failRetryAndDeleteWebhook(page: Page, newKey: string): Promise<vo
 }
 
 /** Counts three reads of the webhooks with the key and finds them in the usage chart's table. */
-async function showUsageChart(page: Page, newKey: string): Promise<void> {
+async function showUsageChart(stack: ConsoleStack, page: Page, newKey: string): Promise<void> {
   // Requests with X-API-Key are counted; the console's own (Bearer) are not.
   const today = new Date().toISOString().slice(0, 10);
   const countedToday = async () => {
@@ -150,14 +149,9 @@ async function showUsageChart(page: Page, newKey: string): Promise<void> {
 }
 
 describe("the console on a desktop (1280 px)", () => {
-  let page: Page;
-  let context: BrowserContext;
   let newKey: string;
 
-  beforeAll(async () => ({ context, page } = await newPage(stack)));
-  afterAll(async () => context?.close());
-
-  it("serves the page under a strict Content-Security-Policy", async () => {
+  it("serves the page under a strict Content-Security-Policy", TIMEOUT, async ({ consoleStack: stack }) => {
     const answer = await fetch(`${stack.gateway.url}/console`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-security-policy")).toContain("script-src 'self'");
@@ -168,36 +162,44 @@ describe("the console on a desktop (1280 px)", () => {
     expect(script.headers.get("cache-control")).toContain("immutable");
   });
 
-  it("refuses a wrong key at sign-in with the spec's message", async () => {
+  it("refuses a wrong key at sign-in with the spec's message", TIMEOUT, async ({ consoleStack: stack, desktopPage: page }) => {
     await signIn(stack, page, "x".repeat(40));
     await eventually(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
     await shoot(page, "01-sign-in");
   });
 
-  it("signs in with the account's key and creates a key, shown once with a copy button", async () => {
-    await page.getByLabel("API key", { exact: true }).fill(stack.account.key);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("heading", { name: "API keys" }).waitFor();
-    await page.getByLabel("Name (optional)", { exact: true }).fill("console test");
-    await page.getByRole("button", { name: "Create key" }).click();
-    const shown = page.getByLabel("New API key", { exact: true });
-    await shown.waitFor();
-    newKey = await shown.inputValue();
-    expect(newKey).toMatch(/^[A-Za-z0-9]{40}$/);
-    await page.getByRole("button", { name: "Copy new api key" }).click();
-    await page.getByText("Copied.").waitFor();
-    expect(await inPage<string>(page, "navigator.clipboard.readText()")).toBe(newKey);
-    await eventually(() => page.getByRole("table").textContent()).toContain(newKey.slice(0, 8));
-    await shoot(page, "02-keys");
-    await page.getByRole("button", { name: "I have copied it" }).click();
-    expect(await page.getByLabel("New API key", { exact: true }).count()).toBe(0);
-  });
+  it(
+    "signs in with the account's key and creates a key, shown once with a copy button",
+    TIMEOUT,
+    async ({ consoleStack: stack, desktopPage: page }) => {
+      await page.getByLabel("API key", { exact: true }).fill(stack.account.key);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.getByRole("heading", { name: "API keys" }).waitFor();
+      await page.getByLabel("Name (optional)", { exact: true }).fill("console test");
+      await page.getByRole("button", { name: "Create key" }).click();
+      const shown = page.getByLabel("New API key", { exact: true });
+      await shown.waitFor();
+      newKey = await shown.inputValue();
+      expect(newKey).toMatch(/^[A-Za-z0-9]{40}$/);
+      await page.getByRole("button", { name: "Copy new api key" }).click();
+      await page.getByText("Copied.").waitFor();
+      expect(await inPage<string>(page, "navigator.clipboard.readText()")).toBe(newKey);
+      await eventually(() => page.getByRole("table").textContent()).toContain(newKey.slice(0, 8));
+      await shoot(page, "02-keys");
+      await page.getByRole("button", { name: "I have copied it" }).click();
+      expect(await page.getByLabel("New API key", { exact: true }).count()).toBe(0);
+    },
+  );
 
-  it("signs in with the new key: a webhook, a test event delivered in the log, the secret rotated", { timeout: 90_000 }, async () => {
-    await createWebhookAndDeliverTestEvents(page, newKey);
-  });
+  it(
+    "signs in with the new key: a webhook, a test event delivered in the log, the secret rotated",
+    { timeout: 90_000 + PRODUCT_START_MS },
+    async ({ consoleStack: stack, desktopPage: page }) => {
+      await createWebhookAndDeliverTestEvents(stack, page, newKey);
+    },
+  );
 
-  it("adds and removes pasted addresses and edits the settings", async () => {
+  it("adds and removes pasted addresses and edits the settings", TIMEOUT, async ({ desktopPage: page }) => {
     await page.getByLabel(/^Addresses to add or remove/).fill(`${ETH_ADDRESSES[2]}, ${ETH_ADDRESSES[0]}`);
     await page.getByRole("button", { name: "Add 2 addresses" }).click();
     await page.getByRole("heading", { name: "Addresses (3)" }).waitFor();
@@ -213,15 +215,19 @@ describe("the console on a desktop (1280 px)", () => {
     expect(await page.getByLabel("Active (notifications are sent)").isChecked()).toBe(false);
   });
 
-  it("retries a failed delivery once the endpoint is back, then deletes the webhook", { timeout: 90_000 }, async () => {
-    await failRetryAndDeleteWebhook(page, newKey);
+  it(
+    "retries a failed delivery once the endpoint is back, then deletes the webhook",
+    { timeout: 90_000 + PRODUCT_START_MS },
+    async ({ consoleStack: stack, desktopPage: page }) => {
+      await failRetryAndDeleteWebhook(stack, page, newKey);
+    },
+  );
+
+  it("shows the account's usage of the last 30 days as a chart", TIMEOUT, async ({ consoleStack: stack, desktopPage: page }) => {
+    await showUsageChart(stack, page, newKey);
   });
 
-  it("shows the account's usage of the last 30 days as a chart", async () => {
-    await showUsageChart(page, newKey);
-  });
-
-  it("registers a watch-only key, issues an address and browses the issued ones", async () => {
+  it("registers a watch-only key, issues an address and browses the issued ones", TIMEOUT, async ({ desktopPage: page }) => {
     const [vector] = vectors.accounts;
     await page.getByRole("link", { name: "Watch-only keys" }).click();
     await page.getByLabel(/^Extended public key/).fill(vector!.zpub);
@@ -236,28 +242,32 @@ describe("the console on a desktop (1280 px)", () => {
     await shoot(page, "05-watch-only-keys");
   });
 
-  it("deactivates the key it is signed in with after a warning: signed out, and the key is refused", async () => {
-    await page.getByRole("link", { name: "API keys" }).click();
-    await page.getByRole("button", { name: `Deactivate key ${newKey.slice(0, 8)}…` }).click();
-    await page.getByText("This is the key you are signed in with").waitFor();
-    await page.getByRole("button", { name: `Deactivate ${newKey.slice(0, 8)}` }).click();
-    await page.getByRole("heading", { name: "Sign in to the chaingate console" }).waitFor();
-    expect(await page.getByRole("alert").allTextContents()).toEqual(["Signed out: the key you signed in with is deactivated."]);
-    expect(await inPage<number>(page, "sessionStorage.length")).toBe(0);
-    const refused = await fetch(`${stack.gateway.url}/api/v1/keys`, { headers: { "x-api-key": newKey, accept: "application/json" } });
-    expect({ status: refused.status, body: await refused.json() }).toEqual({
-      status: 401,
-      body: { message: "The API key is invalid or inactive." },
-    });
-    await page.getByLabel("API key", { exact: true }).fill(newKey);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await eventually(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
-    await shoot(page, "06-refused");
-  });
+  it(
+    "deactivates the key it is signed in with after a warning: signed out, and the key is refused",
+    TIMEOUT,
+    async ({ consoleStack: stack, desktopPage: page }) => {
+      await page.getByRole("link", { name: "API keys" }).click();
+      await page.getByRole("button", { name: `Deactivate key ${newKey.slice(0, 8)}…` }).click();
+      await page.getByText("This is the key you are signed in with").waitFor();
+      await page.getByRole("button", { name: `Deactivate ${newKey.slice(0, 8)}` }).click();
+      await page.getByRole("heading", { name: "Sign in to the chaingate console" }).waitFor();
+      expect(await page.getByRole("alert").allTextContents()).toEqual(["Signed out: the key you signed in with is deactivated."]);
+      expect(await inPage<number>(page, "sessionStorage.length")).toBe(0);
+      const refused = await fetch(`${stack.gateway.url}/api/v1/keys`, { headers: { "x-api-key": newKey, accept: "application/json" } });
+      expect({ status: refused.status, body: await refused.json() }).toEqual({
+        status: 401,
+        body: { message: "The API key is invalid or inactive." },
+      });
+      await page.getByLabel("API key", { exact: true }).fill(newKey);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await eventually(() => page.getByRole("alert").textContent()).toContain("The API key is invalid or inactive.");
+      await shoot(page, "06-refused");
+    },
+  );
 });
 
 describe("operator mode", () => {
-  it("lists accounts and creates one with its first key; a wrong token is refused", async () => {
+  it("lists accounts and creates one with its first key; a wrong token is refused", TIMEOUT, async ({ consoleStack: stack }) => {
     const { context, page } = await newPage(stack);
     await page.goto(`${stack.gateway.url}/console`);
     await page.getByLabel("Operator token", { exact: true }).fill("wrong");
@@ -277,7 +287,7 @@ describe("operator mode", () => {
 });
 
 describe("on a phone (390 px)", () => {
-  it("fits every page to the width", async () => {
+  it("fits every page to the width", TIMEOUT, async ({ consoleStack: stack }) => {
     const { context, page } = await newPage(stack, PHONE);
     await signIn(stack, page, stack.account.key);
     for (const [link, heading, name] of [
@@ -304,7 +314,7 @@ describe("on a phone (390 px)", () => {
 });
 
 describe("with the keyboard only", () => {
-  it("signs in, reaches a page from the navigation and creates a key", async () => {
+  it("signs in, reaches a page from the navigation and creates a key", TIMEOUT, async ({ consoleStack: stack }) => {
     const { context, page } = await newPage(stack);
     await page.goto(`${stack.gateway.url}/console`);
     await page.keyboard.press("Tab");
@@ -328,7 +338,7 @@ describe("with the keyboard only", () => {
 });
 
 describe("accessibility", () => {
-  it("every page passes axe-core's WCAG 2.1 A and AA rules", { timeout: 60_000 }, async () => {
+  it("every page passes axe-core's WCAG 2.1 A and AA rules", TIMEOUT, async ({ consoleStack: stack }) => {
     // A context of its own that lets axe's script in (the CSP forbids injected scripts, rightly).
     const context = await stack.browser.newContext({ viewport: DESKTOP, bypassCSP: true });
     const page = await context.newPage();
@@ -366,7 +376,7 @@ describe("accessibility", () => {
 });
 
 describe("what the browser saw", () => {
-  it("no API key in any URL, no script error, no CSP violation", () => {
+  it("no API key in any URL, no script error, no CSP violation", TIMEOUT, ({ consoleStack: stack }) => {
     expect(stack.requestedUrls.length).toBeGreaterThan(10);
     expect(stack.requestedUrls.filter((url) => url.includes(stack.account.key))).toEqual([]);
     expect(stack.pageProblems).toEqual([]);

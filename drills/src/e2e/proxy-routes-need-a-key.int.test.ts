@@ -4,12 +4,13 @@
  * take no input, and the same request with a key passes the gateway, carrying the account and the
  * internal token the proxies require. Answers are checked against the OpenAPI document.
  */
-import { startBtcStack, type BtcStack } from "@chaingate/btc-proxy/testing";
-import { startEthStack, type EthStack } from "@chaingate/eth-proxy/testing";
+import { startBtcStack } from "@chaingate/btc-proxy/testing";
+import { startEthStack } from "@chaingate/eth-proxy/testing";
 import { createAccountWithKey, startTestGateway } from "@chaingate/gateway/testing";
 import { TEST_INTERNAL_TOKEN } from "@chaingate/testing";
-import { startTrxStack, type TrxStack } from "@chaingate/trx-proxy/testing";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTrxStack } from "@chaingate/trx-proxy/testing";
+import { expect } from "vitest";
+import { drillTest, PRODUCT_START_MS } from "../testing/drill-fixtures.ts";
 
 const ROUTES_WITHOUT_INPUT = [
   "/api/v1/btc/block/best",
@@ -20,34 +21,43 @@ const ROUTES_WITHOUT_INPUT = [
   "/api/v1/trx/tokens/trc20",
 ];
 
-let btc: BtcStack;
-let eth: EthStack;
-let trx: TrxStack;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let key: string;
-
-beforeAll(async () => {
-  [btc, eth, trx] = await Promise.all([startBtcStack(), startEthStack(), startTrxStack()]);
-  gateway = await startTestGateway({
-    BTC_PROXY_URL: btc.url,
-    ETH_PROXY_URL: eth.url,
-    TRX_PROXY_URL: trx.proxy.url,
-    INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-  });
-  ({ key } = await createAccountWithKey(gateway.databaseUrl));
-}, 120_000);
-afterAll(async () => {
-  await gateway?.close();
-  await gateway?.dropDatabase();
-  await Promise.all([btc?.stop(), eth?.stop(), trx?.stop()]);
+/**
+ * The three proxies, each over a dev node of its own (started by its package's stack), the gateway in
+ * front of them over the file's database, and a key of an account.
+ */
+const it = drillTest.extend<{ keyedGateway: { url: string; key: string } }>({
+  keyedGateway: [
+    async ({ database }, use) => {
+      const [btc, eth, trx] = await Promise.all([startBtcStack(), startEthStack(), startTrxStack()]);
+      try {
+        const gateway = await startTestGateway(
+          { BTC_PROXY_URL: btc.url, ETH_PROXY_URL: eth.url, TRX_PROXY_URL: trx.proxy.url, INTERNAL_TOKEN: TEST_INTERNAL_TOKEN },
+          database.connectionString,
+        );
+        try {
+          const { key } = await createAccountWithKey(database.connectionString);
+          await use({ url: gateway.url, key });
+        } finally {
+          await gateway.close();
+        }
+      } finally {
+        await Promise.all([btc.stop(), eth.stop(), trx.stop()]);
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-const answer = async (path: string, apiKey: string) => {
-  const response = await fetch(`${gateway.url}${path}`, { headers: { "x-api-key": apiKey } });
+const answer = async (gatewayUrl: string, path: string, apiKey: string) => {
+  const response = await fetch(`${gatewayUrl}${path}`, { headers: { "x-api-key": apiKey } });
   return { status: response.status, body: (await response.json()) as unknown };
 };
 
-it.each(ROUTES_WITHOUT_INPUT)("%s: 401 without a key, answered by the proxy with one", async (path) => {
-  expect(await answer(path, "")).toMatchObject({ status: 401, body: { message: expect.any(String) } });
-  expect((await answer(path, key)).status).toBe(200);
-});
+it.for(ROUTES_WITHOUT_INPUT)(
+  "%s: 401 without a key, answered by the proxy with one",
+  { timeout: 60_000 + PRODUCT_START_MS },
+  async (path, { keyedGateway: { url, key } }) => {
+    expect(await answer(url, path, "")).toMatchObject({ status: 401, body: { message: expect.any(String) } });
+    expect((await answer(url, path, key)).status).toBe(200);
+  },
+);

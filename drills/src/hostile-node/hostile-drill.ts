@@ -13,7 +13,7 @@ import {
   type PrivateNats,
   type ValueRouter,
 } from "@chaingate/testing";
-import type { useDevnode } from "@chaingate/tron-devnode/testing";
+import type { DevnodeContext } from "@chaingate/tron-devnode/testing";
 import type { NotificationStack } from "../notification-stack.ts";
 import type { ScannedCoin } from "../scanner-watch.ts";
 
@@ -84,14 +84,14 @@ export interface FinalPlace {
   timeMs: number;
 }
 
-/** The peers and services the drill runs against, started in the test file's `beforeAll`. */
+/** The peers and services the drill runs against: the test file's fixtures. */
 export interface HostilePeers {
   nats: PrivateNats;
   node: LitecoindRegtest;
   anvil: AnvilNode;
   /** Pays Ethereum addresses from inside a contract (internal transfers). */
   router: ValueRouter;
-  tron: ReturnType<typeof useDevnode>;
+  tron: DevnodeContext;
   proxies: Record<ScannedCoin, NodeFaultProxy>;
   product: NotificationStack;
 }

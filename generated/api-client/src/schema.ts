@@ -963,6 +963,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{webhook}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the webhook's events by sequence (catch-up cursor)
+         * @description Every numbered event the webhook was sent (transfers and reverts; not test events), oldest first, from `after + 1`: the bodies exactly as pushed, with the headers that sign them, so a subscriber verifies and handles them with the same code as pushes. A page costs the same however long the history. Events are kept DELIVERY_RETENTION_DAYS (default 30) from when they were stored, the oldest first; an event still being delivered is kept, with everything after it, until it finishes.
+         */
+        get: operations["getWebhooksByWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{webhook}/deliveries/{delivery}/retry": {
         parameters: {
             query?: never;
@@ -994,7 +1014,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test event
-         * @description Queues `{event_id, type: "test", webhook_id, coin, created_at}`, signed and retried like any notification (also when the webhook is inactive).
+         * @description Queues a `TestNotification`: shaped like a transfer (the webhook's first address, amount "0", a zero txid and block) with `type: "test"` and `test: true`, signed and retried like any notification (also when the webhook is inactive), not numbered.
          */
         post: operations["postWebhooksByWebhookTest"];
         delete?: never;
@@ -1123,9 +1143,237 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    transfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A transfer, or a revert of one (`type` transfer | reverted) */
+        post: operations["notification_transfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "delivery.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A delivery of another webhook of the account ran out of attempts */
+        post: operations["notification_delivery_exhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A webhook of the account was disabled after 20 failed deliveries */
+        post: operations["notification_webhook_disabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    coverage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A coverage heartbeat (opt-in, `heartbeat_blocks`) */
+        post: operations["notification_coverage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A test event (`POST /api/v1/webhooks/{webhook}/test`) */
+        post: operations["notification_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description `type` "transfer": a transfer to (or, for the spec's `from`, from) a watched address is in a block `confirmations` deep. "reverted": a transfer notified earlier left the best chain; the same transfer fields, a new event id. The last word on a transfer (txid, position, currency) is its event with the highest `generation`, and within one generation "reverted" comes after "transfer". */
+        TransferNotification: {
+            event_id: string;
+            /** @enum {string} */
+            type: "transfer" | "reverted";
+            webhook_id: number;
+            /** @enum {string} */
+            coin: "BTC" | "ETH" | "TRX";
+            currency: string;
+            from: string | null;
+            to: string;
+            watched_address: string;
+            amount: string;
+            raw_amount: string;
+            decimals: number;
+            token_contract: string | null;
+            txid: string;
+            position: number | null;
+            internal?: boolean;
+            trace_address?: string | null;
+            block: {
+                height: number;
+                hash: string;
+                /** Format: date-time */
+                time: string;
+            };
+            execution_status: string;
+            confirmations: number;
+            generation?: number;
+            /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
+            sequence: number;
+        };
+        /** @description A transfer's (or revert's) delivery used up its attempts (about 28 hours). Sent to the account's other webhooks; not after a 410, which is the receiver's own way to stop one event's retries. */
+        DeliveryExhaustedNotification: {
+            /** @description This copy's id (`evt_op_…`), also `webhook-id`: deduplicate by it. */
+            event_id: string;
+            /** @description The webhook receiving this copy. */
+            webhook_id: number;
+            /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
+            created_at: string;
+            /** @enum {string} */
+            type: "delivery.exhausted";
+            subject: {
+                /** @description The webhook whose delivery ran out of attempts. */
+                webhook_id: number;
+                /** @enum {string} */
+                coin: "BTC" | "ETH" | "TRX";
+                /** @description The event that was not delivered. */
+                event_id: string;
+                /** @description Its number in that webhook's history: read it there by cursor. */
+                sequence: number | null;
+                attempts: number;
+                /** @description The last answer's HTTP status; null when none came. */
+                last_status: number | null;
+                last_error: string | null;
+            };
+        };
+        /** @description A webhook was disabled after 20 deliveries in a row ran out of attempts. Sent to the account's other webhooks, and kept (held) in the disabled webhook's own history: it is pushed there with the rest of its backlog when the webhook is enabled again with `held_events: push`. While disabled the webhook's transfers are still matched and held. */
+        WebhookDisabledNotification: {
+            /** @description This copy's id (`evt_op_…`), also `webhook-id`: deduplicate by it. */
+            event_id: string;
+            /** @description The webhook receiving this copy. */
+            webhook_id: number;
+            /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
+            sequence: number;
+            /**
+             * Format: date-time
+             * @description When it happened.
+             */
+            created_at: string;
+            /** @enum {string} */
+            type: "webhook.disabled";
+            subject: {
+                /** @description The webhook that was disabled. */
+                webhook_id: number;
+                /** @enum {string} */
+                coin: "BTC" | "ETH" | "TRX";
+                /** @description Deliveries in a row that ran out of attempts. */
+                failed_deliveries: number;
+                /** @description Its newest event's sequence when it was disabled. */
+                last_sequence: number;
+            };
+        };
+        /** @description An opt-in heartbeat (`heartbeat_blocks`): at every processed block whose height is a multiple of it, this event says that nothing before it was skipped. If your newest handled sequence is `sequence - 1`, you have everything up to `confirmed_height`; otherwise read the gap by cursor. A block that leaves the chain and a new one at the same height give a second coverage event (another hash). */
+        CoverageNotification: {
+            event_id: string;
+            /** @enum {string} */
+            type: "coverage";
+            webhook_id: number;
+            /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
+            sequence: number;
+            /** @enum {string} */
+            coin: "BTC" | "ETH" | "TRX";
+            /** @description The block the scanner processed. */
+            block: {
+                height: number;
+                hash: string;
+                /** Format: date-time */
+                time: string;
+            };
+            /** @description Every transfer the scanner had found in blocks up to this height (the block's height − confirmations + 1) was sent before this event, with a lower sequence. */
+            confirmed_height: number;
+        };
+        /** @description Sent by `POST /api/v1/webhooks/{webhook}/test`, also to an inactive webhook; not numbered. Shaped like a transfer (every field a crediting code reads: the webhook's first address, amount "0", a zero txid and block) so that code can be exercised, but `type` "test" and `test` true. */
+        TestNotification: {
+            event_id: string;
+            webhook_id: number;
+            /** @enum {string} */
+            coin: "BTC" | "ETH" | "TRX";
+            currency: string;
+            from: string | null;
+            to: string;
+            watched_address: string;
+            amount: string;
+            raw_amount: string;
+            decimals: number;
+            token_contract: string | null;
+            txid: string;
+            position: number | null;
+            internal?: boolean;
+            trace_address?: string | null;
+            block: {
+                height: number;
+                hash: string;
+                /** Format: date-time */
+                time: string;
+            };
+            execution_status: string;
+            confirmations: number;
+            generation?: number;
+            /** @enum {string} */
+            type: "test";
+            /** @enum {boolean} */
+            test: true;
+            /** Format: date-time */
+            created_at: string;
+        };
         BtcHealth: {
             status: string;
             /** Format: date-time */
@@ -1532,6 +1780,10 @@ export interface components {
             confirmations: number;
             /** @description Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true. */
             include_tokens: boolean;
+            /** @description Coverage heartbeats every this many blocks (a chaingate addition); null: none. */
+            heartbeat_blocks: number | null;
+            /** @description The newest event's sequence (a chaingate addition; 0 before the first): compare it with the last one you handled. */
+            last_sequence: number;
             last_triggered_at: null;
             deleted_at: null;
             /** Format: date-time */
@@ -1552,7 +1804,7 @@ export interface components {
             webhook_url: string;
             /** @description Watched addresses, 1 to 10000 per request, validated per coin; duplicates collapse; ETH is stored and matched lower case. */
             addresses: string[];
-            /** @description Whether notifications are sent. Default true. */
+            /** @description Whether notifications are pushed. Default true. While false the webhook's transfers are still matched and stored under their sequence (held, readable with `GET …/events`), and pushed or skipped when it is enabled again (`held_events`). */
             is_active?: boolean;
             /** @description Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): the addresses issued from them are watched besides the webhook's own list — those issued before the key is named from then on (the answer lists those the registry has recorded; the rest of the key's history follows within moments), later ones from the moment they are issued. Removing a key stops watching its addresses, except those in the webhook's own list. */
             xpub_ids?: number[];
@@ -1563,6 +1815,11 @@ export interface components {
             confirmations?: number;
             /** @description ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition. */
             include_tokens?: boolean;
+            /**
+             * @description Opt-in coverage heartbeats (a chaingate addition): every block whose height is a multiple of this, a numbered `coverage` event says that every event for blocks up to it was sent before it (lower sequence). 1 to 10000, or null (the default): none.
+             * @example 10
+             */
+            heartbeat_blocks?: number | null;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -1581,8 +1838,13 @@ export interface components {
             webhook_url?: string;
             /** @description Watched addresses, 1 to 10000 per request, validated per coin; duplicates collapse; ETH is stored and matched lower case. */
             addresses?: string[];
-            /** @description Whether notifications are sent. Default true. */
+            /** @description Whether notifications are pushed. Default true. While false the webhook's transfers are still matched and stored under their sequence (held, readable with `GET …/events`), and pushed or skipped when it is enabled again (`held_events`). */
             is_active?: boolean;
+            /**
+             * @description With `is_active: true` on an inactive webhook: what becomes of the events stored while it was inactive. `push` (the default) sends them, oldest first; `skip` marks them skipped (they stay readable with `GET …/events`). Only allowed together with `is_active: true`.
+             * @enum {string}
+             */
+            held_events?: "push" | "skip";
             /** @description Extended-key records of this account (ids from /api/v1/btc/xpub or /api/v1/eth/xpub, of the webhook's coin): the addresses issued from them are watched besides the webhook's own list — those issued before the key is named from then on (the answer lists those the registry has recorded; the rest of the key's history follows within moments), later ones from the moment they are issued. Removing a key stops watching its addresses, except those in the webhook's own list. */
             xpub_ids?: number[];
             /**
@@ -1592,6 +1854,11 @@ export interface components {
             confirmations?: number;
             /** @description ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition. */
             include_tokens?: boolean;
+            /**
+             * @description Opt-in coverage heartbeats (a chaingate addition): every block whose height is a multiple of this, a numbered `coverage` event says that every event for blocks up to it was sent before it (lower sequence). 1 to 10000, or null (the default): none.
+             * @example 10
+             */
+            heartbeat_blocks?: number | null;
         };
         WebhookAddressBatch: {
             /** @description Watched addresses, 1 to 10000 per request, validated per coin; duplicates collapse; ETH is stored and matched lower case. */
@@ -1629,11 +1896,13 @@ export interface components {
             webhook_id: number;
             /** @description The notification's `event_id` and `webhook-id` header: stable across retries and replays. */
             event_id: string;
+            /** @description The event's number in the webhook's history (`sequence` in the body, `x-service-sequence` header); null for test events and for events stored before numbering existed. */
+            sequence: number | null;
             /**
-             * @description pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was inactive or deleted).
+             * @description pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was deleted, or enabled again with `held_events: skip`), held (stored while the webhook was inactive: pushed or skipped when it is enabled again).
              * @enum {string}
              */
-            status: "pending" | "delivered" | "failed" | "skipped";
+            status: "pending" | "delivered" | "failed" | "skipped" | "held";
             attempts: number;
             /** Format: date-time */
             next_attempt_at: string | null;
@@ -1655,6 +1924,50 @@ export interface components {
                 total: number;
                 last_page: number;
             };
+        };
+        WebhookEvent: {
+            /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps. */
+            sequence: number;
+            /** @description The body's `event_id` and the `webhook-id` header. */
+            event_id: string;
+            /** @description Its delivery in `GET /api/v1/webhooks/{webhook}/deliveries` (attempts, status, retry). */
+            delivery_id: number;
+            /**
+             * @description Its delivery's status now (see `Delivery`).
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed" | "skipped" | "held";
+            /**
+             * Format: date-time
+             * @description When the event was stored for this webhook.
+             */
+            created_at: string;
+            /** @description The notification body exactly as it is pushed (the raw bytes the signatures cover): parse it as JSON, after verifying it with `headers` the way a push is verified. */
+            body: string;
+            /** @description The headers a push of this body would carry now, signed with the current secret at the time of this answer: `x-service-timestamp`, `x-service-signature`, `webhook-id`, `webhook-timestamp`, `webhook-signature`, `x-service-sequence`. */
+            headers: {
+                [key: string]: string;
+            };
+        };
+        WebhookEventPage: {
+            data: components["schemas"]["WebhookEvent"][];
+            meta: {
+                /** @description The cursor this page was read from. */
+                after: number;
+                /** @description The cursor of the next page: the last sequence on this page, or `after` when it is empty. */
+                next_after: number;
+                /** @description The newest sequence given so far (0 when none). */
+                newest_sequence: number;
+                /** @description The oldest sequence still kept; earlier ones were deleted after the retention period. */
+                oldest_sequence: number;
+                /** @description True when events after `next_after` exist: read on at once. */
+                has_more: boolean;
+            };
+        };
+        EventsPrunedError: {
+            message: string;
+            /** @description The oldest sequence still kept: read on from it (`after = oldest_sequence - 1`). */
+            oldest_sequence: number;
         };
         DeliveryPendingError: {
             message: string;
@@ -7231,7 +7544,7 @@ export interface operations {
                 page?: number;
                 /** @description Items per page, 1 to 500 (default 50). */
                 per_page?: number;
-                status?: "pending" | "delivered" | "failed" | "skipped";
+                status?: "pending" | "delivered" | "failed" | "skipped" | "held";
             };
             header?: never;
             path: {
@@ -7276,6 +7589,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, errors}`: the field-by-field reasons. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getWebhooksByWebhookEvents: {
+        parameters: {
+            query?: {
+                /** @description The last sequence you have (0 for the start): the page begins with the event numbered `after + 1`. Pass the previous page's `meta.next_after`. A number not yet given is a 422; one whose successors the retention deleted is a 410. */
+                after?: number;
+                /** @description Events per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id (digits; anything else is a routing miss). */
+                webhook: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events and the cursor to read on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventPage"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No webhook with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message, oldest_sequence}`: events after `after` were deleted after the retention period; read on from `oldest_sequence - 1`. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsPrunedError"];
                 };
             };
             /** @description `{message, errors}`: the field-by-field reasons. */
@@ -8107,6 +8522,246 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["MessageError"];
                 };
+            };
+        };
+    };
+    notification_transfer: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; signed. */
+                "x-service-timestamp": string;
+                /** @description Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec's scheme. */
+                "x-service-signature": string;
+                /** @description The event id (Standard Webhooks): stable across retries and replays. */
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks `v1,<base64>` signatures, space separated. */
+                "webhook-signature": string;
+                /** @description The body's `sequence` (absent on test events). */
+                "x-service-sequence"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notification_delivery_exhausted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; signed. */
+                "x-service-timestamp": string;
+                /** @description Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec's scheme. */
+                "x-service-signature": string;
+                /** @description The event id (Standard Webhooks): stable across retries and replays. */
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks `v1,<base64>` signatures, space separated. */
+                "webhook-signature": string;
+                /** @description The body's `sequence` (absent on test events). */
+                "x-service-sequence"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryExhaustedNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notification_webhook_disabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; signed. */
+                "x-service-timestamp": string;
+                /** @description Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec's scheme. */
+                "x-service-signature": string;
+                /** @description The event id (Standard Webhooks): stable across retries and replays. */
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks `v1,<base64>` signatures, space separated. */
+                "webhook-signature": string;
+                /** @description The body's `sequence` (absent on test events). */
+                "x-service-sequence"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookDisabledNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notification_coverage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; signed. */
+                "x-service-timestamp": string;
+                /** @description Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec's scheme. */
+                "x-service-signature": string;
+                /** @description The event id (Standard Webhooks): stable across retries and replays. */
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks `v1,<base64>` signatures, space separated. */
+                "webhook-signature": string;
+                /** @description The body's `sequence` (absent on test events). */
+                "x-service-sequence"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CoverageNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notification_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; signed. */
+                "x-service-timestamp": string;
+                /** @description Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec's scheme. */
+                "x-service-signature": string;
+                /** @description The event id (Standard Webhooks): stable across retries and replays. */
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks `v1,<base64>` signatures, space separated. */
+                "webhook-signature": string;
+                /** @description The body's `sequence` (absent on test events). */
+                "x-service-sequence"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -193,6 +193,20 @@ describe("bus", () => {
   });
 });
 
+describe("stopping", () => {
+  it("ends a consumption stopped right after it started (before its first pull was set up)", async ({ busConnection }) => {
+    await busConnection.ensureStreams([transferMatched]);
+    for (let round = 0; round < 20; round++) {
+      const consumption = await busConnection.consume(transferMatched, { durable: `stopped-early-${round}`, handle: async () => {} });
+      const stopped = await Promise.race([
+        consumption.stop().then(() => "stopped"),
+        new Promise((resolve) => setTimeout(() => resolve("still running after 5 s"), 5_000)),
+      ]);
+      expect(stopped, `round ${round}`).toBe("stopped");
+    }
+  });
+});
+
 describe("compacted streams", () => {
   it("take per-contract stream options (one message per subject, no max age); the other streams keep 7 days", async ({
     compactedBus,

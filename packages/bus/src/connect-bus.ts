@@ -7,6 +7,7 @@
 import type { EventContract, EventPayload } from "@chaingate/contracts";
 import { connect } from "nats";
 import { createBusAdmin, type BusAdmin } from "./bus-admin.ts";
+import { waitUntilConsumed } from "./wait-until-consumed.ts";
 import type { BusLogger } from "./bus-logger.ts";
 import { createBusNaming } from "./bus-naming.ts";
 import { consume, type ConsumeOptions } from "./consume.ts";
@@ -74,6 +75,8 @@ export interface Bus {
   consumeBatches<Contract extends EventContract>(contract: Contract, options: ConsumeBatchesOptions<Contract>): Promise<Consumption>;
   /** Where a durable consumer stands in its stream (see ConsumerProgress). */
   consumerProgress(contract: EventContract, durable: string): Promise<ConsumerProgress>;
+  /** See waitUntilConsumed: every message in the stream now is acknowledged by `durable`. */
+  waitUntilConsumed(contract: EventContract, durable: string, options: { timeoutMs: number; pollMs?: number }): Promise<void>;
   /** Throws unless the connection is up; used by `/readyz`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -98,6 +101,18 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
   const consumerDeps = { jetstream, manager, naming, logger };
   const publisher = createPublisher({ jetstream, manager, naming });
 
+  async function consumerProgress(contract: EventContract, durable: string): Promise<ConsumerProgress> {
+    const [consumer, stream] = await Promise.all([
+      manager.consumers.info(naming.streamName(contract), durable),
+      manager.streams.info(naming.streamName(contract)),
+    ]);
+    return {
+      pending: consumer.num_pending + consumer.num_ack_pending,
+      ackedThrough: consumer.ack_floor.stream_seq,
+      streamLastSequence: stream.state.last_seq,
+    };
+  }
+
   const namespacePrefix = naming.subject("");
   return {
     signal: (subject, data) => connection.publish(naming.subject(subject), data),
@@ -115,17 +130,8 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
     removeSubjects: (contract, subjectFilter) => removeSubjects({ manager, naming }, contract, subjectFilter),
     consume: (contract, consumeOptions) => consume(consumerDeps, contract, consumeOptions),
     consumeBatches: (contract, batchOptions) => consumeBatches(consumerDeps, contract, batchOptions),
-    async consumerProgress(contract, durable) {
-      const [consumer, stream] = await Promise.all([
-        manager.consumers.info(naming.streamName(contract), durable),
-        manager.streams.info(naming.streamName(contract)),
-      ]);
-      return {
-        pending: consumer.num_pending + consumer.num_ack_pending,
-        ackedThrough: consumer.ack_floor.stream_seq,
-        streamLastSequence: stream.state.last_seq,
-      };
-    },
+    consumerProgress,
+    waitUntilConsumed: (contract, durable, options) => waitUntilConsumed(consumerProgress, contract, durable, options),
     async ping() {
       if (connection.isClosed()) throw new Error("NATS connection closed");
       await connection.flush();

@@ -94,6 +94,15 @@ export async function runConsumer(
           idle_heartbeat: PULL_HEARTBEAT_MS,
           ...pull,
         });
+        // Stopped while the pull was being set up: stop() found no messages to close, so nothing
+        // else would ever end this iterator (a service closed right after it started hung here).
+        if (stopped) {
+          // close() settles only once the iterator sees the end: iterate it there, handing back
+          // whatever was pulled meanwhile.
+          void messages.close();
+          for await (const message of messages) message.nak();
+          break;
+        }
         failures = 0;
         await drain(messages);
         if (stopped) break;

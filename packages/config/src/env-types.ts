@@ -49,3 +49,36 @@ export const byteSize = (fallback: string) =>
       }
       return bytes;
     });
+
+/**
+ * A JSON array setting (the token whitelists): each entry checked by `entry`, and the fields named
+ * in `uniqueBy` unique across entries. A bad value stops the process naming the entry and field.
+ * `notation` is how the message describes one entry, e.g. "{contract, symbol, name, decimals}".
+ */
+export function parseJsonArraySetting<Entry extends z.ZodType>(
+  value: string,
+  entry: Entry,
+  notation: string,
+  uniqueBy: ReadonlyArray<(parsed: z.output<Entry>) => unknown>,
+): { ok: true; entries: Array<z.output<Entry>> } | { ok: false; message: string } {
+  const expected = `must be a JSON array of ${notation}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return { ok: false, message: expected };
+  }
+  const result = z.array(entry).safeParse(parsed);
+  if (!result.success) {
+    const [issue] = result.error.issues;
+    return { ok: false, message: `${expected}: ${issue?.path.join(".")} ${issue?.message}` };
+  }
+  const entries = result.data;
+  if (!allUniqueBy(entries, uniqueBy)) return { ok: false, message: "symbols and contracts must be unique" };
+  return { ok: true, entries };
+}
+
+/** True when no two entries share a value of any of `keys` (a list setting's symbols, contracts). */
+export function allUniqueBy<Entry>(entries: readonly Entry[], keys: ReadonlyArray<(entry: Entry) => unknown>): boolean {
+  return keys.every((key) => new Set(entries.map(key)).size === entries.length);
+}

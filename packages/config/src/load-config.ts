@@ -4,6 +4,7 @@
  */
 import { ChaingateError } from "@chaingate/errors";
 import type { z } from "zod";
+import { REDACTED, redactUrl } from "./redact-url.ts";
 
 /** No try will pass until the operator fixes the settings. */
 export class ConfigError extends ChaingateError {
@@ -35,15 +36,10 @@ export function loadConfig<Schema extends z.ZodObject>(
 
 /** Names of settings whose string values are secrets (numbers and flags never are: XPUB_MAX_ADDRESSES_PER_KEY is a limit). */
 const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|CREDENTIAL|PRIVATE|(^|_)(API_)?KEY$)/i;
-/** Query parameters hosted node providers take keys in. */
-const SECRET_QUERY_PARAMETER = /^(api[-_]?key|key|token|access[-_]?token|secret|auth)$/i;
-/** A path segment that looks like a provider key (Infura /v3/<key>, Alchemy /v2/<key>, QuickNode /<token>/): long, with letters and digits. */
-const KEY_LIKE_SEGMENT = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_-]{16,}$/;
-const REDACTED = "[redacted]";
 
 /**
  * The effective config for a start-up log line: string values of secret settings masked, and in
- * every URL the password, key-like path segments and key query parameters masked.
+ * every URL its secrets masked (`redactUrl`).
  */
 export function redactConfig(config: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
@@ -54,29 +50,4 @@ export function redactConfig(config: Record<string, unknown>): Record<string, un
       return [name, value];
     }),
   );
-}
-
-/** A URL with its secrets masked; anything that is not an absolute URL comes back unchanged. */
-export function redactUrl(value: string): string {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/i.exec(value);
-  if (!match) return value;
-  const [, scheme, authority = "", path = "", query = "", fragment = ""] = match;
-  // Edited as text, not through URL, so what is not secret keeps its exact spelling.
-  const maskedAuthority = authority.replace(/^([^:@]*):[^@]*@/, "$1:redacted@");
-  const maskedPath = path
-    .split("/")
-    .map((segment) => (KEY_LIKE_SEGMENT.test(segment) ? REDACTED : segment))
-    .join("/");
-  const maskedQuery = query.replace(/([?&])([^=&]+)=([^&]*)/g, (whole, separator: string, name: string) =>
-    SECRET_QUERY_PARAMETER.test(decodeURIComponentSafe(name)) ? `${separator}${name}=${REDACTED}` : whole,
-  );
-  return `${scheme}${maskedAuthority}${maskedPath}${maskedQuery}${fragment}`;
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -13,6 +13,7 @@ export * from "./api/xpub.ts";
 export * from "./api/webhooks.ts";
 export * from "./api/eth.ts";
 export * from "./api/account.ts";
+export { REQUEST_BODY_LIMITS, requestBodyLimitBytes, type RouteFamily } from "./api/request-body-limits.ts";
 export {
   registerTrxPaths,
   TRX_JSONRPC_ALLOWED_METHODS,

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { bitcoin } from "./chains/bitcoin.ts";
-import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "./create-node-client.ts";
+import { createNodeClient } from "./create-node-client.ts";
+import type { NodeClient as BitcoinRpcClient } from "./node-client.ts";
+import type { NodeClientOptions } from "./node-client-options.ts";
 import { NodeCallAbortedError, NodeUnreachableError } from "./node-errors.ts";
 import type { JsonNumber } from "./lossless-json.ts";
 import { json, useScriptedNodes } from "./testing/scripted-node-server.ts";

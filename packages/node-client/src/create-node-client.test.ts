@@ -9,7 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bitcoin } from "./chains/bitcoin.ts";
-import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "./create-node-client.ts";
+import { createNodeClient } from "./create-node-client.ts";
+import type { NodeClient as BitcoinRpcClient } from "./node-client.ts";
+import type { NodeClientOptions } from "./node-client-options.ts";
 import { NodeRpcError, NodeUnreachableError } from "./node-errors.ts";
 import { collectAndDiscard, json, useScriptedNodes } from "./testing/scripted-node-server.ts";
 

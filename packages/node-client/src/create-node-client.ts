@@ -37,25 +37,6 @@ import { toUpstream } from "./transport/upstream.ts";
 import { demoteCurrent, upstreamStates } from "./transport/upstream-health.ts";
 import { withFailover } from "./transport/with-failover.ts";
 
-// The client's contract and options have their own modules; this one still exports them for its importers.
-export type {
-  BufferedCallOptions,
-  CallOptions,
-  NodeClient,
-  NodeEndpoint,
-  RawNodeResponse,
-  RequestOptions,
-  UpstreamState,
-} from "./node-client.ts";
-export {
-  DEFAULT_CALL_TIMEOUT_MS,
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  DEFAULT_COOL_DOWN_MS,
-  DEFAULT_NODE_BATCH_CALLS,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
-  type NodeClientOptions,
-} from "./node-client-options.ts";
-
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 
 /** Creates a client; a missing URL or credentials is reported per call (NodeNotConfiguredError), so a service can still start. */

@@ -7,7 +7,10 @@ import { Tokenizer, TokenParser } from "@streamparser/json";
 
 /** A JSON number's exact text, e.g. "0.00000050". */
 export class JsonNumber {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
   /** For logs and tests; the exact value is `text`. */
   toString(): string {
     return this.text;

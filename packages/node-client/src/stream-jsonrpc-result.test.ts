@@ -12,8 +12,10 @@ interface Case {
 }
 
 class Refusal extends Error {
-  constructor(readonly value: unknown) {
+  readonly value: unknown;
+  constructor(value: unknown) {
     super("refused");
+    this.value = value;
   }
 }
 class BadAnswer extends Error {}

@@ -11,7 +11,7 @@ const startCollector = startOtlpCollector;
 
 async function runTracedApp(env: Record<string, string>, preload: string) {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", preload, APP], {
+  const child = spawn(process.execPath, ["--import", preload, APP], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, PORT: String(port), OTEL_SERVICE_NAME: "traced-app", OTEL_BSP_SCHEDULE_DELAY: "50", ...env },
     stdio: ["ignore", "pipe", "inherit"],

@@ -1,4 +1,4 @@
 /** Preload for the gateway, an edge that forwards requests: no per-request HTTP spans (see TelemetryOptions). */
 import { preloadTelemetry } from "./preload-telemetry.ts";
 
-preloadTelemetry({ instrumentHttp: false });
+await preloadTelemetry({ instrumentHttp: false });

@@ -1,4 +1,4 @@
 /** Preload for a service: every instrumentation. */
 import { preloadTelemetry } from "./preload-telemetry.ts";
 
-preloadTelemetry();
+await preloadTelemetry();

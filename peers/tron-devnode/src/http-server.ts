@@ -7,8 +7,8 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { JsonRpcHandler } from "./json-rpc.ts";
 import type { JsonObject } from "./transaction-json.ts";
-import { errorBody } from "./wallet-api.ts";
-import type { WalletHandler, WalletRequest } from "./wallet-api.ts";
+import { errorBody } from "./wallet-api/java-error.ts";
+import type { WalletHandler, WalletRequest } from "./wallet-api/wallet-request.ts";
 
 /** Largest request body accepted (java-tron's default `maxHttpPostBodySize`, 4 MiB). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -6,7 +6,7 @@ import { createHttpServer } from "./http-server.ts";
 import { createJsonRpc } from "./json-rpc.ts";
 import type { EnergyCosts } from "./energy-costs.ts";
 import { Ledger } from "./ledger.ts";
-import type { StoredBlock } from "./ledger.ts";
+import type { StoredBlock } from "./ledger/stored-block.ts";
 import { printBlock } from "./print-chain-json.ts";
 import { createWalletApi } from "./wallet-api.ts";
 
@@ -14,7 +14,7 @@ export type { DevAccount, DevKey, ForwarderContract, Trc10Token, Trc20Token, Tro
 export { FORWARD_AND_REVERT_MESSAGE, FORWARDER_SELECTORS } from "./forwarder-contract.ts";
 export { USDD_ADDRESS, USDT_ADDRESS, createGenesis } from "./genesis.ts";
 export type { EnergyCosts } from "./energy-costs.ts";
-export { MAX_REORG_DEPTH } from "./ledger.ts";
+export { MAX_REORG_DEPTH } from "./ledger/ledger-chain.ts";
 export { DEFAULT_ENERGY_COSTS } from "./energy-costs.ts";
 
 /** Default listen address. */

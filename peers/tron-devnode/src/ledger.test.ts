@@ -5,7 +5,9 @@ import { encodeTransaction, transactionId } from "./encode-transaction.ts";
 import { createGenesis, GENESIS_TIMESTAMP, USDT_ADDRESS } from "./genesis.ts";
 import type { DevAccount } from "./genesis.ts";
 import { toHex } from "./hex.ts";
-import { Ledger, MAX_REORG_DEPTH, TransactionRejected } from "./ledger.ts";
+import { Ledger } from "./ledger.ts";
+import { MAX_REORG_DEPTH } from "./ledger/ledger-chain.ts";
+import { TransactionRejected } from "./ledger/transaction-rejected.ts";
 import { signTransactionId } from "./sign-transaction.ts";
 import type { Transaction, TransactionContract, TransactionRaw } from "./transaction.ts";
 

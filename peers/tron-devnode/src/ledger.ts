@@ -32,20 +32,6 @@ import type { ReorgOptions, ReorgResult } from "./ledger/reorg.ts";
 import type { StoredBlock } from "./ledger/stored-block.ts";
 import { builderRaw, validateForBuilder } from "./ledger/transaction-builder.ts";
 
-export { MIN_BLOCK_GAP_MS } from "./ledger/append-block.ts";
-export { BLOCK_SLOT_MS } from "./ledger/broadcast.ts";
-export type { ConstantCallResult } from "./ledger/call-constant.ts";
-export type { ChainView } from "./ledger/chain-view.ts";
-export type { ExecutedTransaction } from "./ledger/executed-transaction.ts";
-export { MAX_REORG_DEPTH } from "./ledger/ledger-chain.ts";
-export type { DevContract } from "./ledger/ledger-chain.ts";
-export type { ReorgOptions, ReorgResult } from "./ledger/reorg.ts";
-export { BLOCK_VERSION } from "./ledger/seal-block.ts";
-export type { StoredBlock } from "./ledger/stored-block.ts";
-export { TransactionRejected } from "./ledger/transaction-rejected.ts";
-export type { BroadcastCode } from "./ledger/transaction-rejected.ts";
-export { parseHash } from "./hex.ts";
-
 /** Options of a {@link Ledger}. */
 export interface LedgerOptions {
   /** TRC-20 energy costs; defaults in energy-costs.ts. */
@@ -62,11 +48,10 @@ export class Ledger {
   readonly solidLag: number;
   private readonly chain: LedgerChain;
 
-  constructor(
-    readonly genesis: TronDevnodeGenesis,
-    now: () => number = Date.now,
-    options: LedgerOptions = {},
-  ) {
+  readonly genesis: TronDevnodeGenesis;
+
+  constructor(genesis: TronDevnodeGenesis, now: () => number = Date.now, options: LedgerOptions = {}) {
+    this.genesis = genesis;
     this.energyCosts = resolveEnergyCosts(options.energy);
     this.solidLag = options.solidLag ?? 0;
     if (!Number.isSafeInteger(this.solidLag) || this.solidLag < 0)

@@ -7,7 +7,9 @@ import type { InternalTransaction } from "./forwarder-contract.ts";
 import type { Trc10Token } from "./genesis.ts";
 import { toHex, utf8ToHex } from "./hex.ts";
 import type { AccountRecord } from "./ledger-state.ts";
-import type { DevContract, ExecutedTransaction, StoredBlock } from "./ledger.ts";
+import type { DevContract } from "./ledger/ledger-chain.ts";
+import type { ExecutedTransaction } from "./ledger/executed-transaction.ts";
+import type { StoredBlock } from "./ledger/stored-block.ts";
 import { printTransaction } from "./transaction-json.ts";
 import type { JsonObject } from "./transaction-json.ts";
 

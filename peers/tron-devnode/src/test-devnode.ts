@@ -13,7 +13,7 @@
  * package is a dev peer below it), so these extend vitest's `test` directly.
  */
 import { TronWeb } from "tronweb";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { transactionId } from "./encode-transaction.ts";
 import { toHex } from "./hex.ts";
 import { startTronDevnode } from "./index.ts";
@@ -58,23 +58,6 @@ export const devnodeTest = test.extend<DevnodeFixtures>({
     { scope: "file" },
   ],
 });
-
-/**
- * Starts a devnode before the file's tests and closes it after; read the context inside tests only.
- * Tests outside this package still use it; this package's own tests use `devnodeTest`.
- */
-export function useDevnode(options: TronDevnodeOptions = {}): DevnodeContext {
-  const context = {} as DevnodeContext;
-  beforeAll(async () => {
-    context.devnode = await startTronDevnode({ port: 0, blockIntervalMs: 0, ...options });
-    [context.alice, context.bob] = context.devnode.genesis.accounts as [DevAccount, DevAccount];
-    context.tronWeb = new TronWeb({ fullHost: context.devnode.url, privateKey: context.alice.privateKey });
-  });
-  afterAll(async () => {
-    await context.devnode?.close();
-  });
-  return context;
-}
 
 /** Signs a transaction JSON (as a builder endpoint returned it) with a private key. */
 export function signJson(transaction: JsonObject, privateKey: string): JsonObject {

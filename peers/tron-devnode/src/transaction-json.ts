@@ -15,12 +15,11 @@ export type JsonObject = Record<string, unknown>;
 /** Thrown when request JSON cannot be turned into a message; the message mimics JsonFormat's. */
 export class JsonParseError extends Error {
   override readonly name: string = "JsonParseError";
-  constructor(
-    message: string,
-    /** The request field whose value failed, when known (for JsonFormat's "line:column: " prefix). */
-    readonly field?: string,
-  ) {
+  /** The request field whose value failed, when known (for JsonFormat's "line:column: " prefix). */
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
     super(message);
+    this.field = field;
   }
 }
 

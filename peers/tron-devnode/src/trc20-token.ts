@@ -153,15 +153,7 @@ export function executeTrc20(
   return { ...execution, energyUsed: execution.energyUsed + penalty, energyPenalty: penalty };
 }
 
-function executeBase(
-  token: Trc20Token,
-  storage: Trc20Storage,
-  caller: string,
-  data: Uint8Array,
-  callValue: number,
-  tokenValue: number,
-  costs: EnergyCosts,
-): BaseExecution {
+function executeBase(...[token, storage, caller, data, callValue, tokenValue, costs]: Parameters<typeof executeTrc20>): BaseExecution {
   if (callValue > 0 || tokenValue > 0) return revert(costs.revert);
   const functionSelector = toHex(data.subarray(0, 4));
   switch (functionSelector) {

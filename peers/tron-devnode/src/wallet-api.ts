@@ -32,10 +32,6 @@ import {
 } from "./wallet-api/transaction-handlers.ts";
 import type { WalletHandler } from "./wallet-api/wallet-request.ts";
 
-export { errorBody } from "./wallet-api/java-error.ts";
-export { NODE_CODE_VERSION } from "./wallet-api/node-info-handlers.ts";
-export type { WalletHandler, WalletRequest } from "./wallet-api/wallet-request.ts";
-
 /** Creates the handler table for a ledger, keyed by endpoint name (without prefix). */
 export function createWalletApi(ledger: Ledger): { wallet: Map<string, WalletHandler>; solidity: Map<string, WalletHandler> } {
   // Served under both /wallet and /walletsolidity (the latter reads the solidified view).

@@ -43,7 +43,7 @@ export async function createBtcProxy(config: BtcProxyConfig, logger: Logger): Pr
 /** The route table of `/api/v1/btc` (except xpub). */
 export function createBtcProxyApp(
   node: NodeClient,
-  config: { JSONRPC_BODY_LIMIT: string | number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined },
+  config: { JSONRPC_BODY_LIMIT: string | number; BTC_RPC_MAX_BATCH?: number; GC_NUDGE_BYTES: number; INTERNAL_TOKEN?: string | undefined },
   logger: Logger,
   metrics?: ServiceMetrics,
 ): HttpApp {
@@ -69,7 +69,12 @@ export function createBtcProxyApp(
   http.route("get", `${base}/transactions/:txid/outputs/:n(\\d{1,9})`, getTransactionOutput(route));
   http.route("get", `${base}/fee-estimate`, getFeeEstimate(route));
   http.route("get", `${base}/mempool`, getMempoolInfo(route));
-  http.route("post", `${base}/jsonrpc`, jsonRpcBody(config.JSONRPC_BODY_LIMIT), postJsonRpc(route, btcJsonRpcRules));
+  http.route(
+    "post",
+    `${base}/jsonrpc`,
+    jsonRpcBody(config.JSONRPC_BODY_LIMIT),
+    postJsonRpc(route, btcJsonRpcRules, { nodeBatchCalls: config.BTC_RPC_MAX_BATCH }),
+  );
   http.finish();
   return http;
 }

@@ -5,6 +5,7 @@
  * per-account share of the slots, and free slots go to the account with fewer in flight. Real
  * Postgres, NATS, a blackhole TCP server and a local receiver; the service in this process.
  */
+import { fileResource } from "@chaingate/testing/fixtures";
 import { transferMatched } from "@chaingate/contracts";
 import { expect } from "vitest";
 import { startBlackholeServer, transferFor, type BlackholeServer } from "./testing/index.ts";
@@ -24,18 +25,7 @@ deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", D
 
 /** The dead endpoints: a server that accepts connections and never answers. */
 const it = deliveryTest.extend<{ blackhole: BlackholeServer }>({
-  blackhole: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-    async ({}, use) => {
-      const blackhole = await startBlackholeServer();
-      try {
-        await use(blackhole);
-      } finally {
-        await blackhole.close();
-      }
-    },
-    { scope: "file" },
-  ],
+  blackhole: fileResource(startBlackholeServer, (server) => server.close()),
 });
 
 it("a flood of test events to one account's dead endpoints does not delay another account's notifications", async ({

@@ -104,7 +104,7 @@ async function deliveries(harness: DeliveryHarness, webhookId: number, status: s
   return (answer.body as unknown as { meta: { total: number } }).meta.total;
 }
 
-it("does not space out skipping: an inactive webhook's backlog is skipped at once, open breaker or not", async ({ harness }) => {
+it("does not space out holding: an inactive webhook's backlog is held at once, open breaker or not", async ({ harness }) => {
   const { bus, receiver, api } = harness;
   receiver.on("/off", () => {});
   const webhook = await harness.createWebhook({ path: "/off", coin: "ETH" });
@@ -113,8 +113,8 @@ it("does not space out skipping: an inactive webhook's backlog is skipped at onc
   // The first attempts time out: the breaker is open, with most jobs never tried.
   await new Promise((resolve) => setTimeout(resolve, 2 * TIMEOUT_MS));
   expect((await api("PUT", `/api/v1/webhooks/${webhook.id}`, 1, { is_active: false })).status).toBe(200);
-  // Each job is skipped once due (the tried ones after their compressed retry delay), not one per lease.
-  await expect.poll(() => deliveries(harness, webhook.id, "skipped"), { timeout: 10_000 }).toBe(EVENTS);
+  // Each job is held once due (the tried ones after their compressed retry delay), not one per lease.
+  await expect.poll(() => deliveries(harness, webhook.id, "held"), { timeout: 10_000 }).toBe(EVENTS);
 });
 
 /** `delivery_webhook_breakers_open` on a replica's /metrics. */

@@ -49,6 +49,14 @@ export const deliveryConfigSchema = z.object({
     .describe(
       "Addresses watched over one account's webhooks: its own lists and the addresses its keys issued, which count but are never refused (422 past it).",
     ),
+  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(86_400)
+    .describe(
+      "After `POST /webhooks/{id}/secret` the replaced secret keeps signing deliveries beside the new one this long (a second Standard Webhooks signature, and X-Service-Signature-Previous), so receivers switch keys without refusing one; 0: the new secret alone at once.",
+    ),
   QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE: env
     .positiveInt(DEFAULT_REGISTRY_QUOTAS.testEventsPerWebhookPerMinute)
     .describe("Test events (`POST /webhooks/{id}/test`) one webhook may queue in any 60 seconds (429 past it)."),
@@ -69,7 +77,9 @@ export const deliveryConfigSchema = z.object({
     .describe("A claimed job whose process died is due again this long after its attempt's timeout."),
   DELIVERY_RETENTION_DAYS: env
     .positiveInt(30)
-    .describe("Finished deliveries (and their attempts) are kept this long for the log and replay, then deleted (at start-up and hourly)."),
+    .describe(
+      "Finished deliveries (and their attempts) are kept this long for the log, replay and the event cursor, then deleted (at start-up and hourly); a webhook's numbered events go oldest first, never past one still pending.",
+    ),
   DELIVERY_CONCURRENCY: env.positiveInt(256).describe("Attempts in flight in this process."),
   DELIVERY_PER_ACCOUNT_CONCURRENCY: env
     .positiveInt(64)

@@ -9,6 +9,7 @@
 import { lookup } from "node:dns/promises";
 import {
   addressIssued,
+  blockProcessed,
   deliveryFailed,
   keyMoved,
   transferMatched,
@@ -29,6 +30,7 @@ import type { Logger } from "@chaingate/logger";
 import type { DeliveryConfig } from "./config.ts";
 import { parseAllowCidrs } from "./domain/forbidden-address.ts";
 import { createWebhookApp } from "./http/create-webhook-app.ts";
+import { emitCoverageHeartbeats } from "./consumers/emit-coverage-heartbeats.ts";
 import { storeMatchedTransfers } from "./consumers/store-matched-transfers.ts";
 import { watchIssuedAddresses } from "./consumers/watch-issued-addresses.ts";
 import { followKeyMoves } from "./consumers/follow-key-moves.ts";
@@ -43,7 +45,9 @@ import { startDeliveryWorker } from "./workers/delivery-worker.ts";
 import { createDeliveryJobStore } from "./infra/delivery-job-store.ts";
 import { createDeliveryMetrics } from "./infra/delivery-metrics.ts";
 import { createSender } from "./infra/send-notification.ts";
+import { createEventHistory } from "./infra/event-history.ts";
 import { createDeliveryLog } from "./infra/delivery-log.ts";
+import { pruneDeliveries } from "./infra/prune-deliveries.ts";
 
 /** One page of a key's history from the xpub service. */
 const KEY_HISTORY_TIMEOUT_MS = 10_000;
@@ -96,11 +100,12 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     settings: config,
     name: "delivery",
     logger,
-    streams: [webhookChanged, webhookAddresses, webhookWatermark, addressIssued, keyMoved, transferMatched, deliveryFailed],
+    streams: [webhookChanged, webhookAddresses, webhookWatermark, addressIssued, keyMoved, transferMatched, deliveryFailed, blockProcessed],
     onConnect: async (connected) => [
       await watchIssuedAddresses(connected, repository),
       await followKeyMoves(connected, { db: database.db, onChange: registryWritten }),
       await storeMatchedTransfers(connected, { db: database.db, onJobsQueued: jobsQueued.wake, observer }),
+      await emitCoverageHeartbeats(connected, { db: database.db, onJobsQueued: jobsQueued.wake }),
     ],
   });
   const watermark = startWebhookWatermarkPublisher(database.db, bus.get, logger, config.WATCH_WATERMARK_INTERVAL_MS, feedRelayed);
@@ -130,7 +135,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     total: config.DELIVERY_CONCURRENCY,
     leaseMs: config.DELIVERY_TIMEOUT_MS + config.DELIVERY_LEASE_MARGIN_MS,
     onWebhookChanged: registryChanged.wake,
-    prune: () => deliveries.prune(config.DELIVERY_RETENTION_DAYS),
+    prune: () => pruneDeliveries(database.db, config.DELIVERY_RETENTION_DAYS),
     observer,
     wakeups: jobsQueued,
   });
@@ -138,6 +143,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const http = createWebhookApp({
     repository,
     deliveries,
+    events: createEventHistory(database.db),
     quotas,
     bitcoinNetwork: config.BITCOIN_NETWORK,
     allowCidrs,
@@ -147,6 +153,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     readinessChecks: { database: () => database.ping() },
     degradedChecks: { nats: bus.ping },
     internalToken: config.INTERNAL_TOKEN,
+    secretOverlapSeconds: config.WEBHOOK_SECRET_OVERLAP_SECONDS,
   });
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     await bus.stopConsuming();

@@ -2,30 +2,14 @@
  * SIGKILL the delivery process while a batch is being delivered, then start it again: every event
  * reaches the receiver, and a notification sent twice carries the same event id both times.
  */
-import { fileURLToPath } from "node:url";
 import { transferMatched, type EventPayload } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
-import { freePort, spawnService, stopChild, waitForHttp, type SpawnedService, type TestBus } from "@chaingate/testing";
+import { stopChild } from "@chaingate/testing";
 import { expect } from "vitest";
 import { deliveryTest } from "./testing/delivery-fixtures.ts";
+import { startDeliveryProcess } from "./testing/index.ts";
 
-const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const EVENTS = 200;
-
-/** The service as a process of its own (its `start` script), over the file's database and bus. */
-async function start(port: number, databaseUrl: string, bus: TestBus): Promise<SpawnedService> {
-  const spawned = spawnService(SERVICE_DIR, {
-    PORT: String(port),
-    DATABASE_URL: databaseUrl,
-    ...bus.env,
-    WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
-    DELIVERY_TIMEOUT_MS: "2000",
-    DELIVERY_LEASE_MARGIN_MS: "500",
-    LOG_LEVEL: "warn",
-  });
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 30_000);
-  return spawned;
-}
 
 // The test kills and starts the process itself; its database, bus and receiver are the file's.
 const it = deliveryTest;
@@ -33,8 +17,9 @@ const it = deliveryTest;
 it("a kill mid-batch loses nothing; duplicates carry the same event id", async ({ database, bus, busConnection, receiver }) => {
   // A slow subscriber keeps attempts in flight when the kill lands.
   receiver.on("/slow", (_, res) => void setTimeout(() => res.end("ok"), 40));
-  const port = await freePort();
-  let child = await start(port, database.connectionString, bus);
+  const started = await startDeliveryProcess(database.connectionString, bus);
+  const { port } = started;
+  let { child } = started;
   try {
     const created = await fetch(`http://127.0.0.1:${port}/api/v1/webhooks`, {
       method: "POST",
@@ -71,7 +56,7 @@ it("a kill mid-batch loses nothing; duplicates carry the same event id", async (
     await stopChild(child.process);
     const deliveredBeforeKill = new Set(receiver.received.map((r) => r.headers["webhook-id"])).size;
     expect(deliveredBeforeKill).toBeLessThan(EVENTS);
-    child = await start(port, database.connectionString, bus);
+    ({ child } = await startDeliveryProcess(database.connectionString, bus, port));
     await expect.poll(() => new Set(receiver.received.map((r) => r.headers["webhook-id"])).size, { timeout: 30_000 }).toBe(EVENTS);
     expect([...new Set(receiver.received.map((r) => r.headers["webhook-id"]))].sort()).toEqual([...eventIds].sort());
     // Every request, first or repeated, names its event in the header and the body alike.

@@ -35,10 +35,12 @@ it("counts attempts by outcome and chain with their latency, failed jobs, disabl
   receiver.on("/gone", (_, res) => void res.writeHead(410).end());
   receiver.on("/down", (_, res) => void res.writeHead(500).end());
   receiver.on("/hang", () => {});
-  const ok = await harness.createWebhook({ path: "/ok", coin: "BTC" });
-  const gone = await harness.createWebhook({ path: "/gone", coin: "ETH" });
-  const down = await harness.createWebhook({ path: "/down", coin: "TRX" });
-  const refused = await harness.createWebhook({ path: "/refused", coin: "BTC" });
+  // An account each: a failure's operational events (delivery.exhausted, webhook.disabled) go to the
+  // account's other webhooks, and would be counted among these attempts.
+  const ok = await harness.createWebhook({ path: "/ok", coin: "BTC", accountId: 1 });
+  const gone = await harness.createWebhook({ path: "/gone", coin: "ETH", accountId: 2 });
+  const down = await harness.createWebhook({ path: "/down", coin: "TRX", accountId: 3 });
+  const refused = await harness.createWebhook({ path: "/refused", coin: "BTC", accountId: 4 });
   // As a rebinding resolver would: the address connected to is one WEBHOOK_ALLOW_CIDRS does not list.
   await harness.query(`update delivery.webhooks set webhook_url = $1 where id = $2`, [
     `http://127.0.0.2:${new URL(receiver.url).port}/refused`,

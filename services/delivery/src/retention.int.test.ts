@@ -1,6 +1,6 @@
 /**
  * Retention (issue 7) on a real Postgres: finished deliveries (delivered, failed and published,
- * skipped) older than DELIVERY_RETENTION_DAYS are deleted with their attempts when the service
+ * skipped, held for an inactive webhook) older than DELIVERY_RETENTION_DAYS are deleted with their attempts when the service
  * prunes (at start, then hourly); pending ones of any age and younger finished ones are kept.
  */
 import { transferMatched } from "@chaingate/contracts";
@@ -32,7 +32,10 @@ async function jobOf(harness: DeliveryHarness, eventId: string, status: string):
   return id!;
 }
 const ageDays = (harness: DeliveryHarness, jobId: number, days: number) =>
-  harness.query(`update delivery.delivery_jobs set updated_at = now() - $2 * interval '1 day' where id = $1`, [jobId, days]);
+  harness.query(
+    `update delivery.delivery_jobs set created_at = now() - $2 * interval '1 day', updated_at = now() - $2 * interval '1 day' where id = $1`,
+    [jobId, days],
+  );
 const jobIds = async (harness: DeliveryHarness) =>
   (await harness.query<{ id: string }>(`select id from delivery.delivery_jobs order by id`)).map((row) => Number(row.id));
 const attemptsOf = async (harness: DeliveryHarness, jobId: number) =>
@@ -44,18 +47,18 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
   const ok = await harness.createWebhook({ path: "/ok" });
   const gone = await harness.createWebhook({ path: "/gone" });
   const inactive = await harness.createWebhook({ path: "/inactive", isActive: false });
-  const [oldDelivered, youngDelivered, oldFailed, oldSkipped] = [
+  const [oldDelivered, youngDelivered, oldFailed, oldHeld] = [
     transferFor(ok.id),
     transferFor(ok.id),
     transferFor(gone.id),
     transferFor(inactive.id),
   ];
-  for (const event of [oldDelivered, youngDelivered, oldFailed, oldSkipped]) await bus.publish(transferMatched, event);
+  for (const event of [oldDelivered, youngDelivered, oldFailed, oldHeld]) await bus.publish(transferMatched, event);
   const ids = {
     oldDelivered: await jobOf(harness, oldDelivered.event_id, "delivered"),
     youngDelivered: await jobOf(harness, youngDelivered.event_id, "delivered"),
     oldFailed: await jobOf(harness, oldFailed.event_id, "failed"),
-    oldSkipped: await jobOf(harness, oldSkipped.event_id, "skipped"),
+    oldHeld: await jobOf(harness, oldHeld.event_id, "held"),
   };
   // delivery.failed of the failed job is published (its outbox column set) before it may go.
   await expect
@@ -75,7 +78,7 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
   expect(await attemptsOf(harness, ids.oldDelivered)).toBe(1);
   expect(await attemptsOf(harness, ids.oldFailed)).toBe(1);
 
-  for (const id of [ids.oldDelivered, ids.oldFailed, ids.oldSkipped, oldPending]) await ageDays(harness, id, RETENTION_DAYS + 1);
+  for (const id of [ids.oldDelivered, ids.oldFailed, ids.oldHeld, oldPending]) await ageDays(harness, id, RETENTION_DAYS + 1);
   await ageDays(harness, ids.youngDelivered, RETENTION_DAYS - 1);
   await harness.restartDelivery(); // prunes when it starts
 

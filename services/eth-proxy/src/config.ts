@@ -1,6 +1,6 @@
 /** The eth-proxy's settings, from the environment. */
 import { env, serviceSettings } from "@chaingate/config";
-import { ETH_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
+import { ETH_JSONRPC_MAX_BATCH_CALLS, REQUEST_BODY_LIMITS } from "@chaingate/contracts";
 import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
 import { gcNudgeBytesSetting } from "@chaingate/http";
 import { jsonRpcBodyLimitSetting } from "@chaingate/chain-proxy";
@@ -22,7 +22,7 @@ export const ethProxyConfigSchema = z.object({
   ETH_RPC_TIMEOUT_MS: env.positiveInt(30_000).describe("Per-attempt timeout of a buffered node call."),
   ETH_RPC_STREAM_IDLE_TIMEOUT_MS: env.positiveInt(60_000).describe("Longest silence in a streamed node answer."),
 
-  JSONRPC_BODY_LIMIT: jsonRpcBodyLimitSetting("5mb"),
+  JSONRPC_BODY_LIMIT: jsonRpcBodyLimitSetting(REQUEST_BODY_LIMITS.eth),
   JSONRPC_MAX_BATCH: env.positiveInt(ETH_JSONRPC_MAX_BATCH_CALLS).describe("Calls per POST /jsonrpc batch accepted from a client."),
   ETH_RPC_MAX_BATCH: env
     .positiveInt(DEFAULT_NODE_BATCH_CALLS)

@@ -4,12 +4,11 @@
  * still passes; and a body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS is answered 408
  * and gives its reservation back, on the proxied paths and the gateway's own JSON routes alike.
  */
-import http from "node:http";
+import type http from "node:http";
 import net from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect } from "vitest";
 import { gatewayTest } from "./testing/gateway-fixtures.ts";
-import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
+import { createAccountWithKey, type TestGateway } from "./testing/index.ts";
 
 const MIB = 1024 * 1024;
 const MAX_BUFFERED_BODY_BYTES = 20 * MIB;
@@ -19,53 +18,26 @@ const RECEIVE_TIMEOUT_MS = 1_500;
 const BLOCK_NUMBER_CALL = JSON.stringify({ jsonrpc: "2.0", method: "eth_blockNumber", params: [], id: 1 });
 
 /** Stands in for the eth-proxy: answers every JSON-RPC call with a block number. */
-const ethProxy = http.createServer((req, res) => {
+const ethProxy: http.RequestListener = (req, res) => {
   req.resume().on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","result":"0x10","id":1}'));
-});
+};
 const openSockets: net.Socket[] = [];
 
-const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; accountKeys: { greedy: string; other: string } }>({
-  /** The stand-in, listening for the file; its URL. */
-  upstreamUrl: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-    async ({}, use) => {
-      await new Promise<void>((resolve) => ethProxy.listen(0, "127.0.0.1", resolve));
-      try {
-        await use(`http://127.0.0.1:${(ethProxy.address() as AddressInfo).port}`);
-      } finally {
-        ethProxy.closeAllConnections();
-        await new Promise((resolve) => ethProxy.close(resolve));
-      }
-    },
-    { scope: "file" },
-  ],
-  /** The gateway in front of the stand-in, over the file's database. */
-  proxyingGateway: [
-    async ({ database, upstreamUrl }, use) => {
-      const gateway = await startTestGateway(
-        {
-          ETH_PROXY_URL: upstreamUrl,
-          MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
-          MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: String(PERCENT_PER_ACCOUNT),
-          REQUEST_BODY_RECEIVE_TIMEOUT_MS: String(RECEIVE_TIMEOUT_MS),
-        },
-        database.connectionString,
-        { checkAnswers: false },
-      );
-      try {
-        await use(gateway);
-      } finally {
-        await gateway.close();
-      }
-    },
-    { scope: "file" },
-  ],
+gatewayTest.scoped({
+  standInSettings: { urlSettings: ["ETH_PROXY_URL"], listener: ethProxy },
+  gatewaySettings: {
+    MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+    MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: String(PERCENT_PER_ACCOUNT),
+    REQUEST_BODY_RECEIVE_TIMEOUT_MS: String(RECEIVE_TIMEOUT_MS),
+  },
+});
+const it = gatewayTest.extend<{ accountKeys: { greedy: string; other: string } }>({
   /** The keys of two accounts: one that holds bodies idle, one that calls alongside. */
   accountKeys: [
-    async ({ proxyingGateway }, use) => {
+    async ({ standInGateway }, use) => {
       const [greedy, other] = await Promise.all([
-        createAccountWithKey(proxyingGateway.databaseUrl, "greedy").then((account) => account.key),
-        createAccountWithKey(proxyingGateway.databaseUrl, "other").then((account) => account.key),
+        createAccountWithKey(standInGateway.databaseUrl, "greedy").then((account) => account.key),
+        createAccountWithKey(standInGateway.databaseUrl, "other").then((account) => account.key),
       ]);
       await use({ greedy, other });
     },
@@ -98,7 +70,7 @@ const blockNumber = (gateway: TestGateway, key: string) =>
 
 describe("one account's idle request bodies", () => {
   it("hold at most its share of the budget: another account's call passes, the greedy one's extra bodies get 503", async ({
-    proxyingGateway: gateway,
+    standInGateway: gateway,
     accountKeys,
   }) => {
     const { greedy, other } = accountKeys;
@@ -127,7 +99,7 @@ describe("one account's idle request bodies", () => {
 
 describe("a request body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS", () => {
   it("is answered 408 {message} with the connection closed, and its reservation is free again at once", async ({
-    proxyingGateway: gateway,
+    standInGateway: gateway,
     accountKeys,
   }) => {
     const { greedy } = accountKeys;
@@ -150,7 +122,7 @@ describe("a request body not received within REQUEST_BODY_RECEIVE_TIMEOUT_MS", (
   });
 
   it("holds for the gateway's own JSON routes too (creating a key): 408 {message}, the connection closed, nothing created", async ({
-    proxyingGateway: gateway,
+    standInGateway: gateway,
     accountKeys,
   }) => {
     const { other } = accountKeys;

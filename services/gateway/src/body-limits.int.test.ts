@@ -1,9 +1,8 @@
-import http from "node:http";
+import type http from "node:http";
 import net from "node:net";
-import type { AddressInfo } from "node:net";
 import { describe, expect } from "vitest";
 import { gatewayTest } from "./testing/gateway-fixtures.ts";
-import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
+import type { TestGateway } from "./testing/index.ts";
 
 const MIB = 1024 * 1024;
 /** delivery's body limit, as the gateway's route table knows it. */
@@ -16,7 +15,7 @@ const MAX_BUFFERED_BODY_BYTES = 5 * MIB;
  */
 const received: string[] = [];
 const held: http.ServerResponse[] = [];
-const delivery = http.createServer((req, res) => {
+const delivery: http.RequestListener = (req, res) => {
   let size = 0;
   req.on("data", (chunk: Buffer) => (size += chunk.length));
   req.on("end", () => {
@@ -24,46 +23,16 @@ const delivery = http.createServer((req, res) => {
     if (req.url === "/api/v1/webhooks/hold") return held.push(res);
     res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ size }));
   });
+};
+gatewayTest.scoped({
+  standInSettings: { urlSettings: ["DELIVERY_URL"], listener: delivery },
+  gatewaySettings: {
+    MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
+    // One account here: the whole budget is its share (body-budget-fairness.int.test.ts tests the shares).
+    MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: "100",
+  },
 });
-const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; key: string }>({
-  /** The stand-in, listening for the file; its URL. */
-  upstreamUrl: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-    async ({}, use) => {
-      await new Promise<void>((resolve) => delivery.listen(0, "127.0.0.1", resolve));
-      try {
-        await use(`http://127.0.0.1:${(delivery.address() as AddressInfo).port}`);
-      } finally {
-        delivery.closeAllConnections();
-        await new Promise((resolve) => delivery.close(resolve));
-      }
-    },
-    { scope: "file" },
-  ],
-  /** The gateway in front of the stand-in, over the file's database. */
-  proxyingGateway: [
-    async ({ database, upstreamUrl }, use) => {
-      const gateway = await startTestGateway(
-        {
-          DELIVERY_URL: upstreamUrl,
-          MAX_BUFFERED_BODY_BYTES: String(MAX_BUFFERED_BODY_BYTES),
-          // One account here: the whole budget is its share (body-budget-fairness.int.test.ts tests the shares).
-          MAX_BUFFERED_BODY_PERCENT_PER_ACCOUNT: "100",
-        },
-        database.connectionString,
-        { checkAnswers: false },
-      );
-      try {
-        await use(gateway);
-      } finally {
-        await gateway.close();
-      }
-    },
-    { scope: "file" },
-  ],
-  /** An account's API key. */
-  key: [async ({ proxyingGateway }, use) => use((await createAccountWithKey(proxyingGateway.databaseUrl)).key), { scope: "file" }],
-});
+const it = gatewayTest;
 
 /** POSTs a body with the account's key, as `post(path, body, init)`. */
 const poster =
@@ -85,8 +54,8 @@ function sendHeadOnly(gateway: TestGateway, head: string): Promise<string> {
 
 describe("a body larger than its route accepts", () => {
   it("is refused with 413 on its declared Content-Length alone, before any of it is sent, and the connection closed", async ({
-    proxyingGateway: gateway,
-    key,
+    standInGateway: gateway,
+    standInKey: key,
   }) => {
     const before = received.length;
     const answer = await sendHeadOnly(
@@ -99,7 +68,10 @@ describe("a body larger than its route accepts", () => {
     expect(received.length).toBe(before);
   });
 
-  it("is answered 413 to a client that sends it whole, and the next request succeeds", async ({ proxyingGateway: gateway, key }) => {
+  it("is answered 413 to a client that sends it whole, and the next request succeeds", async ({
+    standInGateway: gateway,
+    standInKey: key,
+  }) => {
     const post = poster(gateway, key);
     const before = received.length;
     const response = await post("/api/v1/webhooks", "x".repeat(WEBHOOK_BODY_LIMIT + 1));
@@ -110,7 +82,7 @@ describe("a body larger than its route accepts", () => {
     expect(received.slice(before)).toEqual(["POST /api/v1/webhooks 2"]);
   });
 
-  it("is answered 413 when sent chunked, once it passes the limit", async ({ proxyingGateway: gateway, key }) => {
+  it("is answered 413 when sent chunked, once it passes the limit", async ({ standInGateway: gateway, standInKey: key }) => {
     const post = poster(gateway, key);
     const before = received.length;
     const chunk = new Uint8Array(256 * 1024).fill(120);
@@ -130,7 +102,7 @@ describe("a body larger than its route accepts", () => {
     expect(next.status).toBe(201);
   });
 
-  it("within the limit is forwarded whole", async ({ proxyingGateway: gateway, key }) => {
+  it("within the limit is forwarded whole", async ({ standInGateway: gateway, standInKey: key }) => {
     const post = poster(gateway, key);
     const response = await post("/api/v1/webhooks", "x".repeat(WEBHOOK_BODY_LIMIT));
     expect(response.status).toBe(201);
@@ -140,8 +112,8 @@ describe("a body larger than its route accepts", () => {
 
 describe("request bodies in flight past MAX_BUFFERED_BODY_BYTES", () => {
   it("answer 503 with Retry-After before being read, while smaller ones pass; the bytes come back when requests end", async ({
-    proxyingGateway: gateway,
-    key,
+    standInGateway: gateway,
+    standInKey: key,
   }) => {
     const post = poster(gateway, key);
     const large = "x".repeat(2 * MIB);

@@ -29,7 +29,7 @@ export const gatewayConfigSchema = z.object({
   MAX_REQUEST_BODY_BYTES: env
     .positiveInt(16 * 1024 * 1024)
     .describe(
-      "Largest request body forwarded on any route (read whole, bounded, before forwarding; larger: 413). Each route's own limit is lower (services/gateway/src/domain/route-table.ts).",
+      "Largest request body forwarded on any route (read whole, bounded, before forwarding; larger: 413). Each route family's own limit is lower (REQUEST_BODY_LIMITS in packages/contracts/src/api/request-body-limits.ts).",
     ),
   MAX_BUFFERED_BODY_BYTES: env
     .positiveInt(256 * 1024 * 1024)

@@ -1,9 +1,9 @@
-import http, { type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { IncomingHttpHeaders, RequestListener } from "node:http";
+import { describe, expect } from "vitest";
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./http/authenticate-request.ts";
 import { DEFAULT_KEY_CACHE_TTL_MS } from "./infra/api-key-store.ts";
-import { createAccountWithKey, runAdminCli, startTestGateway } from "./testing/index.ts";
+import { gatewayTest } from "./testing/gateway-fixtures.ts";
+import { createAccountWithKey, runAdminCli, startTestGateway, type TestGateway } from "./testing/index.ts";
 
 /** An internal service stand-in that reports what reached it. */
 interface Seen {
@@ -12,65 +12,72 @@ interface Seen {
   headers: IncomingHttpHeaders;
   body: string;
 }
-async function startEchoService() {
-  const seen: Seen[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      res.writeHead(200, { "content-type": "application/json", "x-served-by": "echo" });
-      res.end(JSON.stringify({ ok: true, url: req.url }));
-    });
+/** What reached the stand-in. */
+const echo: { seen: Seen[] } = { seen: [] };
+/** Answers every call 200 with its URL, after reading it whole. */
+const echoService: RequestListener = (req, res) => {
+  let body = "";
+  req.on("data", (chunk) => (body += chunk));
+  req.on("end", () => {
+    echo.seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+    res.writeHead(200, { "content-type": "application/json", "x-served-by": "echo" });
+    res.end(JSON.stringify({ ok: true, url: req.url }));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise((r) => server.close(r)) };
-}
+};
 
-let echo: Awaited<ReturnType<typeof startEchoService>>;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let replica: Awaited<ReturnType<typeof startTestGateway>>;
-let account: { accountId: number; key: string };
-
-beforeAll(async () => {
-  echo = await startEchoService();
-  gateway = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url }, undefined, { checkAnswers: false });
-  replica = await startTestGateway({ BTC_PROXY_URL: echo.url, XPUB_URL: echo.url }, gateway.databaseUrl, { checkAnswers: false });
-  account = await createAccountWithKey(gateway.databaseUrl);
-});
-afterAll(async () => {
-  await replica?.close();
-  await gateway?.close();
-  await gateway?.dropDatabase();
-  await echo?.close();
+gatewayTest.scoped({ standInSettings: { urlSettings: ["BTC_PROXY_URL", "XPUB_URL"], listener: echoService } });
+const it = gatewayTest.extend<{ replicaGateway: TestGateway; callerAccount: { accountId: number; key: string } }>({
+  /** A second gateway over the same database, in front of the same stand-in. */
+  replicaGateway: [
+    async ({ database, standInGateway, standInUpstream }, use) => {
+      void standInGateway; // started first: it migrates the database
+      const replica = await startTestGateway({ BTC_PROXY_URL: standInUpstream, XPUB_URL: standInUpstream }, database.connectionString, {
+        checkAnswers: false,
+      });
+      try {
+        await use(replica);
+      } finally {
+        await replica.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** An account and its API key. */
+  callerAccount: [async ({ standInGateway }, use) => use(await createAccountWithKey(standInGateway.databaseUrl)), { scope: "file" }],
 });
 
 const get = (base: string, path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
 
 describe("authentication (spec: Authentication 1-5)", () => {
-  it.each([
+  it.for<[string, Record<string, string>]>([
     ["no header", {}],
     ["an empty X-API-Key", { "X-API-Key": "" }],
     ["a Basic Authorization header", { Authorization: "Basic dXNlcjpwYXNz" }],
     ["an empty bearer", { Authorization: "Bearer " }],
-  ])("answers 401 with the missing-key message for %s", async (_case, headers) => {
+  ])("answers 401 with the missing-key message for %s", async ([_case, headers], { standInGateway: gateway }) => {
     const response = await get(gateway.url, "/api/v1/btc/health", headers);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: MISSING_KEY_MESSAGE });
   });
 
-  // Rows are functions: the account's key exists only once beforeAll has run.
-  it.each([
+  // Rows are functions of the account: its key exists only once its fixture has run.
+  it.for<[string, (account: { key: string }) => Record<string, string>]>([
     ["a malformed key", () => ({ "X-API-Key": "short" })],
     ["an unknown well-formed key", () => ({ "X-API-Key": "Z".repeat(40) })],
-    ["a key with one character changed", () => ({ "X-API-Key": `${account.key.slice(0, 39)}${account.key.endsWith("a") ? "b" : "a"}` })],
-  ])("answers 401 with the invalid-key message for %s", async (_case, headers) => {
-    const response = await get(gateway.url, "/api/v1/btc/health", headers());
+    [
+      "a key with one character changed",
+      (account) => ({ "X-API-Key": `${account.key.slice(0, 39)}${account.key.endsWith("a") ? "b" : "a"}` }),
+    ],
+  ])("answers 401 with the invalid-key message for %s", async ([_case, headers], { standInGateway: gateway, callerAccount: account }) => {
+    const response = await get(gateway.url, "/api/v1/btc/health", headers(account));
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
   });
 
-  it("accepts the key in X-API-Key whatever the header's case, and as a bearer token", async () => {
+  it("accepts the key in X-API-Key whatever the header's case, and as a bearer token", async ({
+    standInGateway: gateway,
+    callerAccount: account,
+  }) => {
     const variants: Record<string, string>[] = [
       { "X-API-Key": account.key },
       { "x-api-key": account.key },
@@ -84,13 +91,19 @@ describe("authentication (spec: Authentication 1-5)", () => {
     }
   });
 
-  it("lets X-API-Key win when both are sent: a bad X-API-Key fails even with a valid bearer", async () => {
+  it("lets X-API-Key win when both are sent: a bad X-API-Key fails even with a valid bearer", async ({
+    standInGateway: gateway,
+    callerAccount: account,
+  }) => {
     const response = await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": "Y".repeat(40), Authorization: `Bearer ${account.key}` });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ message: INVALID_KEY_MESSAGE });
   });
 
-  it("works for every prefix: the key belongs to the account, not to a coin", async () => {
+  it("works for every prefix: the key belongs to the account, not to a coin", async ({
+    standInGateway: gateway,
+    callerAccount: account,
+  }) => {
     expect((await get(gateway.url, "/api/v1/btc/xpub/1/addresses", { "X-API-Key": account.key })).status).toBe(200);
     // eth has no service configured on this gateway: past authentication, a 503 says so.
     const eth = await get(gateway.url, "/api/v1/eth/health", { "X-API-Key": account.key });
@@ -100,7 +113,10 @@ describe("authentication (spec: Authentication 1-5)", () => {
 });
 
 describe("forwarding", () => {
-  it("passes the account id in the internal header, strips the client's copy and its credentials, keeps path, query and body", async () => {
+  it("passes the account id in the internal header, strips the client's copy and its credentials, keeps path, query and body", async ({
+    standInGateway: gateway,
+    callerAccount: account,
+  }) => {
     echo.seen.length = 0;
     const response = await fetch(`${gateway.url}/api/v1/btc/jsonrpc?x=1&y=%20z`, {
       method: "POST",
@@ -128,7 +144,10 @@ describe("forwarding", () => {
     expect(seen!.headers["content-length"]).toBe(String(seen!.body.length));
   });
 
-  it("passes the client's trace on (with its tracestate), or starts one; adds the client to X-Forwarded-For", async () => {
+  it("passes the client's trace on (with its tracestate), or starts one; adds the client to X-Forwarded-For", async ({
+    standInGateway: gateway,
+    callerAccount: account,
+  }) => {
     const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     const sent = async (headers: Record<string, string>) => {
       echo.seen.length = 0;
@@ -146,7 +165,7 @@ describe("forwarding", () => {
     expect(fresh["x-forwarded-for"]).toBe("127.0.0.1");
   });
 
-  it("forwards a chunked body whole, with its length", async () => {
+  it("forwards a chunked body whole, with its length", async ({ standInGateway: gateway, callerAccount: account }) => {
     echo.seen.length = 0;
     const parts = ['{"method":', '"getblockcount",', '"params":[]}'];
     const body = new ReadableStream({
@@ -170,7 +189,10 @@ describe("forwarding", () => {
 });
 
 describe("key deactivation", () => {
-  it("made by the CLI (no gateway involved), takes effect on every replica within the cache TTL", async () => {
+  it("made by the CLI (no gateway involved), takes effect on every replica within the cache TTL", async ({
+    standInGateway: gateway,
+    replicaGateway: replica,
+  }) => {
     const key = await createAccountWithKey(gateway.databaseUrl, "short-lived");
     // Both replicas have the key cached as active.
     expect((await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": key.key })).status).toBe(200);
@@ -198,14 +220,14 @@ describe("key deactivation", () => {
     expect(listing).not.toContain(key.key);
   });
 
-  it("accepts a key created after a gateway already refused it (no stale negative cache)", async () => {
+  it("accepts a key created after a gateway already refused it (no stale negative cache)", async ({ standInGateway: gateway }) => {
     const created = await createAccountWithKey(gateway.databaseUrl, "fresh");
     expect((await get(gateway.url, "/api/v1/btc/health", { Authorization: `Bearer ${created.key}` })).status).toBe(200);
   });
 });
 
 describe("usage statistics", () => {
-  it("counts requests per key, day and endpoint group for X-API-Key only, not for Bearer", async () => {
+  it("counts requests per key, day and endpoint group for X-API-Key only, not for Bearer", async ({ standInGateway: gateway }) => {
     const user = await createAccountWithKey(gateway.databaseUrl, "usage");
     for (let i = 0; i < 3; i++) await get(gateway.url, "/api/v1/btc/health", { "X-API-Key": user.key });
     await get(gateway.url, "/api/v1/btc/xpub/1/addresses", { "X-API-Key": user.key });
@@ -227,19 +249,19 @@ describe("usage statistics", () => {
 });
 
 describe("the gateway's own routes", () => {
-  it("answers unknown paths with JSON 404 {message} without asking for a key", async () => {
+  it("answers unknown paths with JSON 404 {message} without asking for a key", async ({ standInGateway: gateway }) => {
     const response = await get(gateway.url, "/api/v1/nothing-here", { accept: "text/html" });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: "The route api/v1/nothing-here could not be found." });
   });
 
-  it("answers a wrong method on its own routes with 405 naming the allowed ones", async () => {
+  it("answers a wrong method on its own routes with 405 naming the allowed ones", async ({ standInGateway: gateway }) => {
     const response = await fetch(`${gateway.url}/api/v1/openapi.json`, { method: "POST" });
     expect(response.status).toBe(405);
     expect(((await response.json()) as { message: string }).message).toMatch(/Supported methods: GET, HEAD\.$/);
   });
 
-  it("serves the OpenAPI document and the reference page publicly", async () => {
+  it("serves the OpenAPI document and the reference page publicly", async ({ standInGateway: gateway }) => {
     const document = await get(gateway.url, "/api/v1/openapi.json");
     expect(document.status).toBe(200);
     const body = (await document.json()) as { openapi: string; components: { securitySchemes: Record<string, unknown> } };
@@ -251,7 +273,7 @@ describe("the gateway's own routes", () => {
     expect((await get(gateway.url, "/docs/assets/swagger-ui-bundle.js")).status).toBe(200);
   });
 
-  it("reports liveness and readiness", async () => {
+  it("reports liveness and readiness", async ({ standInGateway: gateway }) => {
     expect(await (await get(gateway.url, "/healthz")).json()).toEqual({ status: "ok" });
     expect(await (await get(gateway.url, "/readyz")).json()).toEqual({ status: "ready" });
   });

@@ -4,10 +4,9 @@
  * shape naming the setting; a deactivated key frees its slot; another account is unaffected; the
  * operator CLI is not held to it and shows the account's usage next to the services' quotas.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type { RequestListener } from "node:http";
 import pg from "pg";
-import { afterAll, beforeAll, expect } from "vitest";
+import { expect } from "vitest";
 import { gatewayTest } from "./testing/gateway-fixtures.ts";
 import { createAccountWithKey, runAdminCli, type TestGateway } from "./testing/index.ts";
 
@@ -15,19 +14,16 @@ const QUOTA = 3;
 const QUOTA_MESSAGE = `This account already has ${QUOTA} active API keys, its quota (QUOTA_API_KEYS_PER_ACCOUNT = ${QUOTA}); deactivate a key or ask the operator to raise the quota.`;
 
 /** Stands in for the delivery and xpub services' internal quota route: no quotas of theirs. */
-const quotaServices = http.createServer((req, res) => {
+const quotaServices: RequestListener = (req, res) => {
   const accountId = Number(/(\d+)$/.exec(req.url ?? "")?.[1]);
   res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ account_id: accountId, quotas: [] }));
+};
+// The stand-in is the operator CLI's (`standInUpstream`): the file's gateway does not call it.
+gatewayTest.scoped({
+  gatewaySettings: { QUOTA_API_KEYS_PER_ACCOUNT: String(QUOTA) },
+  standInSettings: { listener: quotaServices, urlSettings: [] },
 });
-gatewayTest.scoped({ gatewaySettings: { QUOTA_API_KEYS_PER_ACCOUNT: String(QUOTA) } });
 const it = gatewayTest;
-
-beforeAll(async () => {
-  await new Promise<void>((resolve) => quotaServices.listen(0, "127.0.0.1", resolve));
-});
-afterAll(async () => {
-  await new Promise((resolve) => quotaServices.close(resolve));
-});
 
 async function call(gateway: TestGateway, method: string, path: string, key: string) {
   const response = await fetch(`${gateway.url}${path}`, { method, headers: { "x-api-key": key, accept: "application/json" } });
@@ -51,12 +47,14 @@ it("lets exactly the quota of parallel creates through; the rest get 422 {messag
   expect((await createKey(gateway, key)).status).toBe(422);
 });
 
-it("does not hold the operator CLI to it, and shows the account's active keys against it in `admin quotas`", async ({ gateway }) => {
+it("does not hold the operator CLI to it, and shows the account's active keys against it in `admin quotas`", async ({
+  gateway,
+  standInUpstream: base,
+}) => {
   const { accountId, key } = await createAccountWithKey(gateway.databaseUrl, "operator");
   expect((await createKey(gateway, key)).status).toBe(201);
   await runAdminCli(gateway.databaseUrl, ["keys", "create", "--account", String(accountId)]);
   await runAdminCli(gateway.databaseUrl, ["keys", "create", "--account", String(accountId)]);
-  const base = `http://127.0.0.1:${(quotaServices.address() as AddressInfo).port}`;
   const table = await runAdminCli(gateway.databaseUrl, ["quotas", "--account", String(accountId)], {
     DELIVERY_URL: base,
     XPUB_URL: base,

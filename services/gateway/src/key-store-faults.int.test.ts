@@ -4,8 +4,6 @@
  * flood of random keys.
  */
 import { execFileSync } from "node:child_process";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createDatabase, type Database } from "@chaingate/db";
 import type { PrivatePostgres } from "@chaingate/testing";
 import { sql } from "kysely";
@@ -32,18 +30,16 @@ interface KeyStoreFaults {
 
 const it = gatewayTest.extend<{ faults: KeyStoreFaults }>({
   faults: [
-    async ({ privatePostgres: postgres }, use) => {
+    async ({ privatePostgres: postgres, standInUpstream }, use) => {
       const database = createDatabase<GatewayDatabase>({ connectionString: postgres.url, schema: GATEWAY_SCHEMA, connectTimeoutMs: 500 });
       await migrateToLatest(database.db, GATEWAY_SCHEMA, gatewayMigrations);
       const admin = createAccountAdmin(database.db);
       const accountId = await admin.createAccount("drill");
-      const upstream = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'));
-      await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
       let gateway: TestGateway | undefined;
       try {
         gateway = await startTestGateway(
           {
-            BTC_PROXY_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+            BTC_PROXY_URL: standInUpstream,
             API_KEY_LISTENER_PROBE_MS: String(PROBE_MS),
             DATABASE_CONNECT_TIMEOUT_MS: "500",
             DATABASE_QUERY_TIMEOUT_MS: "1000",
@@ -55,7 +51,6 @@ const it = gatewayTest.extend<{ faults: KeyStoreFaults }>({
       } finally {
         await gateway?.close();
         await database.close();
-        await new Promise((resolve) => upstream.close(resolve));
       }
     },
     { scope: "file" },

@@ -3,10 +3,9 @@
  * as sent, a service that breaks off, a client that leaves or reads slowly.
  */
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { describe, expect } from "vitest";
 import { gatewayTest } from "./testing/gateway-fixtures.ts";
-import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
+import type { TestGateway } from "./testing/index.ts";
 
 const MB = 1024 * 1024;
 const chunk = Buffer.alloc(64 * 1024, "x");
@@ -17,7 +16,8 @@ const stalled = { received: 0, closed: 0 };
 let largeSent = 0;
 const LARGE_BYTES = 32 * MB;
 
-const service = http.createServer((req, res) => {
+/** How the stand-in service answers. */
+const answer: http.RequestListener = (req, res) => {
   switch (req.url) {
     case "/api/v1/btc/headers":
       res.setHeader("set-cookie", ["a=1", "b=2"]);
@@ -62,38 +62,10 @@ const service = http.createServer((req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ url: req.url }));
   }
-});
+};
 
-const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; key: string }>({
-  /** The stand-in, listening for the file; its URL. */
-  upstreamUrl: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-    async ({}, use) => {
-      await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
-      try {
-        await use(`http://127.0.0.1:${(service.address() as AddressInfo).port}`);
-      } finally {
-        service.closeAllConnections();
-        await new Promise((resolve) => service.close(resolve));
-      }
-    },
-    { scope: "file" },
-  ],
-  /** The gateway in front of the stand-in, over the file's database. */
-  proxyingGateway: [
-    async ({ database, upstreamUrl }, use) => {
-      const gateway = await startTestGateway({ BTC_PROXY_URL: upstreamUrl }, database.connectionString, { checkAnswers: false });
-      try {
-        await use(gateway);
-      } finally {
-        await gateway.close();
-      }
-    },
-    { scope: "file" },
-  ],
-  /** An account's API key. */
-  key: [async ({ proxyingGateway }, use) => use((await createAccountWithKey(proxyingGateway.databaseUrl)).key), { scope: "file" }],
-});
+const it = gatewayTest;
+gatewayTest.scoped({ standInSettings: { urlSettings: ["BTC_PROXY_URL"], listener: answer } });
 
 /** A GET through the gateway with node:http (fetch hides raw header bytes and 1xx answers). */
 function get(gateway: TestGateway, key: string, path: string, headers: Record<string, string> = {}): Promise<http.IncomingMessage> {
@@ -110,8 +82,8 @@ async function readAll(response: http.IncomingMessage): Promise<Buffer> {
 
 describe("a service's answer", () => {
   it("reaches the client with its status, body and end-to-end headers (repeated ones too), the request id added, hop-by-hop ones left out", async ({
-    proxyingGateway: gateway,
-    key,
+    standInGateway: gateway,
+    standInKey: key,
   }) => {
     const response = await get(gateway, key, "/api/v1/btc/headers", { "x-request-id": "req-7" });
     expect(response.statusCode).toBe(404);
@@ -126,13 +98,13 @@ describe("a service's answer", () => {
     expect(Buffer.from(disposition, "latin1")).toEqual(Buffer.from('attachment; filename="bl\xf6ck.json"', "latin1"));
   });
 
-  it("gets a request id of the gateway's making when the client sent none", async ({ proxyingGateway: gateway, key }) => {
+  it("gets a request id of the gateway's making when the client sent none", async ({ standInGateway: gateway, standInKey: key }) => {
     const response = await get(gateway, key, "/api/v1/btc/plain");
     await readAll(response);
     expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("passes on the final answer after an informational (1xx) one", async ({ proxyingGateway: gateway, key }) => {
+  it("passes on the final answer after an informational (1xx) one", async ({ standInGateway: gateway, standInKey: key }) => {
     const response = await get(gateway, key, "/api/v1/btc/hints");
     expect(response.statusCode).toBe(200);
     expect(JSON.parse((await readAll(response)).toString())).toEqual({ after: "hints" });
@@ -141,8 +113,8 @@ describe("a service's answer", () => {
 
 describe("a service that breaks off in the middle of its answer", () => {
   it("leaves the client with a broken response at once, never a hang or a complete-looking one; the next request is answered", async ({
-    proxyingGateway: gateway,
-    key,
+    standInGateway: gateway,
+    standInKey: key,
   }) => {
     const response = await get(gateway, key, "/api/v1/btc/breaks");
     expect(response.statusCode).toBe(200);
@@ -155,7 +127,7 @@ describe("a service that breaks off in the middle of its answer", () => {
 });
 
 describe("a client that leaves in the middle of an answer", () => {
-  it("cancels the gateway's call to the service", async ({ proxyingGateway: gateway, key }) => {
+  it("cancels the gateway's call to the service", async ({ standInGateway: gateway, standInKey: key }) => {
     const response = await get(gateway, key, "/api/v1/btc/stalls");
     await new Promise((resolve) => response.once("data", resolve));
     await expect.poll(() => stalled.received).toBe(1);
@@ -167,8 +139,8 @@ describe("a client that leaves in the middle of an answer", () => {
 
 describe("a client that reads slowly", () => {
   it("gets the whole answer, the service held back meanwhile (the gateway does not buffer what the client has not read)", async ({
-    proxyingGateway: gateway,
-    key,
+    standInGateway: gateway,
+    standInKey: key,
   }) => {
     const response = await get(gateway, key, "/api/v1/btc/large");
     response.pause();

@@ -1,11 +1,10 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { createHttpApp } from "@chaingate/http";
 import { fileURLToPath } from "node:url";
 import { freePort, silentLogger, spawnService, waitForHttp } from "@chaingate/testing";
 import { describe, expect } from "vitest";
 import { gatewayTest } from "./testing/gateway-fixtures.ts";
-import { createAccountWithKey, startTestGateway, type TestGateway } from "./testing/index.ts";
+import { startTestGateway, type TestGateway } from "./testing/index.ts";
 
 /**
  * An internal service that never answers /slow (and reports when the gateway's call to it is
@@ -14,14 +13,14 @@ import { createAccountWithKey, startTestGateway, type TestGateway } from "./test
  */
 let callsClosed = 0;
 let callsReceived = 0;
-const slow = http.createServer((req, res) => {
+const slow: http.RequestListener = (req, res) => {
   if (req.url === "/api/v1/btc/slow") {
     callsReceived++;
     res.once("close", () => callsClosed++);
     return;
   }
   void answerAtOnce(req, res);
-});
+};
 /** Answers like every internal service (createHttpApp), without reading a body it does not need. */
 const internalApp = createHttpApp({ service: "test", logger: silentLogger });
 internalApp.route("post", "/api/v1/btc/unknown", (_req, res) => {
@@ -32,39 +31,12 @@ internalApp.route("get", "/api/v1/btc/:name", (req, res) => {
 });
 internalApp.finish();
 const answerAtOnce = internalApp.app;
-const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGateway; key: string; xpubGateway: TestGateway }>({
-  /** The stand-in, listening for the file; its URL. */
-  upstreamUrl: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-    async ({}, use) => {
-      await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
-      try {
-        await use(`http://127.0.0.1:${(slow.address() as AddressInfo).port}`);
-      } finally {
-        slow.closeAllConnections();
-        await new Promise((resolve) => slow.close(resolve));
-      }
-    },
-    { scope: "file" },
-  ],
-  /** The gateway in front of the stand-in, over the file's database. */
-  proxyingGateway: [
-    async ({ database, upstreamUrl }, use) => {
-      const gateway = await startTestGateway({ BTC_PROXY_URL: upstreamUrl }, database.connectionString, { checkAnswers: false });
-      try {
-        await use(gateway);
-      } finally {
-        await gateway.close();
-      }
-    },
-    { scope: "file" },
-  ],
-  /** An account's API key. */
-  key: [async ({ proxyingGateway }, use) => use((await createAccountWithKey(proxyingGateway.databaseUrl)).key), { scope: "file" }],
+gatewayTest.scoped({ standInSettings: { urlSettings: ["BTC_PROXY_URL"], listener: slow } });
+const it = gatewayTest.extend<{ xpubGateway: TestGateway }>({
   /** The same race against a real service process (its own event loop, as deployed): the xpub service, and a gateway in front of it. */
   xpubGateway: [
-    async ({ database, proxyingGateway }, use) => {
-      void proxyingGateway; // started first, as the service's stand-in gateway was
+    async ({ database, standInGateway }, use) => {
+      void standInGateway; // started first, as the service's stand-in gateway was
       const port = await freePort();
       const xpub = spawnService(fileURLToPath(new URL("../../xpub", import.meta.url)), {
         PORT: String(port),
@@ -90,7 +62,10 @@ const it = gatewayTest.extend<{ upstreamUrl: string; proxyingGateway: TestGatewa
 });
 
 describe("a client that leaves before the internal service answered", () => {
-  it("cancels the gateway's call to the service (which cancels its node call in turn)", async ({ proxyingGateway: gateway, key }) => {
+  it("cancels the gateway's call to the service (which cancels its node call in turn)", async ({
+    standInGateway: gateway,
+    standInKey: key,
+  }) => {
     const leaving = new AbortController();
     const request = fetch(`${gateway.url}/api/v1/btc/slow`, { headers: { "x-api-key": key }, signal: leaving.signal }).catch(
       (error: unknown) => error,
@@ -104,37 +79,35 @@ describe("a client that leaves before the internal service answered", () => {
 });
 
 describe("a request body the internal service answers before reading", () => {
-  it.for<[string, (gateways: { proxyingGateway: TestGateway; xpubGateway: TestGateway }) => string, string, number, (i: number) => string]>(
+  it.for<[string, (gateways: { standInGateway: TestGateway; xpubGateway: TestGateway }) => string, string, number, (i: number) => string]>([
+    // Each body as large as its route accepts (route-table.ts): btc-proxy 5 MiB, xpub 1 MiB.
     [
-      // Each body as large as its route accepts (route-table.ts): btc-proxy 5 MiB, xpub 1 MiB.
-      [
-        "an in-process service",
-        ({ proxyingGateway }) => proxyingGateway.url,
-        "/api/v1/btc/unknown",
-        5 * 1024 * 1024,
-        (i: number) => `/api/v1/btc/next-${i}`,
-      ],
-      [
-        "a service process (xpub)",
-        ({ xpubGateway }) => xpubGateway.url,
-        "/api/v1/btc/xpub/1/address",
-        1024 * 1024,
-        () => "/api/v1/btc/xpub/1/addresses",
-      ],
+      "an in-process service",
+      ({ standInGateway }) => standInGateway.url,
+      "/api/v1/btc/unknown",
+      5 * 1024 * 1024,
+      (i: number) => `/api/v1/btc/next-${i}`,
     ],
-  )(
+    [
+      "a service process (xpub)",
+      ({ xpubGateway }) => xpubGateway.url,
+      "/api/v1/btc/xpub/1/address",
+      1024 * 1024,
+      () => "/api/v1/btc/xpub/1/addresses",
+    ],
+  ])(
     "leaves no half-sent body on the connection to %s: the next requests are answered at once",
-    async ([_name, base, bodyPath, bodyBytes, nextPath], { proxyingGateway, xpubGateway, key }) => {
+    async ([_name, base, bodyPath, bodyBytes, nextPath], { standInGateway, xpubGateway, standInKey: key }) => {
       const headers = { "x-api-key": key, "content-type": "application/json" };
       for (let round = 0; round < 3; round++) {
-        const early = await fetch(`${base({ proxyingGateway, xpubGateway })}${bodyPath}`, {
+        const early = await fetch(`${base({ standInGateway, xpubGateway })}${bodyPath}`, {
           method: "POST",
           headers,
           body: "x".repeat(bodyBytes),
         });
         expect(early.status).toBe(404);
         for (let i = 0; i < 4; i++) {
-          const next = await fetch(`${base({ proxyingGateway, xpubGateway })}${nextPath(i)}`, {
+          const next = await fetch(`${base({ standInGateway, xpubGateway })}${nextPath(i)}`, {
             headers,
             signal: AbortSignal.timeout(3_000),
           });
@@ -147,8 +120,8 @@ describe("a request body the internal service answers before reading", () => {
   // The 413 is answered on the declared length, unread, with `Connection: close`: the unread body
   // can never be taken for the next request (body-limits.int.test.ts has the rest).
   it("answers a body over its route's limit (btc-proxy: 5 MiB) with 413 and closes the connection; the next requests are answered at once", async ({
-    proxyingGateway: gateway,
-    key,
+    standInGateway: gateway,
+    standInKey: key,
   }) => {
     const response = await fetch(`${gateway.url}/api/v1/btc/unknown`, {
       method: "POST",

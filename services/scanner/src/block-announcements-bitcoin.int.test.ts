@@ -8,11 +8,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort, silentLogger, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
-import { scannerConfigSchema } from "./config.ts";
-import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
+import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import type { ScannerService } from "./create-scanner-service.ts";
 import { Publisher } from "zeromq";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import {
   readyzOf,
   scrapeMetrics,
@@ -23,6 +22,8 @@ import {
   type EventRecorder,
   type ScannerUnderTest,
 } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTestScanner } from "./testing/start-test-scanner.ts";
 
 const LONG_POLL_MS = 30_000;
 /** Well under the poll interval, with room for a loaded CI machine. */
@@ -30,42 +31,116 @@ const PUSH_DEADLINE_MS = 5_000;
 
 const processed = (recorder: EventRecorder, hash: string) => () => recorder.blocks.some((block) => block.hash === hash);
 
+/** bitcoind's ZMQ publisher as a test drives it: announces a hash, is closed and bound again. */
+interface ZmqPublisher {
+  url: string;
+  /** What bitcoind sends after connecting a block (doc/zmq.md): topic, 32-byte hash, LE uint32 sequence. */
+  announce(hash: string): Promise<void>;
+  bind(): Promise<void>;
+  close(): void;
+}
+
+const test = scannerTest.extend<{
+  blocknotified: { node: LitecoindRegtest; under: ScannerUnderTest; token: string };
+  announcementReplicas: { holder: Pick<ScannerUnderTest, "recorder" | "scanner">; standby: ScannerService };
+  zmqPublisher: ZmqPublisher;
+}>({
+  /**
+   * A litecoind of its own whose -blocknotify calls a scanner with a database and namespace of its
+   * own (the file's run the replicas below, one of which holds BTC), polling every 30 s.
+   */
+  blocknotified: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const port = await freePort();
+      const token = randomBytes(24).toString("hex");
+      const dir = await mkdtemp(path.join(os.tmpdir(), "chaingate-blocknotify-"));
+      let node: LitecoindRegtest | undefined;
+      let under: ScannerUnderTest | undefined;
+      try {
+        // The documented set-up: the token in a header file, not on the node's command line (ps).
+        const headerFile = path.join(dir, "scanner-token.header");
+        await writeFile(headerFile, `x-chaingate-internal-token: ${token}\n`, { mode: 0o600 });
+        node = await startLitecoindRegtest({
+          extraArgs: [
+            `-blocknotify=curl -fsS -m 5 -X POST -H @${headerFile} http://127.0.0.1:${port}/internal/chains/btc/block-announced?hash=%s`,
+          ],
+        });
+        await node.mine(101);
+        under = await startScannerUnderTest({
+          PORT: String(port),
+          INTERNAL_TOKEN: token,
+          BTC_RPC_URL: node.rpcUrl,
+          BTC_RPC_USER: node.rpcUser,
+          BTC_RPC_PASSWORD: node.rpcPassword,
+          SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+        });
+        const started = node;
+        await waitForFirstBlock(under.recorder, () => started.mine(1));
+        await use({ node, under, token });
+      } finally {
+        await stopScannerUnderTest(under);
+        await node?.stop();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: "file" },
+  ],
+  /** Two replicas over the file's database and bus, following the file's litecoind, polling every 30 s: the first holds BTC. */
+  announcementReplicas: [
+    async ({ matureLitecoind: node, database, recorder }, use) => {
+      const env = {
+        BTC_RPC_URL: node.rpcUrl,
+        BTC_RPC_USER: node.rpcUser,
+        BTC_RPC_PASSWORD: node.rpcPassword,
+        SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+      };
+      const scanner = await startTestScanner(database, recorder, env);
+      let standby: ScannerService | undefined;
+      try {
+        await waitForFirstBlock(recorder, () => fetch(`${scanner.url}/internal/chains/btc/block-announced`, { method: "POST" }));
+        // A second replica over the same database and bus: it stands by for BTC.
+        standby = await startTestScanner(database, recorder, env);
+        await use({ holder: { recorder, scanner }, standby });
+      } finally {
+        await standby?.close();
+        await scanner.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  zmqPublisher: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const url = `tcp://127.0.0.1:${await freePort()}`;
+      let publisher: Publisher | undefined;
+      let sequence = 0;
+      const zmq: ZmqPublisher = {
+        url,
+        async announce(hash) {
+          const number = Buffer.alloc(4);
+          number.writeUInt32LE(sequence++);
+          await publisher!.send(["hashblock", Buffer.from(hash, "hex"), number]);
+        },
+        async bind() {
+          publisher = new Publisher();
+          await publisher.bind(url);
+        },
+        close: () => publisher?.close(),
+      };
+      try {
+        await zmq.bind();
+        await use(zmq);
+      } finally {
+        zmq.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
 describe("-blocknotify → POST /internal/chains/btc/block-announced (real litecoind)", () => {
-  let node: LitecoindRegtest;
-  let under: ScannerUnderTest;
-  let dir: string;
-  const token = randomBytes(24).toString("hex");
-
-  beforeAll(async () => {
-    const port = await freePort();
-    dir = await mkdtemp(path.join(os.tmpdir(), "chaingate-blocknotify-"));
-    // The documented set-up: the token in a header file, not on the node's command line (ps).
-    const headerFile = path.join(dir, "scanner-token.header");
-    await writeFile(headerFile, `x-chaingate-internal-token: ${token}\n`, { mode: 0o600 });
-    node = await startLitecoindRegtest({
-      extraArgs: [
-        `-blocknotify=curl -fsS -m 5 -X POST -H @${headerFile} http://127.0.0.1:${port}/internal/chains/btc/block-announced?hash=%s`,
-      ],
-    });
-    await node.mine(101);
-    under = await startScannerUnderTest({
-      PORT: String(port),
-      INTERNAL_TOKEN: token,
-      BTC_RPC_URL: node.rpcUrl,
-      BTC_RPC_USER: node.rpcUser,
-      BTC_RPC_PASSWORD: node.rpcPassword,
-      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
-    });
-    await waitForFirstBlock(under.recorder, () => node.mine(1));
-  });
-
-  afterAll(async () => {
-    await stopScannerUnderTest(under);
-    await node?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  test("a mined block is processed within seconds though the poll interval is 30 s", async () => {
+  test("a mined block is processed within seconds though the poll interval is 30 s", async ({ blocknotified: { node, under } }) => {
     const counted = async () =>
       Number(
         /scanner_block_announcements_total\{chain="btc",channel="blocknotify"\} (\d+)/.exec(await scrapeMetrics(under.scanner))?.[1] ?? 0,
@@ -82,7 +157,9 @@ describe("-blocknotify → POST /internal/chains/btc/block-announced (real litec
     expect((await counted()) - before).toBe(3);
   });
 
-  test("a reorg announced by push is handled as a reorg (rewound by parent hash, not skipped)", async () => {
+  test("a reorg announced by push is handled as a reorg (rewound by parent hash, not skipped)", async ({
+    blocknotified: { node, under },
+  }) => {
     const [orphaned] = await node.mine(1);
     await under.recorder.waitFor("the block to be orphaned", processed(under.recorder, orphaned!), PUSH_DEADLINE_MS);
     await node.rpc("invalidateblock", [orphaned]);
@@ -93,7 +170,9 @@ describe("-blocknotify → POST /internal/chains/btc/block-announced (real litec
     expect(await scrapeMetrics(under.scanner)).toMatch(/scanner_reorgs_total\{chain="btc"\} 1\n/);
   });
 
-  test("the endpoint wants the internal token, and names chains the scanner does not follow", async () => {
+  test("the endpoint wants the internal token, and names chains the scanner does not follow", async ({
+    blocknotified: { under, token },
+  }) => {
     const url = `${under.scanner.url}/internal/chains/btc/block-announced`;
     expect((await fetch(url, { method: "POST" })).status).toBe(401);
     const headers = { "x-chaingate-internal-token": token };
@@ -104,43 +183,14 @@ describe("-blocknotify → POST /internal/chains/btc/block-announced (real litec
 });
 
 describe("several replicas: the announcement reaches the lease holder wherever it lands", () => {
-  let node: LitecoindRegtest;
-  let holder: ScannerUnderTest;
-  let standby: ScannerService | undefined;
-
-  beforeAll(async () => {
-    node = await startLitecoindRegtest();
-    await node.mine(101);
-    const env = {
-      BTC_RPC_URL: node.rpcUrl,
-      BTC_RPC_USER: node.rpcUser,
-      BTC_RPC_PASSWORD: node.rpcPassword,
-      SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
-    };
-    holder = await startScannerUnderTest(env);
-    await waitForFirstBlock(holder.recorder, () => fetch(`${holder.scanner.url}/internal/chains/btc/block-announced`, { method: "POST" }));
-    // A second replica over the same database and bus: it stands by for BTC.
-    const config = scannerConfigSchema.parse({
-      PORT: "0",
-      DATABASE_URL: holder.database.connectionString,
-      NATS_URL: process.env.NATS_URL,
-      NATS_NAMESPACE: holder.recorder.namespace,
-      ...env,
-    });
-    standby = await createScannerService(config, silentLogger);
-  });
-
-  afterAll(async () => {
-    await standby?.close();
-    await stopScannerUnderTest(holder);
-    await node?.stop();
-  });
-
-  test("-blocknotify calling a standby wakes the holder over NATS", async () => {
-    expect([holder.scanner.following(), standby!.following()]).toEqual([["BTC"], []]);
+  test("-blocknotify calling a standby wakes the holder over NATS", async ({
+    matureLitecoind: node,
+    announcementReplicas: { holder, standby },
+  }) => {
+    expect([holder.scanner.following(), standby.following()]).toEqual([["BTC"], []]);
     for (let i = 0; i < 2; i++) {
       const [hash] = await node.mine(1);
-      const answer = await fetch(`${standby!.url}/internal/chains/btc/block-announced`, { method: "POST" });
+      const answer = await fetch(`${standby.url}/internal/chains/btc/block-announced`, { method: "POST" });
       expect(answer.status).toBe(202);
       await holder.recorder.waitFor(`block ${hash} processed by the holder`, processed(holder.recorder, hash!), PUSH_DEADLINE_MS);
     }
@@ -148,55 +198,32 @@ describe("several replicas: the announcement reaches the lease holder wherever i
 });
 
 describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks from real litecoind)", () => {
-  let node: LitecoindRegtest;
-  let zmqUrl: string;
-  let publisher: Publisher | undefined;
-  let sequence = 0;
-
-  /** What bitcoind sends after connecting a block (doc/zmq.md): topic, 32-byte hash, LE uint32 sequence. */
-  async function announce(hash: string) {
-    const number = Buffer.alloc(4);
-    number.writeUInt32LE(sequence++);
-    await publisher!.send(["hashblock", Buffer.from(hash, "hex"), number]);
-  }
-  async function bindPublisher() {
-    publisher = new Publisher();
-    await publisher.bind(zmqUrl);
-  }
   /**
    * A SUB socket's subscription reaches the publisher a moment after it connects (ZMQ's "slow
    * joiner"): announce the current tip until the scanner counts one more announcement.
    */
-  async function untilHeard(scanner: ScannerService) {
+  async function untilHeard(node: LitecoindRegtest, zmq: ZmqPublisher, scanner: ScannerService) {
     const count = async () =>
       Number(/scanner_block_announcements_total\{chain="btc",channel="zmq [^"]*"\} (\d+)/.exec(await scrapeMetrics(scanner))?.[1] ?? 0);
     const before = await count();
     const tip = await node.rpc<string>("getbestblockhash");
     await waitUntil("the scanner to hear an announcement", async () => {
-      await announce(tip);
+      await zmq.announce(tip);
       return (await count()) > before;
     });
   }
   /** Mines a block and announces it, as a ZMQ-enabled bitcoind would. */
-  async function mineAnnounced() {
+  async function mineAnnounced(node: LitecoindRegtest, zmq: ZmqPublisher) {
     const [hash] = await node.mine(1);
-    await announce(hash!);
+    await zmq.announce(hash!);
     return hash!;
   }
 
-  beforeAll(async () => {
-    node = await startLitecoindRegtest();
-    await node.mine(101);
-    zmqUrl = `tcp://127.0.0.1:${await freePort()}`;
-    await bindPublisher();
-  });
-
-  afterAll(async () => {
-    publisher?.close();
-    await node?.stop();
-  });
-
-  test("each announced block is processed within seconds though the poll interval is 30 s", async () => {
+  test("each announced block is processed within seconds though the poll interval is 30 s", async ({
+    matureLitecoind: node,
+    zmqPublisher: zmq,
+  }) => {
+    const zmqUrl = zmq.url;
     const under = await startScannerUnderTest({
       BTC_RPC_URL: node.rpcUrl,
       BTC_RPC_USER: node.rpcUser,
@@ -205,11 +232,11 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
       SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
     });
     try {
-      await waitForFirstBlock(under.recorder, async () => announce(await node.rpc<string>("getbestblockhash")));
-      await untilHeard(under.scanner);
+      await waitForFirstBlock(under.recorder, async () => zmq.announce(await node.rpc<string>("getbestblockhash")));
+      await untilHeard(node, zmq, under.scanner);
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
-        const hash = await mineAnnounced();
+        const hash = await mineAnnounced(node, zmq);
         await under.recorder.waitFor(`block ${hash} processed`, processed(under.recorder, hash), PUSH_DEADLINE_MS);
         expect(Date.now() - started).toBeLessThan(PUSH_DEADLINE_MS);
       }
@@ -221,7 +248,11 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
     }
   });
 
-  test("with the publisher gone the follower polls (readyz degraded, not failed); when it is back, push resumes", async () => {
+  test("with the publisher gone the follower polls (readyz degraded, not failed); when it is back, push resumes", async ({
+    matureLitecoind: node,
+    zmqPublisher: zmq,
+  }) => {
+    const zmqUrl = zmq.url;
     const pollMs = 2_000;
     const under = await startScannerUnderTest({
       BTC_RPC_URL: node.rpcUrl,
@@ -231,9 +262,9 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
       SCANNER_POLL_INTERVAL_MS: String(pollMs),
     });
     try {
-      await waitForFirstBlock(under.recorder, async () => announce(await node.rpc<string>("getbestblockhash")));
-      await untilHeard(under.scanner);
-      publisher!.close();
+      await waitForFirstBlock(under.recorder, async () => zmq.announce(await node.rpc<string>("getbestblockhash")));
+      await untilHeard(node, zmq, under.scanner);
+      zmq.close();
       await waitUntil(
         "readyz to name the lost channel",
         async () => (await readyzOf(under.scanner)).degraded?.blockAnnouncements !== undefined,
@@ -246,10 +277,10 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
       const [hash] = await node.mine(1);
       await under.recorder.waitFor(`block ${hash} processed by polling`, processed(under.recorder, hash!), pollMs + PUSH_DEADLINE_MS);
 
-      await bindPublisher();
+      await zmq.bind();
       await waitUntil("the ZMQ channel back", async () => (await readyzOf(under.scanner)).degraded === undefined, 15_000);
-      await untilHeard(under.scanner);
-      const again = await mineAnnounced();
+      await untilHeard(node, zmq, under.scanner);
+      const again = await mineAnnounced(node, zmq);
       await under.recorder.waitFor(`block ${again} processed`, processed(under.recorder, again), PUSH_DEADLINE_MS);
     } finally {
       await stopScannerUnderTest(under);

@@ -13,50 +13,115 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createLogger } from "@chaingate/logger";
-import { createTestDatabase, startHardhat, type HardhatNode, type TestDatabase } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startHardhat, type HardhatNode } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import { startEventRecorder, type EventRecorder } from "./testing/scanner-harness.ts";
+import type { EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
 
 const SERVICE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const RESET_POLL_MS = 200;
+/** Added to the first test's timeout: the two Hardhat nodes start inside it. */
+const NODES_START_MS = 120_000;
 
-let nodeA: HardhatNode;
-let nodeB: HardhatNode;
-let database: TestDatabase;
-let recorder: EventRecorder;
-let scanner: ScannerService | undefined;
-let logs = "";
+type Readiness = { status: number; body: { failures?: Record<string, string>; degraded?: Record<string, string> } };
 
-async function startScanner(ethRpcUrl: string, settings: Record<string, string> = {}): Promise<ScannerService> {
-  await scanner?.close();
-  logs = "";
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL,
-    NATS_NAMESPACE: recorder.namespace,
-    ETH_RPC_URL: ethRpcUrl,
-    // Hardhat 2 gives no call traces; this file is about the node's identity, not internal transfers.
-    ETH_TRACE_MODE: "off",
-    SCANNER_POLL_INTERVAL_MS: "100",
-    SCANNER_RESET_POLL_MS: String(RESET_POLL_MS),
-    ...settings,
-  });
-  const logger = createLogger({ service: "scanner", level: "info", destination: { write: (line: string) => void (logs += line) } });
-  scanner = await createScannerService(config, logger);
-  return scanner;
+/** One scanner at a time over the file's database and bus, restarted by the tests, with what they read from it. */
+interface ScannerUnderOperator {
+  /** Closes the running scanner, if any, and starts one following `ethRpcUrl`. */
+  startScanner(ethRpcUrl: string, settings?: Record<string, string>): Promise<ScannerService>;
+  /** What the running scanner logged since it started. */
+  logs(): string;
+  readiness(): Promise<Readiness>;
+  followerState(): Promise<string | undefined>;
+  /** The operator CLI as a process, on the file's database. */
+  operator(...args: string[]): Promise<{ stdout: string; stderr: string }>;
+  /** Mines a block on `node` and waits until the scanner has processed it (its hash: that chain). */
+  processesNewBlockOf(node: HardhatNode): Promise<void>;
 }
 
-async function readiness(): Promise<{ status: number; body: { failures?: Record<string, string>; degraded?: Record<string, string> } }> {
-  const response = await fetch(`${scanner!.url}/readyz`);
-  return { status: response.status, body: (await response.json()) as { failures?: Record<string, string> } };
-}
+const genesisOf = async (node: HardhatNode) => (await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x0", false])).hash;
 
-async function followerState(): Promise<string | undefined> {
-  const text = await (await fetch(`${scanner!.url}/metrics`)).text();
-  return /^scanner_follower_state\{chain="eth",state="(\w+)"\} 1$/m.exec(text)?.[1];
+const it = scannerTest.extend<{ secondHardhat: HardhatNode; scannerUnderOperator: ScannerUnderOperator }>({
+  /** A second Hardhat node: a chain of its own, as Hardhat's genesis carries its start time. */
+  secondHardhat: [
+    async ({ hardhat }, use) => {
+      // Two nodes started in the same second are one chain at block 0.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const node = await startHardhat();
+      try {
+        expect(await genesisOf(node)).not.toBe(await genesisOf(hardhat));
+        await use(node);
+      } finally {
+        await node.stop();
+      }
+    },
+    { scope: "file" },
+  ],
+  scannerUnderOperator: [
+    async ({ database, recorder }, use) => {
+      const under = scannerUnderOperator(database, recorder);
+      try {
+        await use(under);
+      } finally {
+        await under.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
+function scannerUnderOperator(
+  database: { connectionString: string },
+  recorder: EventRecorder & { natsUrl: string },
+): ScannerUnderOperator & { close(): Promise<void> } {
+  let scanner: ScannerService | undefined;
+  let logs = "";
+  const readiness = async (): Promise<Readiness> => {
+    const response = await fetch(`${scanner!.url}/readyz`);
+    return { status: response.status, body: (await response.json()) as Readiness["body"] };
+  };
+  return {
+    async startScanner(ethRpcUrl, settings = {}) {
+      await scanner?.close();
+      logs = "";
+      const config = scannerConfigSchema.parse({
+        PORT: "0",
+        DATABASE_URL: database.connectionString,
+        NATS_URL: recorder.natsUrl,
+        NATS_NAMESPACE: recorder.namespace,
+        ETH_RPC_URL: ethRpcUrl,
+        // Hardhat 2 gives no call traces; this file is about the node's identity, not internal transfers.
+        ETH_TRACE_MODE: "off",
+        SCANNER_POLL_INTERVAL_MS: "100",
+        SCANNER_RESET_POLL_MS: String(RESET_POLL_MS),
+        ...settings,
+      });
+      const logger = createLogger({ service: "scanner", level: "info", destination: { write: (line: string) => void (logs += line) } });
+      scanner = await createScannerService(config, logger);
+      return scanner;
+    },
+    logs: () => logs,
+    readiness,
+    async followerState() {
+      const text = await (await fetch(`${scanner!.url}/metrics`)).text();
+      return /^scanner_follower_state\{chain="eth",state="(\w+)"\} 1$/m.exec(text)?.[1];
+    },
+    operator: (...args) =>
+      promisify(execFile)(process.execPath, ["src/admin/cli.ts", ...args], {
+        cwd: SERVICE_DIR,
+        env: { ...process.env, DATABASE_URL: database.connectionString },
+      }),
+    async processesNewBlockOf(node) {
+      await node.rpc("evm_mine");
+      const block = await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false]);
+      await recorder.waitFor(`block ${block.hash}`, () =>
+        recorder.blocks.some((processed) => processed.coin === "ETH" && processed.hash === block.hash),
+      );
+    },
+    close: async () => scanner?.close(),
+  };
 }
 
 async function eventually<T>(description: string, read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
@@ -69,68 +134,47 @@ async function eventually<T>(description: string, read: () => Promise<T>, accept
   }
 }
 
-const operator = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ["--import", "tsx", "src/admin/cli.ts", ...args], {
-    cwd: SERVICE_DIR,
-    env: { ...process.env, DATABASE_URL: database.connectionString },
-  });
-
 /** evm_mine one by one: hardhat_mine's reserved blocks answer a zero parent hash. */
 async function mine(node: HardhatNode, blocks: number): Promise<void> {
   for (let i = 0; i < blocks; i++) await node.rpc("evm_mine");
 }
 
-/** Mines a block on `node` and waits until the scanner has processed it (its hash: that chain). */
-async function processesNewBlockOf(node: HardhatNode): Promise<void> {
-  await node.rpc("evm_mine");
-  const block = await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["latest", false]);
-  await recorder.waitFor(`block ${block.hash}`, () =>
-    recorder.blocks.some((processed) => processed.coin === "ETH" && processed.hash === block.hash),
-  );
-}
-
 /** A fresh scanner is 503 for a moment while it loads the watch feed; ETH's own failure is what counts. */
-const ethStopped = (ready: Awaited<ReturnType<typeof readiness>>) => ready.status === 503 && ready.body.failures?.ETH !== undefined;
-
-const genesisOf = async (node: HardhatNode) => (await node.rpc<{ hash: string }>("eth_getBlockByNumber", ["0x0", false])).hash;
-
-beforeAll(async () => {
-  [nodeA, database, recorder] = await Promise.all([startHardhat(), createTestDatabase(), startEventRecorder()]);
-  // Hardhat's genesis carries its start time in seconds: two nodes started in the same second are one chain at block 0.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  nodeB = await startHardhat();
-  expect(await genesisOf(nodeB)).not.toBe(await genesisOf(nodeA));
-}, 120_000);
-
-afterAll(async () => {
-  await scanner?.close();
-  await recorder?.close();
-  await Promise.all([nodeA?.stop(), nodeB?.stop()]);
-  await database?.drop();
-});
+const ethStopped = (ready: Readiness) => ready.status === 503 && ready.body.failures?.ETH !== undefined;
 
 describe("chain identity", () => {
-  test("a node of another chain is refused at start, reported by /readyz, the metric and the log, and the operator reset resumes following", async () => {
-    await startScanner(nodeA.url);
-    await processesNewBlockOf(nodeA);
-    expect(await followerState()).toBe("following");
-    await startScanner(nodeB.url);
-    const stopped = await eventually("ETH reported stopped", readiness, ethStopped);
-    expect(stopped.body.failures?.ETH).toMatch(/^stopped_wrong_chain: ETH: no node URL serves chain id 31337, genesis 0x[0-9a-f]{64}/);
-    expect(await followerState()).toBe("stopped_wrong_chain");
-    expect(logs).toContain("Following ETH stopped");
-    expect(logs).toContain("pnpm --silent scanner-admin reset --chain ETH --from tip");
+  it(
+    "a node of another chain is refused at start, reported by /readyz, the metric and the log, and the operator reset resumes following",
+    async ({
+      hardhat: nodeA,
+      secondHardhat: nodeB,
+      scannerUnderOperator: { startScanner, logs, readiness, followerState, operator, processesNewBlockOf },
+    }) => {
+      await startScanner(nodeA.url);
+      await processesNewBlockOf(nodeA);
+      expect(await followerState()).toBe("following");
+      await startScanner(nodeB.url);
+      const stopped = await eventually("ETH reported stopped", readiness, ethStopped);
+      expect(stopped.body.failures?.ETH).toMatch(/^stopped_wrong_chain: ETH: no node URL serves chain id 31337, genesis 0x[0-9a-f]{64}/);
+      expect(await followerState()).toBe("stopped_wrong_chain");
+      expect(logs()).toContain("Following ETH stopped");
+      expect(logs()).toContain("pnpm --silent scanner-admin reset --chain ETH --from tip");
 
-    const { stdout } = await operator("reset", "--chain", "ETH", "--from", "tip");
-    expect(stdout).toContain("reset of ETH requested");
-    await eventually("ETH following again", readiness, (ready) => ready.status === 200, 10_000);
-    expect(await followerState()).toBe("following");
-    await processesNewBlockOf(nodeB);
-    const status = await operator("status");
-    expect(status.stdout).toMatch(new RegExp(`^ETH\\tchain id 31337, genesis ${await genesisOf(nodeB)}\\t\\d+ 0x`, "m"));
-  }, 90_000);
+      const { stdout } = await operator("reset", "--chain", "ETH", "--from", "tip");
+      expect(stdout).toContain("reset of ETH requested");
+      await eventually("ETH following again", readiness, (ready) => ready.status === 200, 10_000);
+      expect(await followerState()).toBe("following");
+      await processesNewBlockOf(nodeB);
+      const status = await operator("status");
+      expect(status.stdout).toMatch(new RegExp(`^ETH\\tchain id 31337, genesis ${await genesisOf(nodeB)}\\t\\d+ 0x`, "m"));
+    },
+    90_000 + NODES_START_MS,
+  );
 
-  test("a reorg below the kept window stops the chain loudly until the operator resets it", async () => {
+  it("a reorg below the kept window stops the chain loudly until the operator resets it", async ({
+    secondHardhat: nodeB,
+    scannerUnderOperator: { startScanner, logs, readiness, followerState, operator, processesNewBlockOf },
+  }) => {
     await startScanner(nodeB.url, { ETH_REORG_WINDOW: "64" });
     await processesNewBlockOf(nodeB);
     const snapshot = await nodeB.rpc<string>("evm_snapshot");
@@ -145,14 +189,18 @@ describe("chain identity", () => {
     const stopped = await eventually("ETH reported stopped", readiness, ethStopped);
     expect(stopped.body.failures?.ETH).toMatch(/^stopped_reorg_too_deep: ETH: the node's chain no longer contains the processed block/);
     expect(await followerState()).toBe("stopped_reorg_too_deep");
-    expect(logs).toContain("pnpm --silent scanner-admin reset --chain ETH --from tip");
+    expect(logs()).toContain("pnpm --silent scanner-admin reset --chain ETH --from tip");
 
     await operator("reset", "--chain", "ETH", "--from", "tip");
     await eventually("ETH following again", readiness, (ready) => ready.status === 200, 10_000);
     await processesNewBlockOf(nodeB);
   }, 90_000);
 
-  test("a URL of another chain is refused (readyz degraded) while another serves, and the chain stops when none does", async () => {
+  it("a URL of another chain is refused (readyz degraded) while another serves, and the chain stops when none does", async ({
+    hardhat: nodeA,
+    secondHardhat: nodeB,
+    scannerUnderOperator: { startScanner, readiness, followerState, processesNewBlockOf },
+  }) => {
     // B is the chain of the kept blocks now; A comes first in the list and is refused.
     await startScanner(`${nodeA.url},${nodeB.url}`);
     await processesNewBlockOf(nodeB);

@@ -9,7 +9,7 @@ import {
   DEFAULT_NODE_BEHIND_FAILOVER_MS,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WATCH_GRACE_MS,
-} from "./domain/follow-chain.ts";
+} from "./domain/follow-chain/follow-chain-options.ts";
 
 /**
  * Tron has no push on its HTTP API, so it is polled more often than the chains that announce
@@ -17,7 +17,7 @@ import {
  */
 export const DEFAULT_TRX_POLL_INTERVAL_MS = 300;
 import { DEFAULT_LEASE_EXPIRY_MS, DEFAULT_LEASE_POLL_MS, leaseProbeTimeoutMs } from "./infra/advisory-lease.ts";
-import { ETHEREUM_TRACE_MODES } from "./infra/ethereum-block-source.ts";
+import { ETHEREUM_TRACE_MODES } from "./infra/ethereum-block-source/ethereum-trace-mode.ts";
 import { DEFAULT_RESET_POLL_MS } from "./domain/chain-guard.ts";
 import type { Coin } from "@chaingate/contracts";
 import { CHAIN_SETTINGS, MAX_REORG_WINDOW } from "./domain/chain-settings.ts";

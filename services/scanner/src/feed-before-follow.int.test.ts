@@ -3,38 +3,18 @@
  * it loads the whole watch feed into its projection before it matches any block, so the first
  * block it processes already watches the last webhook of the feed (real litecoind, Postgres, NATS).
  */
-import type { LitecoindRegtest } from "@chaingate/testing";
-import { afterAll, describe, expect } from "vitest";
-import type { ScannerService } from "./create-scanner-service.ts";
-import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { describe, expect, onTestFinished } from "vitest";
+import { scannerTest as it } from "./testing/scanner-fixtures.ts";
 import { startTestScanner } from "./testing/start-test-scanner.ts";
 
 /** Enough feed messages (a bucket and a meta each) that loading them takes longer than matching one block. */
 const WEBHOOKS_BEFORE = 4_000;
 const PUBLISH_CONCURRENCY = 200;
 
-/** Started in the test, while the feed loads: closed after the file, before its database goes. */
-let scanner: ScannerService | undefined;
-
-/** The file's litecoind, 101 blocks up (spendable coinbase). */
-const it = scannerTest.extend<{ regtest: LitecoindRegtest }>({
-  regtest: [
-    async ({ litecoind }, use) => {
-      await litecoind.mine(101);
-      await use(litecoind);
-    },
-    { scope: "file" },
-  ],
-});
-
-afterAll(async () => {
-  await scanner?.close();
-});
-
 describe("a scanner starting empty", () => {
-  // The timeout carries the set-up's budget (litecoind and 101 blocks, 120 s as a hook) beside the test's own 60 s.
+  // The timeout carries the set-up's budget (litecoind and 101 blocks) beside the test's own 60 s.
   it("loads every webhook of the feed before it processes its first block, and reports not ready meanwhile", async ({
-    regtest: node,
+    matureLitecoind: node,
     database,
     recorder,
   }) => {
@@ -53,12 +33,14 @@ describe("a scanner starting empty", () => {
     await node.mine(1);
     const height = await node.rpc<number>("getblockcount");
 
-    scanner = await startTestScanner(database, recorder, {
+    // Started while the feed loads; closed after the test, before the file's database goes.
+    const scanner = await startTestScanner(database, recorder, {
       BTC_RPC_URL: node.rpcUrl,
       BTC_RPC_USER: node.rpcUser,
       BTC_RPC_PASSWORD: node.rpcPassword,
       BTC_START_HEIGHT: String(height),
     });
+    onTestFinished(() => scanner.close());
     // 8,000 feed messages take seconds to store: the first probe comes while they load.
     const readiness = await fetch(`${scanner.url}/readyz`);
     expect(readiness.status).toBe(503);

@@ -9,18 +9,10 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import {
-  createTestDatabase,
-  freePort,
-  spawnService,
-  startLitecoindRegtest,
-  waitForHttp,
-  type LitecoindRegtest,
-  type SpawnedService,
-  type TestDatabase,
-} from "@chaingate/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { startEventRecorder, waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { freePort, spawnService, waitForHttp, type LitecoindRegtest, type SpawnedService } from "@chaingate/testing";
+import { describe, expect } from "vitest";
+import { waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
 import { DEFAULT_LEASE_EXPIRY_MS, DEFAULT_LEASE_POLL_MS } from "./infra/advisory-lease.ts";
 import { startTcpRelay, type TcpRelay } from "./testing/tcp-relay.ts";
 
@@ -29,23 +21,48 @@ const LEASE_POLL_MS = 250;
 /** The handover must complete within this after the kill (lease poll + a block fetch + margins). */
 const HANDOVER_LIMIT_MS = 5_000;
 
-let node: LitecoindRegtest;
-let database: TestDatabase;
-let recorder: EventRecorder;
-const replicas: SpawnedService[] = [];
-
 interface Replica extends SpawnedService {
   url: string;
 }
 
-/** A scanner replica; `settings` override the file's. */
-async function spawnReplica(settings: Record<string, string> = {}): Promise<Replica> {
+/** The file's peers, and the replicas a test spawns over them. */
+interface LeaseCluster {
+  node: LitecoindRegtest;
+  database: { connectionString: string };
+  recorder: EventRecorder & { natsUrl: string };
+  /** A scanner replica (the package's start script); `settings` override the file's. Stopped after the test. */
+  spawnReplica(settings?: Record<string, string>): Promise<Replica>;
+}
+
+/** Per test: the replicas it spawns over the file's litecoind (101 blocks up), database and bus are stopped after it. */
+const test = scannerTest.extend<{ leaseCluster: LeaseCluster }>({
+  leaseCluster: async ({ matureLitecoind: node, database, recorder }, use) => {
+    const replicas: SpawnedService[] = [];
+    const cluster: LeaseCluster = {
+      node,
+      database,
+      recorder,
+      spawnReplica: (settings = {}) => spawnReplica(cluster, replicas, settings),
+    };
+    try {
+      await use(cluster);
+    } finally {
+      for (const replica of replicas.splice(0)) await replica.stop();
+    }
+  },
+});
+
+async function spawnReplica(
+  { node, database, recorder }: LeaseCluster,
+  replicas: SpawnedService[],
+  settings: Record<string, string>,
+): Promise<Replica> {
   const port = await freePort();
   const replica = spawnService(SERVICE_DIR, {
     PORT: String(port),
     LOG_LEVEL: "info",
     DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL!,
+    NATS_URL: recorder.natsUrl,
     NATS_NAMESPACE: recorder.namespace,
     BTC_RPC_URL: node.rpcUrl,
     BTC_RPC_USER: node.rpcUser,
@@ -61,46 +78,40 @@ async function spawnReplica(settings: Record<string, string> = {}): Promise<Repl
 
 const leaseAcquired = (replica: SpawnedService) => replica.output().includes('"message":"lease acquired"');
 
-beforeAll(async () => {
-  [node, database, recorder] = await Promise.all([startLitecoindRegtest(), createTestDatabase(), startEventRecorder()]);
-  await node.mine(101);
-});
-
-afterEach(async () => {
-  for (const replica of replicas.splice(0)) await replica.stop();
-});
-
-afterAll(async () => {
-  await recorder?.close();
-  await node?.stop();
-  await database?.drop();
-});
-
 describe("two scanner replicas", () => {
-  test("exactly one follows; killing it hands the chain over within seconds and nothing is missed", async () => {
-    const first = await spawnReplica();
-    await recorder.waitFor("the first replica's lease", () => leaseAcquired(first));
-    const second = await spawnReplica();
-    await recorder.waitFor("the second replica standing by", () => second.output().includes("standing by"));
-    expect(leaseAcquired(second)).toBe(false);
+  test(
+    "exactly one follows; killing it hands the chain over within seconds and nothing is missed",
+    async ({ leaseCluster: { node, database, recorder, spawnReplica } }) => {
+      const first = await spawnReplica();
+      await recorder.waitFor("the first replica's lease", () => leaseAcquired(first));
+      const second = await spawnReplica();
+      await recorder.waitFor("the second replica standing by", () => second.output().includes("standing by"));
+      expect(leaseAcquired(second)).toBe(false);
 
-    const address = await node.walletRpc<string>("getnewaddress");
-    await recorder.publishWebhook({ webhook_id: 1, coin: "BTC", addresses: [address] });
-    await waitForWebhookStored(database.connectionString, 1);
-    await node.fundAddress(address, "0.1");
-    await node.mine(1);
-    await recorder.waitFor("the leader's notification", () => recorder.transfers.length === 1);
+      const address = await node.walletRpc<string>("getnewaddress");
+      await recorder.publishWebhook({ webhook_id: 1, coin: "BTC", addresses: [address] });
+      await waitForWebhookStored(database.connectionString, 1);
+      await node.fundAddress(address, "0.1");
+      await node.mine(1);
+      await recorder.waitFor("the leader's notification", () => recorder.transfers.length === 1);
 
-    first.process.kill("SIGKILL");
-    const killedAt = Date.now();
-    // Paid while nobody follows: the new leader must still notify it.
-    await node.fundAddress(address, "0.2");
-    await node.mine(1);
-    await recorder.waitFor("the standby's lease", () => leaseAcquired(second), HANDOVER_LIMIT_MS);
-    await recorder.waitFor("the notification after the kill", () => recorder.transfers.some((t) => t.amount === "0.2"), HANDOVER_LIMIT_MS);
-    expect(Date.now() - killedAt).toBeLessThan(HANDOVER_LIMIT_MS);
-    expect(recorder.transfers.map((t) => t.amount).sort()).toEqual(["0.1", "0.2"]);
-  });
+      first.process.kill("SIGKILL");
+      const killedAt = Date.now();
+      // Paid while nobody follows: the new leader must still notify it.
+      await node.fundAddress(address, "0.2");
+      await node.mine(1);
+      await recorder.waitFor("the standby's lease", () => leaseAcquired(second), HANDOVER_LIMIT_MS);
+      await recorder.waitFor(
+        "the notification after the kill",
+        () => recorder.transfers.some((t) => t.amount === "0.2"),
+        HANDOVER_LIMIT_MS,
+      );
+      expect(Date.now() - killedAt).toBeLessThan(HANDOVER_LIMIT_MS);
+      expect(recorder.transfers.map((t) => t.amount).sort()).toEqual(["0.1", "0.2"]);
+      // The file's first test: litecoind, its 101 blocks, the database and the recorder start inside it.
+    },
+    60_000 + 120_000,
+  );
 });
 
 /** What the lease partition tests read from a replica: its readiness body and chain metrics. */
@@ -117,7 +128,7 @@ async function chainView(replica: Replica) {
 }
 
 /** Port of the holder's lease session, as Postgres sees it (the renewal row names its backend). */
-async function leaseSessionPort(): Promise<number> {
+async function leaseSessionPort(database: { connectionString: string }): Promise<number> {
   const client = new pg.Client({ connectionString: database.connectionString });
   await client.connect();
   try {
@@ -172,7 +183,14 @@ describe("a lease holder cut off from the database without FIN or RST", () => {
    * replica must notify it within 30 s of the cut, the standby having shown the chain unfollowed
    * in between.
    */
-  async function partitionAndPay(cut: () => Promise<void> | void, holder: Replica, standby: Replica, address: string, amount: string) {
+  async function partitionAndPay(
+    { node, recorder }: LeaseCluster,
+    cut: () => Promise<void> | void,
+    holder: Replica,
+    standby: Replica,
+    address: string,
+    amount: string,
+  ) {
     const cutAt = Date.now();
     await cut();
     // Paid once the holder has given the lease up (its other connections may still work: a block
@@ -190,7 +208,7 @@ describe("a lease holder cut off from the database without FIN or RST", () => {
     return { gapSeen, takeoverMs: Date.now() - cutAt };
   }
 
-  async function startPair(holderSettings: Record<string, string>) {
+  async function startPair({ node, database, recorder, spawnReplica }: LeaseCluster, holderSettings: Record<string, string>) {
     const holder = await spawnReplica({ ...DEFAULT_LEASE, ...holderSettings });
     await recorder.waitFor("the holder's lease", () => leaseAcquired(holder), 60_000);
     const standby = await spawnReplica(DEFAULT_LEASE);
@@ -207,13 +225,14 @@ describe("a lease holder cut off from the database without FIN or RST", () => {
 
   test.skipIf(!iptablesUsable)(
     "its lease session's packets dropped by the kernel: a replica follows within 30 s; the gap shows on /readyz and in metrics",
-    async () => {
-      const { holder, standby, address } = await startPair({});
+    async ({ leaseCluster: cluster }) => {
+      const { holder, standby, address } = await startPair(cluster, {});
       let undo = () => {};
       try {
         const { gapSeen, takeoverMs } = await partitionAndPay(
+          cluster,
           async () => {
-            undo = dropPort(await leaseSessionPort());
+            undo = dropPort(await leaseSessionPort(cluster.database));
           },
           holder,
           standby,
@@ -234,13 +253,16 @@ describe("a lease holder cut off from the database without FIN or RST", () => {
     },
   );
 
-  test("every connection frozen behind a relay that keeps TCP alive (Postgres never notices): the standby ends the silent session and follows within 30 s", async () => {
+  test("every connection frozen behind a relay that keeps TCP alive (Postgres never notices): the standby ends the silent session and follows within 30 s", async ({
+    leaseCluster: cluster,
+  }) => {
+    const { database } = cluster;
     const relay: TcpRelay = await startTcpRelay(Number(new URL(database.connectionString).port || 5432));
     try {
       const viaRelay = new URL(database.connectionString);
       viaRelay.host = `127.0.0.1:${relay.port}`;
-      const { holder, standby, address } = await startPair({ DATABASE_URL: viaRelay.toString() });
-      const { gapSeen, takeoverMs } = await partitionAndPay(() => relay.freeze(), holder, standby, address, "0.5");
+      const { holder, standby, address } = await startPair(cluster, { DATABASE_URL: viaRelay.toString() });
+      const { gapSeen, takeoverMs } = await partitionAndPay(cluster, () => relay.freeze(), holder, standby, address, "0.5");
       expect(gapSeen).toMatchObject({ unfollowed: expect.stringContaining("no replica follows BTC"), followed: 0 });
       expect(standby.output()).toContain("ended its database session to take the lease over");
       expect(holder.output()).toContain('"message":"lease lost"');

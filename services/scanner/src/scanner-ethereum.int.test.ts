@@ -31,7 +31,10 @@ const it = scannerTest.extend<{ token: string; scanner: ScannerService }>({
   /** One scanner following the file's Anvil with the token whitelisted, past the tip it started at. */
   scanner: [
     async ({ anvil: node, token, database, recorder }, use) => {
-      const scanner = await startTestScanner(database, recorder, { ETH_RPC_URL: node.url, ETH_TOKENS: `USDT:${token}:6` });
+      const scanner = await startTestScanner(database, recorder, {
+        ETH_RPC_URL: node.url,
+        ETH_TOKENS: JSON.stringify([{ contract: token, symbol: "USDT", decimals: 6 }]),
+      });
       try {
         await processed(recorder, await tip(node));
         await use(scanner);

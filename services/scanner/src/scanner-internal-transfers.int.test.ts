@@ -5,104 +5,58 @@
  * nested relays, a batch payout, SELFDESTRUCT, CREATE2 with value, token payouts and pulls, and the
  * failures that must stay silent (an inner call that reverts, a transaction that reverts).
  */
-import {
-  createTestDatabase,
-  deployUsdtLikeToken,
-  deployValueRouter,
-  NO_FAULTS,
-  silentLogger,
-  startAnvil,
-  startHardhat,
-  startNodeFaultProxy,
-  type AnvilNode,
-  type HardhatNode,
-  type DeployedToken,
-  type NodeFaultProxy,
-  type TestDatabase,
-  type ValueRouter,
-} from "@chaingate/testing";
+import { deployUsdtLikeToken, deployValueRouter, NO_FAULTS, silentLogger, type TestDatabase } from "@chaingate/testing";
 import { Wallet } from "ethers";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect } from "vitest";
 import { scannerConfigSchema } from "./config.ts";
 import { createScannerService, type ScannerService } from "./create-scanner-service.ts";
-import {
-  readyzOf,
-  scrapeMetrics,
-  startEventRecorder,
-  waitForWebhookStored,
-  waitUntil,
-  type EventRecorder,
-  type TransferMatched,
-} from "./testing/scanner-harness.ts";
-
-let node: AnvilNode;
-let proxy: NodeFaultProxy;
-let database: TestDatabase;
-let recorder: EventRecorder;
-let scanner: ScannerService;
-let token: DeployedToken;
-let router: ValueRouter;
-let webhookIds = 100;
+import { readyzOf, scrapeMetrics, waitForWebhookStored, waitUntil, type EventRecorder } from "./testing/scanner-harness.ts";
+import { scannerTest } from "./testing/scanner-fixtures.ts";
+import { startTraceRun, type PayingContracts, type TraceMode, type TraceRun } from "./testing/trace-run.ts";
 
 const ETHER = 10n ** 18n;
-const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
-const processed = (height: number) =>
-  recorder.waitFor(`block ${height}`, () => recorder.blocks.some((block) => block.height === height), 20_000);
 const newAddresses = (count: number) => Array.from({ length: count }, () => Wallet.createRandom().address);
-const eventsOf = (txid: string): TransferMatched[] => recorder.transfers.filter((t) => t.txid === txid);
-const receiptOf = (txid: string) => node.rpc<{ status: string; blockNumber: string }>("eth_getTransactionReceipt", [txid]);
 
-/** A new webhook watching `addresses` (as listed: checksummed), stored in the scanner's projection. */
-async function watch(addresses: readonly string[], includeTokens = false): Promise<number> {
-  const id = ++webhookIds;
-  await recorder.publishWebhook({ webhook_id: id, coin: "ETH", addresses: [...addresses], include_tokens: includeTokens });
-  await waitForWebhookStored(database.connectionString, id);
-  return id;
-}
-
-/** The transaction's block is processed; its events are all in (they go out before block.processed). */
-async function settled(txid: string): Promise<void> {
-  await processed(Number((await receiptOf(txid)).blockNumber));
-}
-
-beforeAll(async () => {
-  node = await startAnvil();
-  // One after the other: both deploy from the first dev account (nonces).
-  token = await deployUsdtLikeToken(node);
-  router = await deployValueRouter(node);
+/**
+ * A fixture per trace mode, started when a test of that mode first asks for it: the modes' scanners
+ * are independent (a database, namespace and proxy each) and follow the same Anvil.
+ */
+const it = scannerTest.extend<{ payingContracts: PayingContracts; debugTraceRun: TraceRun; parityTraceRun: TraceRun }>({
+  payingContracts: [
+    async ({ anvil }, use) => {
+      // One after the other: both deploy from the first dev account (nonces).
+      const token = await deployUsdtLikeToken(anvil);
+      const router = await deployValueRouter(anvil);
+      await use({ token, router });
+    },
+    { scope: "file" },
+  ],
+  debugTraceRun: [
+    async ({ anvil, payingContracts, bus }, use) => startTraceRun("debug", anvil, payingContracts, bus, use),
+    { scope: "file" },
+  ],
+  parityTraceRun: [
+    async ({ anvil, payingContracts, bus }, use) => startTraceRun("parity", anvil, payingContracts, bus, use),
+    { scope: "file" },
+  ],
 });
 
-afterAll(() => node?.stop());
-
-/** A scanner of its own (database, namespace, hostile-node proxy) reading traces the given way. */
-async function startScanner(mode: "debug" | "parity"): Promise<void> {
-  [database, recorder] = await Promise.all([createTestDatabase(), startEventRecorder()]);
-  proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 26 });
-  const config = scannerConfigSchema.parse({
-    PORT: "0",
-    DATABASE_URL: database.connectionString,
-    NATS_URL: process.env.NATS_URL,
-    NATS_NAMESPACE: recorder.namespace,
-    ETH_RPC_URL: proxy.url,
-    ETH_TOKENS: `USDT:${token.address}:6`,
-    SCANNER_POLL_INTERVAL_MS: "100",
-    ...(mode === "debug" ? {} : { ETH_TRACE_MODE: mode }),
-  });
-  expect(config.ETH_TRACE_MODE).toBe(mode);
-  scanner = await createScannerService(config, silentLogger);
-  await processed(await tip());
-}
-
-async function stopScanner(): Promise<void> {
-  await scanner?.close();
-  await recorder?.close();
-  await proxy?.stop();
-  await database?.drop();
-}
+/** A test of one trace mode: its body gets that mode's run. */
+const traceTest: Record<TraceMode, (name: string, body: (run: TraceRun) => Promise<void>) => void> = {
+  debug: (name, body) => it(name, ({ debugTraceRun }) => body(debugTraceRun)),
+  parity: (name, body) => it(name, ({ parityTraceRun }) => body(parityTraceRun)),
+};
 
 /** The tests of one trace mode: ether paid through contracts (a forwarder, nested calls, reverts, SELFDESTRUCT, CREATE2). */
-function etherThroughContractsTests(mode: "debug" | "parity"): void {
-  test("a contract forwarding 1 ETH to a watched address is notified as an internal transfer; a plain transfer beside it as before", async () => {
+function etherThroughContractsTests(mode: TraceMode): void {
+  const test = traceTest[mode];
+  test("a contract forwarding 1 ETH to a watched address is notified as an internal transfer; a plain transfer beside it as before", async ({
+    node,
+    router,
+    eventsOf,
+    watch,
+    settled,
+  }) => {
     const [forwardedTo, paidDirectly] = newAddresses(2) as [string, string];
     const webhook = await watch([forwardedTo, paidDirectly]);
     const forwarded = await router.forward(forwardedTo, ETHER);
@@ -134,7 +88,13 @@ function etherThroughContractsTests(mode: "debug" | "parity"): void {
     expect(BigInt(await node.rpc<string>("eth_getBalance", [forwardedTo, "latest"]))).toBe(ETHER);
   });
 
-  test("a payment three calls deep is notified from the innermost contract, at its own position", async () => {
+  test("a payment three calls deep is notified from the innermost contract, at its own position", async ({
+    node,
+    router,
+    eventsOf,
+    watch,
+    settled,
+  }) => {
     const [relayB, relayC] = [await deployValueRouter(node), await deployValueRouter(node)];
     const [payee] = newAddresses(1) as [string];
     await watch([payee]);
@@ -152,7 +112,14 @@ function etherThroughContractsTests(mode: "debug" | "parity"): void {
     ]);
   });
 
-  test("an inner call that pays and then reverts, inside a transaction that succeeds, is not notified", async () => {
+  test("an inner call that pays and then reverts, inside a transaction that succeeds, is not notified", async ({
+    node,
+    router,
+    eventsOf,
+    receiptOf,
+    watch,
+    settled,
+  }) => {
     const [payee] = newAddresses(1) as [string];
     await watch([payee]);
     const txid = await router.tryForward(payee, 7n);
@@ -162,7 +129,7 @@ function etherThroughContractsTests(mode: "debug" | "parity"): void {
     expect(eventsOf(txid)).toEqual([]);
   });
 
-  test("a transaction that reverts after its inner call paid is not notified", async () => {
+  test("a transaction that reverts after its inner call paid is not notified", async ({ router, eventsOf, receiptOf, watch, settled }) => {
     const [payee] = newAddresses(1) as [string];
     await watch([payee]);
     const txid = await router.forwardThenRevert(payee, 9n);
@@ -171,7 +138,7 @@ function etherThroughContractsTests(mode: "debug" | "parity"): void {
     expect(eventsOf(txid)).toEqual([]);
   });
 
-  test("SELFDESTRUCT to a watched beneficiary is notified", async () => {
+  test("SELFDESTRUCT to a watched beneficiary is notified", async ({ node, eventsOf, watch, settled }) => {
     const doomed = await deployValueRouter(node);
     const [beneficiary] = newAddresses(1) as [string];
     await watch([beneficiary]);
@@ -182,7 +149,12 @@ function etherThroughContractsTests(mode: "debug" | "parity"): void {
     ]);
   });
 
-  test("a contract created with value at a watched CREATE2 address (a counterfactual deposit address) is notified", async () => {
+  test("a contract created with value at a watched CREATE2 address (a counterfactual deposit address) is notified", async ({
+    router,
+    eventsOf,
+    watch,
+    settled,
+  }) => {
     const salt = `0x${(mode === "debug" ? "2a" : "2b").repeat(32)}`;
     const deposit = await router.depositAddress(salt);
     await watch([deposit]);
@@ -193,8 +165,14 @@ function etherThroughContractsTests(mode: "debug" | "parity"): void {
 }
 
 /** The tests of one trace mode: batch payouts, tokens, a reorg and a failing trace call. */
-function payoutsTokensReorgsAndTraceFailuresTests(): void {
-  test("a batch payout to 50 watched addresses in one transaction: 50 notifications, each at its own position", async () => {
+function payoutsTokensReorgsAndTraceFailuresTests(mode: TraceMode): void {
+  const test = traceTest[mode];
+  test("a batch payout to 50 watched addresses in one transaction: 50 notifications, each at its own position", async ({
+    router,
+    eventsOf,
+    watch,
+    settled,
+  }) => {
     const payees = newAddresses(50);
     await watch(payees);
     const amounts = payees.map((_, i) => BigInt(i + 1));
@@ -208,7 +186,14 @@ function payoutsTokensReorgsAndTraceFailuresTests(): void {
     expect(payees.map((payee) => paid.get(payee.toLowerCase()))).toEqual(amounts.map(String));
   });
 
-  test("tokens a contract pays (transfer, a 50-address payout, transferFrom) are notified from their logs, each once", async () => {
+  test("tokens a contract pays (transfer, a 50-address payout, transferFrom) are notified from their logs, each once", async ({
+    node,
+    router,
+    token,
+    eventsOf,
+    watch,
+    settled,
+  }) => {
     const payees = newAddresses(50);
     const [pulledTo] = newAddresses(1) as [string];
     await watch([...payees, pulledTo], true);
@@ -240,7 +225,13 @@ function payoutsTokensReorgsAndTraceFailuresTests(): void {
     ]);
   });
 
-  test("a reorg that removes a block with an internal transfer reverts it; mined again, it is notified under the next generation", async () => {
+  test("a reorg that removes a block with an internal transfer reverts it; mined again, it is notified under the next generation", async ({
+    node,
+    router,
+    recorder,
+    eventsOf,
+    watch,
+  }) => {
     const [payee] = newAddresses(1) as [string];
     await watch([payee]);
     const snapshot = await node.rpc<string>("evm_snapshot");
@@ -260,7 +251,15 @@ function payoutsTokensReorgsAndTraceFailuresTests(): void {
     ]);
   });
 
-  test("while the node fails the trace call, the block is waited for, never matched without its traces; then notified", async () => {
+  test("while the node fails the trace call, the block is waited for, never matched without its traces; then notified", async ({
+    router,
+    proxy,
+    recorder,
+    processed,
+    eventsOf,
+    receiptOf,
+    watch,
+  }) => {
     const [payee] = newAddresses(1) as [string];
     await watch([payee]);
     proxy.resetCounters();
@@ -281,61 +280,56 @@ function payoutsTokensReorgsAndTraceFailuresTests(): void {
 }
 
 describe.each(["debug", "parity"] as const)("internal transfers on Anvil, ETH_TRACE_MODE=%s (debug is the default)", (mode) => {
-  beforeAll(() => startScanner(mode));
-  afterAll(stopScanner);
-
   etherThroughContractsTests(mode);
-  payoutsTokensReorgsAndTraceFailuresTests();
+  payoutsTokensReorgsAndTraceFailuresTests(mode);
 });
 
 describe("a node that refuses call traces (Hardhat 2 has neither method)", () => {
-  let hardhat: HardhatNode;
-  let under: { scanner: ScannerService; database: TestDatabase; recorder: EventRecorder } | undefined;
-  beforeAll(async () => {
-    hardhat = await startHardhat();
-  });
-  afterAll(async () => {
-    await stopUnder();
-    await hardhat?.stop();
-  });
-  async function stopUnder() {
-    await under?.scanner.close();
-    await under?.recorder.close();
-    await under?.database.drop();
-    under = undefined;
-  }
-  async function startUnder(settings: Record<string, string>) {
-    const [db, events] = await Promise.all([createTestDatabase(), startEventRecorder()]);
+  const payee = Wallet.createRandom().address;
+  /** The restart helper: a scanner over the file's database and bus following the file's Hardhat; the running one is closed first. */
+  const startUnder = async (
+    { hardhat, database, recorder }: { hardhat: { url: string }; database: TestDatabase; recorder: EventRecorder & { natsUrl: string } },
+    running: ScannerService | undefined,
+    settings: Record<string, string>,
+  ) => {
+    await running?.close();
     const config = scannerConfigSchema.parse({
       PORT: "0",
-      DATABASE_URL: db.connectionString,
-      NATS_URL: process.env.NATS_URL,
-      NATS_NAMESPACE: events.namespace,
+      DATABASE_URL: database.connectionString,
+      NATS_URL: recorder.natsUrl,
+      NATS_NAMESPACE: recorder.namespace,
       ETH_RPC_URL: hardhat.url,
       SCANNER_POLL_INTERVAL_MS: "100",
       ETH_START_HEIGHT: "1",
       ...settings,
     });
-    under = { scanner: await createScannerService(config, silentLogger), database: db, recorder: events };
-    await events.publishWebhook({ webhook_id: 1, coin: "ETH", addresses: [payee] });
-    await waitForWebhookStored(db.connectionString, 1);
-    return under;
-  }
-  const payee = Wallet.createRandom().address;
+    const scanner = await createScannerService(config, silentLogger);
+    await recorder.publishWebhook({ webhook_id: 1, coin: "ETH", addresses: [payee] });
+    await waitForWebhookStored(database.connectionString, 1);
+    return scanner;
+  };
 
-  test("is loud at start (log, metric, /readyz degraded), holds ETH back, and follows without internal transfers once the operator says off", async () => {
+  it("is loud at start (log, metric, /readyz degraded), holds ETH back, and follows without internal transfers once the operator says off", async ({
+    hardhat,
+    database,
+    recorder: events,
+  }) => {
     const txid = await hardhat.rpc<string>("eth_sendTransaction", [{ from: hardhat.accounts[0]!.address, to: payee, value: "0x2a" }]);
-    const { scanner: refused, recorder: events } = await startUnder({});
-    await waitUntil("the refusal on /readyz", async () => (await readyzOf(refused)).degraded?.callTraces !== undefined, 20_000);
-    expect((await readyzOf(refused)).degraded?.callTraces).toMatch(/ETH the node refuses debug_traceBlockByHash/);
-    expect(await scrapeMetrics(refused)).toMatch(/^scanner_call_traces_unavailable\{chain="eth"\} 1$/m);
-    // The block with the payment is waited for, not matched without its traces.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(events.transfers).toEqual([]);
-    expect(events.blocks.some((block) => block.height >= 1)).toBe(false);
-    await stopUnder();
+    const refused = await startUnder({ hardhat, database, recorder: events }, undefined, {});
+    let following: ScannerService | undefined;
+    try {
+      await waitUntil("the refusal on /readyz", async () => (await readyzOf(refused)).degraded?.callTraces !== undefined, 20_000);
+      expect((await readyzOf(refused)).degraded?.callTraces).toMatch(/ETH the node refuses debug_traceBlockByHash/);
+      expect(await scrapeMetrics(refused)).toMatch(/^scanner_call_traces_unavailable\{chain="eth"\} 1$/m);
+      // The block with the payment is waited for, not matched without its traces.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(events.transfers).toEqual([]);
+      expect(events.blocks.some((block) => block.height >= 1)).toBe(false);
 
-    const { recorder: following } = await startUnder({ ETH_TRACE_MODE: "off" });
-    await following.waitFor("the plain transfer", () => following.transfers.some((t) => t.txid === txid), 20_000);
+      following = await startUnder({ hardhat, database, recorder: events }, refused, { ETH_TRACE_MODE: "off" });
+      await events.waitFor("the plain transfer", () => events.transfers.some((t) => t.txid === txid), 20_000);
+    } finally {
+      await (following ?? refused).close();
+    }
   });
 });

@@ -7,8 +7,7 @@
  * entries of a failed transaction are not.
  */
 import { describe, expect } from "vitest";
-// By path: the simulator's test helper (the package is not a dependency of the scanner).
-import { useDevnode } from "@chaingate/tron-devnode/testing";
+import type { DevnodeContext } from "@chaingate/tron-devnode/testing";
 import type { ScannerService } from "./create-scanner-service.ts";
 import { waitForWebhookStored, type EventRecorder } from "./testing/scanner-harness.ts";
 import { scannerTest } from "./testing/scanner-fixtures.ts";
@@ -21,14 +20,10 @@ const USDD = "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn";
 const CAROL = "TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC";
 const TRC10_ID = "1000001";
 
-// TronWeb comes with the simulator's helper (the scanner does not depend on tronweb), so the
-// devnode is this one rather than integrationTest's `tronDevnode`.
-const node = useDevnode();
-
-/** Every test runs against one scanner following the devnode, which has processed a first block. */
+/** Every test runs against one scanner following the file's simulator, which has processed a first block. */
 const it = scannerTest.extend<{ scanner: ScannerService }>({
   scanner: [
-    async ({ database, recorder }, use) => {
+    async ({ database, recorder, tronAccounts: node }, use) => {
       const scanner = await startTestScanner(database, recorder, { TRON_NODE_URL: node.devnode.url });
       try {
         const { number } = await node.devnode.produceBlock();
@@ -44,6 +39,7 @@ const it = scannerTest.extend<{ scanner: ScannerService }>({
 
 describe("Tron on the simulator", () => {
   it("TRX, TRC-10 (currency = token id), USDT and an OUT_OF_ENERGY USDT transfer, each with its execution result; a replaced block reverts them", async ({
+    tronAccounts: node,
     database,
     recorder,
   }) => {
@@ -124,7 +120,11 @@ describe("Tron on the simulator", () => {
     await recorder.waitFor("the replacement block", () => recorder.blocks.some((block) => block.hash === replacement.blockID));
   });
 
-  it("a USDD transfer (a whitelisted token beyond USDT and USDC, 18 decimals) is notified", async ({ database, recorder }) => {
+  it("a USDD transfer (a whitelisted token beyond USDT and USDC, 18 decimals) is notified", async ({
+    tronAccounts: node,
+    database,
+    recorder,
+  }) => {
     const { devnode, tronWeb, alice } = node;
     await recorder.publishWebhook({ webhook_id: 12, coin: "TRX", addresses: [CAROL] });
     await waitForWebhookStored(database.connectionString, 12);
@@ -154,32 +154,34 @@ describe("Tron on the simulator", () => {
   });
 });
 
+const freshAddress = async (node: DevnodeContext): Promise<string> => (await node.tronWeb.createAccount()).address.base58;
+const forwarder = (node: DevnodeContext) => node.tronWeb.contract().at(node.devnode.genesis.forwarder.base58);
+/** Produces the block and waits for it and for `expected` transfers of the webhook; returns them all. */
+const mine = async (node: DevnodeContext, recorder: EventRecorder, webhookId: number, expected: number) => {
+  const { number, blockID } = await node.devnode.produceBlock();
+  const ofBlock = () => recorder.transfers.filter((t) => t.webhook_id === webhookId && t.block.height === number);
+  await recorder.waitFor(`${expected} transfers of webhook ${webhookId}`, () => ofBlock().length >= expected);
+  await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
+  return { number, blockID, transfers: ofBlock() };
+};
+
 describe("Tron on the simulator, internal transfers: TRX and TRC-10 sent on by a contract (the simulator's forwarder)", () => {
   const FEE_LIMIT = 100_000_000;
-  const freshAddress = async (): Promise<string> => (await node.tronWeb.createAccount()).address.base58;
-  const forwarder = () => node.tronWeb.contract().at(node.devnode.genesis.forwarder.base58);
-  /** Produces the block and waits for it and for `expected` transfers of the webhook; returns them all. */
-  const mine = async (recorder: EventRecorder, webhookId: number, expected: number) => {
-    const { number, blockID } = await node.devnode.produceBlock();
-    const ofBlock = () => recorder.transfers.filter((t) => t.webhook_id === webhookId && t.block.height === number);
-    await recorder.waitFor(`${expected} transfers of webhook ${webhookId}`, () => ofBlock().length >= expected);
-    await recorder.waitFor("the block", () => recorder.blocks.some((block) => block.height === number));
-    return { number, blockID, transfers: ofBlock() };
-  };
 
   it("TRX forwarded to a watched address is notified as internal (from = the contract); a TRC-10 forward with currency = token id", async ({
+    tronAccounts: node,
     database,
     recorder,
   }) => {
-    const [dave, erin] = [await freshAddress(), await freshAddress()];
+    const [dave, erin] = [await freshAddress(node), await freshAddress(node)];
     await recorder.publishWebhook({ webhook_id: 13, coin: "TRX", addresses: [dave, erin] });
     await waitForWebhookStored(database.connectionString, 13);
 
-    const contract = await forwarder();
+    const contract = await forwarder(node);
     const trxTx: string = await contract.forward(dave).send({ callValue: 1_250_000, feeLimit: FEE_LIMIT });
     // Two calls: to.transfer(0) (`callValueInfo: [{}]`, nothing to notify), then the token at entry 1.
     const tokenTx: string = await contract.forward(erin).send({ tokenId: TRC10_ID, tokenValue: 3_000_000, feeLimit: FEE_LIMIT });
-    const { number, blockID, transfers } = await mine(recorder, 13, 2);
+    const { number, blockID, transfers } = await mine(node, recorder, 13, 2);
 
     const common = {
       type: "transfer",
@@ -217,20 +219,21 @@ describe("Tron on the simulator, internal transfers: TRX and TRC-10 sent on by a
   });
 
   it("an entry the callee rejected is not notified (the transaction succeeded; the value stayed with the contract)", async ({
+    tronAccounts: node,
     database,
     recorder,
   }) => {
     const forwarderAddress = node.devnode.genesis.forwarder.base58;
-    const george = await freshAddress();
+    const george = await freshAddress(node);
     // Watching the contract: both entries below have it as their sending side.
     await recorder.publishWebhook({ webhook_id: 14, coin: "TRX", addresses: [forwarderAddress] });
     await waitForWebhookStored(database.connectionString, 14);
 
-    const contract = await forwarder();
+    const contract = await forwarder(node);
     // USDT has no payable fallback: tryForward's call fails, its entry is rejected, the transaction succeeds.
     await contract.tryForward(USDT).send({ callValue: 400_000, feeLimit: FEE_LIMIT });
     const sent: string = await contract.tryForward(george).send({ callValue: 500_000, feeLimit: FEE_LIMIT });
-    const { transfers } = await mine(recorder, 14, 1);
+    const { transfers } = await mine(node, recorder, 14, 1);
 
     expect(transfers).toEqual([
       expect.objectContaining({
@@ -247,18 +250,22 @@ describe("Tron on the simulator, internal transfers: TRX and TRC-10 sent on by a
     ]);
   });
 
-  it("the internal entries of a failed transaction (REVERT, OUT_OF_ENERGY) are not notified", async ({ database, recorder }) => {
-    const harry = await freshAddress();
+  it("the internal entries of a failed transaction (REVERT, OUT_OF_ENERGY) are not notified", async ({
+    tronAccounts: node,
+    database,
+    recorder,
+  }) => {
+    const harry = await freshAddress(node);
     await recorder.publishWebhook({ webhook_id: 15, coin: "TRX", addresses: [harry] });
     await waitForWebhookStored(database.connectionString, 15);
 
-    const contract = await forwarder();
+    const contract = await forwarder(node);
     // Forwards, then reverts: contractRet REVERT, nothing moved.
     await contract.forwardAndRevert(harry).send({ callValue: 600_000, feeLimit: FEE_LIMIT });
     // The TRX call fits in the energy limit, the token call does not: OUT_OF_ENERGY after an entry to harry.
     await contract.forward(harry).send({ callValue: 700_000, tokenId: TRC10_ID, tokenValue: 5, feeLimit: 4_000_000 });
     const sent: string = await contract.forward(harry).send({ callValue: 900_000, feeLimit: FEE_LIMIT });
-    const { transfers } = await mine(recorder, 15, 1);
+    const { transfers } = await mine(node, recorder, 15, 1);
 
     expect(transfers).toEqual([
       expect.objectContaining({

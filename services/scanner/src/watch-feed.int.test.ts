@@ -197,7 +197,8 @@ describe("the watch feed, registry to scanner", () => {
       await call(delivery, "POST", "/api/v1/webhooks", {
         coin: "ETH",
         webhook_url: "http://93.184.216.34/hook",
-        addresses: [ethAddress(1)],
+        // Its own address: an inactive webhook is still matched (its events are held), so it must not share the big one's.
+        addresses: [ethAddress(990_001)],
         is_active: false,
       })
     ).body.data.id as number;
@@ -213,7 +214,8 @@ describe("the watch feed, registry to scanner", () => {
     expect(index.watchers("ETH", ethAddress(GROWN_TO + 1))).toBeUndefined();
     expect(index.settings(webhooks.big)).toMatchObject({ confirmations: 12, includeTokens: true });
     expect(index.watchers("BTC", "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4")).toBe(webhooks.btc);
-    expect(index.watchedCount(webhooks.inactive)).toBe(0);
+    // Inactive, still matched: its events are stored held by the delivery, pushed or skipped when it is enabled.
+    expect(index.watchedCount(webhooks.inactive)).toBe(1);
 
     const meta = observer.stateOf(webhooks.big).meta;
     expect(meta).toMatchObject({ address_count: GROWN_TO, bucket_bits: bucketBitsFor(GROWN_TO) });

@@ -1,6 +1,6 @@
 /** The trx-proxy's settings, from the environment. */
 import { env, serviceSettings } from "@chaingate/config";
-import { TRX_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
+import { REQUEST_BODY_LIMITS, TRX_JSONRPC_MAX_BATCH_CALLS } from "@chaingate/contracts";
 import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
 import { gcNudgeBytesSetting } from "@chaingate/http";
 import { jsonRpcBodyLimitSetting } from "@chaingate/chain-proxy";
@@ -45,7 +45,7 @@ export const trxProxyConfigSchema = z.object({
   BLOCK_LATEST_MAX: env
     .positiveInt(50)
     .describe("Largest `num` of GET block/latest/{num} (each block is about 0.5 MB on mainnet); above: 400."),
-  JSONRPC_BODY_LIMIT: jsonRpcBodyLimitSetting("1mb"),
+  JSONRPC_BODY_LIMIT: jsonRpcBodyLimitSetting(REQUEST_BODY_LIMITS.trx),
   /** The trx-proxy's earlier name: deployments that set it keep their limit. */
   JSONRPC_BODY_LIMIT_BYTES: z.coerce
     .number()

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AnvilRpcError, startAnvil, type AnvilNode } from "./anvil-node.ts";
+import { describe, expect } from "vitest";
+import { AnvilRpcError, startAnvil } from "./anvil-node.ts";
+import { integrationTest as it } from "./fixtures/integration-test.ts";
 import { HARDHAT_ACCOUNT_COUNT, HARDHAT_CHAIN_ID } from "./hardhat-node.ts";
 import { waitForPort } from "./processes.ts";
 
 describe("startAnvil", () => {
-  let node: AnvilNode;
-  beforeAll(async () => {
-    node = await startAnvil();
-  });
-  afterAll(() => node?.stop());
-
-  it("serves JSON-RPC on its url with Hardhat's chain id and dev accounts", async () => {
+  it("serves JSON-RPC on its url with Hardhat's chain id and dev accounts", async ({ anvil: node }) => {
     expect(node.url).toBe(`http://127.0.0.1:${node.port}`);
     expect(Number(await node.rpc<string>("eth_chainId"))).toBe(HARDHAT_CHAIN_ID);
     expect(node.accounts).toHaveLength(HARDHAT_ACCOUNT_COUNT);
@@ -23,7 +18,7 @@ describe("startAnvil", () => {
     });
   });
 
-  it("answers what Hardhat 2 refuses: call traces (both styles) and block receipts", async () => {
+  it("answers what Hardhat 2 refuses: call traces (both styles) and block receipts", async ({ anvil: node }) => {
     const [payer, payee] = node.accounts;
     const hash = await node.rpc<string>("eth_sendTransaction", [{ from: payer!.address, to: payee!.address, value: "0x10" }]);
     // Mined when the call returns, as on Hardhat (Anvil itself answers before its miner has run).
@@ -39,11 +34,11 @@ describe("startAnvil", () => {
     expect(await node.rpc<unknown[]>("eth_getBlockReceipts", [block.hash])).toHaveLength(1);
   });
 
-  it("throws the node's error code for a refused call", async () => {
+  it("throws the node's error code for a refused call", async ({ anvil: node }) => {
     await expect(node.rpc("eth_getBalance", ["0x0"])).rejects.toBeInstanceOf(AnvilRpcError);
   });
 
-  it("stops cleanly: the port closes", async () => {
+  it("stops cleanly: the port closes", async ({ anvil: node }) => {
     const second = await startAnvil();
     expect(second.port).not.toBe(node.port);
     await second.stop();

@@ -26,12 +26,12 @@ const MINED_TIMEOUT_MS = 20_000;
 
 export class AnvilRpcError extends Error {
   override name = "AnvilRpcError";
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-  ) {
+  readonly method: string;
+  readonly code: number;
+  constructor(method: string, code: number, message: string) {
     super(`anvil ${method}: ${code} ${message}`);
+    this.method = method;
+    this.code = code;
   }
 }
 

@@ -50,12 +50,12 @@ export interface HardhatNode {
 
 export class HardhatRpcError extends Error {
   override name = "HardhatRpcError";
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-  ) {
+  readonly method: string;
+  readonly code: number;
+  constructor(method: string, code: number, message: string) {
     super(`hardhat ${method}: ${code} ${message}`);
+    this.method = method;
+    this.code = code;
   }
 }
 

@@ -21,6 +21,7 @@ export {
   type SpawnedService,
 } from "./processes.ts";
 export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.ts";
+export { startScriptedHttpNode, type ScriptedBehaviour, type ScriptedHttpNode } from "./scripted-http-node.ts";
 export { startPrivateNats, startPrivateNatsCluster, type PrivateNats, type PrivateNatsCluster } from "./private-nats.ts";
 export { silentLogger } from "./silent-logger.ts";
 export { seededRandom, type SeededRandom } from "./seeded-random.ts";

@@ -3,8 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LitecoindRpcError, startLitecoindRegtest, type LitecoindRegtest } from "./litecoind-regtest.ts";
+import { describe, expect } from "vitest";
+import { integrationTest } from "./fixtures/integration-test.ts";
+import { LitecoindRpcError, startLitecoindRegtest } from "./litecoind-regtest.ts";
 
 function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -17,16 +18,24 @@ function isListening(port: number): Promise<boolean> {
   });
 }
 
-describe("startLitecoindRegtest (temporary node)", () => {
-  let node: LitecoindRegtest;
-  beforeAll(async () => {
-    node = await startLitecoindRegtest();
-  });
-  afterAll(async () => {
-    await node?.stop();
-  });
+/** The temporary node is the file's `litecoind`; a persistent datadir is a temporary directory, removed after the file. */
+const it = integrationTest.extend<{ persistentDatadir: string }>({
+  persistentDatadir: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const datadir = await mkdtemp(path.join(os.tmpdir(), "chaingate-litecoind-persistent-"));
+      try {
+        await use(datadir);
+      } finally {
+        await rm(datadir, { recursive: true, force: true });
+      }
+    },
+    { scope: "file" },
+  ],
+});
 
-  it("answers JSON-RPC on rpcUrl with the given credentials, on a regtest chain with txindex", async () => {
+describe("startLitecoindRegtest (temporary node)", () => {
+  it("answers JSON-RPC on rpcUrl with the given credentials, on a regtest chain with txindex", async ({ litecoind: node }) => {
     const info = await node.rpc<{ chain: string; blocks: number }>("getblockchaininfo");
     expect(info.chain).toBe("regtest");
     const response = await fetch(node.rpcUrl, {
@@ -38,7 +47,7 @@ describe("startLitecoindRegtest (temporary node)", () => {
     expect(((await response.json()) as { result: Record<string, unknown> }).result).toHaveProperty("txindex");
   });
 
-  it("refuses wrong credentials with 401", async () => {
+  it("refuses wrong credentials with 401", async ({ litecoind: node }) => {
     const response = await fetch(node.rpcUrl, {
       method: "POST",
       headers: { authorization: `Basic ${Buffer.from(`${node.rpcUser}:wrong`).toString("base64")}` },
@@ -47,12 +56,12 @@ describe("startLitecoindRegtest (temporary node)", () => {
     expect(response.status).toBe(401);
   });
 
-  it("surfaces node errors with their code", async () => {
+  it("surfaces node errors with their code", async ({ litecoind: node }) => {
     await expect(node.rpc("getblockhash", [10_000])).rejects.toMatchObject({ name: "LitecoindRpcError", code: -8 });
     await expect(node.rpc("getblockhash", [10_000])).rejects.toBeInstanceOf(LitecoindRpcError);
   });
 
-  it("mines blocks to a wallet address or to a given address", async () => {
+  it("mines blocks to a wallet address or to a given address", async ({ litecoind: node }) => {
     const before = await node.rpc<number>("getblockcount");
     const hashes = await node.mine(3);
     expect(hashes).toHaveLength(3);
@@ -69,7 +78,7 @@ describe("startLitecoindRegtest (temporary node)", () => {
     expect(coinbaseOutput.address ?? coinbaseOutput.addresses?.[0]).toBe(external);
   });
 
-  it("funds an outside address: the payment is in the mempool, then confirmed by mining", async () => {
+  it("funds an outside address: the payment is in the mempool, then confirmed by mining", async ({ litecoind: node }) => {
     const address = "rltc1qnjg0jd8228aq7egyzacy8cys3knf9xvr0pw77v";
     // An address the node's wallet does not own, like an issued watch-only address.
     const valid = await node.rpc<{ isvalid: boolean }>("validateaddress", [address]);
@@ -103,15 +112,7 @@ describe("startLitecoindRegtest (temporary node)", () => {
 });
 
 describe("startLitecoindRegtest (persistent datadir, fixed port)", () => {
-  let datadir: string;
-  beforeAll(async () => {
-    datadir = await mkdtemp(path.join(os.tmpdir(), "chaingate-litecoind-persistent-"));
-  });
-  afterAll(async () => {
-    await rm(datadir, { recursive: true, force: true });
-  });
-
-  it("keeps chain and wallet across restarts, and keeps the datadir", async () => {
+  it("keeps chain and wallet across restarts, and keeps the datadir", async ({ persistentDatadir: datadir }) => {
     const port = await new Promise<number>((resolve) => {
       const server = net.createServer().listen(0, "127.0.0.1", () => {
         const { port } = server.address() as net.AddressInfo;

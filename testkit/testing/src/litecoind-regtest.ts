@@ -22,7 +22,7 @@ const RPC_POLL_INTERVAL_MS = 100;
 /** Per-call limit of the helper's own RPC calls (generating 101 blocks takes well under a second). */
 const RPC_CALL_TIMEOUT_MS = 30_000;
 /** Regtest coinbase outputs spend after 100 confirmations; 101 blocks make one spendable. */
-const COINBASE_MATURITY_BLOCKS = 101;
+export const COINBASE_MATURITY_BLOCKS = 101;
 /** A port picked by the OS can be taken again before litecoind binds it; retry with a new one. */
 const FREE_PORT_ATTEMPTS = 3;
 const DEFAULT_FALLBACK_FEE = "0.0002";

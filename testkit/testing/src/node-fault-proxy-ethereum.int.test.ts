@@ -5,43 +5,52 @@
  * load-balancer alternation reproducible from its seed.
  */
 import { createNodeClient, ethereum, NodeUnreachableError, type NodeClient } from "@chaingate/node-client";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { startHardhat, type HardhatNode } from "./hardhat-node.ts";
+import { describe, expect } from "vitest";
+import { integrationTest } from "./fixtures/integration-test.ts";
+import type { HardhatNode } from "./hardhat-node.ts";
 import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy } from "./node-fault-proxy.ts";
 
-let node: HardhatNode;
-let proxy: NodeFaultProxy;
-let client: NodeClient;
-/** Two blocks with a transaction each; the second is the tip. */
-const txids: string[] = [];
+interface EthFaultProxy {
+  node: HardhatNode;
+  proxy: NodeFaultProxy;
+  client: NodeClient;
+  /** Two blocks with a transaction each; the second is the tip. */
+  txids: string[];
+}
 
 const clientOf = (url: string, timeoutMs = 5_000) => createNodeClient({ chain: ethereum, urls: [url], timeoutMs, coolDownMs: 0 });
 const quantity = (height: number) => `0x${height.toString(16)}`;
-const tip = async () => Number(await node.rpc<string>("eth_blockNumber"));
+const tip = async (node: HardhatNode) => Number(await node.rpc<string>("eth_blockNumber"));
 
-beforeAll(async () => {
-  node = await startHardhat();
-  const [payer, payee] = node.accounts as [HardhatNode["accounts"][0], HardhatNode["accounts"][0]];
-  for (let i = 0; i < 2; i++)
-    txids.push(await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: payee.address, value: "0x1" }]));
-  proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 1 });
-  client = clientOf(proxy.url);
-});
-
-afterAll(async () => {
-  await client?.close();
-  await proxy?.stop();
-  await node?.stop();
-});
-
-beforeEach(() => {
-  proxy.setFaults(NO_FAULTS);
-  proxy.resetCounters();
+/** The file's Hardhat node, two blocks up, behind a proxy and its client; each test gets the proxy without faults, counters at zero. */
+const test = integrationTest.extend<{ ethFaultProxy: EthFaultProxy; ethProxied: EthFaultProxy }>({
+  ethFaultProxy: [
+    async ({ hardhat: node }, use) => {
+      const [payer, payee] = node.accounts as [HardhatNode["accounts"][0], HardhatNode["accounts"][0]];
+      const txids: string[] = [];
+      for (let i = 0; i < 2; i++)
+        txids.push(await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: payee.address, value: "0x1" }]));
+      const proxy = await startNodeFaultProxy({ chain: "ethereum", upstream: node.url, seed: 1 });
+      const client = clientOf(proxy.url);
+      try {
+        await use({ node, proxy, client, txids });
+      } finally {
+        await client.close();
+        await proxy.stop();
+      }
+    },
+    { scope: "file" },
+  ],
+  ethProxied: async ({ ethFaultProxy }, use) => {
+    ethFaultProxy.proxy.setFaults(NO_FAULTS);
+    ethFaultProxy.proxy.resetCounters();
+    await use(ethFaultProxy);
+  },
 });
 
 describe("the node fault proxy in front of Hardhat", () => {
-  test("without faults it is transparent: the node's answers, a batch included", async () => {
-    const height = await tip();
+  test("without faults it is transparent: the node's answers, a batch included", async ({ ethProxied: { node, proxy, client, txids } }) => {
+    const height = await tip(node);
     expect(await client.call("eth_blockNumber")).toBe(quantity(height));
     expect(await client.call("eth_getBlockByNumber", [quantity(height), true])).toEqual(
       await node.rpc("eth_getBlockByNumber", [quantity(height), true]),
@@ -69,8 +78,10 @@ describe("the node fault proxy in front of Hardhat", () => {
     });
   });
 
-  test("lag: the tip is N blocks behind and the blocks above it do not exist (null), by number, hash, receipts and 'latest'", async () => {
-    const height = await tip();
+  test("lag: the tip is N blocks behind and the blocks above it do not exist (null), by number, hash, receipts and 'latest'", async ({
+    ethProxied: { node, proxy, client, txids },
+  }) => {
+    const height = await tip(node);
     const newest = await node.rpc<{ hash: string }>("eth_getBlockByNumber", [quantity(height), false]);
     proxy.setFaults({ lag: 1 });
     expect(await client.call("eth_blockNumber")).toBe(quantity(height - 1));
@@ -84,8 +95,10 @@ describe("the node fault proxy in front of Hardhat", () => {
     expect(proxy.counters()).toMatchObject({ requests: 7, lagged: 7, missingBlocks: 4 });
   });
 
-  test("nullReceipts: eth_getBlockReceipts answers null for a block the node has; the rest is untouched", async () => {
-    const height = await tip();
+  test("nullReceipts: eth_getBlockReceipts answers null for a block the node has; the rest is untouched", async ({
+    ethProxied: { node, proxy, client, txids },
+  }) => {
+    const height = await tip(node);
     proxy.setFaults({ nullReceipts: 1 });
     expect(await client.call("eth_getBlockByNumber", [quantity(height), false])).toMatchObject({ number: quantity(height) });
     expect(await client.call("eth_getBlockReceipts", [quantity(height)])).toBeNull();
@@ -94,8 +107,8 @@ describe("the node fault proxy in front of Hardhat", () => {
     expect(proxy.counters().nullReceipts).toBe(1);
   });
 
-  test("a batch is rewritten call by call, ids kept", async () => {
-    const height = await tip();
+  test("a batch is rewritten call by call, ids kept", async ({ ethProxied: { node, proxy, client } }) => {
+    const height = await tip(node);
     proxy.setFaults({ lag: 1, nullReceipts: 1 });
     const response = await client.callRaw(
       JSON.stringify([
@@ -123,7 +136,9 @@ describe("the node fault proxy in front of Hardhat", () => {
 
 // Faults that cost the client its answer: held and dropped connections, alternating backends.
 describe("the node fault proxy in front of Hardhat", () => {
-  test("timeout: the request is held past the client's timeout; drop: the connection is destroyed; both reach the client as an unreachable node", async () => {
+  test("timeout: the request is held past the client's timeout; drop: the connection is destroyed; both reach the client as an unreachable node", async ({
+    ethProxied: { node, proxy },
+  }) => {
     const impatient = clientOf(proxy.url, 300);
     try {
       proxy.setFaults({ timeout: 1, holdMs: 2_000 });
@@ -139,14 +154,16 @@ describe("the node fault proxy in front of Hardhat", () => {
       expect(counters.dropsBeforeAnswer).toBeGreaterThan(0);
       expect(counters.dropsMidAnswer).toBeGreaterThan(0);
       proxy.setFaults({ drop: 0 });
-      expect(await impatient.call("eth_blockNumber")).toBe(quantity(await tip()));
+      expect(await impatient.call("eth_blockNumber")).toBe(quantity(await tip(node)));
     } finally {
       await impatient.close();
     }
   });
 
-  test("alternate: a load balancer's backends one block apart, answered at random; the same seed gives the same sequence", async () => {
-    const height = await tip();
+  test("alternate: a load balancer's backends one block apart, answered at random; the same seed gives the same sequence", async ({
+    ethProxied: { node },
+  }) => {
+    const height = await tip(node);
     const sequence = async (seed: number) => {
       const alternating = await startNodeFaultProxy({
         chain: "ethereum",

@@ -6,42 +6,60 @@
  */
 import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client";
 import { startTronDevnode } from "@chaingate/tron-devnode";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-// By path: the simulator's test helper is not part of its package exports.
-import { useDevnode } from "@chaingate/tron-devnode/testing";
+import { describe, expect } from "vitest";
+import type { DevnodeContext } from "@chaingate/tron-devnode/testing";
+import { integrationTest } from "./fixtures/integration-test.ts";
 import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy } from "./node-fault-proxy.ts";
 
-const node = useDevnode();
-let proxy: NodeFaultProxy;
-let client: NodeClient;
-/** The newest block, holding one TRX transfer. */
-let head: { number: number; blockID: string; txid: string };
+interface TronFaultProxy {
+  node: DevnodeContext;
+  proxy: NodeFaultProxy;
+  client: NodeClient;
+  /** The newest block, holding one TRX transfer. */
+  head: { number: number; blockID: string; txid: string };
+  post: (path: string, body?: object) => Promise<Record<string, unknown> | unknown[]>;
+  direct: (path: string, body?: object) => Promise<string>;
+  through: (path: string, body?: object) => Promise<string>;
+}
 
-const post = (path: string, body: object = {}) => client.request<Record<string, unknown> | unknown[]>(path, { method: "POST", body });
-const direct = async (path: string, body: object = {}) =>
-  (await fetch(`${node.devnode.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
-const through = async (path: string, body: object = {}) =>
-  (await fetch(`${proxy.url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
-
-beforeAll(async () => {
-  const txid = (await node.tronWeb.trx.sendTransaction(node.bob.base58, 1_000_000)).transaction.txID;
-  head = { ...(await node.devnode.produceBlock()), txid };
-  proxy = await startNodeFaultProxy({ chain: "tron", upstream: node.devnode.url, seed: 3 });
-  client = createNodeClient({ chain: tron, urls: [proxy.url], coolDownMs: 0 });
-});
-
-afterAll(async () => {
-  await client?.close();
-  await proxy?.stop();
-});
-
-beforeEach(() => {
-  proxy.setFaults(NO_FAULTS);
-  proxy.resetCounters();
+/** The file's simulator with a block holding a TRX transfer, behind a proxy and its client; each test gets the proxy without faults, counters at zero. */
+const test = integrationTest.extend<{ tronFaultProxy: TronFaultProxy; tronProxied: TronFaultProxy }>({
+  tronFaultProxy: [
+    async ({ tronAccounts: node }, use) => {
+      const txid = (await node.tronWeb.trx.sendTransaction(node.bob.base58, 1_000_000)).transaction.txID;
+      const head = { ...(await node.devnode.produceBlock()), txid };
+      const proxy = await startNodeFaultProxy({ chain: "tron", upstream: node.devnode.url, seed: 3 });
+      const client = createNodeClient({ chain: tron, urls: [proxy.url], coolDownMs: 0 });
+      const text =
+        (url: string) =>
+        async (path: string, body: object = {}) =>
+          (await fetch(`${url}${path}`, { method: "POST", body: JSON.stringify(body) })).text();
+      try {
+        await use({
+          node,
+          proxy,
+          client,
+          head,
+          post: (path, body = {}) => client.request<Record<string, unknown> | unknown[]>(path, { method: "POST", body }),
+          direct: text(node.devnode.url),
+          through: text(proxy.url),
+        });
+      } finally {
+        await client.close();
+        await proxy.stop();
+      }
+    },
+    { scope: "file" },
+  ],
+  tronProxied: async ({ tronFaultProxy }, use) => {
+    tronFaultProxy.proxy.setFaults(NO_FAULTS);
+    tronFaultProxy.proxy.resetCounters();
+    await use(tronFaultProxy);
+  },
 });
 
 describe("the node fault proxy in front of the Tron simulator", () => {
-  test("without faults it is transparent: the node's bytes", async () => {
+  test("without faults it is transparent: the node's bytes", async ({ tronProxied: { proxy, head, direct, through } }) => {
     for (const [path, body] of [
       ["/wallet/getnowblock", {}],
       ["/wallet/getblockbynum", { num: head.number }],
@@ -53,7 +71,9 @@ describe("the node fault proxy in front of the Tron simulator", () => {
     expect(proxy.counters()).toMatchObject({ requests: 4, lagged: 0, missingBlocks: 0, emptyTransactionInfo: 0 });
   });
 
-  test("lag: getnowblock is the block N behind, newer blocks are {} by number and by id, their infos []", async () => {
+  test("lag: getnowblock is the block N behind, newer blocks are {} by number and by id, their infos []", async ({
+    tronProxied: { proxy, head, post },
+  }) => {
     proxy.setFaults({ lag: 1 });
     expect(await post("/wallet/getnowblock")).toMatchObject({ block_header: { raw_data: { number: head.number - 1 } } });
     expect(await post("/wallet/getblockbynum", { num: head.number })).toEqual({});
@@ -66,7 +86,9 @@ describe("the node fault proxy in front of the Tron simulator", () => {
     expect(proxy.counters()).toMatchObject({ requests: 6, lagged: 6, missingBlocks: 4, tipsRewritten: 1 });
   });
 
-  test("emptyTransactionInfo: the infos of a block the node has answered [], the block itself untouched", async () => {
+  test("emptyTransactionInfo: the infos of a block the node has answered [], the block itself untouched", async ({
+    tronProxied: { proxy, head, post },
+  }) => {
     proxy.setFaults({ emptyTransactionInfo: 1 });
     expect(await post("/wallet/getblockbynum", { num: head.number })).toMatchObject({
       blockID: head.blockID,
@@ -80,7 +102,9 @@ describe("the node fault proxy in front of the Tron simulator", () => {
     expect(proxy.counters().emptyTransactionInfo).toBe(1);
   });
 
-  test("alternate with a second upstream: answers come from two real nodes at their own heights, at random, reproducibly from the seed", async () => {
+  test("alternate with a second upstream: answers come from two real nodes at their own heights, at random, reproducibly from the seed", async ({
+    tronProxied: { node },
+  }) => {
     const behind = await startTronDevnode({ port: 0, blockIntervalMs: 0 });
     const sequence = async (seed: number) => {
       const balancer = await startNodeFaultProxy({

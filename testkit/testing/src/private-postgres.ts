@@ -5,30 +5,23 @@
  * `postgres` user (spawned with its uid, so this process stays its parent and reaps it: a killed
  * postmaster left as a zombie would block the restart with "lock file already exists").
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { freePort, waitForExit, waitForPort } from "./processes.ts";
+import { startPrivateServerProcess, type PrivateServerProcess } from "./private-server-process.ts";
+import { freePort } from "./processes.ts";
 
 const START_TIMEOUT_MS = 30_000;
 const POLL_INTERVAL_MS = 50;
 
-export interface PrivatePostgres {
-  /** `postgres://postgres@127.0.0.1:<port>/postgres` */
-  url: string;
-  port: number;
-  /** `pg_ctl restart -m fast`: what a managed database's minor-version upgrade does. */
-  restart(): Promise<void>;
-  /** Stops the server (fast shutdown); `start()` brings it back on the same port and data. */
-  stop(): Promise<void>;
-  /** SIGKILL to the postmaster and every backend: a crash. `start()` recovers from the WAL. */
-  kill(): Promise<void>;
-  start(): Promise<void>;
-  /** Stops the server and deletes its data directory. */
-  destroy(): Promise<void>;
-}
+/**
+ * `stop` and `restart` are a fast shutdown (SIGINT: every session ended, as `pg_ctl restart -m fast`,
+ * what a managed database's minor-version upgrade does); `kill` reaches the postmaster and every
+ * backend, and `start` after it recovers from the WAL.
+ */
+export type PrivatePostgres = PrivateServerProcess;
 
 /** Directory of the Debian server binaries (initdb, pg_ctl, postgres). */
 function serverBinaries(): string {
@@ -65,71 +58,51 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   runOrThrow(path.join(bin, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
   const port = await freePort();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  let server: ChildProcess | undefined;
-
-  async function start(): Promise<void> {
-    const argv = [
-      "-D",
-      dataDir,
-      "-p",
-      String(port),
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      `unix_socket_directories=${dir}`,
-      "-c",
-      "fsync=off",
-      "-c",
-      "max_connections=200",
-    ];
-    // Its own process group: a kill reaches the postmaster and every backend at once.
-    const logPath = path.join(dir, "server.log");
-    const log = openSync(logPath, "a");
-    const child = spawn(path.join(bin, "postgres"), argv, { stdio: ["ignore", log, log], detached: true, ...user });
-    server = child;
-    closeSync(log);
-    // A server that exits at start (its port or shared memory still held) must fail at once, with its reason.
-    const exited = new Promise<never>((_, reject) =>
-      child.once("exit", (code) =>
-        reject(new Error(`private Postgres exited (${code}) at start:\n${readFileSync(logPath, "utf8").slice(-2_000)}`)),
-      ),
-    );
-    await Promise.race([waitUntilAccepting(url), exited]);
-  }
-
-  async function stop(signal: NodeJS.Signals): Promise<void> {
-    const child = server;
-    server = undefined;
-    if (!child || child.exitCode !== null) return;
-    if (signal === "SIGKILL") {
+  const logPath = path.join(dir, "server.log");
+  const argv = [
+    "-D",
+    dataDir,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    `unix_socket_directories=${dir}`,
+    "-c",
+    "fsync=off",
+    "-c",
+    "max_connections=200",
+  ];
+  return startPrivateServerProcess({
+    url,
+    port,
+    dir,
+    spawn() {
+      // Its own process group: a kill reaches the postmaster and every backend at once.
+      const log = openSync(logPath, "a");
+      const child = spawn(path.join(bin, "postgres"), argv, { stdio: ["ignore", log, log], detached: true, ...user });
+      closeSync(log);
+      return child;
+    },
+    async ready(child) {
+      // A server that exits at start (its port or shared memory still held) must fail at once, with its reason.
+      const exited = new Promise<never>((_, reject) =>
+        child.once("exit", (code) =>
+          reject(new Error(`private Postgres exited (${code}) at start:\n${readFileSync(logPath, "utf8").slice(-2_000)}`)),
+        ),
+      );
+      await Promise.race([waitUntilAccepting(url), exited]);
+    },
+    stopSignal: "SIGINT", // fast shutdown: terminates every session, as pg_ctl restart -m fast
+    async crash(child) {
       // Backends outlive a killed postmaster for a moment: kill the whole group, as a crash would.
       process.kill(-child.pid!, "SIGKILL");
       // Under load a killed backend can linger for a moment still attached to the shared memory,
       // and a postmaster started then refuses to run ("pre-existing shared memory block").
       await waitForGroupGone(child.pid!);
-    } else {
-      child.kill(signal);
-    }
-    await waitForExit(child, START_TIMEOUT_MS);
-    await waitForPort(port, false);
-  }
-
-  await start();
-  return {
-    url,
-    port,
-    async restart() {
-      await stop("SIGINT"); // fast shutdown: terminates every session, as pg_ctl restart -m fast
-      await start();
     },
-    stop: () => stop("SIGINT"),
-    kill: () => stop("SIGKILL"),
-    start,
-    async destroy() {
-      await stop("SIGINT");
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    stopTimeoutMs: START_TIMEOUT_MS,
+  });
 }
 
 async function waitUntilAccepting(url: string): Promise<void> {

@@ -1,20 +1,19 @@
 /** The dev stack's USDT-like ERC-20 on a real Hardhat node: supply, transfers, Transfer logs, refusals. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHardhat, type HardhatNode } from "./hardhat-node.ts";
+import { describe, expect } from "vitest";
+import { integrationTest } from "./fixtures/integration-test.ts";
 import { deployUsdtLikeToken, USDT_LIKE_SUPPLY, type DeployedToken } from "./usdt-like-token.ts";
 
 const TRANSFER_TOPIC = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-let node: HardhatNode;
-let token: DeployedToken;
-
-beforeAll(async () => {
-  node = await startHardhat();
-  token = await deployUsdtLikeToken(node);
-}, 120_000);
-afterAll(async () => node?.stop());
+/** The token, deployed once on the file's Hardhat node. */
+const it = integrationTest.extend<{ usdtLikeToken: DeployedToken }>({
+  usdtLikeToken: [async ({ hardhat }, use) => use(await deployUsdtLikeToken(hardhat)), { scope: "file" }],
+});
 
 describe("UsdtLikeToken", () => {
-  it("mints the supply to the deployer, moves balances and logs each transfer as ERC-20 Transfer(from, to, value)", async () => {
+  it("mints the supply to the deployer, moves balances and logs each transfer as ERC-20 Transfer(from, to, value)", async ({
+    hardhat: node,
+    usdtLikeToken: token,
+  }) => {
     const [owner, payee] = [node.accounts[0]!.address, node.accounts[5]!.address];
     expect(await token.balanceOf(owner)).toBe(USDT_LIKE_SUPPLY);
     const hash = await node.rpc<string>("eth_sendTransaction", [
@@ -40,7 +39,10 @@ describe("UsdtLikeToken", () => {
     expect(await token.balanceOf(owner)).toBe(USDT_LIKE_SUPPLY - 2_500_000n);
   });
 
-  it("refuses a transfer above the sender's balance (the transaction fails, no log, balances unchanged)", async () => {
+  it("refuses a transfer above the sender's balance (the transaction fails, no log, balances unchanged)", async ({
+    hardhat: node,
+    usdtLikeToken: token,
+  }) => {
     const [poor, payee] = [node.accounts[9]!.address, node.accounts[5]!.address];
     const before = await token.balanceOf(payee);
     await expect(

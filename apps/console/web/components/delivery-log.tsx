@@ -11,7 +11,7 @@ import { ErrorMessage, Notice } from "./feedback.tsx";
 
 const PER_PAGE = 20;
 const POLL_MS = 1_000;
-const STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
+const STATUSES = ["pending", "delivered", "failed", "skipped", "held"] as const;
 
 export function DeliveryLog({ webhookId, refreshToken }: { webhookId: number; refreshToken: number }) {
   const [status, setStatus] = useState<(typeof STATUSES)[number] | "">("");
@@ -75,7 +75,8 @@ export function DeliveryLog({ webhookId, refreshToken }: { webhookId: number; re
           <li key={delivery.id} class={`delivery status-${delivery.status}`} data-delivery-id={delivery.id}>
             <div class="delivery-head">
               <strong>
-                Delivery {delivery.id}: <span class="delivery-status">{delivery.status}</span>
+                Delivery {delivery.id}
+                {delivery.sequence !== null && ` (event ${delivery.sequence})`}: <span class="delivery-status">{delivery.status}</span>
               </strong>
               <span>
                 {String(delivery.payload.type ?? "transfer")} · {delivery.attempts} {delivery.attempts === 1 ? "attempt" : "attempts"} ·{" "}

@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, type ApiError, type Schemas, unwrap } from "../api.ts";
 import { SecretField } from "../components/copy-button.tsx";
+import { DataTable } from "../components/data-table.tsx";
 import { ErrorMessage, Notice } from "../components/feedback.tsx";
 import { KeyTable } from "../components/key-table.tsx";
 import { Pager } from "../components/pager.tsx";
@@ -39,41 +40,29 @@ export function OperatorPage() {
       <h1 tabIndex={-1}>Accounts (operator)</h1>
       <ErrorMessage error={accounts.error} />
       {accounts.data && (
-        <div class="table-scroll">
-          <table>
-            <caption>Every account</caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Name</th>
-                <th scope="col">Created</th>
-                <th scope="col">Active keys</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.data.data.map((account) => (
-                <tr key={account.id}>
-                  <td>{account.id}</td>
-                  <td>{account.name}</td>
-                  <td>{formatTime(account.created_at)}</td>
-                  <td>{account.active_keys}</td>
-                  <td>
-                    <button
-                      type="button"
-                      aria-expanded={open === account.id}
-                      onClick={() => setOpen(open === account.id ? undefined : account.id)}
-                    >
-                      Keys<span class="visually-hidden"> of account {account.name}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Every account"
+          columns={["Id", "Name", "Created", "Active keys", { hidden: "Actions" }]}
+          rows={accounts.data.data}
+          rowKey={(account) => account.id}
+          renderCells={(account) => (
+            <>
+              <td>{account.id}</td>
+              <td>{account.name}</td>
+              <td>{formatTime(account.created_at)}</td>
+              <td>{account.active_keys}</td>
+              <td>
+                <button
+                  type="button"
+                  aria-expanded={open === account.id}
+                  onClick={() => setOpen(open === account.id ? undefined : account.id)}
+                >
+                  Keys<span class="visually-hidden"> of account {account.name}</span>
+                </button>
+              </td>
+            </>
+          )}
+        />
       )}
       <Pager label="Account pages" meta={accounts.data?.meta} onPage={setPage} />
       {open !== undefined && <AccountKeys accountId={open} onChanged={() => void accounts.reload()} />}

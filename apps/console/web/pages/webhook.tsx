@@ -1,11 +1,12 @@
 /**
  * One webhook: its settings (edit, delete), its secret (rotate, verification snippet), its
- * addresses (paste a list to add or remove), a test event, and its delivery log.
+ * addresses (paste a list to add or remove), a test event, its delivery log and its events by sequence.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, type ApiError, type Schemas, unwrap } from "../api.ts";
 import { SecretField } from "../components/copy-button.tsx";
 import { DeliveryLog } from "../components/delivery-log.tsx";
+import { EventHistory } from "../components/event-history.tsx";
 import { ErrorMessage, Notice } from "../components/feedback.tsx";
 import { formatTime, parseAddressList } from "../format.ts";
 import { navigate } from "../router.ts";
@@ -73,7 +74,7 @@ export function WebhookPage({ id }: { id: number }) {
           onClick={() =>
             void act(
               () => unwrap(api.POST("/api/v1/webhooks/{webhook}/secret", path)),
-              "The secret is rotated: the next delivery is signed with the new one.",
+              "The secret is rotated: deliveries are signed with the new one, and with the old one too for the overlap period (24 hours unless the operator changed it).",
             )
           }
         >
@@ -101,6 +102,8 @@ export function WebhookPage({ id }: { id: number }) {
       </section>
 
       <DeliveryLog webhookId={id} refreshToken={deliveriesChanged} />
+
+      <EventHistory webhookId={id} newestSequence={data.last_sequence} />
 
       <Addresses
         webhook={data}

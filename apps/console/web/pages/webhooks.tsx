@@ -1,6 +1,7 @@
 /** The account's webhooks: list and create (addresses pasted as a list). */
 import { useState } from "preact/hooks";
 import { api, type ApiError, unwrap } from "../api.ts";
+import { DataTable } from "../components/data-table.tsx";
 import { ErrorMessage } from "../components/feedback.tsx";
 import { parseAddressList } from "../format.ts";
 import { hrefOf, navigate } from "../router.ts";
@@ -44,40 +45,24 @@ export function WebhooksPage() {
       <h1 tabIndex={-1}>Webhooks</h1>
       <ErrorMessage error={webhooks.error} />
       {webhooks.data && (
-        <div class="table-scroll">
-          <table>
-            <caption>
-              Webhooks of this account{meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Coin</th>
-                <th scope="col">URL</th>
-                <th scope="col">Addresses</th>
-                <th scope="col">Active</th>
-              </tr>
-            </thead>
-            <tbody>
-              {webhooks.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No webhooks yet.</td>
-                </tr>
-              )}
-              {webhooks.data.data.map((webhook) => (
-                <tr key={webhook.id}>
-                  <td>
-                    <a href={hrefOf({ page: "webhook", id: webhook.id })}>Webhook {webhook.id}</a>
-                  </td>
-                  <td>{webhook.coin}</td>
-                  <td class="wrap">{webhook.webhook_url}</td>
-                  <td>{webhook.address_count}</td>
-                  <td>{webhook.is_active ? "yes" : "no"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Webhooks of this account${meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}`}
+          columns={["Id", "Coin", "URL", "Addresses", "Active"]}
+          rows={webhooks.data.data}
+          rowKey={(webhook) => webhook.id}
+          empty="No webhooks yet."
+          renderCells={(webhook) => (
+            <>
+              <td>
+                <a href={hrefOf({ page: "webhook", id: webhook.id })}>Webhook {webhook.id}</a>
+              </td>
+              <td>{webhook.coin}</td>
+              <td class="wrap">{webhook.webhook_url}</td>
+              <td>{webhook.address_count}</td>
+              <td>{webhook.is_active ? "yes" : "no"}</td>
+            </>
+          )}
+        />
       )}
       <Pager label="Webhook pages" meta={meta} onPage={setPage} />
       <form class="card" onSubmit={create}>

@@ -1,6 +1,7 @@
 /** Watch-only keys per chain: the registered extended public keys, issuing an address, and the issued addresses. */
 import { useState } from "preact/hooks";
 import { api, type ApiError, unwrap } from "../api.ts";
+import { DataTable } from "../components/data-table.tsx";
 import { ErrorMessage, Notice } from "../components/feedback.tsx";
 import { formatTime } from "../format.ts";
 import { useLoad } from "../use-load.ts";
@@ -78,53 +79,34 @@ function ChainKeys({ chain }: { chain: Chain }) {
     <>
       <ErrorMessage error={records.error} />
       {records.data && (
-        <div class="table-scroll">
-          <table>
-            <caption>
-              Registered {CHAINS[chain].title} keys{meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Id</th>
-                <th scope="col">Key</th>
-                <th scope="col">Label</th>
-                <th scope="col">Issued</th>
-                <th scope="col">Registered</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {records.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={6}>No {CHAINS[chain].title} keys registered.</td>
-                </tr>
-              )}
-              {records.data.data.map((record) => (
-                <tr key={record.id}>
-                  <td>{record.id}</td>
-                  <td>
-                    <code>{record.xpub_preview}</code> <span class="hint">{record.fingerprint}</span>
-                  </td>
-                  <td>{record.label ?? "—"}</td>
-                  <td>{record.issued_count}</td>
-                  <td>{formatTime(record.created_at)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      aria-expanded={open === record.id}
-                      onClick={() => setOpen(open === record.id ? undefined : record.id)}
-                    >
-                      {open === record.id ? "Hide addresses" : "Addresses"}
-                      <span class="visually-hidden"> of key {record.id}</span>
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Registered ${CHAINS[chain].title} keys${meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}`}
+          columns={["Id", "Key", "Label", "Issued", "Registered", { hidden: "Actions" }]}
+          rows={records.data.data}
+          rowKey={(record) => record.id}
+          empty={`No ${CHAINS[chain].title} keys registered.`}
+          renderCells={(record) => (
+            <>
+              <td>{record.id}</td>
+              <td>
+                <code>{record.xpub_preview}</code> <span class="hint">{record.fingerprint}</span>
+              </td>
+              <td>{record.label ?? "—"}</td>
+              <td>{record.issued_count}</td>
+              <td>{formatTime(record.created_at)}</td>
+              <td>
+                <button
+                  type="button"
+                  aria-expanded={open === record.id}
+                  onClick={() => setOpen(open === record.id ? undefined : record.id)}
+                >
+                  {open === record.id ? "Hide addresses" : "Addresses"}
+                  <span class="visually-hidden"> of key {record.id}</span>
+                </button>
+              </td>
+            </>
+          )}
+        />
       )}
       <Pager label="Key pages" meta={meta} onPage={setPage} />
       {open !== undefined && <IssuedAddresses chain={chain} id={open} onIssued={() => void records.reload()} />}

@@ -4,6 +4,7 @@
  * (research §11: wallet-cli's aliases, TUSD from trustwallet/assets), replaced as a whole by
  * TRC20_WHITELIST, which both services read.
  */
+import { env } from "@chaingate/config";
 import { z } from "zod";
 import { parseTronAddress } from "./tron-address.ts";
 
@@ -26,6 +27,7 @@ export const DEFAULT_TRC20_WHITELIST: ReadonlyArray<Omit<Trc20Token, "contractHe
   { contract: "TNUC9Qb1rRpS5CbWLmNMxXBjyFoydXjWFR", symbol: "WTRX", name: "Wrapped TRX", decimals: 6 },
 ];
 
+const TRC20_NOTATION = "{contract, symbol, name, decimals}";
 const entrySchema = z.object({
   contract: z.string().refine((value) => parseTronAddress(value) !== undefined, "must be a Tron address"),
   symbol: z.string().min(1),
@@ -39,30 +41,15 @@ export const trc20WhitelistSchema = z
   .optional()
   .transform((value, context) => {
     if (value === undefined) return DEFAULT_TRC20_WHITELIST.map(withHex);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      context.addIssue({ code: "custom", message: "must be a JSON array of {contract, symbol, name, decimals}" });
+    const result = env.parseJsonArraySetting(value, entrySchema, TRC20_NOTATION, [
+      (entry) => entry.symbol,
+      (entry) => parseTronAddress(entry.contract)!.hex,
+    ]);
+    if (!result.ok) {
+      context.addIssue({ code: "custom", message: result.message });
       return z.NEVER;
     }
-    const result = z.array(entrySchema).safeParse(parsed);
-    if (!result.success) {
-      context.addIssue({
-        code: "custom",
-        message: `must be a JSON array of {contract, symbol, name, decimals}: ${result.error.issues[0]?.path.join(".")} ${result.error.issues[0]?.message}`,
-      });
-      return z.NEVER;
-    }
-    const tokens = result.data.map((entry) => withHex({ ...entry, contract: parseTronAddress(entry.contract)!.base58 }));
-    if (
-      new Set(tokens.map((token) => token.symbol)).size !== tokens.length ||
-      new Set(tokens.map((token) => token.contractHex)).size !== tokens.length
-    ) {
-      context.addIssue({ code: "custom", message: "symbols and contracts must be unique" });
-      return z.NEVER;
-    }
-    return tokens;
+    return result.entries.map((entry) => withHex({ ...entry, contract: parseTronAddress(entry.contract)!.base58 }));
   });
 
 /** Spread into a service's config schema: the one setting both the trx-proxy and the scanner read. */

@@ -18,6 +18,14 @@ import {
 import { webhookAddressPageSchema, webhookPageSchema, webhookSchema } from "./webhooks/webhook-responses.ts";
 import { dataOf, NOT_FOUND, TAG, VALIDATION, VALIDATION_OR_QUOTA, webhookIdParam } from "./webhooks/webhook-path-common.ts";
 import { deliveryListQuerySchema, deliveryPageSchema, deliveryPendingErrorSchema, deliverySchema } from "./webhooks/delivery-schemas.ts";
+import { eventsPrunedErrorSchema, webhookEventPageSchema, webhookEventsQuerySchema } from "./webhooks/event-history-schemas.ts";
+import {
+  coverageNotificationSchema,
+  deliveryExhaustedNotificationSchema,
+  testNotificationSchema,
+  transferNotificationSchema,
+  webhookDisabledNotificationSchema,
+} from "./webhooks/notification-schemas.ts";
 
 export {
   WEBHOOK_ADDRESS_MAX_CHARS,
@@ -45,7 +53,25 @@ export {
   deliveryPageSchema,
   deliveryPendingErrorSchema,
   deliverySchema,
+  type DeliveryAttempt,
 } from "./webhooks/delivery-schemas.ts";
+export {
+  EVENT_PAGE_DEFAULT,
+  EVENT_PAGE_MAX,
+  eventsPrunedErrorSchema,
+  webhookEventPageSchema,
+  webhookEventSchema,
+  webhookEventsQuerySchema,
+} from "./webhooks/event-history-schemas.ts";
+export {
+  coverageNotificationSchema,
+  deliveryExhaustedNotificationSchema,
+  notificationSchema,
+  testNotificationSchema,
+  transferNotificationSchema,
+  webhookDisabledNotificationSchema,
+  type Notification,
+} from "./webhooks/notification-schemas.ts";
 
 /** Registers the webhook paths in the OpenAPI document. */
 export function registerWebhookPaths(registry: OpenAPIRegistry): void {
@@ -176,6 +202,26 @@ export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
     responses: { 200: json("A page of deliveries.", deliveryPageSchema), 404: NOT_FOUND, 422: VALIDATION, ...GATEWAY_RESPONSES },
   });
   registry.registerPath({
+    method: "get",
+    path: `${base}/events`,
+    tags: TAG,
+    summary: "Read the webhook's events by sequence (catch-up cursor)",
+    security: SECURITY,
+    request: { params: webhookIdParam, query: webhookEventsQuerySchema },
+    description:
+      "Every numbered event the webhook was sent (transfers and reverts; not test events), oldest first, from `after + 1`: the bodies exactly as pushed, with the headers that sign them, so a subscriber verifies and handles them with the same code as pushes. A page costs the same however long the history. Events are kept DELIVERY_RETENTION_DAYS (default 30) from when they were stored, the oldest first; an event still being delivered is kept, with everything after it, until it finishes.",
+    responses: {
+      200: json("A page of events and the cursor to read on.", webhookEventPageSchema),
+      404: NOT_FOUND,
+      410: json(
+        "`{message, oldest_sequence}`: events after `after` were deleted after the retention period; read on from `oldest_sequence - 1`.",
+        eventsPrunedErrorSchema,
+      ),
+      422: VALIDATION,
+      ...GATEWAY_RESPONSES,
+    },
+  });
+  registry.registerPath({
     method: "post",
     path: `${base}/deliveries/{delivery}/retry`,
     tags: TAG,
@@ -211,7 +257,7 @@ export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
     security: SECURITY,
     request: { params: webhookIdParam },
     description:
-      'Queues `{event_id, type: "test", webhook_id, coin, created_at}`, signed and retried like any notification (also when the webhook is inactive).',
+      'Queues a `TestNotification`: shaped like a transfer (the webhook\'s first address, amount "0", a zero txid and block) with `type: "test"` and `test: true`, signed and retried like any notification (also when the webhook is inactive), not numbered.',
     responses: {
       202: json("`{data: delivery}`, pending.", dataOf(deliverySchema)),
       404: NOT_FOUND,
@@ -225,4 +271,57 @@ export function registerDeliveryPaths(registry: OpenAPIRegistry): void {
       },
     },
   });
+}
+
+/** Registers what chaingate POSTs to a webhook's URL (the document's `webhooks`), one entry per event type. */
+export function registerNotificationWebhooks(registry: OpenAPIRegistry): void {
+  const headers = z.object({
+    "x-service-timestamp": z.string().openapi({ description: "Unix seconds; signed." }),
+    "x-service-signature": z.string().openapi({ description: 'Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec\'s scheme.' }),
+    "webhook-id": z.string().openapi({ description: "The event id (Standard Webhooks): stable across retries and replays." }),
+    "webhook-timestamp": z.string(),
+    "webhook-signature": z.string().openapi({ description: "Standard Webhooks `v1,<base64>` signatures, space separated." }),
+    "x-service-sequence": z.string().optional().openapi({ description: "The body's `sequence` (absent on test events)." }),
+  });
+  const answers = {
+    200: { description: "Any 2xx: delivered." },
+    410: {
+      description:
+        "Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`).",
+    },
+    default: {
+      description:
+        "Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins).",
+    },
+  };
+  const events: Array<[string, string, string, z.ZodType]> = [
+    ["transfer", "TransferNotification", "A transfer, or a revert of one (`type` transfer | reverted)", transferNotificationSchema],
+    [
+      "delivery.exhausted",
+      "DeliveryExhaustedNotification",
+      "A delivery of another webhook of the account ran out of attempts",
+      deliveryExhaustedNotificationSchema,
+    ],
+    [
+      "webhook.disabled",
+      "WebhookDisabledNotification",
+      "A webhook of the account was disabled after 20 failed deliveries",
+      webhookDisabledNotificationSchema,
+    ],
+    ["coverage", "CoverageNotification", "A coverage heartbeat (opt-in, `heartbeat_blocks`)", coverageNotificationSchema],
+    ["test", "TestNotification", "A test event (`POST /api/v1/webhooks/{webhook}/test`)", testNotificationSchema],
+  ];
+  for (const [type, component, summary, schema] of events) {
+    // Named explicitly: the generator collects components from paths only, not from webhooks.
+    registry.register(component, schema);
+    registry.registerWebhook({
+      method: "post",
+      path: type,
+      tags: TAG,
+      summary,
+      operationId: `notification_${type.replace(".", "_")}`,
+      request: { headers, body: { required: true, content: { "application/json": { schema } } } },
+      responses: answers,
+    });
+  }
 }

@@ -2,7 +2,7 @@ export { COINS, coinSubject, type Coin, type EventContract, type EventPayload, t
 export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
 export { transferMatched, transferMatchedSchema, TRANSFER_EVENT_TYPES } from "./transfer-matched.ts";
 export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
-export { webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
+export { isWatched, webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
 export { webhookAddresses, webhookAddressesSchema } from "./webhook-addresses.ts";
 export { webhookWatermark, webhookWatermarkSchema } from "./webhook-watermark.ts";
 export { webhookFeed, webhookFeedSchema, isAddressBucket, isWatermark, isWebhookMeta, type WebhookFeedMessage } from "./webhook-feed.ts";

@@ -24,6 +24,11 @@ export const WEBHOOK_FEED_STREAM_OPTIONS: StreamOptions = {
  */
 export const feedSince = z.iso.datetime({ offset: true }).optional();
 
+/** Whether a consumer of the feed matches transfers for the webhook of this meta. */
+export function isWatched(meta: { is_active: boolean; watch?: boolean | undefined; deleted: boolean }): boolean {
+  return !meta.deleted && (meta.watch ?? meta.is_active);
+}
+
 /**
  * `webhook.changed.<webhook_id>`: a webhook's settings as the registry holds them at `version`,
  * without its addresses (those travel per bucket as `webhook.addresses`). The registry publishes a
@@ -34,6 +39,12 @@ export const webhookChangedSchema = z.object({
   webhook_id: z.number().int().positive(),
   coin: z.enum(COINS),
   is_active: z.boolean(),
+  /**
+   * Whether the scanner matches transfers for it: true while the webhook exists, active or not (an
+   * inactive webhook's events are stored under their sequence and held, not pushed, until it is
+   * enabled again). Absent in messages of a registry before it: read `is_active`.
+   */
+  watch: z.boolean().optional(),
   /** Final: the webhook's bucket subjects are purged, and bucket messages arriving later are dropped. */
   deleted: z.boolean(),
   /** From one sequence bumped by every registry change of the webhook; consumers keep the newest. */

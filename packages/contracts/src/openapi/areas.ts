@@ -3,7 +3,7 @@ import { registerBtcPaths } from "../api/btc.ts";
 import { registerXpubPaths } from "../api/xpub.ts";
 import { registerTrxPaths } from "../api/trx.ts";
 import { registerEthPaths } from "../api/eth.ts";
-import { registerDeliveryPaths, registerWebhookPaths } from "../api/webhooks.ts";
+import { registerDeliveryPaths, registerNotificationWebhooks, registerWebhookPaths } from "../api/webhooks.ts";
 import { registerAccountPaths, registerOperatorPaths } from "../api/account.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
@@ -14,6 +14,7 @@ export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [
   registerEthPaths,
   registerWebhookPaths,
   registerDeliveryPaths,
+  registerNotificationWebhooks,
   registerAccountPaths,
   registerOperatorPaths,
 ];

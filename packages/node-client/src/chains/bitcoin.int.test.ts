@@ -6,7 +6,9 @@ import { afterAll, describe, expect } from "vitest";
 import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
 import { integrationTest } from "@chaingate/testing/fixtures";
 import { bitcoin } from "./bitcoin.ts";
-import { createNodeClient, type NodeClient as BitcoinRpcClient, type NodeClientOptions } from "../create-node-client.ts";
+import { createNodeClient } from "../create-node-client.ts";
+import type { NodeClient as BitcoinRpcClient } from "../node-client.ts";
+import type { NodeClientOptions } from "../node-client-options.ts";
 import { NodeAuthError, NodeNotConfiguredError, NodeRpcError, NodeUnreachableError } from "../node-errors.ts";
 
 /** The Bitcoin configuration of the shared client, as the btc-proxy uses it. */

@@ -4,7 +4,7 @@
  */
 import http from "node:http";
 import { afterEach } from "vitest";
-import type { NodeClient } from "../create-node-client.ts";
+import type { NodeClient } from "../node-client.ts";
 
 /** What the scripted node does with one request (its body read whole). */
 export type Handler = (request: http.IncomingMessage, body: string, response: http.ServerResponse) => void;

@@ -1,4 +1,5 @@
 /** One configured node URL: where requests go, how it is shown, its credentials and its health. */
+import { redactUrl } from "@chaingate/config";
 import { canRefresh, createAuthorizer, type Authorizer, type NodeAuth } from "../node-auth.ts";
 import type { Attempt } from "./node-client-context.ts";
 
@@ -30,7 +31,8 @@ export function toUpstream(rawUrl: string, auth: NodeAuth, requiresAuth: boolean
   const missing = upstreamAuth === "none" && requiresAuth;
   return {
     url: url.toString().replace(/\/$/, ""),
-    displayUrl: displayUrl(url),
+    // User info is already out of `url`; the shared rule masks key-like path segments and the query.
+    displayUrl: redactUrl(url.toString()).replace(/\/$/, ""),
     authorize: missing ? undefined : createAuthorizer(upstreamAuth),
     refreshable: canRefresh(upstreamAuth),
     unhealthyUntil: 0,
@@ -44,19 +46,4 @@ export function targetUrl(base: string, path: string): string {
   const url = new URL(base);
   url.pathname = `${url.pathname.replace(/\/$/, "")}${path}`;
   return url.toString();
-}
-
-/** A path segment that looks like a provider key (Infura /v3/<key>, Alchemy /v2/<key>, QuickNode /<token>/): long, letters and digits. */
-const KEY_LIKE_SEGMENT = /^(?=.*\d)(?=.*[A-Za-z])[A-Za-z0-9_-]{16,}$/;
-const MASK = "[redacted]";
-
-/** The URL for logs and errors: key-like path segments and every query value masked (user info is already gone). */
-function displayUrl(url: URL): string {
-  const shown = new URL(url);
-  shown.pathname = shown.pathname
-    .split("/")
-    .map((segment) => (KEY_LIKE_SEGMENT.test(segment) ? MASK : segment))
-    .join("/");
-  for (const name of [...new Set(shown.searchParams.keys())]) shown.searchParams.set(name, MASK);
-  return decodeURI(shown.toString()).replace(/\/$/, "");
 }

@@ -11,7 +11,7 @@ function startCli(env: Record<string, string>): {
   exit: Promise<number | null>;
   stop: (signal: NodeJS.Signals) => void;
 } {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/bin/tron-devnode.ts"], {
+  const child = spawn(process.execPath, ["src/bin/tron-devnode.ts"], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -8,10 +8,9 @@ export const EXECUTION_ERROR = -32000;
 
 /** An error answered with its own code and message (anything else a method throws is an EXECUTION_ERROR). */
 export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
+  readonly code: number;
+  constructor(code: number, message: string) {
     super(message);
+    this.code = code;
   }
 }

@@ -15,11 +15,10 @@ export type BroadcastCode =
 /** A rejected transaction: the code and the (plain-text) message java-tron would answer. */
 export class TransactionRejected extends Error {
   override readonly name = "TransactionRejected";
-  constructor(
-    readonly code: BroadcastCode,
-    message: string,
-  ) {
+  readonly code: BroadcastCode;
+  constructor(code: BroadcastCode, message: string) {
     super(message);
+    this.code = code;
   }
 }
 

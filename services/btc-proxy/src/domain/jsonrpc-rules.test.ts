@@ -3,6 +3,7 @@
  * forwards, byte for byte, and what it refuses (every wallet method among them).
  */
 import { createJsonRpcProxyPolicy, jsonRpcProxyErrorBody, type JsonRpcPolicyDecision } from "@chaingate/chain-proxy";
+import { BTC_JSONRPC_ALLOWED_METHODS } from "@chaingate/contracts";
 import { describe, expect, it } from "vitest";
 import fixture from "./fixtures/jsonrpc-requests.json" with { type: "json" };
 import { btcJsonRpcRules } from "./jsonrpc-rules.ts";
@@ -20,6 +21,15 @@ interface Case {
 }
 
 const cases = fixture.cases as Case[];
+
+/**
+ * Spec rule 1 (spec/api-v1.md, POST /api/v1/btc/jsonrpc) as the spec words it: the expectation the
+ * contract's list (BTC_JSONRPC_ALLOWED_METHODS), the rules and the fixture vectors are held to.
+ * Written apart from the contract on purpose: a change to either fails the test below.
+ */
+const SPEC_RULE_1 =
+  "decoderawtransaction, estimatesmartfee, getbestblockhash, getblock, getblockchaininfo, getblockcount, getblockhash, getblockheader, getblockstats, getdifficulty, getmempoolinfo, getrawtransaction, gettxout, sendrawtransaction, testmempoolaccept";
+const SPEC_ALLOWED_METHODS = SPEC_RULE_1.split(", ").sort();
 
 function bodyOf(testCase: Case): string {
   return testCase.raw !== undefined ? testCase.raw : JSON.stringify(testCase.json);
@@ -51,25 +61,11 @@ describe("evaluateJsonRpcRequest", () => {
   }
 
   it("lists exactly the spec's 15 methods", () => {
-    expect([...btcJsonRpcRules.allowedMethods].sort()).toEqual([
-      "decoderawtransaction",
-      "estimatesmartfee",
-      "getbestblockhash",
-      "getblock",
-      "getblockchaininfo",
-      "getblockcount",
-      "getblockhash",
-      "getblockheader",
-      "getblockstats",
-      "getdifficulty",
-      "getmempoolinfo",
-      "getrawtransaction",
-      "gettxout",
-      "sendrawtransaction",
-      "testmempoolaccept",
-    ]);
-    const acceptedSingles = cases.filter((c) => c.name.startsWith("allowed method ")).length;
-    expect(acceptedSingles).toBe(15);
+    expect(SPEC_ALLOWED_METHODS).toHaveLength(15);
+    expect([...BTC_JSONRPC_ALLOWED_METHODS].sort()).toEqual(SPEC_ALLOWED_METHODS);
+    expect([...btcJsonRpcRules.allowedMethods].sort()).toEqual(SPEC_ALLOWED_METHODS);
+    const acceptedSingles = cases.filter((c) => c.name.startsWith("allowed method "));
+    expect(acceptedSingles.map((c) => (c.json as { method: string }).method).sort()).toEqual(SPEC_ALLOWED_METHODS);
   });
 
   it("gives an empty batch a different message from a missing method", () => {

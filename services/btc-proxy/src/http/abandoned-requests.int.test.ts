@@ -3,44 +3,24 @@
  * Bitcoin nodes (a hung node, a node that cuts its body, a node answering nonsense): behaviours a
  * healthy litecoind cannot be made to show.
  */
-import http from "node:http";
+import type http from "node:http";
 import { Writable } from "node:stream";
 import { loadConfig } from "@chaingate/config";
 import { serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import { createLogger } from "@chaingate/logger";
 import { bitcoin, createNodeClient, type NodeClient } from "@chaingate/node-client";
-import { internalEdge, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { internalEdge, startScriptedHttpNode, TEST_INTERNAL_TOKEN, type ScriptedHttpNode } from "@chaingate/testing";
+import { describe, expect } from "vitest";
 import { btcProxyConfigSchema } from "../config.ts";
 import { createBtcProxy, createBtcProxyApp } from "../create-btc-proxy.ts";
+import { btcProxyTest } from "../testing/btc-proxy-fixtures.ts";
 
 /** The account the gateway would have authenticated. */
 const ACCOUNT_ID = 1;
 
-type NodeBehaviour = (method: string, response: http.ServerResponse, request: http.IncomingMessage) => void;
-
-interface ScriptedNode {
-  url: string;
-  calls: string[];
-  behave(behaviour: NodeBehaviour): void;
-  server: http.Server;
-}
-
-async function startScriptedNode(): Promise<ScriptedNode> {
-  let behaviour: NodeBehaviour = (_method, response) => response.writeHead(500).end();
-  const calls: string[] = [];
-  const server = http.createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-    request.on("end", () => {
-      const { method } = JSON.parse(body) as { method: string };
-      calls.push(method);
-      behaviour(method, response, request);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, calls, server, behave: (next) => (behaviour = next) };
-}
+/** A scripted Bitcoin node: each call recorded by its JSON-RPC method. */
+type ScriptedNode = ScriptedHttpNode<string>;
+const startScriptedNode = () => startScriptedHttpNode((_request, body) => (JSON.parse(body) as { method: string }).method);
 
 const answer = (response: http.ServerResponse, result: unknown) =>
   response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result, error: null, id: 1 }));
@@ -57,40 +37,86 @@ function recordingLogger() {
   return { logger: createLogger({ service: "btc-proxy", destination, level: "info" }), lines };
 }
 
+interface ScriptedBtcStack {
+  /** The proxy's first node, and the one it falls back to (which answers every call). */
+  node: ScriptedNode;
+  fallback: ScriptedNode;
+  /** The proxy's log lines. */
+  log: ReturnType<typeof recordingLogger>;
+  /** A call at the proxy's internal edge, as the gateway makes it for the account. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+}
+
+const it = btcProxyTest.extend<{
+  scriptedBtcNodes: { node: ScriptedNode; fallback: ScriptedNode };
+  scriptedBtcStack: ScriptedBtcStack;
+  brokenBtcProxy: { proxy: ServedApp; log: ReturnType<typeof recordingLogger> };
+}>({
+  /** The proxy's two scripted nodes: the first, and the one it falls back to. */
+  scriptedBtcNodes: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const node = await startScriptedNode();
+      const fallback = await startScriptedNode();
+      fallback.behave((_method, response) => answer(response, { bestblockhash: "ff", blocks: 1 }));
+      try {
+        await use({ node, fallback });
+      } finally {
+        await Promise.all([node.close(), fallback.close()]);
+      }
+    },
+    { scope: "file" },
+  ],
+  /** A btc-proxy in front of two scripted nodes. */
+  scriptedBtcStack: [
+    async ({ scriptedBtcNodes: { node, fallback } }, use) => {
+      const log = recordingLogger();
+      const env = {
+        PORT: "0",
+        BTC_RPC_URL: `${node.url},${fallback.url}`,
+        BTC_RPC_USER: "u",
+        BTC_RPC_PASSWORD: "p",
+        INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
+      };
+      const proxy = await createBtcProxy(loadConfig("btc-proxy", btcProxyConfigSchema, env), log.logger);
+      const edge = internalEdge(proxy);
+      try {
+        await use({ node, fallback, log, request: (path, init = {}) => edge.request(ACCOUNT_ID, path, init) });
+      } finally {
+        await proxy.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** A btc-proxy whose node client fails in a way no node failure looks like. */
+  brokenBtcProxy: [
+    // eslint-disable-next-line no-empty-pattern -- as above
+    async ({}, use) => {
+      const log = recordingLogger();
+      const unconfigured = createNodeClient({ chain: bitcoin, urls: [] });
+      const broken: NodeClient = {
+        ...unconfigured,
+        callRaw: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'status')")),
+      };
+      const proxy = await serveHttpApp(
+        createBtcProxyApp(broken, { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 }, log.logger),
+        { host: "127.0.0.1", port: 0, logger: log.logger },
+        () => unconfigured.close(),
+      );
+      try {
+        await use({ proxy, log });
+      } finally {
+        await proxy.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
 describe("btc-proxy: abandoned requests and unexpected failures", () => {
-  let node: ScriptedNode;
-  let fallback: ScriptedNode;
-  let edge: InternalEdge;
-  const log = recordingLogger();
-  const closers: Array<() => Promise<void>> = [];
-  const request = (path: string, init: RequestInit = {}) => edge.request(ACCOUNT_ID, path, init);
-
-  beforeAll(async () => {
-    node = await startScriptedNode();
-    fallback = await startScriptedNode();
-    fallback.behave((_method, response) => answer(response, { bestblockhash: "ff", blocks: 1 }));
-    const env = {
-      PORT: "0",
-      BTC_RPC_URL: `${node.url},${fallback.url}`,
-      BTC_RPC_USER: "u",
-      BTC_RPC_PASSWORD: "p",
-      INTERNAL_TOKEN: TEST_INTERNAL_TOKEN,
-    };
-    const proxy = await createBtcProxy(loadConfig("btc-proxy", btcProxyConfigSchema, env), log.logger);
-    edge = internalEdge(proxy);
-    closers.push(
-      () => proxy.close(),
-      ...[node, fallback].map((scripted) => async () => {
-        scripted.server.closeAllConnections();
-        await new Promise((resolve) => scripted.server.close(resolve));
-      }),
-    );
-  });
-  afterAll(async () => {
-    for (const close of closers) await close();
-  });
-
-  it("cancels the node call of a client that disconnects, and keeps using that node", async () => {
+  it("cancels the node call of a client that disconnects, and keeps using that node", async ({
+    scriptedBtcStack: { node, fallback, request },
+  }) => {
     for (const [path, method] of [
       ["/api/v1/btc/block/best", "getblockchaininfo"],
       [`/api/v1/btc/block/hash/${"ab".repeat(32)}`, "getblock"],
@@ -117,7 +143,9 @@ describe("btc-proxy: abandoned requests and unexpected failures", () => {
     expect(fallback.calls).toEqual([]);
   });
 
-  it("answers a fault of its own as an internal error and logs it, not as a node outage", async () => {
+  it("answers a fault of its own as an internal error and logs it, not as a node outage", async ({
+    scriptedBtcStack: { node, request, log },
+  }) => {
     // A node answering null where an object is due makes the handler fail: a bug to see in the logs.
     node.behave((_method, response) => answer(response, null));
     const response = await request("/api/v1/btc/health");
@@ -125,7 +153,9 @@ describe("btc-proxy: abandoned requests and unexpected failures", () => {
     expect(log.lines.find((line) => line.message === "unhandled error" && line.path === "/api/v1/btc/health")).toBeDefined();
   });
 
-  it("logs a node body that is cut: before the result as a node_error 500, mid-result by cutting the connection", async () => {
+  it("logs a node body that is cut: before the result as a node_error 500, mid-result by cutting the connection", async ({
+    scriptedBtcStack: { node, request, log },
+  }) => {
     node.behave((_method, response) => response.writeHead(200, { "content-type": "application/json" }).end('{"res'));
     const early = await request(`/api/v1/btc/transactions/${"cd".repeat(32)}`);
     expect({ status: early.status, body: await early.json() }).toEqual({
@@ -159,26 +189,9 @@ describe("btc-proxy: abandoned requests and unexpected failures", () => {
 });
 
 describe("btc-proxy POST /jsonrpc: a fault of the proxy's own", () => {
-  let proxy: ServedApp;
-  const log = recordingLogger();
-  beforeAll(async () => {
-    // A node client that fails in a way no node failure looks like.
-    const unconfigured = createNodeClient({ chain: bitcoin, urls: [] });
-    const broken: NodeClient = {
-      ...unconfigured,
-      callRaw: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'status')")),
-    };
-    proxy = await serveHttpApp(
-      createBtcProxyApp(broken, { JSONRPC_BODY_LIMIT: "1mb", GC_NUDGE_BYTES: 0 }, log.logger),
-      { host: "127.0.0.1", port: 0, logger: log.logger },
-      () => unconfigured.close(),
-    );
-  });
-  afterAll(async () => {
-    await proxy?.close();
-  });
-
-  it("answers 500 -32603 saying so, and logs the error, instead of blaming the node's configuration", async () => {
+  it("answers 500 -32603 saying so, and logs the error, instead of blaming the node's configuration", async ({
+    brokenBtcProxy: { proxy, log },
+  }) => {
     const response = await internalEdge(proxy).request(ACCOUNT_ID, "/api/v1/btc/jsonrpc", {
       method: "POST",
       body: JSON.stringify({ id: "q", method: "getblockcount", params: [] }),

@@ -1,3 +1,4 @@
+import { startNodeFaultProxy } from "@chaingate/testing";
 import { describe, expect } from "vitest";
 import type { BtcStack } from "../testing/index.ts";
 import { btcProxyTest } from "../testing/btc-proxy-fixtures.ts";
@@ -219,5 +220,36 @@ describe("node answers (rules 4, 6, 7)", () => {
     const notConfigured = await call(unconfigured.url);
     expect(notConfigured.status).toBe(500);
     expect(await notConfigured.json()).toMatchObject({ error: { code: -32603 }, id: "z" });
+  });
+});
+
+describe("a node with its own batch limit (BTC_RPC_MAX_BATCH)", () => {
+  it("sends a client batch of 20 to the node in chunks of the limit and answers all 20 as one array", async ({ btcStack: stack }) => {
+    const counter = await startNodeFaultProxy({ chain: "bitcoin", upstream: stack.node.rpcUrl, seed: 1 });
+    try {
+      const { rpcUser, rpcPassword } = stack.node;
+      const proxy = await stack.startProxy({
+        BTC_RPC_URL: counter.url,
+        BTC_RPC_USER: rpcUser,
+        BTC_RPC_PASSWORD: rpcPassword,
+        BTC_RPC_MAX_BATCH: "6",
+      });
+      const calls = Array.from({ length: 20 }, (_unused, height) => ({
+        jsonrpc: "1.0",
+        id: height,
+        method: "getblockhash",
+        params: [height],
+      }));
+      counter.resetCounters();
+      const response = await fetch(`${proxy.url}/api/v1/btc/jsonrpc`, { method: "POST", body: JSON.stringify(calls) });
+      const answers = (await response.json()) as { id: number; result: string }[];
+      expect(response.status).toBe(200);
+      expect(answers.map((answer) => answer.id)).toEqual(calls.map((call) => call.id));
+      expect(answers[19]!.result).toBe(await stack.node.rpc("getblockhash", [19]));
+      // 6 + 6 + 6 + 2.
+      expect(counter.counters().requests).toBe(4);
+    } finally {
+      await counter.stop();
+    }
   });
 });

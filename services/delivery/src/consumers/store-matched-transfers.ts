@@ -32,11 +32,11 @@ export function storeMatchedTransfers(bus: Bus, { db, onJobsQueued, observer }: 
     durable: TRANSFER_MATCHED_CONSUMER,
     ackWaitMs: TRANSFER_MATCHED_ACK_WAIT_MS,
     handleBatch: async (items) => {
-      const stored = await enqueueDeliveries(
+      const { stored, queued } = await enqueueDeliveries(
         db,
         items.map((item) => ({ event: item.payload, traceparent: traceparentOf(item.context) })),
       );
-      if (stored.length) onJobsQueued();
+      if (queued) onJobsQueued();
       observer.eventsConsumed(
         items.map((item) => item.payload.coin),
         stored,

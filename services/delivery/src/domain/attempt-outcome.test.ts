@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUTO_DISABLE_FAILURES, decideAttempt, shouldAutoDisable, shouldSkipJob } from "./attempt-outcome.ts";
+import { AUTO_DISABLE_FAILURES, decideAttempt, shouldAutoDisable, unsentStatus } from "./attempt-outcome.ts";
 import { MAX_ATTEMPTS } from "./retry-schedule.ts";
 
 const now = Date.parse("2026-11-25T12:00:00Z");
@@ -55,11 +55,12 @@ describe("what a failed job does to its webhook", () => {
   });
 });
 
-describe("which claimed jobs are skipped", () => {
-  it("skips a deleted webhook's jobs and an inactive webhook's events, but sends test events to an inactive webhook", () => {
-    expect(shouldSkipJob({ eventId: "evt_1", isActive: true, deleted: false })).toBe(false);
-    expect(shouldSkipJob({ eventId: "evt_1", isActive: false, deleted: false })).toBe(true);
-    expect(shouldSkipJob({ eventId: "test_1", isActive: false, deleted: false })).toBe(false);
-    expect(shouldSkipJob({ eventId: "test_1", isActive: true, deleted: true })).toBe(true);
+describe("which claimed jobs are not sent", () => {
+  it("skips a deleted webhook's jobs, holds an inactive webhook's events, and sends test events to an inactive webhook", () => {
+    expect(unsentStatus({ eventId: "evt_1", isActive: true, deleted: false })).toBeNull();
+    expect(unsentStatus({ eventId: "evt_1", isActive: false, deleted: false })).toBe("held");
+    expect(unsentStatus({ eventId: "evt_1", isActive: false, deleted: true })).toBe("skipped");
+    expect(unsentStatus({ eventId: "test_1", isActive: false, deleted: false })).toBeNull();
+    expect(unsentStatus({ eventId: "test_1", isActive: true, deleted: true })).toBe("skipped");
   });
 });

@@ -65,9 +65,13 @@ export interface ClaimedWebhookState {
 }
 
 /**
- * A claimed job is skipped, not sent, when its webhook was deleted, or set inactive (except for
- * test events, which an inactive webhook still receives). The webhook is as it was at the claim.
+ * What a claimed job becomes without being sent, or null to send it: `skipped` when its webhook was
+ * deleted; `held` when it is inactive (its events wait for it to be enabled again, which pushes or
+ * skips them), except test events, which an inactive webhook still receives. The webhook is as it
+ * was at the claim.
  */
-export function shouldSkipJob(job: ClaimedWebhookState): boolean {
-  return job.deleted || (!job.isActive && !job.eventId.startsWith(TEST_EVENT_PREFIX));
+export function unsentStatus(job: ClaimedWebhookState): "skipped" | "held" | null {
+  if (job.deleted) return "skipped";
+  if (!job.isActive && !job.eventId.startsWith(TEST_EVENT_PREFIX)) return "held";
+  return null;
 }

@@ -1,7 +1,8 @@
 /**
  * Which deliveries `POST /webhooks/{id}/deliveries/{d}/retry` may queue again, and its refusal. A
  * finished delivery may: a failed one (the endpoint is fixed), a delivered one (the subscriber
- * lost it: a replay, same event id) and a skipped one (the webhook is active again). A pending one
+ * lost it: a replay, same event id), a skipped one (the webhook is active again) and a held one
+ * (stored while the webhook was inactive: held again if it still is). A pending one
  * (queued, waiting for its next attempt, or being sent) may not: it is already on its way, and
  * queueing it again would send it a second time alongside.
  *
@@ -12,9 +13,9 @@
  */
 import { ChaingateError } from "@chaingate/errors";
 
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped";
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped" | "held";
 
-export const RETRYABLE_STATUSES = ["delivered", "failed", "skipped"] as const satisfies readonly DeliveryStatus[];
+export const RETRYABLE_STATUSES = ["delivered", "failed", "skipped", "held"] as const satisfies readonly DeliveryStatus[];
 
 export const RETRY_CONFLICT_MESSAGE =
   "This delivery is already queued or being sent; retry it once it has been delivered, has failed or was skipped.";

@@ -65,7 +65,9 @@ export function admitTestEvent(
   if (recent.length < quota) return { admitted: true, keep: [...recent, now] };
   // The (recent.length - quota + 1)-th oldest must leave the window before one more fits.
   const blocking = recent[recent.length - quota]!;
-  return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((blocking.getTime() - windowStart) / 1000)) };
+  // Never past the window: a time recorded by a transaction that began after this one can lie ahead of `now`.
+  const waitMs = Math.min(TEST_EVENT_WINDOW_MS, blocking.getTime() - windowStart);
+  return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
 /** The defaults of config.ts (tests and tools that build a repository without a config use them too). */

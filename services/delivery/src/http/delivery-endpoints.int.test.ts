@@ -14,7 +14,10 @@ const ALICE = 11;
 const BOB = 12;
 const MISSING = 99_999_999;
 const it = deliveryTest;
-deliveryTest.scoped({ deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_RETRY_SCALE: "0.001" } });
+// No overlap: the replaced secret stops signing at once (secret-overlap.int.test.ts has the overlap).
+deliveryTest.scoped({
+  deliverySettings: { WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32", DELIVERY_RETRY_SCALE: "0.001", WEBHOOK_SECRET_OVERLAP_SECONDS: "0" },
+});
 
 const at = (harness: DeliveryHarness, path: string) => harness.receiver.received.filter((r) => r.path === path);
 const signedWith = (secret: string, request: { body: string; headers: Record<string, unknown> }) => {

@@ -3,6 +3,7 @@ import { silentLogger } from "@chaingate/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookRepository } from "../infra/webhook-repository.ts";
 import type { DeliveryLog } from "../infra/delivery-log.ts";
+import type { EventHistory } from "../infra/event-history.ts";
 import { DEFAULT_REGISTRY_QUOTAS } from "../domain/registry-quotas.ts";
 import { createWebhookApp } from "./create-webhook-app.ts";
 
@@ -11,6 +12,7 @@ describe("delivery routes", () => {
     const app = createWebhookApp({
       repository: {} as WebhookRepository,
       deliveries: {} as DeliveryLog,
+      events: {} as EventHistory,
       quotas: DEFAULT_REGISTRY_QUOTAS,
       bitcoinNetwork: "mainnet",
       allowCidrs: [],
@@ -23,7 +25,7 @@ describe("delivery routes", () => {
       .routes()
       .filter(({ path }) => !path.startsWith("/internal/"))
       .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
-    expect(routes).toHaveLength(12);
+    expect(routes).toHaveLength(13);
     expect(routes.filter((route) => !documentedRoutes().has(route))).toEqual([]);
   });
 });

@@ -3,34 +3,12 @@
  * sends) over a real Postgres and NATS: statuses and bodies as the gateway passes them to a client.
  * The watch feed the registry publishes for the scanner: webhook-watch-feed.int.test.ts.
  */
-import { accountSequence, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import { describe, expect } from "vitest";
 import { URL_NOT_PUBLIC } from "../domain/check-webhook-url.ts";
-import { callAtEdge, type WatchFeedObserver } from "../testing/index.ts";
 import { deliveryTest } from "../testing/delivery-fixtures.ts";
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const URL_OK = "http://93.184.216.34/hook";
-const BTC = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
-const ETH = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-
-const newAccount = accountSequence();
-const alice = newAccount();
-const bob = newAccount();
+import { alice, bob, BTC, call, countRows, create, ETH, ISO, latestChange, newAccount, URL_OK } from "../testing/webhook-registry-calls.ts";
 
 const it = deliveryTest;
-
-interface Call {
-  status: number;
-  body: Record<string, unknown> & { data?: Record<string, unknown> & Array<Record<string, unknown>> };
-}
-const call = (edge: InternalEdge, method: string, path: string, as: { accountId: number }, body?: unknown): Promise<Call> =>
-  callAtEdge<Call["body"]>(edge, method, path, as.accountId, body);
-const create = (edge: InternalEdge, as: { accountId: number }, body: unknown) => call(edge, "POST", "/api/v1/webhooks", as, body);
-const latestChange = (observer: WatchFeedObserver, webhookId: number) => observer.stateOf(webhookId).meta;
-async function countRows(database: TestDatabase, table: string): Promise<number> {
-  return Number((await database.query<{ n: string }>(`select count(*) as n from delivery.${table}`))[0]!.n);
-}
 
 describe("POST /api/v1/webhooks", () => {
   it("creates: 201 {data} exactly as the spec's table, is_active echoed as the boolean, secret whsec_ + hex", async ({ edge }) => {
@@ -49,6 +27,8 @@ describe("POST /api/v1/webhooks", () => {
         xpub_ids: [],
         confirmations: 1,
         include_tokens: false,
+        heartbeat_blocks: null,
+        last_sequence: 0,
         last_triggered_at: null,
         deleted_at: null,
         created_at: expect.stringMatching(ISO),

@@ -10,8 +10,10 @@ import { ACCOUNT_ID_HEADER } from "@chaingate/http";
 import { silentLogger } from "@chaingate/testing";
 import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from "kysely";
 import { expect } from "vitest";
+import { createEventHistory } from "../infra/event-history.ts";
 import { createDeliveryLog } from "../infra/delivery-log.ts";
-import { createWebhookRepository, LIST_ADDRESSES_PER_READ } from "../infra/webhook-repository.ts";
+import { createWebhookRepository } from "../infra/webhook-repository.ts";
+import { LIST_ADDRESSES_PER_READ } from "../infra/webhook-repository/read-capped-addresses.ts";
 import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { createWebhookApp } from "./create-webhook-app.ts";
 
@@ -48,6 +50,7 @@ const it = deliveryTest.extend<{ listApp: { url: string; expected: ExpectedWebho
       const http = createWebhookApp({
         repository,
         deliveries: createDeliveryLog(db, () => {}),
+        events: createEventHistory(db),
         quotas: { webhooksPerAccount: 1_000, addressesPerAccount: 1_000_000, testEventsPerWebhookPerMinute: 10 },
         bitcoinNetwork: "mainnet",
         allowCidrs: [],

@@ -5,33 +5,12 @@
  * registry's answers themselves: webhook-endpoints.int.test.ts.
  */
 import { addressIssued, bucketHash, bucketOf, isAddressBucket, isWatermark, webhookAddresses } from "@chaingate/contracts";
-import { accountSequence, type InternalEdge, type TestDatabase } from "@chaingate/testing";
 import { describe, expect } from "vitest";
-import { callAtEdge, startTestDelivery, type WatchFeedObserver } from "../testing/index.ts";
+import { startTestDelivery } from "../testing/index.ts";
 import { deliveryTest } from "../testing/delivery-fixtures.ts";
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const URL_OK = "http://93.184.216.34/hook";
-const BTC = "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4";
-const ETH = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
-
-const newAccount = accountSequence();
-const alice = newAccount();
-const bob = newAccount();
+import { alice, bob, BTC, call, countRows, create, ETH, ISO, latestChange, URL_OK } from "../testing/webhook-registry-calls.ts";
 
 const it = deliveryTest;
-
-interface Call {
-  status: number;
-  body: Record<string, unknown> & { data?: Record<string, unknown> & Array<Record<string, unknown>> };
-}
-const call = (edge: InternalEdge, method: string, path: string, as: { accountId: number }, body?: unknown): Promise<Call> =>
-  callAtEdge<Call["body"]>(edge, method, path, as.accountId, body);
-const create = (edge: InternalEdge, as: { accountId: number }, body: unknown) => call(edge, "POST", "/api/v1/webhooks", as, body);
-const latestChange = (observer: WatchFeedObserver, webhookId: number) => observer.stateOf(webhookId).meta;
-async function countRows(database: TestDatabase, table: string): Promise<number> {
-  return Number((await database.query<{ n: string }>(`select count(*) as n from delivery.${table}`))[0]!.n);
-}
 
 describe("the watch feed", () => {
   it("publishes the buckets a change touched and then the webhook's meta; a settings change publishes the meta alone", async ({
@@ -47,6 +26,7 @@ describe("the watch feed", () => {
         webhook_id: id,
         coin: "ETH",
         is_active: true,
+        watch: true,
         deleted: false,
         version: expect.any(Number),
         confirmations: 1,

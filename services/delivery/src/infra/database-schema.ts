@@ -1,6 +1,7 @@
 /** The delivery service's tables (schema `delivery`), as kysely sees them. */
 import type { ColumnType, Generated } from "kysely";
 import type { Coin } from "@chaingate/contracts";
+import type { OperationalEventType } from "../domain/operational-events.ts";
 
 export interface WebhooksTable {
   id: Generated<number>;
@@ -35,6 +36,15 @@ export interface WebhooksTable {
   consecutive_unreachable: ColumnType<number, never, number>;
   /** While the breaker is open, no attempt starts before this (its cool-down, or the lease of its one attempt in flight). */
   breaker_until: ColumnType<Date | null, never, Date | null>;
+  /** The secret a rotation replaced: it still signs, beside `secret`, until `previous_secret_until` (migration 0013). */
+  previous_secret: ColumnType<string | null, never, string | null>;
+  previous_secret_until: ColumnType<Date | null, never, Date | null>;
+  /** Coverage heartbeats every this many blocks (heights divisible by it); null: none (migration 0012). */
+  heartbeat_blocks: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The newest event sequence given (0: none yet); the next event gets one more (migration 0009). */
+  last_sequence: ColumnType<number, never, number>;
+  /** The newest sequence the retention deleted (0: none): a cursor before it is answered 410. */
+  pruned_through: ColumnType<number, never, number>;
 }
 
 export interface WebhookAddressesTable {
@@ -73,7 +83,8 @@ export interface WebhookChangesTable {
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 
-export type JobStatus = "pending" | "delivered" | "failed" | "skipped";
+/** held: stored while its webhook was inactive, waiting for it to be enabled again (pushed or skipped then). */
+export type JobStatus = "pending" | "delivered" | "failed" | "skipped" | "held";
 
 export interface DeliveryJobsTable {
   id: Generated<number>;
@@ -90,6 +101,8 @@ export interface DeliveryJobsTable {
   failure_published_at: ColumnType<Date | null, never, Date | null>;
   /** W3C traceparent of the message the job was stored from; its attempts continue that trace. */
   traceparent: ColumnType<string | null, string | null | undefined, never>;
+  /** The event's number in its webhook's history (1, 2, 3, … without gaps); null for test events. */
+  sequence: ColumnType<number | null, number | null | undefined, never>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date>;
 }
@@ -126,7 +139,20 @@ export interface KeyHoldersTable {
   moved_at: Date;
 }
 
+/** The outbox of operational events, fanned out to the account's webhooks by the delivery loop (migration 0011). */
+export interface OperationalEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  type: OperationalEventType;
+  /** The webhook the event is about. */
+  subject_webhook_id: number;
+  /** What the event says about it (the body's `subject`). */
+  subject: ColumnType<Record<string, unknown>, string, never>;
+  created_at: ColumnType<Date, never, never>;
+}
+
 export interface DeliveryDatabase {
+  operational_events: OperationalEventsTable;
   delivery_jobs: DeliveryJobsTable;
   delivery_attempts: DeliveryAttemptsTable;
   webhooks: WebhooksTable;

@@ -14,10 +14,11 @@ import type { JobDecision } from "../domain/attempt-outcome.ts";
 import type { BreakerSettings } from "../domain/circuit-breaker.ts";
 import type { DeliveryDatabase } from "./database-schema.ts";
 import { claimDueJobs, type ClaimedJob, type ClaimLimits } from "./delivery-job-store/claim-due-jobs.ts";
-import { markJobSkipped } from "./delivery-job-store/mark-job-skipped.ts";
+import { markJobHeld, markJobSkipped } from "./delivery-job-store/mark-job-unsent.ts";
 import { createDeliveredAttemptWriter } from "./delivery-job-store/record-delivered-attempts.ts";
 import { recordUndeliveredAttempt } from "./delivery-job-store/record-undelivered-attempt.ts";
 import { markFailurePublished, readUnpublishedFailures, type FailedJob } from "./delivery-job-store/unpublished-failures.ts";
+import { fanOutOperationalEvents } from "./fan-out-operational-events.ts";
 import type { AttemptResult } from "./send-notification.ts";
 
 export type { ClaimedJob, ClaimLimits } from "./delivery-job-store/claim-due-jobs.ts";
@@ -34,9 +35,13 @@ export interface DeliveryJobStore {
     decision: Exclude<JobDecision, { status: "delivered" }>,
   ): Promise<{ disabled: boolean }>;
   markSkipped(jobId: number): Promise<void>;
+  /** Holds the job while its webhook is inactive (due again at once if it was enabled meanwhile). */
+  markHeld(jobId: number, webhookId: number): Promise<void>;
   /** Failed jobs whose `delivery.failed` is not published yet, oldest first. */
   unpublishedFailures(limit: number): Promise<FailedJob[]>;
   markFailurePublished(jobId: number): Promise<void>;
+  /** Turns queued operational events into numbered jobs (at most `limit` events); how many jobs are to be sent. */
+  fanOutOperationalEvents(limit: number): Promise<number>;
 }
 
 /** The job store over `db`; each operation lives in delivery-job-store/, named by what it does. */
@@ -47,7 +52,9 @@ export function createDeliveryJobStore(db: Kysely<DeliveryDatabase>, breaker: Br
     recordDelivered: (job, result) => writeDelivered({ job, result }),
     recordUndelivered: (job, result, decision) => recordUndeliveredAttempt(db, breaker, job, result, decision),
     markSkipped: (jobId) => markJobSkipped(db, jobId),
+    markHeld: (jobId, webhookId) => markJobHeld(db, jobId, webhookId),
     unpublishedFailures: (limit) => readUnpublishedFailures(db, limit),
     markFailurePublished: (jobId) => markFailurePublished(db, jobId),
+    fanOutOperationalEvents: (limit) => fanOutOperationalEvents(db, limit),
   };
 }

@@ -1,28 +1,23 @@
 /** The delivery log (jobs and their attempts) as the API shows it, replay, and test events. */
 import { randomUUID } from "node:crypto";
-import type { Coin } from "@chaingate/contracts";
+import type { Coin, DeliveryAttempt } from "@chaingate/contracts";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase, JobStatus } from "./database-schema.ts";
 import { admitTestEvent, DEFAULT_REGISTRY_QUOTAS, TestEventRateError } from "../domain/registry-quotas.ts";
 import { TEST_EVENT_PREFIX } from "../domain/attempt-outcome.ts";
+import { testEventBody } from "../domain/test-event.ts";
 import { DeliveryPendingError, isRetryable } from "../domain/manual-retry.ts";
 
 export interface DeliveryView {
   id: number;
   webhook_id: number;
   event_id: string;
+  sequence: number | null;
   status: JobStatus;
   attempts: number;
   next_attempt_at: string | null;
   payload: Record<string, unknown>;
-  attempt_log: Array<{
-    attempt: number;
-    status_code: number | null;
-    latency_ms: number;
-    error: string | null;
-    response_excerpt: string | null;
-    created_at: string;
-  }>;
+  attempt_log: DeliveryAttempt[];
   created_at: string;
   updated_at: string;
 }
@@ -35,12 +30,14 @@ export type DeliveryLog = ReturnType<typeof createDeliveryLog>;
  * @throws TestEventRateError when the quota is used up
  */
 async function admitTestEventOf(trx: Transaction<DeliveryDatabase>, webhookId: number, quota: number): Promise<Date> {
-  const { test_event_times: sentAt, now } = await trx
+  const { test_event_times: sentAt } = await trx
     .selectFrom("webhooks")
-    .select(["test_event_times", sql<Date>`now()`.as("now")])
+    .select("test_event_times")
     .where("id", "=", webhookId)
     .forUpdate()
     .executeTakeFirstOrThrow();
+  // The clock once the lock is held (not the transaction's start): the times recorded under the lock only grow.
+  const { now } = await sql<{ now: Date }>`select clock_timestamp() as now`.execute(trx).then((result) => result.rows[0]!);
   const admitted = admitTestEvent(sentAt, now, quota);
   if (!admitted.admitted) throw new TestEventRateError(quota, admitted.retryAfterSeconds);
   await trx.updateTable("webhooks").set({ test_event_times: admitted.keep }).where("id", "=", webhookId).execute();
@@ -61,6 +58,7 @@ export function createDeliveryLog(
       id: job.id,
       webhook_id: job.webhook_id,
       event_id: job.event_id,
+      sequence: job.sequence === null ? null : Number(job.sequence),
       status: job.status,
       attempts: job.attempts,
       next_attempt_at: job.status === "pending" ? job.next_attempt_at.toISOString() : null,
@@ -136,7 +134,14 @@ export function createDeliveryLog(
       const eventId = `${TEST_EVENT_PREFIX}${randomUUID()}`;
       const id = await db.transaction().execute(async (trx) => {
         const now = await admitTestEventOf(trx, webhookId, testEventsPerMinute);
-        const body = JSON.stringify({ event_id: eventId, type: "test", webhook_id: webhookId, coin, created_at: now.toISOString() });
+        const watched = await trx
+          .selectFrom("webhook_addresses")
+          .select("address")
+          .where("webhook_id", "=", webhookId)
+          .orderBy("address")
+          .limit(1)
+          .executeTakeFirst();
+        const body = JSON.stringify(testEventBody(eventId, webhookId, coin, watched?.address ?? null, now));
         const inserted = await trx
           .insertInto("delivery_jobs")
           .values({ webhook_id: webhookId, event_id: eventId, coin, body })
@@ -146,17 +151,6 @@ export function createDeliveryLog(
       });
       onQueued();
       return (await view([id]))[0]!;
-    },
-
-    /** Deletes finished deliveries (and their attempts) older than the retention period; how many. */
-    async prune(retentionDays: number): Promise<number> {
-      const result = await db
-        .deleteFrom("delivery_jobs")
-        .where("status", "!=", "pending")
-        .where("updated_at", "<", sql<Date>`now() - ${retentionDays} * interval '1 day'`)
-        .where((eb) => eb.or([eb("status", "!=", "failed"), eb("failure_published_at", "is not", null)]))
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
     },
   };
 }

@@ -28,18 +28,6 @@ import { watchIssuedAddress, type IssuedAddress } from "./webhook-repository/wat
 import type { WebhookRecord } from "./webhook-repository/webhook-record.ts";
 import type { WebhookRepositoryContext } from "./webhook-repository/webhook-repository-context.ts";
 
-export type { NewWebhook } from "./webhook-repository/create-webhook.ts";
-export type { WatchedAddress } from "./webhook-repository/read-address-page.ts";
-export type { AccountRegistryUsage } from "./webhook-repository/read-registry-usage.ts";
-export type { WebhookUpdate } from "./webhook-repository/update-webhook.ts";
-export type { IssuedAddress } from "./webhook-repository/watch-issued-address.ts";
-export type { WebhookRecord } from "./webhook-repository/webhook-record.ts";
-export { LIST_ADDRESSES_PER_READ } from "./webhook-repository/read-capped-addresses.ts";
-export { lockKeys } from "./webhook-repository/lock-keys.ts";
-export { lockWebhooksNamingKey } from "./webhook-repository/lock-webhooks-naming-key.ts";
-export { markWebhookChanged } from "./webhook-repository/mark-webhook-changed.ts";
-export { watchKeyAddresses } from "./webhook-repository/watch-key-addresses.ts";
-
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
 /**

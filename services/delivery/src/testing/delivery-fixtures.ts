@@ -20,7 +20,7 @@ import { connectBus, type Bus } from "@chaingate/bus";
 import { addressIssued, keyMoved, transferMatched } from "@chaingate/contracts";
 import type { Database } from "@chaingate/db";
 import { internalEdge, silentLogger, TEST_INTERNAL_TOKEN, type InternalEdge } from "@chaingate/testing";
-import { integrationTest } from "@chaingate/testing/fixtures";
+import { fileResource, integrationTest } from "@chaingate/testing/fixtures";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
 import { createDeliveryHarness, type DeliveryHarness } from "./delivery-harness.ts";
@@ -80,18 +80,7 @@ export const deliveryTest = integrationTest.extend<DeliveryFixtures>({
     { scope: "file" },
   ],
   edge: [async ({ delivery }, use) => use(internalEdge(delivery)), { scope: "file" }],
-  receiver: [
-    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
-    async ({}, use) => {
-      const receiver = await startLocalReceiver();
-      try {
-        await use(receiver);
-      } finally {
-        await receiver.close();
-      }
-    },
-    { scope: "file" },
-  ],
+  receiver: fileResource(startLocalReceiver, (server) => server.close()),
   busConnection: [
     async ({ bus }, use) => {
       const connection = await connectBus({ url: bus.url, name: "test", logger: silentLogger, namespace: bus.namespace });

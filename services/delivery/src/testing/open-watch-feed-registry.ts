@@ -9,7 +9,7 @@ import { silentLogger } from "@chaingate/testing";
 import { sql } from "kysely";
 import { openDeliveryDatabase } from "./open-delivery-database.ts";
 import { startWebhookChangedRelay, type WebhookChangedRelay } from "../workers/webhook-changed-relay.ts";
-import { markWebhookChanged } from "../infra/webhook-repository.ts";
+import { markWebhookChanged } from "../infra/webhook-repository/mark-webhook-changed.ts";
 
 export interface WatchFeedRegistry {
   /** An ETH webhook with `count` addresses `0x…0001` upwards, committed with its outbox rows. */

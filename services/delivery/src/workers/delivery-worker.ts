@@ -5,7 +5,8 @@
  * endpoints leave slots to the others (the claim shares free slots fairly between accounts, and a
  * webhook whose circuit breaker is open gets one at a time: see the job store). The outcome and the next schedule
  * (domain/attempt-outcome.ts) are stored with the attempt's log row before the slot is freed.
- * Failed jobs are published as `delivery.failed`; finished ones are pruned past retention.
+ * Failed jobs are published as `delivery.failed`, operational events fanned out to the account's
+ * webhooks; finished jobs are pruned past retention.
  *
  * Each attempt is a span whose parent is the context stored with the job (the consumer span of its
  * `transfer.matched` message); the POST's client span is its child and sends `traceparent` on.
@@ -23,6 +24,8 @@ const IDLE_POLL_MS = 200;
 const ERROR_BACKOFF_MS = 1_000;
 const FAILURE_CHECK_INTERVAL_MS = 1_000;
 const PRUNE_INTERVAL_MS = 3_600_000;
+/** Operational events (delivery.exhausted, webhook.disabled) fanned out per check at most. */
+const OPERATIONAL_EVENT_BATCH = 100;
 
 export interface DeliveryWorkerOptions {
   jobs: DeliveryJobStore;
@@ -99,6 +102,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         if (Date.now() - lastFailureCheck > FAILURE_CHECK_INTERVAL_MS) {
           lastFailureCheck = Date.now();
           await publishFailedJobs(jobs, options.publisher);
+          if (await jobs.fanOutOperationalEvents(OPERATIONAL_EVENT_BATCH)) pause.wake();
         }
         if (Date.now() - lastPrune > PRUNE_INTERVAL_MS) {
           lastPrune = Date.now();

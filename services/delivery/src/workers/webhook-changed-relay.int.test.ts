@@ -7,7 +7,7 @@ import type { Database } from "@chaingate/db";
 import { createLogger } from "@chaingate/logger";
 import { describe, expect } from "vitest";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
-import { markWebhookChanged } from "../infra/webhook-repository.ts";
+import { markWebhookChanged } from "../infra/webhook-repository/mark-webhook-changed.ts";
 import { deliveryTest } from "../testing/delivery-fixtures.ts";
 import { startWebhookChangedRelay, type WatchFeedPublisher } from "./webhook-changed-relay.ts";
 

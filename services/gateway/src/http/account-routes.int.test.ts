@@ -6,58 +6,80 @@
 import { Writable } from "node:stream";
 import { loadConfig } from "@chaingate/config";
 import { createLogger } from "@chaingate/logger";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { gatewayConfigSchema } from "../config.ts";
 import { createGateway, type Gateway } from "../create-gateway.ts";
 import { checkAnswers } from "@chaingate/testing";
-import { createAccountWithKey, startTestGateway } from "../testing/index.ts";
+import { gatewayTest } from "../testing/gateway-fixtures.ts";
+import { createAccountWithKey } from "../testing/index.ts";
 import { KEY_NOT_FOUND_MESSAGE, OPERATOR_TOKEN_MESSAGE } from "./account-routes.ts";
 import { INVALID_KEY_MESSAGE, MISSING_KEY_MESSAGE } from "./authenticate-request.ts";
 import { DEFAULT_KEY_CACHE_TTL_MS } from "../infra/api-key-store.ts";
 
 const OPERATOR_TOKEN = "operator-token-for-tests-0123456789abcdef";
 
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let logged: Gateway;
-let logLines: string[];
-let alice: { accountId: number; key: string };
-let bob: { accountId: number; key: string };
+type Caller = { accountId: number; key: string };
 
-beforeAll(async () => {
-  gateway = await startTestGateway({ CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN });
-  // A second gateway over the same database whose log lines are kept (and checked for keys).
-  logLines = [];
-  const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString("utf8")), done()) });
-  const config = loadConfig("gateway", gatewayConfigSchema, {
-    PORT: "0",
-    DATABASE_URL: gateway.databaseUrl,
-    ACCESS_LOG: "true",
-    LOG_LEVEL: "debug",
-  });
-  logged = await createGateway(config, createLogger({ service: "gateway", level: "debug", destination }));
-  checkAnswers(logged.server.server);
-  await logged.ready;
-  [alice, bob] = [await createAccountWithKey(gateway.databaseUrl, "alice"), await createAccountWithKey(gateway.databaseUrl, "bob")];
-});
-afterAll(async () => {
-  await logged?.close();
-  await gateway?.close();
-  await gateway?.dropDatabase();
-});
+/** One call to the account API as JSON: its status and parsed body. */
+const caller =
+  (gatewayUrl: string) =>
+  async (method: string, path: string, headers: Record<string, string>, body?: unknown, base = gatewayUrl) => {
+    const answer = await fetch(`${base}${path}`, {
+      method,
+      headers: { accept: "application/json", ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await answer.text();
+    return { status: answer.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: never; message: string } };
+  };
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown, base = gateway.url) {
-  const answer = await fetch(`${base}${path}`, {
-    method,
-    headers: { accept: "application/json", ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await answer.text();
-  return { status: answer.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> & { data: never; message: string } };
-}
+gatewayTest.scoped({ gatewaySettings: { CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN } });
+const it = gatewayTest.extend<{
+  accountApi: ReturnType<typeof caller>;
+  loggedGateway: { gateway: Gateway; lines: string[] };
+  keyHolders: { alice: Caller; bob: Caller };
+}>({
+  /** `call(method, path, headers, body?, base?)`: the account API of the file's gateway (or of the one at `base`). */
+  accountApi: [async ({ gateway }, use) => use(caller(gateway.url)), { scope: "file" }],
+  /** A second gateway over the same database whose log lines are kept (and checked for keys); without the operator token. */
+  loggedGateway: [
+    async ({ gateway }, use) => {
+      const lines: string[] = [];
+      const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(chunk.toString("utf8")), done()) });
+      const config = loadConfig("gateway", gatewayConfigSchema, {
+        PORT: "0",
+        DATABASE_URL: gateway.databaseUrl,
+        ACCESS_LOG: "true",
+        LOG_LEVEL: "debug",
+      });
+      const logged = await createGateway(config, createLogger({ service: "gateway", level: "debug", destination }));
+      try {
+        checkAnswers(logged.server.server);
+        await logged.ready;
+        await use({ gateway: logged, lines });
+      } finally {
+        await logged.close();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** Two accounts with a key each. */
+  keyHolders: [
+    async ({ gateway }, use) => {
+      const alice = await createAccountWithKey(gateway.databaseUrl, "alice");
+      const bob = await createAccountWithKey(gateway.databaseUrl, "bob");
+      await use({ alice, bob });
+    },
+    { scope: "file" },
+  ],
+});
 const as = (key: string) => ({ "x-api-key": key });
 
 describe("keys of the caller's account", () => {
-  it("lists only the caller's keys, marking the one in use, without the key itself", async () => {
+  it("lists only the caller's keys, marking the one in use, without the key itself", async ({
+    accountApi: call,
+    keyHolders: { alice },
+  }) => {
     const { status, body } = await call("GET", "/api/v1/keys", as(alice.key));
     expect(status).toBe(200);
     const keys = body.data as Array<Record<string, unknown>>;
@@ -66,7 +88,10 @@ describe("keys of the caller's account", () => {
     expect(JSON.stringify(body)).not.toContain(alice.key);
   });
 
-  it("creates a key shown once; it works at once and appears in the list without its value", async () => {
+  it("creates a key shown once; it works at once and appears in the list without its value", async ({
+    accountApi: call,
+    keyHolders: { alice },
+  }) => {
     const created = await call("POST", "/api/v1/keys", as(alice.key), { name: "worker" });
     expect(created.status).toBe(201);
     const key = (created.body.data as { key: string; id: number; prefix: string; current: boolean }).key;
@@ -81,12 +106,12 @@ describe("keys of the caller's account", () => {
     expect(JSON.stringify(listed.body)).not.toContain(key);
   });
 
-  it("creates a key without a body", async () => {
+  it("creates a key without a body", async ({ gateway, keyHolders: { bob } }) => {
     const created = await fetch(`${gateway.url}/api/v1/keys`, { method: "POST", headers: as(bob.key) });
     expect(created.status).toBe(201);
   });
 
-  it("refuses a bad name with 422 {message, errors}", async () => {
+  it("refuses a bad name with 422 {message, errors}", async ({ accountApi: call, keyHolders: { alice } }) => {
     const { status, body } = await call("POST", "/api/v1/keys", as(alice.key), { name: "x".repeat(101) });
     expect(status).toBe(422);
     expect(body).toEqual({
@@ -95,7 +120,11 @@ describe("keys of the caller's account", () => {
     });
   });
 
-  it("deactivates a key: the very next request with it is refused there, and on another replica within the cache TTL", async () => {
+  it("deactivates a key: the very next request with it is refused there, and on another replica within the cache TTL", async ({
+    accountApi: call,
+    loggedGateway: { gateway: logged },
+    keyHolders: { alice },
+  }) => {
     const created = await call("POST", "/api/v1/keys", as(alice.key), { name: "short-lived" });
     const { id, key } = created.body.data as { id: number; key: string };
     expect((await call("GET", "/api/v1/keys", as(key))).status).toBe(200);
@@ -110,7 +139,7 @@ describe("keys of the caller's account", () => {
       .toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
   });
 
-  it("lets a key deactivate itself (its access ends with that answer)", async () => {
+  it("lets a key deactivate itself (its access ends with that answer)", async ({ accountApi: call, keyHolders: { bob } }) => {
     const { key, id } = (await call("POST", "/api/v1/keys", as(bob.key))).body.data as { id: number; key: string };
     const own = await call("POST", `/api/v1/keys/${id}/deactivate`, as(key));
     expect(own.status).toBe(200);
@@ -118,7 +147,10 @@ describe("keys of the caller's account", () => {
     expect((await call("GET", "/api/v1/keys", as(key))).status).toBe(401);
   });
 
-  it("answers 404 {message} for another account's key and an unknown id, and changes nothing", async () => {
+  it("answers 404 {message} for another account's key and an unknown id, and changes nothing", async ({
+    accountApi: call,
+    keyHolders: { alice, bob },
+  }) => {
     const bobsKeys = (await call("GET", "/api/v1/keys", as(bob.key))).body.data as Array<{ id: number }>;
     for (const id of [bobsKeys[0]!.id, 999_999]) {
       expect(await call("POST", `/api/v1/keys/${id}/deactivate`, as(alice.key))).toEqual({
@@ -129,7 +161,7 @@ describe("keys of the caller's account", () => {
     expect((await call("GET", "/api/v1/keys", as(bob.key))).status).toBe(200);
   });
 
-  it("answers 401 in the spec's two messages", async () => {
+  it("answers 401 in the spec's two messages", async ({ accountApi: call }) => {
     expect(await call("GET", "/api/v1/keys", {})).toEqual({ status: 401, body: { message: MISSING_KEY_MESSAGE } });
     expect(await call("POST", "/api/v1/keys", as("A".repeat(40)), {})).toEqual({ status: 401, body: { message: INVALID_KEY_MESSAGE } });
     expect(await call("GET", "/api/v1/usage", { authorization: "Bearer nope" })).toEqual({
@@ -140,7 +172,10 @@ describe("keys of the caller's account", () => {
 });
 
 describe("paging the key list", () => {
-  it("pages by id with page/per_page and {current_page, per_page, total, last_page}; a page past the end is empty", async () => {
+  it("pages by id with page/per_page and {current_page, per_page, total, last_page}; a page past the end is empty", async ({
+    gateway,
+    accountApi: call,
+  }) => {
     const { key } = await createAccountWithKey(gateway.databaseUrl, "pager");
     for (let i = 0; i < 4; i++) expect((await call("POST", "/api/v1/keys", as(key), { name: `key ${i}` })).status).toBe(201);
     const page = async (query: string) => {
@@ -157,7 +192,7 @@ describe("paging the key list", () => {
     expect(await page("?page=4&per_page=2")).toEqual({ names: [], meta: { current_page: 4, per_page: 2, total: 5, last_page: 3 } });
   });
 
-  it("refuses nonsense paging with 422 {message, errors}", async () => {
+  it("refuses nonsense paging with 422 {message, errors}", async ({ accountApi: call, keyHolders: { alice } }) => {
     for (const [query, field, message] of [
       ["page=0", "page", "The page field must be at least 1."],
       ["page=9999999999999999", "page", "The page field must not be greater than 100000."],
@@ -175,7 +210,7 @@ describe("paging the key list", () => {
 });
 
 describe("usage", () => {
-  it("counts the X-API-Key path per day and group, not the Bearer path", async () => {
+  it("counts the X-API-Key path per day and group, not the Bearer path", async ({ gateway, accountApi: call }) => {
     const { key } = await createAccountWithKey(gateway.databaseUrl, "usage");
     for (let i = 0; i < 3; i++) await call("GET", "/api/v1/keys", as(key));
     await call("GET", "/api/v1/keys", { authorization: `Bearer ${key}` });
@@ -189,7 +224,7 @@ describe("usage", () => {
     expect(keys[0]!.last_used_on).toBe(today);
   });
 
-  it("refuses a bad window with 422", async () => {
+  it("refuses a bad window with 422", async ({ accountApi: call, keyHolders: { alice } }) => {
     for (const [query, message] of [
       ["days=0", "The days field must be at least 1."],
       ["days=91", "The days field must not be greater than 90."],
@@ -206,13 +241,17 @@ describe("usage", () => {
 describe("operator paths", () => {
   const operator = { "x-operator-token": OPERATOR_TOKEN };
 
-  it("answers 401 {message} without the right operator token (an API key is no operator token)", async () => {
+  it("answers 401 {message} without the right operator token (an API key is no operator token)", async ({
+    accountApi: call,
+    keyHolders: { alice },
+  }) => {
     for (const headers of [{}, { "x-operator-token": "wrong" }, as(alice.key)] as Array<Record<string, string>>) {
       expect(await call("GET", "/api/v1/operator/accounts", headers)).toEqual({ status: 401, body: { message: OPERATOR_TOKEN_MESSAGE } });
     }
   });
 
-  it("creates an account with its first key, lists accounts and keys, deactivates a key", async () => {
+  it("creates an account with its first key, lists accounts and keys, deactivates a key", async ({ accountApi: call, keyHolders }) => {
+    void keyHolders; // alice and bob exist: the list below names them
     const created = await call("POST", "/api/v1/operator/accounts", operator, { name: "carol" });
     expect(created.status).toBe(201);
     const { account, key } = created.body.data as { account: { id: number; active_keys: number }; key: { id: number; key: string } };
@@ -226,7 +265,7 @@ describe("operator paths", () => {
     expect((await call("GET", "/api/v1/keys", as(key.key))).status).toBe(401);
   });
 
-  it("pages an account's keys as GET /api/v1/keys does, with bounded parameters", async () => {
+  it("pages an account's keys as GET /api/v1/keys does, with bounded parameters", async ({ accountApi: call }) => {
     const created = await call("POST", "/api/v1/operator/accounts", operator, { name: "dave" });
     const { account, key } = created.body.data as { account: { id: number }; key: { id: number } };
     const second = (await call("POST", "/api/v1/keys", as((created.body.data as { key: { key: string } }).key.key), {})).body.data as {
@@ -246,7 +285,7 @@ describe("operator paths", () => {
     });
   });
 
-  it("pages the account list by id with a total, and bounds its parameters", async () => {
+  it("pages the account list by id with a total, and bounds its parameters", async ({ accountApi: call }) => {
     const everyId: number[] = [];
     for (let page = 1; ; page++) {
       const answer = await call("GET", `/api/v1/operator/accounts?page=${page}&per_page=2`, operator);
@@ -274,7 +313,7 @@ describe("operator paths", () => {
     expect((await call("GET", "/api/v1/operator/accounts?per_page=501", operator)).status).toBe(422);
   });
 
-  it("answers 404 and 422 in the spec's shapes", async () => {
+  it("answers 404 and 422 in the spec's shapes", async ({ accountApi: call }) => {
     expect(await call("GET", "/api/v1/operator/accounts/999999/keys", operator)).toEqual({
       status: 404,
       body: { message: "No account with id 999999." },
@@ -289,12 +328,16 @@ describe("operator paths", () => {
     });
   });
 
-  it("do not exist without CONSOLE_OPERATOR_TOKEN", async () => {
+  it("do not exist without CONSOLE_OPERATOR_TOKEN", async ({ accountApi: call, loggedGateway: { gateway: logged } }) => {
     expect((await call("GET", "/api/v1/operator/accounts", operator, undefined, logged.url)).status).toBe(404);
   });
 });
 
-it("writes no API key into the gateway's log lines for the account API's traffic", async () => {
+it("writes no API key into the gateway's log lines for the account API's traffic", async ({
+  gateway,
+  accountApi: call,
+  loggedGateway: { gateway: logged, lines: logLines },
+}) => {
   const { key } = await createAccountWithKey(gateway.databaseUrl, "logs");
   await call("GET", "/api/v1/keys", as(key), undefined, logged.url);
   await call("GET", "/api/v1/usage", { authorization: `Bearer ${key}` }, undefined, logged.url);

@@ -46,14 +46,22 @@ export class ProxiedAnswer implements Dispatcher.DispatchHandler {
   private heldBody: Buffer | undefined;
   private over = false;
   private cancelled = false;
+  private readonly res: ServerResponse;
+  /** Flat name/value pairs the gateway adds to every answer. */
+  private readonly ownHeaders: readonly string[];
+  private readonly events: ProxiedAnswerEvents;
+  private readonly garbageBound: BufferGarbageBound | undefined;
 
   constructor(
-    private readonly res: ServerResponse,
-    /** Flat name/value pairs the gateway adds to every answer. */
-    private readonly ownHeaders: readonly string[],
-    private readonly events: ProxiedAnswerEvents,
-    private readonly garbageBound: BufferGarbageBound | undefined,
+    res: ServerResponse,
+    ownHeaders: readonly string[],
+    events: ProxiedAnswerEvents,
+    garbageBound: BufferGarbageBound | undefined,
   ) {
+    this.res = res;
+    this.ownHeaders = ownHeaders;
+    this.events = events;
+    this.garbageBound = garbageBound;
     res.on("close", this.onClientClosed);
   }
 

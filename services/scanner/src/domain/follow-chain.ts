@@ -36,15 +36,6 @@ import { followPass } from "./follow-chain/follow-pass.ts";
 import { nodeBehind } from "./follow-chain/node-behind.ts";
 import { settlePublishedAboveCursor } from "./follow-chain/settle-published-above-cursor.ts";
 
-export {
-  DEFAULT_FETCH_CONCURRENCY,
-  DEFAULT_NODE_BEHIND_FAILOVER_MS,
-  DEFAULT_POLL_INTERVAL_MS,
-  DEFAULT_WATCH_GRACE_MS,
-  type FollowChainOptions,
-} from "./follow-chain/follow-chain-options.ts";
-export { watchListBehind } from "./follow-chain/watch-feed-wait.ts";
-
 /**
  * After an announcement whose pass found nothing new (the node read over HTTP behind the one that
  * announced: a load-balanced provider, a WebSocket backend ahead of the HTTP one), the tip is asked

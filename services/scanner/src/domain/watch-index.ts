@@ -24,6 +24,7 @@ import { AddressFilter } from "./address-filter.ts";
 export interface WatchedWebhookMeta {
   webhookId: number;
   coin: Coin;
+  /** Matched for: true while the webhook exists, active or not (the delivery holds an inactive webhook's events). */
   isActive: boolean;
   deleted: boolean;
   version: number;

@@ -5,33 +5,42 @@
  */
 import { freePort, silentLogger } from "@chaingate/testing";
 import { Publisher, Subscriber } from "zeromq";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test as base } from "vitest";
 import type { Coin } from "@chaingate/contracts";
 import { startTcpRelay, type TcpRelay } from "../testing/tcp-relay.ts";
 import { waitUntil } from "../testing/scanner-harness.ts";
 import { subscribeBitcoinZmq } from "./bitcoin-zmq-announcements.ts";
 
-let publisher: Publisher;
-let relay: TcpRelay;
-let sequence = 0;
-const hashblock = () => {
-  const number = Buffer.alloc(4);
-  number.writeUInt32LE(sequence++);
-  return publisher.send(["hashblock", Buffer.alloc(32, 7), number]);
-};
-
-beforeAll(async () => {
-  const port = await freePort();
-  publisher = new Publisher();
-  await publisher.bind(`tcp://127.0.0.1:${port}`);
-  relay = await startTcpRelay(port);
+/** A zeromq publisher behind a TCP relay; `hashblock` publishes the next announcement (one hash, counted). */
+const test = base.extend<{ zmqRelay: { relay: TcpRelay; hashblock: () => Promise<void> } }>({
+  zmqRelay: [
+    // eslint-disable-next-line no-empty-pattern -- vitest reads what a fixture needs from this pattern
+    async ({}, use) => {
+      const port = await freePort();
+      const publisher = new Publisher();
+      let relay: TcpRelay | undefined;
+      try {
+        await publisher.bind(`tcp://127.0.0.1:${port}`);
+        relay = await startTcpRelay(port);
+        let sequence = 0;
+        const hashblock = () => {
+          const number = Buffer.alloc(4);
+          number.writeUInt32LE(sequence++);
+          return publisher.send(["hashblock", Buffer.alloc(32, 7), number]);
+        };
+        await use({ relay, hashblock });
+      } finally {
+        await relay?.stop();
+        publisher.close();
+      }
+    },
+    { scope: "file" },
+  ],
 });
-afterAll(async () => {
-  await relay?.stop();
-  publisher?.close();
-});
 
-test("a silent publisher is noticed by the heartbeat; the channel comes back and announces again", async () => {
+test("a silent publisher is noticed by the heartbeat; the channel comes back and announces again", async ({
+  zmqRelay: { relay, hashblock },
+}) => {
   const statuses: boolean[] = [];
   let announced = 0;
   const observer = {

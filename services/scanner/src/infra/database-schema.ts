@@ -43,6 +43,7 @@ export interface RevertedTransfersTable {
 export interface WebhooksTable {
   webhook_id: number;
   coin: string;
+  /** Whether transfers are matched for it (`isWatched` of its meta: an inactive webhook still is, its events held by the delivery). */
   is_active: boolean;
   deleted: boolean;
   version: number;

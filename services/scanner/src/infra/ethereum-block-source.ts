@@ -24,8 +24,6 @@ import type { EthereumSourceContext } from "./ethereum-block-source/ethereum-sou
 import type { EthereumTraceMode } from "./ethereum-block-source/ethereum-trace-mode.ts";
 import { probeCallTraces } from "./ethereum-block-source/probe-call-traces.ts";
 
-export { ETHEREUM_TRACE_MODES, type EthereumTraceMode } from "./ethereum-block-source/ethereum-trace-mode.ts";
-
 export interface EthereumBlockSourceOptions {
   /** Default "off" (the config's default is "debug"; tests of receipts alone pass nothing). */
   traceMode?: EthereumTraceMode;

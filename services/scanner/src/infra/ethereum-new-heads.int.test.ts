@@ -3,25 +3,33 @@
  * that stays open but goes silent is noticed by its unanswered ping, closed, and reopened once the
  * node answers again; announcements then flow as before.
  */
-import { silentLogger, startHardhat, type HardhatNode } from "@chaingate/testing";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { silentLogger } from "@chaingate/testing";
+import { integrationTest } from "@chaingate/testing/fixtures";
+import { expect } from "vitest";
 import type { Coin } from "@chaingate/contracts";
 import { startTcpRelay, type TcpRelay } from "../testing/tcp-relay.ts";
 import { waitUntil } from "../testing/scanner-harness.ts";
 import { subscribeEthereumNewHeads } from "./ethereum-new-heads.ts";
 
-let node: HardhatNode;
-let relay: TcpRelay;
-beforeAll(async () => {
-  node = await startHardhat();
-  relay = await startTcpRelay(node.port);
-});
-afterAll(async () => {
-  await relay?.stop();
-  await node?.stop();
+/** A TCP relay in front of the file's Hardhat node, stopped after the file. */
+const test = integrationTest.extend<{ newHeadsRelay: TcpRelay }>({
+  newHeadsRelay: [
+    async ({ hardhat }, use) => {
+      const relay = await startTcpRelay(hardhat.port);
+      try {
+        await use(relay);
+      } finally {
+        await relay.stop();
+      }
+    },
+    { scope: "file" },
+  ],
 });
 
-test("a silent socket is detected by its ping, reopened with back-off, and announces again", async () => {
+test("a silent socket is detected by its ping, reopened with back-off, and announces again", async ({
+  hardhat: node,
+  newHeadsRelay: relay,
+}) => {
   const statuses: boolean[] = [];
   let announced = 0;
   const observer = {

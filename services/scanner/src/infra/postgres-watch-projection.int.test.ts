@@ -113,7 +113,7 @@ describe("the watch projection", () => {
     expect(watchedOf(await freshIndex(db), ["l-a", "l-b", "l-c", "l-d"])).toEqual(["l-a", "l-c", "l-d"]);
   });
 
-  it("a replica's refresh applies what changed since its last one; deactivation and re-activation reload the webhook", async ({
+  it("a replica's refresh applies what changed since its last one; unwatching and watching again reload the webhook", async ({
     scannerDb: { db },
   }) => {
     const id = 103;
@@ -131,6 +131,14 @@ describe("the watch projection", () => {
     await store(db, bucket(id, 4, 0, ["r-d"]), meta(id, 5, { address_count: 2 }));
     await replica.refresh(index);
     expect(watchedOf(index, ["r-a", "r-b", "r-c", "r-d"])).toEqual(["r-c", "r-d"]);
+    // The registry now says `watch: true` for an inactive webhook (its events are held, not lost): still matched.
+    await store(db, meta(id, 6, { is_active: false, watch: true, address_count: 2 }));
+    await replica.refresh(index);
+    expect(watchedOf(index, ["r-a", "r-b", "r-c", "r-d"])).toEqual(["r-c", "r-d"]);
+    expect(watchedOf(await freshIndex(db), ["r-a", "r-b", "r-c", "r-d"])).toEqual(["r-c", "r-d"]);
+    await store(db, meta(id, 7, { is_active: false, watch: false, address_count: 2 }));
+    await replica.refresh(index);
+    expect(watchedOf(index, ["r-c", "r-d"])).toEqual([]);
   });
 
   it("refreshes of followers sharing one index take turns and end up equal to a fresh load", async ({ scannerDb: { db } }) => {

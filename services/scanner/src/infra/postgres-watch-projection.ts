@@ -25,7 +25,7 @@ import {
   type webhookChanged,
 } from "@chaingate/contracts";
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import type { Coin } from "@chaingate/contracts";
+import { isWatched, type Coin } from "@chaingate/contracts";
 import type { RescanJob, WatchFeed, WatchFeedState } from "../domain/ports.ts";
 import type { AddressBucket, WatchedWebhookMeta, WatchIndex } from "../domain/watch-index.ts";
 import type { ScannerDatabase, WebhooksTable } from "./database-schema.ts";
@@ -75,7 +75,8 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
   const values = {
     webhook_id: meta.webhook_id,
     coin: meta.coin,
-    is_active: meta.is_active,
+    // The column holds whether the scanner matches for it (an inactive webhook is still watched: its events are held).
+    is_active: isWatched(meta),
     deleted: meta.deleted,
     version: meta.version,
     confirmations: meta.confirmations,
@@ -100,7 +101,7 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
     .returning("webhook_id")
     .executeTakeFirst();
   if (!stored) return;
-  const startsWatching = meta.is_active && !meta.deleted && !(before?.is_active && !before.deleted);
+  const startsWatching = isWatched(meta) && !(before?.is_active && !before.deleted);
   if (startsWatching && rescans.has(meta.coin))
     await trx
       .insertInto("pending_rescans")

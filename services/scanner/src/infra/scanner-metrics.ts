@@ -8,7 +8,7 @@
 import type { Coin } from "@chaingate/contracts";
 import { nodeCallMetrics, type ServiceMetrics } from "@chaingate/service-kit";
 import type { NodeCallObserver } from "@chaingate/node-client";
-import type { FollowChainOptions } from "../domain/follow-chain.ts";
+import type { FollowChainOptions } from "../domain/follow-chain/follow-chain-options.ts";
 import type { AnnouncementObserver } from "./block-announcement-channel.ts";
 import type { FollowCheck } from "./chain-follow-watch.ts";
 import { followerMetricHooks } from "./scanner-metrics/follower-metric-hooks.ts";

@@ -5,9 +5,8 @@
  */
 import { createNodeClient, tron, type NodeClient } from "@chaingate/node-client";
 import { NO_FAULTS, startNodeFaultProxy, type NodeFaultProxy } from "@chaingate/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest";
-// By path: the simulator's test helper (the package is not a dependency of the scanner).
-import { useDevnode } from "@chaingate/tron-devnode/testing";
+import type { DevnodeContext } from "@chaingate/tron-devnode/testing";
+import { describe, expect } from "vitest";
 import type { ScannerService } from "../create-scanner-service.ts";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
 import { waitForWebhookStored } from "../testing/scanner-harness.ts";
@@ -17,35 +16,42 @@ import { createTronBlockSource } from "./tron-block-source.ts";
 
 const USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 
-// TronWeb comes with the simulator's helper (the scanner does not depend on tronweb), so the
-// devnode is this one rather than integrationTest's `tronDevnode`.
-const node = useDevnode();
-let proxy: NodeFaultProxy;
-let client: NodeClient;
-
 /** A USDT transfer to bob, broadcast (not yet in a block). */
-async function sendUsdtToBob(amount: number): Promise<string> {
+async function sendUsdtToBob(node: DevnodeContext, amount: number): Promise<string> {
   const usdt = await node.tronWeb.contract().at(USDT);
   return (await usdt.transfer(node.bob.base58, amount).send({ feeLimit: 150_000_000 })) as string;
 }
 
-// The proxy and client follow the devnode's hooks (they need its URL, known in beforeAll).
-beforeAll(async () => {
-  proxy = await startNodeFaultProxy({ chain: "tron", upstream: node.devnode.url, seed: 16 });
-  client = createNodeClient({ chain: tron, urls: [proxy.url], coolDownMs: 0 });
-});
+interface LaggingTronNode {
+  /** The file's simulator, with TronWeb signing as alice. */
+  node: DevnodeContext;
+  proxy: NodeFaultProxy;
+  client: NodeClient;
+}
 
-afterAll(async () => {
-  await client?.close();
-  await proxy?.stop();
-});
-
-beforeEach(() => proxy.setFaults(NO_FAULTS));
-
-/** A scanner reading through the proxy, past a first block of the devnode. */
-const it = scannerTest.extend<{ scanner: ScannerService }>({
+const it = scannerTest.extend<{ laggingTronNode: LaggingTronNode; tronNodeWithoutFaults: LaggingTronNode; scanner: ScannerService }>({
+  /** The file's simulator behind the node fault proxy, and a client of the proxy. */
+  laggingTronNode: [
+    async ({ tronAccounts: node }, use) => {
+      const proxy = await startNodeFaultProxy({ chain: "tron", upstream: node.devnode.url, seed: 16 });
+      const client = createNodeClient({ chain: tron, urls: [proxy.url], coolDownMs: 0 });
+      try {
+        await use({ node, proxy, client });
+      } finally {
+        await client.close();
+        await proxy.stop();
+      }
+    },
+    { scope: "file" },
+  ],
+  /** Per test: the proxy without faults. */
+  tronNodeWithoutFaults: async ({ laggingTronNode }, use) => {
+    laggingTronNode.proxy.setFaults(NO_FAULTS);
+    await use(laggingTronNode);
+  },
+  /** A scanner reading through the proxy, past a first block of the simulator. */
   scanner: [
-    async ({ database, recorder }, use) => {
+    async ({ database, recorder, laggingTronNode: { node, proxy } }, use) => {
       const scanner = await startTestScanner(database, recorder, { TRON_NODE_URL: proxy.url });
       try {
         const { number } = await node.devnode.produceBlock();
@@ -60,8 +66,10 @@ const it = scannerTest.extend<{ scanner: ScannerService }>({
 });
 
 describe("Tron block source behind a node whose transaction infos lag its blocks", () => {
-  it("infos answered []: BlockNotReadyError; the block missing above a lagging tip: null; the block's infos: the block with its USDT log", async () => {
-    const txid = await sendUsdtToBob(1_000_000);
+  it("infos answered []: BlockNotReadyError; the block missing above a lagging tip: null; the block's infos: the block with its USDT log", async ({
+    tronNodeWithoutFaults: { node, proxy, client },
+  }) => {
+    const txid = await sendUsdtToBob(node, 1_000_000);
     const { number } = await node.devnode.produceBlock();
     const source = createTronBlockSource(client);
 
@@ -87,6 +95,7 @@ describe("Tron block source behind a node whose transaction infos lag its blocks
 
 describe("the scanner behind a node whose transaction infos lag its blocks", () => {
   it("the block is not processed while its infos are [], then its USDT transfer is notified", async ({
+    tronNodeWithoutFaults: { node, proxy },
     database,
     recorder,
     scanner: _scanner,
@@ -95,7 +104,7 @@ describe("the scanner behind a node whose transaction infos lag its blocks", () 
     await waitForWebhookStored(database.connectionString, 41);
     proxy.setFaults({ emptyTransactionInfo: 1 });
     proxy.resetCounters();
-    const txid = await sendUsdtToBob(2_500_000);
+    const txid = await sendUsdtToBob(node, 2_500_000);
     const { number, blockID } = await node.devnode.produceBlock();
     // The scanner asked for the infos and retried (back-off 0.5 s, then 1 s): nothing was matched meanwhile.
     await recorder.waitFor(

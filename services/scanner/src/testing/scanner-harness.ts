@@ -45,6 +45,12 @@ export interface EventRecorder {
    */
   publishWebhook(change: FakeRegistryChange): Promise<void>;
   waitFor(description: string, condition: () => boolean, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once every `transfer.matched` in the stream now is in `transfers`. Blocks and transfers
+   * are two streams read by two consumers, so a block is added to `blocks` only after this: a test
+   * that saw a block reads every transfer published before it.
+   */
+  transfersCaughtUp(timeoutMs?: number): Promise<void>;
   /** Stops (or resumes) the watermark heartbeat: a registry whose feed stalled. */
   pauseWatermarks(paused: boolean): void;
   close(): Promise<void>;
@@ -60,9 +66,18 @@ export async function startEventRecorder(
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   const transfers: TransferMatched[] = [];
   const blocks: BlockProcessed[] = [];
+  /** See EventRecorder.transfersCaughtUp. */
+  const transfersCaughtUp = (timeoutMs = 20_000) => bus.waitUntilConsumed(transferMatched, "test-transfers", { timeoutMs, pollMs: 20 });
   const consumptions: Consumption[] = [
     await bus.consume(transferMatched, { durable: "test-transfers", handle: async (event) => void transfers.push(event) }),
-    await bus.consume(blockProcessed, { durable: "test-blocks", handle: async (event) => void blocks.push(event) }),
+    // A block is recorded once the transfers published before it are: a test that saw the block reads them all.
+    await bus.consume(blockProcessed, {
+      durable: "test-blocks",
+      handle: async (event) => {
+        await transfersCaughtUp();
+        blocks.push(event);
+      },
+    }),
   ];
   let version = 0;
   /** Levels only grow, as in the registry. */
@@ -96,6 +111,7 @@ export async function startEventRecorder(
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
+    transfersCaughtUp,
     async close() {
       clearInterval(heartbeat);
       await turn;

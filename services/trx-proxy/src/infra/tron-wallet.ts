@@ -61,16 +61,18 @@ export async function trc20BalanceOf(node: NodeClient, token: Trc20Token, holder
 /** A whitelisted token's balanceOf failed in the node (reverted, other error). */
 export class Trc20ReadError extends ChaingateError {
   override name = "Trc20ReadError" as const;
-  constructor(
-    readonly token: Trc20Token,
-    /** The node's result code (java-tron's `result.code`), if it gave one. */
-    readonly nodeCode: string | undefined,
-    readonly nodeMessage: string | undefined,
-  ) {
+  readonly token: Trc20Token;
+  /** The node's result code (java-tron's `result.code`), if it gave one. */
+  readonly nodeCode: string | undefined;
+  readonly nodeMessage: string | undefined;
+  constructor(token: Trc20Token, nodeCode: string | undefined, nodeMessage: string | undefined) {
     super(
       "trc20_read_failed",
       `balanceOf on ${token.symbol} (${token.contract}) failed: ${nodeCode ?? "no result"} ${nodeMessage ?? ""}`.trim(),
     );
+    this.token = token;
+    this.nodeCode = nodeCode;
+    this.nodeMessage = nodeMessage;
   }
 }
 

@@ -14,6 +14,10 @@ export interface ExtendedKeyVersion {
 export const ZPUB_VERSION = 0x04b24746;
 /** BIP84 mainnet private key (SLIP-0132); only used to recognise and refuse it. */
 export const ZPRV_VERSION = 0x04b2430c;
+/** BIP32 mainnet public key: the encoding Ethereum wallets export their BIP44 account key in. */
+export const XPUB_VERSION = 0x0488b21e;
+/** BIP32 mainnet private key; only used to recognise and refuse it. */
+export const XPRV_VERSION = 0x0488ade4;
 
 const MAINNET_ONLY = "This service runs on mainnet only; export the mainnet BIP84 (native SegWit, bc1...) account zpub.";
 const NOT_BIP84 = "Export the BIP84 (native SegWit, bc1...) account's zpub instead.";
@@ -21,8 +25,8 @@ const NOT_BIP84 = "Export the BIP84 (native SegWit, bc1...) account's zpub inste
 export const EXTENDED_KEY_VERSIONS: ReadonlyMap<number, ExtendedKeyVersion> = new Map<number, ExtendedKeyVersion>([
   [ZPUB_VERSION, { encoding: "zpub", kind: "public", hint: "" }],
   [ZPRV_VERSION, { encoding: "zprv", kind: "private", hint: "" }],
-  [0x0488b21e, { encoding: "xpub", kind: "public", hint: `xpub is the BIP44 (legacy, 1...) encoding. ${NOT_BIP84}` }],
-  [0x0488ade4, { encoding: "xprv", kind: "private", hint: "" }],
+  [XPUB_VERSION, { encoding: "xpub", kind: "public", hint: `xpub is the BIP44 (legacy, 1...) encoding. ${NOT_BIP84}` }],
+  [XPRV_VERSION, { encoding: "xprv", kind: "private", hint: "" }],
   [0x049d7cb2, { encoding: "ypub", kind: "public", hint: `ypub is the BIP49 (nested SegWit, 3...) encoding. ${NOT_BIP84}` }],
   [0x049d7878, { encoding: "yprv", kind: "private", hint: "" }],
   [0x0295b43f, { encoding: "Ypub", kind: "public", hint: `Ypub is a multisig encoding. ${NOT_BIP84}` }],

@@ -3,6 +3,7 @@
  * Bitcoin (`/api/v1/btc/xpub*`) and Ethereum (`/api/v1/eth/xpub*`). The gateway forwards both here
  * unchanged, with the caller's account id header.
  */
+import { REQUEST_BODY_LIMITS } from "@chaingate/contracts";
 import { ValidationError } from "@chaingate/errors";
 import { createHttpApp, parseRequest, type HttpApp } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
@@ -59,6 +60,7 @@ export function createXpubApp({ chains, logger, readinessChecks, degradedChecks,
     readinessChecks,
     degradedChecks,
     internalToken,
+    jsonBodyLimit: REQUEST_BODY_LIMITS.xpub,
     errorResponses: {
       missing_account: (error) => ({ status: 401, body: { message: error.message } }),
       xpub_record_not_found: (error) => ({ status: 404, body: { message: error.message } }),

@@ -11,7 +11,7 @@ import vectors from "../domain/fixtures/bip84-vectors.json" with { type: "json" 
 import rejections from "../domain/fixtures/eth-xpub-rejections.json" with { type: "json" };
 import { xpubTest } from "../testing/xpub-fixtures.ts";
 import { sameNodeOtherText, withVersion } from "../testing/same-node-other-text.ts";
-import { XPUB_VERSION } from "../domain/eth/parse-eth-account-xpub.ts";
+import { XPUB_VERSION } from "../domain/extended-key-versions.ts";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 const seed = mnemonicToSeedSync(MNEMONIC);

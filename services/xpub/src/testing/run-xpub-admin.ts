@@ -14,7 +14,7 @@ export interface XpubAdminRun {
 /** Resolves with the CLI's output, whether it exited 0 or not. */
 export async function runXpubAdmin(databaseUrl: string, ...args: string[]): Promise<XpubAdminRun> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--import", "tsx", "src/admin/cli.ts", ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["src/admin/cli.ts", ...args], {
       cwd: SERVICE_DIR,
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });

@@ -2,7 +2,7 @@
 import { z } from "../../zod.ts";
 import { webhookListQuerySchema } from "./webhook-requests.ts";
 
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped", "held"] as const;
 
 export const deliveryListQuerySchema = webhookListQuerySchema.extend({
   status: z.enum(DELIVERY_STATUSES, { error: `The selected status is invalid (${DELIVERY_STATUSES.join(", ")}).` }).optional(),
@@ -26,6 +26,9 @@ export const deliveryAttemptSchema = z
   })
   .openapi("DeliveryAttempt");
 
+/** One attempt of a delivery, as the delivery log shows it. */
+export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
+
 export const deliverySchema = z
   .object({
     id: z.number().int(),
@@ -33,9 +36,13 @@ export const deliverySchema = z
     event_id: z
       .string()
       .openapi({ description: "The notification's `event_id` and `webhook-id` header: stable across retries and replays." }),
+    sequence: z.number().int().nullable().openapi({
+      description:
+        "The event's number in the webhook's history (`sequence` in the body, `x-service-sequence` header); null for test events and for events stored before numbering existed.",
+    }),
     status: z.enum(DELIVERY_STATUSES).openapi({
       description:
-        "pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was inactive or deleted).",
+        "pending (waiting for an attempt), delivered (2xx), failed (retries used up, or 410), skipped (the webhook was deleted, or enabled again with `held_events: skip`), held (stored while the webhook was inactive: pushed or skipped when it is enabled again).",
     }),
     attempts: z.number().int(),
     next_attempt_at: z.iso.datetime().nullable(),

@@ -28,9 +28,26 @@ export const addressesField = z
   .openapi({
     description: `Watched addresses, 1 to ${WEBHOOK_ADDRESSES_PER_REQUEST} per request, validated per coin; duplicates collapse; ETH is stored and matched lower case.`,
   });
-export const isActiveField = z
-  .boolean({ error: "The is active field must be true or false." })
-  .openapi({ description: "Whether notifications are sent. Default true." });
+export const isActiveField = z.boolean({ error: "The is active field must be true or false." }).openapi({
+  description:
+    "Whether notifications are pushed. Default true. While false the webhook's transfers are still matched and stored under their sequence (held, readable with `GET …/events`), and pushed or skipped when it is enabled again (`held_events`).",
+});
+export const HEARTBEAT_BLOCKS_MAX = 10_000;
+export const heartbeatBlocksField = z
+  .number({ error: "The heartbeat blocks field must be an integer or null." })
+  .int({ error: "The heartbeat blocks field must be an integer or null." })
+  .min(1, { error: "The heartbeat blocks field must be at least 1." })
+  .max(HEARTBEAT_BLOCKS_MAX, { error: `The heartbeat blocks field must not be greater than ${HEARTBEAT_BLOCKS_MAX}.` })
+  .nullable()
+  .openapi({
+    description: `Opt-in coverage heartbeats (a chaingate addition): every block whose height is a multiple of this, a numbered \`coverage\` event says that every event for blocks up to it was sent before it (lower sequence). 1 to ${HEARTBEAT_BLOCKS_MAX}, or null (the default): none.`,
+    example: 10,
+  });
+export const HELD_EVENTS_CHOICES = ["push", "skip"] as const;
+export const heldEventsField = z.enum(HELD_EVENTS_CHOICES, { error: "The held events field must be push or skip." }).openapi({
+  description:
+    "With `is_active: true` on an inactive webhook: what becomes of the events stored while it was inactive. `push` (the default) sends them, oldest first; `skip` marks them skipped (they stay readable with `GET …/events`). Only allowed together with `is_active: true`.",
+});
 const confirmationsMaxima = Object.entries(MAX_CONFIRMATIONS)
   .map(([coin, max]) => `${coin} ${max}`)
   .join(", ");

@@ -8,6 +8,8 @@ import {
   addressesField,
   coinField,
   confirmationsField,
+  heartbeatBlocksField,
+  heldEventsField,
   includeTokensField,
   isActiveField,
   urlField,
@@ -24,6 +26,7 @@ export const createWebhookRequestSchema = z
     xpub_ids: xpubIdsField.optional(),
     confirmations: confirmationsField.optional(),
     include_tokens: includeTokensField.optional(),
+    heartbeat_blocks: heartbeatBlocksField.optional(),
   })
   .openapi("CreateWebhookRequest");
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
@@ -37,9 +40,15 @@ export const updateWebhookRequestSchema = z
     webhook_url: urlField.optional(),
     addresses: addressesField.optional(),
     is_active: isActiveField.optional(),
+    held_events: heldEventsField.optional(),
     xpub_ids: xpubIdsField.optional(),
     confirmations: confirmationsField.optional(),
     include_tokens: includeTokensField.optional(),
+    heartbeat_blocks: heartbeatBlocksField.optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.held_events !== undefined && body.is_active !== true)
+      context.addIssue({ code: "custom", path: ["held_events"], message: "The held events field is only allowed when is active is true." });
   })
   .openapi("UpdateWebhookRequest");
 export type UpdateWebhookRequest = z.infer<typeof updateWebhookRequestSchema>;

@@ -26,6 +26,14 @@ export const webhookSchema = z
     include_tokens: z
       .boolean()
       .openapi({ description: "Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true." }),
+    heartbeat_blocks: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Coverage heartbeats every this many blocks (a chaingate addition); null: none." }),
+    last_sequence: z.number().int().openapi({
+      description: "The newest event's sequence (a chaingate addition; 0 before the first): compare it with the last one you handled.",
+    }),
     last_triggered_at: z.null(),
     deleted_at: z.null(),
     created_at: z.iso.datetime(),

@@ -1,5 +1,6 @@
 import type { Request } from "express";
-import type { WebhookRecord, WebhookRepository } from "../../infra/webhook-repository.ts";
+import type { WebhookRepository } from "../../infra/webhook-repository.ts";
+import type { WebhookRecord } from "../../infra/webhook-repository/webhook-record.ts";
 import { readAccountId } from "@chaingate/http";
 import { WebhookNotFoundError } from "../not-found-errors.ts";
 

@@ -40,6 +40,7 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
       xpub_ids: body.xpub_ids ?? [],
       confirmations: body.confirmations ?? DEFAULT_CONFIRMATIONS,
       include_tokens: body.include_tokens ?? defaultIncludeTokens(body.coin),
+      heartbeat_blocks: body.heartbeat_blocks ?? null,
       addresses,
     });
     await sendWebhook(res, 201, toWebhook(record, isActive), repository.addressChunks(record.id));
@@ -83,7 +84,8 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
 
   http.route("post", `${ONE_WEBHOOK_PATH}/secret`, async (req, res) => {
     const { accountId, webhookId } = await readOwnedWebhook(req, repository);
-    if (!(await repository.update(accountId, webhookId, { secret: generateSecret() }))) throw new WebhookNotFoundError(String(webhookId));
+    const rotated = { secret: generateSecret(), secretOverlapSeconds: options.secretOverlapSeconds ?? 0 };
+    if (!(await repository.update(accountId, webhookId, rotated))) throw new WebhookNotFoundError(String(webhookId));
     await sendWebhook(res, 200, toWebhook((await repository.find(accountId, webhookId))!), repository.addressChunks(webhookId));
   });
 }

@@ -1,5 +1,5 @@
 import type { Webhook } from "@chaingate/contracts";
-import type { WebhookRecord } from "../../infra/webhook-repository.ts";
+import type { WebhookRecord } from "../../infra/webhook-repository/webhook-record.ts";
 import type { WebhookWithoutAddresses } from "../send-webhook.ts";
 
 /**
@@ -18,6 +18,8 @@ export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] 
     xpub_ids: record.xpub_ids.map(Number),
     confirmations: record.confirmations,
     include_tokens: record.include_tokens,
+    heartbeat_blocks: record.heartbeat_blocks,
+    last_sequence: Number(record.last_sequence),
     last_triggered_at: null,
     deleted_at: null,
     created_at: record.created_at.toISOString(),

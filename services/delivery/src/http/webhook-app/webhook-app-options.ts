@@ -5,11 +5,13 @@ import type { ResolveHost } from "../../domain/check-webhook-url.ts";
 import type { Cidr } from "../../domain/forbidden-address.ts";
 import type { RegistryQuotas } from "../../domain/registry-quotas.ts";
 import type { DeliveryLog } from "../../infra/delivery-log.ts";
+import type { EventHistory } from "../../infra/event-history.ts";
 import type { WebhookRepository } from "../../infra/webhook-repository.ts";
 
 export interface WebhookAppOptions {
   repository: WebhookRepository;
   deliveries: DeliveryLog;
+  events: EventHistory;
   /** Shown with the usage on the internal quota route (the repository and the log enforce them). */
   quotas: RegistryQuotas;
   bitcoinNetwork: BitcoinNetwork;
@@ -21,4 +23,6 @@ export interface WebhookAppOptions {
   readinessChecks: Record<string, () => Promise<unknown>>;
   degradedChecks?: Record<string, () => Promise<unknown>>;
   internalToken?: string | undefined;
+  /** After a rotation the old secret keeps signing beside the new one this long (WEBHOOK_SECRET_OVERLAP_SECONDS; default 0). */
+  secretOverlapSeconds?: number;
 }

@@ -9,6 +9,8 @@ import { readDueWebhooks } from "./read-due-webhooks.ts";
 export interface ClaimedJob {
   webhook_url: string;
   secret: string;
+  /** The secret a rotation replaced, while it still signs (its overlap); null otherwise. */
+  previous_secret: string | null;
   is_active: number;
   deleted: boolean;
   id: number;
@@ -17,6 +19,8 @@ export interface ClaimedJob {
   event_id: string;
   coin: EventPayload<typeof deliveryFailed>["coin"];
   body: string;
+  /** The event's number in its webhook's history; null for test events. */
+  sequence: number | null;
   attempts: number;
   traceparent: string | null;
 }
@@ -80,7 +84,8 @@ export async function claimDueJobs(
     update delivery_jobs j set next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
       from webhooks w
      where j.id = any(array(select id from due)) and j.status = 'pending' and j.next_attempt_at <= now() and w.id = j.webhook_id
-    returning j.id, j.webhook_id, w.account_id, j.event_id, j.coin, j.body, j.attempts, j.traceparent, w.webhook_url, w.secret, w.is_active,
+    returning j.id, j.webhook_id, w.account_id, j.event_id, j.coin, j.body, j.sequence, j.attempts, j.traceparent, w.webhook_url, w.secret, w.is_active,
+              case when w.previous_secret_until > now() then w.previous_secret end as previous_secret,
               w.deleted_at is not null as deleted`.execute(db);
   return rows.map((row) => ({ ...row, id: Number(row.id), webhook_id: Number(row.webhook_id), account_id: Number(row.account_id) }));
 }

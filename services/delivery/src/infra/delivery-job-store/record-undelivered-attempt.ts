@@ -1,6 +1,7 @@
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { shouldAutoDisable, type JobDecision } from "../../domain/attempt-outcome.ts";
 import { breakerCoolDownEnd, isUnreachable, type BreakerSettings } from "../../domain/circuit-breaker.ts";
+import { reportsExhaustion, type OperationalEventType } from "../../domain/operational-events.ts";
 import type { DeliveryDatabase } from "../database-schema.ts";
 import type { AttemptResult } from "../send-notification.ts";
 import { markWebhookChanged } from "../webhook-repository/mark-webhook-changed.ts";
@@ -9,6 +10,7 @@ import type { ClaimedJob } from "./claim-due-jobs.ts";
 /**
  * Stores any attempt but a delivered one and the job's next state in one transaction, updating the
  * webhook's circuit breaker and failure count; `disabled` when this failed job disabled its webhook.
+ * A transfer whose attempts ran out, and a disable, queue their operational events (outbox rows).
  */
 export async function recordUndeliveredAttempt(
   db: Kysely<DeliveryDatabase>,
@@ -54,15 +56,42 @@ export async function recordUndeliveredAttempt(
         failure_count: failed ? sql<number>`failure_count + 1` : sql<number>`failure_count`,
       })
       .where("id", "=", job.webhook_id)
-      .returning(["failure_count", "is_active", "consecutive_unreachable"])
+      .returning(["failure_count", "is_active", "consecutive_unreachable", "last_sequence"])
       .executeTakeFirst();
     if (!webhook) return { disabled: false };
     const coolDownEnd = breakerCoolDownEnd(webhook.consecutive_unreachable, breaker, Date.now());
     if (coolDownEnd) await trx.updateTable("webhooks").set({ breaker_until: coolDownEnd }).where("id", "=", job.webhook_id).execute();
     if (!failed) return { disabled: false };
+    const subject = { webhook_id: job.webhook_id, coin: job.coin };
+    if (reportsExhaustion(job.event_id, decision))
+      await queueOperationalEvent(trx, job, "delivery.exhausted", {
+        ...subject,
+        event_id: job.event_id,
+        sequence: job.sequence,
+        attempts: attempt,
+        last_status: result.statusCode,
+        last_error: result.error,
+      });
     if (!shouldAutoDisable(webhook.failure_count, webhook.is_active === 1)) return { disabled: false };
     await trx.updateTable("webhooks").set({ is_active: 0 }).where("id", "=", job.webhook_id).execute();
     await markWebhookChanged(trx, job.webhook_id);
+    await queueOperationalEvent(trx, job, "webhook.disabled", {
+      ...subject,
+      failed_deliveries: webhook.failure_count,
+      last_sequence: Number(webhook.last_sequence),
+    });
     return { disabled: true };
   });
+}
+
+function queueOperationalEvent(
+  trx: Transaction<DeliveryDatabase>,
+  job: ClaimedJob,
+  type: OperationalEventType,
+  subject: Record<string, unknown>,
+): Promise<unknown> {
+  return trx
+    .insertInto("operational_events")
+    .values({ account_id: job.account_id, type, subject_webhook_id: job.webhook_id, subject: JSON.stringify(subject) })
+    .execute();
 }

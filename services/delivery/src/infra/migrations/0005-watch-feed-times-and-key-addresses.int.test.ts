@@ -61,6 +61,11 @@ describe("migration 0005", () => {
         "0006-test-event-times",
         "0007-fair-delivery",
         "0008-key-holders",
+        "0009-event-sequence",
+        "0010-watch-inactive-webhooks",
+        "0011-operational-events",
+        "0012-heartbeats",
+        "0013-secret-overlap",
       ]);
       const times = (await database.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).map((row) =>
         row.created_at.getTime(),

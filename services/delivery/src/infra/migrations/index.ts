@@ -7,6 +7,11 @@ import * as watchFeedTimesAndKeyAddresses from "./0005-watch-feed-times-and-key-
 import * as testEventTimes from "./0006-test-event-times.ts";
 import * as fairDelivery from "./0007-fair-delivery.ts";
 import * as keyHolders from "./0008-key-holders.ts";
+import * as eventSequence from "./0009-event-sequence.ts";
+import * as watchInactiveWebhooks from "./0010-watch-inactive-webhooks.ts";
+import * as operationalEvents from "./0011-operational-events.ts";
+import * as heartbeats from "./0012-heartbeats.ts";
+import * as secretOverlap from "./0013-secret-overlap.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -18,4 +23,9 @@ export const deliveryMigrations: MigrationList = {
   "0006-test-event-times": testEventTimes,
   "0007-fair-delivery": fairDelivery,
   "0008-key-holders": keyHolders,
+  "0009-event-sequence": eventSequence,
+  "0010-watch-inactive-webhooks": watchInactiveWebhooks,
+  "0011-operational-events": operationalEvents,
+  "0012-heartbeats": heartbeats,
+  "0013-secret-overlap": secretOverlap,
 };

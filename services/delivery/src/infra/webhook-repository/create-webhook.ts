@@ -19,6 +19,8 @@ export interface NewWebhook {
   xpub_ids: number[];
   confirmations: number;
   include_tokens: boolean;
+  /** Coverage heartbeats every this many blocks; none when absent or null. */
+  heartbeat_blocks?: number | null | undefined;
   addresses: string[];
 }
 
@@ -43,6 +45,7 @@ export async function createWebhook(context: WebhookRepositoryContext, accountId
         xpub_ids: webhook.xpub_ids,
         confirmations: webhook.confirmations,
         include_tokens: webhook.include_tokens,
+        heartbeat_blocks: webhook.heartbeat_blocks ?? null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();

@@ -7,17 +7,23 @@ import { lockAccount } from "./lock-account.ts";
 import { lockKeys } from "./lock-keys.ts";
 import { lockOwnedWebhook } from "./lock-owned-webhook.ts";
 import { markWebhookChanged } from "./mark-webhook-changed.ts";
+import { releaseHeldEvents } from "./release-held-events.ts";
 import { unlistAddresses } from "./unlist-addresses.ts";
 import { committed, type WebhookRepositoryContext } from "./webhook-repository-context.ts";
 
 export interface WebhookUpdate {
   webhook_url?: string | undefined;
   is_active?: boolean | undefined;
+  /** With `is_active: true`: what becomes of the events held while it was inactive (default push). */
+  held_events?: "push" | "skip" | undefined;
   xpub_ids?: number[] | undefined;
   confirmations?: number | undefined;
   include_tokens?: boolean | undefined;
+  heartbeat_blocks?: number | null | undefined;
   addresses?: string[] | undefined;
   secret?: string | undefined;
+  /** With `secret`: how long the replaced secret keeps signing beside it (0: not at all). */
+  secretOverlapSeconds?: number | undefined;
 }
 
 /** The `webhooks` columns the update sets. */
@@ -29,10 +35,15 @@ function columnsToSet(update: WebhookUpdate): Record<string, unknown> {
     set.consecutive_unreachable = 0;
     set.breaker_until = null;
   }
-  if (update.secret !== undefined) set.secret = update.secret;
+  if (update.secret !== undefined) {
+    set.secret = update.secret;
+    set.previous_secret = sql`secret`;
+    set.previous_secret_until = sql`now() + ${update.secretOverlapSeconds ?? 0} * interval '1 second'`;
+  }
   if (update.xpub_ids !== undefined) set.xpub_ids = update.xpub_ids;
   if (update.confirmations !== undefined) set.confirmations = update.confirmations;
   if (update.include_tokens !== undefined) set.include_tokens = update.include_tokens;
+  if (update.heartbeat_blocks !== undefined) set.heartbeat_blocks = update.heartbeat_blocks;
   if (update.is_active !== undefined) {
     set.is_active = update.is_active ? 1 : 0;
     if (update.is_active) {
@@ -57,6 +68,7 @@ export async function updateWebhook(
     if (!(await lockOwnedWebhook(trx, accountId, webhookId))) return false;
     const set = columnsToSet(update);
     if (Object.keys(set).length) await trx.updateTable("webhooks").set(set).where("id", "=", webhookId).execute();
+    if (update.is_active) await releaseHeldEvents(trx, webhookId, update.held_events ?? "push");
     // The new keys first: the list's replacement keeps what they issued.
     const written = update.xpub_ids !== undefined ? await followKeys(trx, webhookId) : [];
     if (update.addresses !== undefined) {

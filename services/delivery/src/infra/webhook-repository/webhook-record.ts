@@ -10,6 +10,8 @@ export interface WebhookRecord {
   xpub_ids: number[];
   confirmations: number;
   include_tokens: boolean;
+  heartbeat_blocks: number | null;
+  last_sequence: number;
   failure_count: number;
   version: number;
   created_at: Date;
@@ -29,6 +31,8 @@ export const WEBHOOK_RECORD_COLUMNS = [
   "xpub_ids",
   "confirmations",
   "include_tokens",
+  "heartbeat_blocks",
+  "last_sequence",
   "failure_count",
   "version",
   "created_at",

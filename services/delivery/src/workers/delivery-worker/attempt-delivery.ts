@@ -1,6 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "@chaingate/logger";
-import { AUTO_DISABLE_FAILURES, decideAttempt, shouldSkipJob } from "../../domain/attempt-outcome.ts";
+import { AUTO_DISABLE_FAILURES, decideAttempt, unsentStatus } from "../../domain/attempt-outcome.ts";
+import { sequenceHeader } from "../../domain/event-sequence.ts";
 import { signNotification } from "../../domain/sign-notification.ts";
 import type { DeliveryObserver } from "../../infra/delivery-metrics.ts";
 import type { ClaimedJob, DeliveryJobStore } from "../../infra/delivery-job-store.ts";
@@ -26,11 +27,13 @@ export interface DeliveryAttemptContext {
  */
 export async function attemptDelivery(worker: DeliveryAttemptContext, job: ClaimedJob): Promise<void> {
   const { jobs, logger, observer } = worker;
-  if (shouldSkipJob({ eventId: job.event_id, isActive: job.is_active === 1, deleted: job.deleted })) {
-    await jobs.markSkipped(job.id);
-    return;
-  }
-  const headers = signNotification(job.secret, job.event_id, job.body, Math.floor(Date.now() / 1000));
+  const unsent = unsentStatus({ eventId: job.event_id, isActive: job.is_active === 1, deleted: job.deleted });
+  if (unsent === "skipped") return jobs.markSkipped(job.id);
+  if (unsent === "held") return jobs.markHeld(job.id, job.webhook_id);
+  const headers = {
+    ...signNotification(job.secret, job.event_id, job.body, Math.floor(Date.now() / 1000), job.previous_secret),
+    ...sequenceHeader(job.sequence),
+  };
   const parent = contextOfTraceparent(job.traceparent);
   const span = tracer.startSpan(
     "webhook delivery attempt",

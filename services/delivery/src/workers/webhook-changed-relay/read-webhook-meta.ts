@@ -17,6 +17,8 @@ export async function readWebhookMeta(executor: Kysely<DeliveryDatabase>, webhoo
     webhook_id: row.id,
     coin: row.coin,
     is_active: row.is_active === 1,
+    // Matched while it exists, active or not: an inactive webhook's events are held, not lost.
+    watch: row.deleted_at === null,
     deleted: row.deleted_at !== null,
     version: Number(row.version),
     confirmations: row.confirmations,

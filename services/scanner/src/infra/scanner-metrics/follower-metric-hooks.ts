@@ -1,5 +1,5 @@
 import type { Coin } from "@chaingate/contracts";
-import type { FollowChainOptions } from "../../domain/follow-chain.ts";
+import type { FollowChainOptions } from "../../domain/follow-chain/follow-chain-options.ts";
 import type { ScannerInstruments } from "./scanner-instruments.ts";
 
 /** The follower hooks of one chain: progress, position, reorgs, a node behind, blocks waiting for the watch feed. */

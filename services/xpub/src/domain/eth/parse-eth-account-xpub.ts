@@ -6,13 +6,10 @@
 import { HDKey } from "@scure/bip32";
 import { hash160 } from "@chaingate/bitcoin";
 import { decodeExtendedKey } from "../decode-extended-key.ts";
-import { EXTENDED_KEY_VERSIONS } from "../extended-key-versions.ts";
+import { EXTENDED_KEY_VERSIONS, XPUB_VERSION } from "../extended-key-versions.ts";
 import { maskKey } from "../parse-account-zpub.ts";
 import { XpubRejectedError } from "../xpub-rejection-errors.ts";
 
-/** BIP32 mainnet public/private version bytes (`xpub` / `xprv`). */
-export const XPUB_VERSION = 0x0488b21e;
-export const XPRV_VERSION = 0x0488ade4;
 const ACCOUNT_DEPTH = 3;
 const HARDENED_OFFSET = 0x80000000;
 const EXPECTED = "Send the Ethereum account's xpub (BIP44, m/44'/60'/0'), as wallets export it.";

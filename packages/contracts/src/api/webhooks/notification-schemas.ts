@@ -1,0 +1,102 @@
+/**
+ * What chaingate POSTs to a webhook's URL: one schema per event type, published as the OpenAPI
+ * document's `webhooks` so an integrator reads the bodies there, not in the services' code. Every
+ * numbered event carries `sequence` (also in `X-Service-Sequence`); test events are not numbered.
+ */
+import { transferMatchedSchema } from "../../events/transfer-matched.ts";
+import { COINS } from "../../events/event-contract.ts";
+import { z } from "../../zod.ts";
+
+const sequenceField = z.number().int().positive().openapi({
+  description:
+    "The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`.",
+});
+
+export const transferNotificationSchema = transferMatchedSchema.extend({ sequence: sequenceField }).openapi("TransferNotification", {
+  description:
+    '`type` "transfer": a transfer to (or, for the spec\'s `from`, from) a watched address is in a block `confirmations` deep. "reverted": a transfer notified earlier left the best chain; the same transfer fields, a new event id. The last word on a transfer (txid, position, currency) is its event with the highest `generation`, and within one generation "reverted" comes after "transfer".',
+});
+
+export const testNotificationSchema = transferMatchedSchema
+  .omit({ type: true })
+  .extend({
+    type: z.literal("test"),
+    test: z.literal(true),
+    created_at: z.iso.datetime(),
+  })
+  .openapi("TestNotification", {
+    description:
+      'Sent by `POST /api/v1/webhooks/{webhook}/test`, also to an inactive webhook; not numbered. Shaped like a transfer (every field a crediting code reads: the webhook\'s first address, amount "0", a zero txid and block) so that code can be exercised, but `type` "test" and `test` true.',
+  });
+
+const operationalFields = {
+  event_id: z.string().openapi({ description: "This copy's id (`evt_op_…`), also `webhook-id`: deduplicate by it." }),
+  webhook_id: z.number().int().openapi({ description: "The webhook receiving this copy." }),
+  sequence: sequenceField,
+  created_at: z.iso.datetime().openapi({ description: "When it happened." }),
+};
+
+export const deliveryExhaustedNotificationSchema = z
+  .object({
+    ...operationalFields,
+    type: z.literal("delivery.exhausted"),
+    subject: z.object({
+      webhook_id: z.number().int().openapi({ description: "The webhook whose delivery ran out of attempts." }),
+      coin: z.enum(COINS),
+      event_id: z.string().openapi({ description: "The event that was not delivered." }),
+      sequence: z.number().int().nullable().openapi({ description: "Its number in that webhook's history: read it there by cursor." }),
+      attempts: z.number().int(),
+      last_status: z.number().int().nullable().openapi({ description: "The last answer's HTTP status; null when none came." }),
+      last_error: z.string().nullable(),
+    }),
+  })
+  .openapi("DeliveryExhaustedNotification", {
+    description:
+      "A transfer's (or revert's) delivery used up its attempts (about 28 hours). Sent to the account's other webhooks; not after a 410, which is the receiver's own way to stop one event's retries.",
+  });
+
+export const webhookDisabledNotificationSchema = z
+  .object({
+    ...operationalFields,
+    type: z.literal("webhook.disabled"),
+    subject: z.object({
+      webhook_id: z.number().int().openapi({ description: "The webhook that was disabled." }),
+      coin: z.enum(COINS),
+      failed_deliveries: z.number().int().openapi({ description: "Deliveries in a row that ran out of attempts." }),
+      last_sequence: z.number().int().openapi({ description: "Its newest event's sequence when it was disabled." }),
+    }),
+  })
+  .openapi("WebhookDisabledNotification", {
+    description:
+      "A webhook was disabled after 20 deliveries in a row ran out of attempts. Sent to the account's other webhooks, and kept (held) in the disabled webhook's own history: it is pushed there with the rest of its backlog when the webhook is enabled again with `held_events: push`. While disabled the webhook's transfers are still matched and held.",
+  });
+
+export const coverageNotificationSchema = z
+  .object({
+    event_id: z.string(),
+    type: z.literal("coverage"),
+    webhook_id: z.number().int(),
+    sequence: sequenceField,
+    coin: z.enum(COINS),
+    block: z
+      .object({ height: z.number().int(), hash: z.string(), time: z.iso.datetime() })
+      .openapi({ description: "The block the scanner processed." }),
+    confirmed_height: z.number().int().openapi({
+      description:
+        "Every transfer the scanner had found in blocks up to this height (the block's height − confirmations + 1) was sent before this event, with a lower sequence.",
+    }),
+  })
+  .openapi("CoverageNotification", {
+    description:
+      "An opt-in heartbeat (`heartbeat_blocks`): at every processed block whose height is a multiple of it, this event says that nothing before it was skipped. If your newest handled sequence is `sequence - 1`, you have everything up to `confirmed_height`; otherwise read the gap by cursor. A block that leaves the chain and a new one at the same height give a second coverage event (another hash).",
+  });
+
+/** Every body chaingate POSTs, by `type`. */
+export const notificationSchema = z.discriminatedUnion("type", [
+  transferNotificationSchema,
+  testNotificationSchema,
+  deliveryExhaustedNotificationSchema,
+  webhookDisabledNotificationSchema,
+  coverageNotificationSchema,
+]);
+export type Notification = z.infer<typeof notificationSchema>;

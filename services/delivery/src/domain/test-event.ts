@@ -1,0 +1,37 @@
+/**
+ * The test event (`POST /webhooks/{id}/test`): shaped like a transfer notification, every field a
+ * receiver's crediting code reads present, so that code can be exercised end to end, but `type`
+ * "test", `test` true and an amount of zero, so a receiver that forgets to check credits nothing.
+ * Not numbered (no `sequence`): it is not part of the webhook's history.
+ */
+import type { Coin } from "@chaingate/contracts";
+
+/** Native decimals (satoshi, wei, sun); the chain registry of issue #31 is to own this. */
+const NATIVE_DECIMALS: Record<Coin, number> = { BTC: 8, ETH: 18, TRX: 6 };
+
+export function testEventBody(eventId: string, webhookId: number, coin: Coin, watchedAddress: string | null, now: Date) {
+  return {
+    event_id: eventId,
+    type: "test" as const,
+    test: true as const,
+    webhook_id: webhookId,
+    coin,
+    currency: coin,
+    from: null,
+    to: watchedAddress ?? "",
+    watched_address: watchedAddress ?? "",
+    amount: "0",
+    raw_amount: "0",
+    decimals: NATIVE_DECIMALS[coin],
+    token_contract: null,
+    txid: "0".repeat(64),
+    position: null,
+    internal: false,
+    trace_address: null,
+    block: { height: 0, hash: "0".repeat(64), time: now.toISOString() },
+    execution_status: "SUCCESS",
+    confirmations: 1,
+    generation: 0,
+    created_at: now.toISOString(),
+  };
+}

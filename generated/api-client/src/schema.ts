@@ -1240,6 +1240,16 @@ export interface components {
             webhook_id: number;
             /** @enum {string} */
             coin: "BTC" | "ETH" | "TRX";
+            /**
+             * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
+             * @example eip155:1
+             */
+            chain: string | null;
+            /**
+             * @description "in": the watched address received (it is `to`); "out": it sent (it is `from`): notified, never a credit. A webhook watching both sides gets one event, "in".
+             * @enum {string}
+             */
+            direction: "in" | "out";
             currency: string;
             from: string | null;
             to: string;
@@ -1261,11 +1271,28 @@ export interface components {
             execution_status: string;
             confirmations: number;
             generation?: number;
+            /**
+             * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The extended key that issued `watched_address`, when chaingate issued it; null for an address listed by hand. */
+            xpub: {
+                /** @description The extended key's id (`/api/v1/xpub/…` answers it). */
+                id: number;
+                /** @description The address's derivation index; null for an address issued before the registry kept indexes. */
+                index: number | null;
+            } | null;
             /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
             sequence: number;
         };
         /** @description A transfer's (or revert's) delivery used up its attempts (about 28 hours). Sent to the account's other webhooks; not after a 410, which is the receiver's own way to stop one event's retries. */
         DeliveryExhaustedNotification: {
+            /**
+             * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
+             * @enum {number}
+             */
+            version: 1;
             /** @description This copy's id (`evt_op_…`), also `webhook-id`: deduplicate by it. */
             event_id: string;
             /** @description The webhook receiving this copy. */
@@ -1296,6 +1323,11 @@ export interface components {
         };
         /** @description A webhook was disabled after 20 deliveries in a row ran out of attempts. Sent to the account's other webhooks, and kept (held) in the disabled webhook's own history: it is pushed there with the rest of its backlog when the webhook is enabled again with `held_events: push`. While disabled the webhook's transfers are still matched and held. */
         WebhookDisabledNotification: {
+            /**
+             * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
+             * @enum {number}
+             */
+            version: 1;
             /** @description This copy's id (`evt_op_…`), also `webhook-id`: deduplicate by it. */
             event_id: string;
             /** @description The webhook receiving this copy. */
@@ -1325,11 +1357,21 @@ export interface components {
             event_id: string;
             /** @enum {string} */
             type: "coverage";
+            /**
+             * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
+             * @enum {number}
+             */
+            version: 1;
             webhook_id: number;
             /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
             sequence: number;
             /** @enum {string} */
             coin: "BTC" | "ETH" | "TRX";
+            /**
+             * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
+             * @example eip155:1
+             */
+            chain: string | null;
             /** @description The block the scanner processed. */
             block: {
                 height: number;
@@ -1346,6 +1388,16 @@ export interface components {
             webhook_id: number;
             /** @enum {string} */
             coin: "BTC" | "ETH" | "TRX";
+            /**
+             * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
+             * @example eip155:1
+             */
+            chain: string | null;
+            /**
+             * @description "in": the watched address received (it is `to`); "out": it sent (it is `from`): notified, never a credit. A webhook watching both sides gets one event, "in".
+             * @enum {string}
+             */
+            direction: "in" | "out";
             currency: string;
             from: string | null;
             to: string;
@@ -1367,6 +1419,18 @@ export interface components {
             execution_status: string;
             confirmations: number;
             generation?: number;
+            /**
+             * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The extended key that issued `watched_address`, when chaingate issued it; null for an address listed by hand. */
+            xpub: {
+                /** @description The extended key's id (`/api/v1/xpub/…` answers it). */
+                id: number;
+                /** @description The address's derivation index; null for an address issued before the registry kept indexes. */
+                index: number | null;
+            } | null;
             /** @enum {string} */
             type: "test";
             /** @enum {boolean} */
@@ -1782,6 +1846,8 @@ export interface components {
             include_tokens: boolean;
             /** @description Coverage heartbeats every this many blocks (a chaingate addition); null: none. */
             heartbeat_blocks: number | null;
+            /** @description Coverage heartbeats every this many seconds (a chaingate addition); null: none. */
+            heartbeat_seconds: number | null;
             /** @description The newest event's sequence (a chaingate addition; 0 before the first): compare it with the last one you handled. */
             last_sequence: number;
             last_triggered_at: null;
@@ -1820,6 +1886,11 @@ export interface components {
              * @example 10
              */
             heartbeat_blocks?: number | null;
+            /**
+             * @description Opt-in coverage heartbeats by the clock (a chaingate addition): every this many seconds, a numbered `coverage` event for the newest block the scanner processed on the webhook's chain, also when no block came since the last one (so silence means something is wrong, not that the chain is quiet). 10 to 86400, or null (the default): none. Combines with `heartbeat_blocks`.
+             * @example 300
+             */
+            heartbeat_seconds?: number | null;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -1859,6 +1930,11 @@ export interface components {
              * @example 10
              */
             heartbeat_blocks?: number | null;
+            /**
+             * @description Opt-in coverage heartbeats by the clock (a chaingate addition): every this many seconds, a numbered `coverage` event for the newest block the scanner processed on the webhook's chain, also when no block came since the last one (so silence means something is wrong, not that the chain is quiet). 10 to 86400, or null (the default): none. Combines with `heartbeat_blocks`.
+             * @example 300
+             */
+            heartbeat_seconds?: number | null;
         };
         WebhookAddressBatch: {
             /** @description Watched addresses, 1 to 10000 per request, validated per coin; duplicates collapse; ETH is stored and matched lower case. */

@@ -53,15 +53,18 @@ it("sends a numbered coverage event after everything published before the block,
   for (const transfer of transfers) await harness.bus.publish(transferMatched, transfer);
   await harness.bus.publish(transferMatched, transferFor(quiet));
   // Published at once: most of the 300 are still being stored when the block arrives.
-  await blocks({ height: 10 });
+  await blocks({ height: 10, chain: "bip122:0f9188f13cb7b2c71f2a335e3a4fc328" });
   await blocks({ height: 11 });
 
   await expect.poll(() => bodiesAt(harness, "/covered").filter((b) => b.type === "coverage").length, { timeout: 15_000 }).toBe(1);
   const coverage = bodiesAt(harness, "/covered").find((b) => b.type === "coverage")!;
   expect(coverageNotificationSchema.parse(coverage)).toMatchObject({
     sequence: 301,
+    version: 1,
     webhook_id: covered,
     coin: "BTC",
+    // The chain the scanner's block names.
+    chain: "bip122:0f9188f13cb7b2c71f2a335e3a4fc328",
     block: { height: 10, hash: "hash10" },
     confirmed_height: 8,
   });
@@ -103,4 +106,59 @@ it("validates heartbeat_blocks and lets a PUT turn heartbeats on and off", async
   expect((await harness.api("PUT", `/api/v1/webhooks/${id}`, 1, { heartbeat_blocks: null })).body.data).toMatchObject({
     heartbeat_blocks: null,
   });
+});
+
+it("by the clock (heartbeat_seconds): a coverage event for the newest processed block after what it covers, and again each period without a new block", async ({
+  harness,
+  blocks,
+}) => {
+  const created = await harness.api("POST", "/api/v1/webhooks", 1, {
+    coin: "ETH",
+    webhook_url: `${harness.receiver.url}/clock`,
+    addresses: ["0x" + "2".repeat(40)],
+    heartbeat_seconds: 10,
+    confirmations: 2,
+  });
+  expect(created.status).toBe(201);
+  expect(created.body.data).toMatchObject({ heartbeat_seconds: 10, heartbeat_blocks: null });
+  const id = created.body.data.id as number;
+  // No Ethereum block processed yet: nothing to cover.
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  expect(bodiesAt(harness, "/clock")).toEqual([]);
+
+  for (let i = 0; i < 50; i++) await harness.bus.publish(transferMatched, transferFor(id, "ETH"));
+  // Published at once: most of the 50 are still being stored when the first tick sees the block.
+  await blocks({ coin: "ETH", height: 100, chain: "eip155:1" });
+  await expect.poll(() => bodiesAt(harness, "/clock").filter((b) => b.type === "coverage").length, { timeout: 15_000 }).toBe(1);
+  const first = bodiesAt(harness, "/clock").find((b) => b.type === "coverage")!;
+  expect(coverageNotificationSchema.parse(first)).toMatchObject({
+    sequence: 51,
+    webhook_id: id,
+    coin: "ETH",
+    chain: "eip155:1",
+    block: { height: 100, hash: "hash100" },
+    confirmed_height: 99,
+  });
+
+  // No block comes; the next period still brings one, for the same block, numbered after the first.
+  await expect.poll(() => bodiesAt(harness, "/clock").filter((b) => b.type === "coverage").length, { timeout: 15_000 }).toBe(2);
+  const second = bodiesAt(harness, "/clock").filter((b) => b.type === "coverage")[1]!;
+  expect(second).toMatchObject({ sequence: 52, block: { height: 100, hash: "hash100" } });
+  expect(second.event_id).not.toBe(first.event_id);
+
+  // Turned off: none more.
+  expect((await harness.api("PUT", `/api/v1/webhooks/${id}`, 1, { heartbeat_seconds: null })).body.data).toMatchObject({
+    heartbeat_seconds: null,
+  });
+  for (const [value, message] of [
+    [9, "The heartbeat seconds field must be at least 10."],
+    [86_401, "The heartbeat seconds field must not be greater than 86400."],
+    [2.5, "The heartbeat seconds field must be an integer or null."],
+  ] as const) {
+    const refused = await harness.api("PUT", `/api/v1/webhooks/${id}`, 1, { heartbeat_seconds: value });
+    expect(refused.status, String(value)).toBe(422);
+    expect(refused.body).toMatchObject({ errors: { heartbeat_seconds: [message] } });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  expect(bodiesAt(harness, "/clock").filter((b) => b.type === "coverage")).toHaveLength(2);
 });

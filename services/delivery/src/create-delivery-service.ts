@@ -38,6 +38,7 @@ import { DELIVERY_SCHEMA, type DeliveryDatabase } from "./infra/database-schema.
 import { deliveryMigrations } from "./infra/migrations/index.ts";
 import { startWebhookChangedRelay } from "./workers/webhook-changed-relay.ts";
 import { startWebhookWatermarkPublisher } from "./workers/webhook-watermark-publisher.ts";
+import { startClockHeartbeats } from "./workers/clock-heartbeats.ts";
 import { startKeyHistoryBackfill } from "./workers/key-history-backfill.ts";
 import { createKeyHistoryReader } from "./infra/read-key-history.ts";
 import { createWebhookRepository } from "./infra/webhook-repository.ts";
@@ -110,6 +111,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   });
   const watermark = startWebhookWatermarkPublisher(database.db, bus.get, logger, config.WATCH_WATERMARK_INTERVAL_MS, feedRelayed);
   const relay = startWebhookChangedRelay(database.db, bus.get, logger, feedRelayed.wake, registryChanged);
+  const heartbeats = startClockHeartbeats({ db: database.db, bus: bus.get, logger, onJobsQueued: jobsQueued.wake });
   const backfill = config.XPUB_URL
     ? startKeyHistoryBackfill({
         db: database.db,
@@ -158,6 +160,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     await bus.stopConsuming();
     await worker.stop();
+    await heartbeats.stop();
     await backfill?.stop();
     await relay.stop();
     await watermark.stop();

@@ -7,7 +7,7 @@
  * http/delivery-endpoints.int.test.ts.
  */
 import { createHmac } from "node:crypto";
-import { deliveryFailed, transferMatched, webhookChanged, type EventPayload } from "@chaingate/contracts";
+import { deliveryFailed, transferMatched, transferNotificationSchema, webhookChanged, type EventPayload } from "@chaingate/contracts";
 import type { TestDatabase } from "@chaingate/testing";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { describe, expect } from "vitest";
@@ -98,12 +98,15 @@ describe("a delivered notification", () => {
     busConnection: bus,
   }) => {
     const { id, secret } = await createWebhook("/signed");
-    const event = transferFor(id);
+    const event = transferFor(id, "BTC", { chain: "bip122:000000000019d6689c085ae165831e93", direction: "in" });
     await bus.publish(transferMatched, event);
     await expect.poll(() => at("/signed").length, { timeout: 10_000 }).toBe(1);
     const [request] = at("/signed");
-    // The event as the scanner published it, numbered: the webhook's first event.
-    expect(JSON.parse(request!.body)).toEqual({ ...event, sequence: 1 });
+    // The event as the scanner published it, in the contract's version 1, naming no key (the address
+    // was listed), numbered: the webhook's first event. It parses as the published schema says.
+    const notified = { ...event, version: 1, xpub: null, sequence: 1 };
+    expect(JSON.parse(request!.body)).toEqual(notified);
+    expect(transferNotificationSchema.parse(JSON.parse(request!.body))).toEqual(notified);
     expect(request!.headers["x-service-sequence"]).toBe("1");
     expect(request!.headers["content-type"]).toBe("application/json");
     // The spec's scheme, checked with node:crypto: HMAC-SHA256(whole secret, timestamp + "." + body).
@@ -115,7 +118,7 @@ describe("a delivered notification", () => {
     // Standard Webhooks, checked by the standardwebhooks library with the whole secret as raw key.
     expect(request!.headers["webhook-id"]).toBe(event.event_id);
     const verified = new StandardWebhook(secret, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>);
-    expect(verified).toEqual({ ...event, sequence: 1 });
+    expect(verified).toEqual(notified);
     expect(() =>
       new StandardWebhook(`${secret}0`, { format: "raw" }).verify(request!.body, request!.headers as Record<string, string>),
     ).toThrow();

@@ -85,6 +85,8 @@ async function createWebhook(
 const watched = async ({ delivery }: Registry, id: number, accountId: number) =>
   ((await request(delivery.url, "GET", `/api/v1/webhooks/${id}`, accountId)).body.data!.addresses as string[]).toSorted();
 const sorted = (...addresses: string[]) => addresses.toSorted();
+const bodiesAt = (receiver: { received: Array<{ path: string; body: string }> }, path: string) =>
+  receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as Record<string, unknown> & { sequence: number });
 const ethAddress = () => `0x${randomBytes(20).toString("hex")}`;
 
 /** Publishes `address.issued` as the xpub service does and waits until the registry consumed it. */
@@ -151,14 +153,19 @@ describe("a key moved to another account", () => {
     await delivery.drainKeyHistories();
     expect(await watched(registry, bobs, BOB)).toEqual(sorted(LISTED, ...issued));
 
-    // A deposit to an address issued before the move is Bob's notification.
+    // A deposit to an address issued before the move is Bob's notification. It names the key that
+    // issued the address and its index (the second issued); one to an address listed by hand, none.
     const paid = transferFor(bobs, "BTC", { to: issued[1]!, watched_address: issued[1]! });
+    const listedPaid = transferFor(bobs, "BTC", { to: LISTED, watched_address: LISTED });
     await busConnection.publish(transferMatched, paid);
-    await expect.poll(() => receiver.received.filter((r) => r.path === "/bob").length, POLL).toBe(1);
-    expect(JSON.parse(receiver.received.find((r) => r.path === "/bob")!.body)).toMatchObject({
-      event_id: paid.event_id,
-      watched_address: issued[1],
-    });
+    await busConnection.publish(transferMatched, listedPaid);
+    await expect.poll(() => bodiesAt(receiver, "/bob").length, POLL).toBe(2);
+    // Published without direction and chain (as before the scanner said them): completed by delivery.
+    const common = { version: 1, direction: "in", chain: null };
+    expect(bodiesAt(receiver, "/bob").toSorted((a, b) => a.sequence - b.sequence)).toEqual([
+      expect.objectContaining({ ...common, event_id: paid.event_id, watched_address: issued[1], xpub: { id, index: 1 } }),
+      expect.objectContaining({ ...common, event_id: listedPaid.event_id, xpub: null }),
+    ]);
 
     // Issued after the move: Bob's alone.
     const later = (await request(xpubService.url, "POST", `/api/v1/btc/xpub/${id}/address`, BOB)).body.address as string;

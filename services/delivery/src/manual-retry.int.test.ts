@@ -53,23 +53,24 @@ interface RetryAnswer {
 
 const at = (harness: DeliveryHarness, path: string) => harness.receiver.received.filter((r) => r.path === path);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function retry(harness: DeliveryHarness, webhookId: number, deliveryId: number): Promise<{ status: number; body: RetryAnswer }> {
-  const { status, body } = await harness.api("POST", `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/retry`);
+async function retry(
+  harness: DeliveryHarness,
+  webhookId: number,
+  deliveryId: number,
+  accountId = 1,
+): Promise<{ status: number; body: RetryAnswer }> {
+  const { status, body } = await harness.api("POST", `/api/v1/webhooks/${webhookId}/deliveries/${deliveryId}/retry`, accountId);
   return { status, body: body as unknown as RetryAnswer };
 }
-async function deliveryOf(harness: DeliveryHarness, webhookId: number, deliveryId: number): Promise<DeliveryAnswer> {
-  const page = (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries`)).body.data as unknown as DeliveryAnswer[];
+async function deliveryOf(harness: DeliveryHarness, webhookId: number, deliveryId: number, accountId = 1): Promise<DeliveryAnswer> {
+  const page = (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries`, accountId)).body.data as unknown as DeliveryAnswer[];
   return page.find((delivery) => delivery.id === deliveryId)!;
 }
 /** The webhook's only delivery in `status`, once there is one. */
-async function onlyDelivery(harness: DeliveryHarness, webhookId: number, status: string): Promise<DeliveryAnswer> {
-  await expect
-    .poll(async () => (await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries?status=${status}`)).body.data, {
-      timeout: 10_000,
-    })
-    .toHaveLength(1);
-  // By status: the account's other webhooks' failures reach this one too, as operational events.
-  const answer = await harness.api("GET", `/api/v1/webhooks/${webhookId}/deliveries?status=${status}`);
+async function onlyDelivery(harness: DeliveryHarness, webhookId: number, status: string, accountId = 1): Promise<DeliveryAnswer> {
+  const path = `/api/v1/webhooks/${webhookId}/deliveries?status=${status}`;
+  await expect.poll(async () => (await harness.api("GET", path, accountId)).body.data, { timeout: 10_000 }).toHaveLength(1);
+  const answer = await harness.api("GET", path, accountId);
   return (answer.body.data as unknown as DeliveryAnswer[])[0]!;
 }
 
@@ -122,19 +123,24 @@ describe("a finished delivery", () => {
   it("a failed one keeps its attempt count: past the schedule a retry is one attempt, failed again when it fails", async ({
     checkedHarness: harness,
   }) => {
-    const webhook = await harness.createWebhook({ path: "/down" });
+    // An account of its own: the retry fails again past the schedule, which sends `delivery.exhausted`
+    // to every other webhook of the account (those of the tests beside it would get it).
+    const account = 3;
+    const webhook = await harness.createWebhook({ path: "/down", accountId: account });
     harness.receiver.on("/down", (_, res, count) => void res.writeHead(count === 1 ? 410 : 503).end());
     await harness.bus.publish(transferMatched, transferFor(webhook.id));
-    const failed = await onlyDelivery(harness, webhook.id, "failed");
+    const failed = await onlyDelivery(harness, webhook.id, "failed", account);
     // As if every scheduled attempt had been made.
     await harness.query(`update delivery.delivery_jobs set attempts = $1 where id = $2`, [MAX_ATTEMPTS, failed.id]);
 
-    const retried = await retry(harness, webhook.id, failed.id);
+    const retried = await retry(harness, webhook.id, failed.id, account);
     expect(retried.status).toBe(202);
     expect(retried.body.data).toMatchObject({ id: failed.id, status: "pending", attempts: MAX_ATTEMPTS });
-    await expect.poll(async () => (await deliveryOf(harness, webhook.id, failed.id)).attempts, { timeout: 10_000 }).toBe(MAX_ATTEMPTS + 1);
+    await expect
+      .poll(async () => (await deliveryOf(harness, webhook.id, failed.id, account)).attempts, { timeout: 10_000 })
+      .toBe(MAX_ATTEMPTS + 1);
     await sleep(500);
-    const after = await deliveryOf(harness, webhook.id, failed.id);
+    const after = await deliveryOf(harness, webhook.id, failed.id, account);
     expect(after).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS + 1 });
     expect(after.attempt_log.map((attempt) => [attempt.attempt, attempt.status_code])).toEqual([
       [1, 410],
@@ -160,22 +166,25 @@ describe("a finished delivery", () => {
   it(`re-sending a test event counts toward the webhook's test event quota (${TEST_EVENT_QUOTA} a minute): 429 past it`, async ({
     checkedHarness: harness,
   }) => {
-    const webhook = await harness.createWebhook({ path: "/tested" });
+    // An account of its own: the other tests' deliveries that run out of attempts send
+    // `delivery.exhausted` to every other webhook of their account, which would reach this one too.
+    const account = 2;
+    const webhook = await harness.createWebhook({ path: "/tested", accountId: account });
     const ids: number[] = [];
     for (let i = 0; i < TEST_EVENT_QUOTA - 1; i++)
-      ids.push((await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`)).body.data.id as number);
+      ids.push((await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`, account)).body.data.id as number);
     await expect.poll(() => at(harness, "/tested").length, { timeout: 10_000 }).toBe(TEST_EVENT_QUOTA - 1);
     await expect
-      .poll(async () => (await harness.api("GET", `/api/v1/webhooks/${webhook.id}/deliveries?status=delivered`)).body.data, {
+      .poll(async () => (await harness.api("GET", `/api/v1/webhooks/${webhook.id}/deliveries?status=delivered`, account)).body.data, {
         timeout: 10_000,
       })
       .toHaveLength(TEST_EVENT_QUOTA - 1);
 
-    expect((await retry(harness, webhook.id, ids[0]!)).status).toBe(202); // the quota's last test event
-    const refused = await retry(harness, webhook.id, ids[1]!);
+    expect((await retry(harness, webhook.id, ids[0]!, account)).status).toBe(202); // the quota's last test event
+    const refused = await retry(harness, webhook.id, ids[1]!, account);
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(/QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE/);
-    expect((await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`)).status).toBe(429);
+    expect((await harness.api("POST", `/api/v1/webhooks/${webhook.id}/test`, account)).status).toBe(429);
     await sleep(500);
     expect(at(harness, "/tested")).toHaveLength(TEST_EVENT_QUOTA);
   });

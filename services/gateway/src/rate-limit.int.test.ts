@@ -99,8 +99,10 @@ it("is one limit for all replicas: a key spreading a burst over two gateways get
   const answers = (await Promise.all([burst(limited.url, key, LIMIT * 2), burst(secondReplica.url, key, LIMIT * 2)])).flat();
   const elapsedSeconds = (Date.now() - startedMs) / 1000;
   const admitted = answers.filter((answer) => answer.status === 503).length;
-  // The bucket holds one second's worth and refills while the burst runs.
-  expect(admitted).toBeGreaterThanOrEqual(LIMIT);
+  // The bucket holds one second's worth and refills while the burst runs. (A failure names every
+  // answer: a shortfall of 429s and one of other statuses have different causes.)
+  const statuses = JSON.stringify(answers.map((answer) => [answer.status, answer.body]));
+  expect(admitted, statuses).toBeGreaterThanOrEqual(LIMIT);
   expect(admitted).toBeLessThanOrEqual(LIMIT + Math.floor(elapsedSeconds * LIMIT));
   expect(answers.filter((answer) => answer.status === 429)).toHaveLength(answers.length - admitted);
 });

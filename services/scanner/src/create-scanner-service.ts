@@ -58,11 +58,11 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const index = new WatchIndex();
   const watchFeed = createPostgresWatchFeed(database.db);
   const store = createPostgresFollowerStore(database.db);
-  const sink = createJetStreamEventSink(bus);
   const metrics = createServiceMetrics("scanner");
   const scannerMetrics = createScannerMetrics(metrics);
   const callTraces = trackCallTraceRefusals(config, logger, scannerMetrics);
-  const { specs, nodes, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls, callTraces.report);
+  const { specs, nodes, chainId, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls, callTraces.report);
+  const sink = createJetStreamEventSink(bus, chainId);
   const guards = createChainGuards({
     specs,
     nodes,

@@ -77,7 +77,11 @@ describe("Bitcoin on litecoind regtest", () => {
         block: { height, hash },
       });
       expect(transfer.watched_address).toBe(transfer.to);
+      expect(transfer.direction).toBe("in");
     }
+    // The chain as BIP-122's CAIP-2 id: the node's genesis hash, first 32 hex digits; blocks carry it too.
+    const chain = `bip122:${(await node.rpc<string>("getblockhash", [0])).slice(0, 32)}`;
+    expect(new Set([...mine.map((t) => t.chain), recorder.blocks.find((b) => b.height === height)?.chain])).toEqual(new Set([chain]));
     expect(recorder.transfers.some((t) => t.block.hash === early)).toBe(false);
     expect(recorder.blocks.find((b) => b.height === height)).toMatchObject({ hash, matched_count: 2 });
     const scrape = await (await fetch(`${scanner.url}/metrics`)).text();

@@ -73,6 +73,9 @@ describe("Ethereum on Anvil", () => {
         to: payee.address.toLowerCase(),
         // As the webhook lists it; matching ignores case.
         watched_address: payee.address,
+        direction: "in",
+        // The chain as CAIP-2, from the node's own chain id (Anvil's 31337).
+        chain: "eip155:31337",
         amount: "0.500000000000000001",
         raw_amount: "500000000000000001",
         decimals: 18,
@@ -157,8 +160,36 @@ describe("Ethereum on Anvil", () => {
         from: sender.address.toLowerCase(),
         to: token.toLowerCase(),
         watched_address: sender.address,
+        direction: "out",
         execution_status: "FAILED",
       }),
     ]);
+  });
+});
+
+describe("Ethereum token positions on Anvil", () => {
+  it("a token transfer's position is its log's index within its transaction, not within the block: two transfers mined in one block are both 0", async ({
+    anvil: node,
+    token,
+    recorder,
+  }) => {
+    const [payer, payee] = [node.accounts[0]!, node.accounts[2]!];
+    await node.rpc("evm_setAutomine", [false]);
+    try {
+      const txids = [
+        await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: token, data: transferCallData(payee.address, 1n) }]),
+        await node.rpc<string>("eth_sendTransaction", [{ from: payer.address, to: token, data: transferCallData(payee.address, 2n) }]),
+      ];
+      await node.rpc("evm_mine");
+      const receipts = await Promise.all(
+        txids.map((txid) => node.rpc<{ logs: Array<{ logIndex: string }> }>("eth_getTransactionReceipt", [txid])),
+      );
+      // The block numbers the second transaction's log 1: the scanner must not.
+      expect(receipts.map((receipt) => Number(receipt.logs[0]!.logIndex))).toEqual([0, 1]);
+      await recorder.waitFor("both token transfers", () => txids.every((txid) => recorder.transfers.some((t) => t.txid === txid)));
+      expect(txids.map((txid) => recorder.transfers.find((t) => t.txid === txid && t.webhook_id === 24)?.position)).toEqual([0, 0]);
+    } finally {
+      await node.rpc("evm_setAutomine", [true]);
+    }
   });
 });

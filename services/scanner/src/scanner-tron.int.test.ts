@@ -20,6 +20,16 @@ const USDD = "TPYmHEhy5n8TCEfYGqW2rPxsghSfzghPDn";
 const CAROL = "TMVQGm1qAQYVdetCeGRRkTWYYrLXuHK2HC";
 const TRC10_ID = "1000001";
 
+/** The node's `eth_chainId` (java-tron's JSON-RPC), as the chain's CAIP-2 reference. */
+async function tronChainIdOf(nodeUrl: string): Promise<string> {
+  const response = await fetch(`${nodeUrl}/jsonrpc`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+  });
+  return ((await response.json()) as { result: string }).result;
+}
+
 /** Every test runs against one scanner following the file's simulator, which has processed a first block. */
 const it = scannerTest.extend<{ scanner: ScannerService }>({
   scanner: [
@@ -65,6 +75,9 @@ describe("Tron on the simulator", () => {
       from: alice.base58,
       to: bob.base58,
       watched_address: bob.base58,
+      direction: "in",
+      // The chain as CAIP-2: what the node's own eth_chainId answers (its genesis block id's last 4 bytes).
+      chain: `tron:${await tronChainIdOf(devnode.url)}`,
       confirmations: 1,
       block: expect.objectContaining({ height: number, hash: blockID }),
     };

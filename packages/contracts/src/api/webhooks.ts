@@ -66,6 +66,7 @@ export {
 export {
   coverageNotificationSchema,
   deliveryExhaustedNotificationSchema,
+  NOTIFICATION_VERSION,
   notificationSchema,
   testNotificationSchema,
   transferNotificationSchema,

@@ -6,6 +6,15 @@ import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
  * re-scans, and is the notification's idempotency key for subscribers.
  */
 export const TRANSFER_EVENT_TYPES = ["transfer", "reverted"] as const;
+export const TRANSFER_DIRECTIONS = ["in", "out"] as const;
+
+/**
+ * The chain as a CAIP-2 id, read from the node's own identity: `bip122:` and the genesis hash's first
+ * 32 hex digits (Bitcoin), `eip155:` and the chain id (Ethereum), `tron:0x` and the genesis block id's
+ * last 8 hex digits (Tron, the value of its `eth_chainId`). Mainnets: `bip122:000000000019d6689c085ae165831e93`,
+ * `eip155:1`, `tron:0x2b6653dc`.
+ */
+export const chainIdSchema = z.string().regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/);
 
 export const transferMatchedSchema = z.object({
   /** Deterministic per (type, transfer, webhook, block hash, generation): a re-scan yields the same id. */
@@ -18,6 +27,14 @@ export const transferMatchedSchema = z.object({
   type: z.enum(TRANSFER_EVENT_TYPES),
   webhook_id: z.number().int().positive(),
   coin: z.enum(COINS),
+  /** The scanner always sets it; absent only in events published before it existed. */
+  chain: chainIdSchema.optional(),
+  /**
+   * "in": the watched address received (it is `to`); "out": it sent (it is `from`). A webhook watching
+   * both sides gets one event, "in". The scanner always sets it; absent only in events published
+   * before it existed (then "in" exactly when `watched_address` is `to`).
+   */
+  direction: z.enum(TRANSFER_DIRECTIONS).optional(),
   /** Asset moved: "BTC", "ETH", "TRX", a TRC-10 id or a TRC-20 symbol such as "USDT". */
   currency: z.string().min(1),
   from: z.string().nullable(),
@@ -31,7 +48,8 @@ export const transferMatchedSchema = z.object({
   token_contract: z.string().nullable(),
   txid: z.string().min(1),
   /**
-   * Output index (BTC), log index (token transfers), for an internal transfer its place in the
+   * Output index (BTC), the log's index within its transaction (token transfers; before this was
+   * stated, Ethereum events carried the index within the block), for an internal transfer its place in the
    * transaction (Ethereum: the call frame's index, depth first, top-level call 0; Tron: the index in
    * `internal_transactions`); null for a transaction's own native transfer.
    */

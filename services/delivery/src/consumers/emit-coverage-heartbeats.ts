@@ -7,6 +7,8 @@
  * `block.processed`, so all of them sit in the TRANSFERS stream at or below the stream's newest
  * sequence read here; the coverage events are stored only once the `transfer.matched` consumer has
  * acknowledged everything up to that sequence, that is stored (and numbered) every one of them.
+ * Every block also becomes its chain's tip in `processed_tips`, which the clock heartbeats cover
+ * (workers/clock-heartbeats.ts).
  */
 import type { Bus, Consumption } from "@chaingate/bus";
 import { blockProcessed, transferMatched, type EventPayload } from "@chaingate/contracts";
@@ -33,6 +35,7 @@ export function emitCoverageHeartbeats(bus: Bus, { db, onJobsQueued }: EmitCover
     durable: COVERAGE_CONSUMER,
     ackWaitMs: PROGRESS_WAIT_MS + 10_000,
     handle: async (block) => {
+      await recordTip(db, block);
       const due = await webhooksDueAt(db, block);
       if (!due.length) return;
       // Every transfer published before this block is stored (a redelivery later if that takes too long).
@@ -49,6 +52,29 @@ export function emitCoverageHeartbeats(bus: Bus, { db, onJobsQueued }: EmitCover
       if (queued) onJobsQueued();
     },
   });
+}
+
+/**
+ * The block as its chain's newest processed one; an older block redelivered does not move the tip
+ * back (a reorg's blocks come at the same height or above).
+ */
+async function recordTip(db: Kysely<DeliveryDatabase>, block: EventPayload<typeof blockProcessed>): Promise<void> {
+  await db
+    .insertInto("processed_tips")
+    .values({ coin: block.coin, chain: block.chain ?? null, height: block.height, hash: block.hash, block_time: new Date(block.time) })
+    .onConflict((c) =>
+      c
+        .column("coin")
+        .doUpdateSet((eb) => ({
+          chain: eb.ref("excluded.chain"),
+          height: eb.ref("excluded.height"),
+          hash: eb.ref("excluded.hash"),
+          block_time: eb.ref("excluded.block_time"),
+          processed_at: new Date(),
+        }))
+        .where("processed_tips.height", "<=", (eb) => eb.ref("excluded.height")),
+    )
+    .execute();
 }
 
 /** The live webhooks of the block's chain whose heartbeat falls on its height (inactive ones too: held). */

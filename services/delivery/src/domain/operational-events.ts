@@ -9,6 +9,7 @@
  *   row. Sent to the account's other webhooks, and stored in the disabled webhook's own history
  *   (held while it is off, pushed with its backlog when it is enabled again).
  */
+import { NOTIFICATION_VERSION } from "@chaingate/contracts";
 import type { JobDecision } from "./attempt-outcome.ts";
 import { TEST_EVENT_PREFIX } from "./attempt-outcome.ts";
 
@@ -38,10 +39,18 @@ export function operationalEventBody(
   recipientWebhookId: number,
   subject: Record<string, unknown>,
   createdAt: Date,
-): { event_id: string; type: OperationalEventType; webhook_id: number; subject: Record<string, unknown>; created_at: string } {
+): {
+  event_id: string;
+  type: OperationalEventType;
+  version: typeof NOTIFICATION_VERSION;
+  webhook_id: number;
+  subject: Record<string, unknown>;
+  created_at: string;
+} {
   return {
     event_id: `${OPERATIONAL_EVENT_PREFIX}${outboxId}_${recipientWebhookId}`,
     type,
+    version: NOTIFICATION_VERSION,
     webhook_id: recipientWebhookId,
     subject,
     created_at: createdAt.toISOString(),

@@ -4,7 +4,7 @@
  * "test", `test` true and an amount of zero, so a receiver that forgets to check credits nothing.
  * Not numbered (no `sequence`): it is not part of the webhook's history.
  */
-import type { Coin } from "@chaingate/contracts";
+import { NOTIFICATION_VERSION, type Coin } from "@chaingate/contracts";
 
 /** Native decimals (satoshi, wei, sun); the chain registry of issue #31 is to own this. */
 const NATIVE_DECIMALS: Record<Coin, number> = { BTC: 8, ETH: 18, TRX: 6 };
@@ -14,12 +14,17 @@ export function testEventBody(eventId: string, webhookId: number, coin: Coin, wa
     event_id: eventId,
     type: "test" as const,
     test: true as const,
+    version: NOTIFICATION_VERSION,
     webhook_id: webhookId,
     coin,
+    // The delivery service does not read nodes: a test event names no chain.
+    chain: null,
     currency: coin,
     from: null,
     to: watchedAddress ?? "",
     watched_address: watchedAddress ?? "",
+    direction: "in" as const,
+    xpub: null,
     amount: "0",
     raw_amount: "0",
     decimals: NATIVE_DECIMALS[coin],

@@ -28,6 +28,7 @@ describe("POST /api/v1/webhooks", () => {
         confirmations: 1,
         include_tokens: false,
         heartbeat_blocks: null,
+        heartbeat_seconds: null,
         last_sequence: 0,
         last_triggered_at: null,
         deleted_at: null,

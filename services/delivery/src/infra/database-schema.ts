@@ -41,6 +41,10 @@ export interface WebhooksTable {
   previous_secret_until: ColumnType<Date | null, never, Date | null>;
   /** Coverage heartbeats every this many blocks (heights divisible by it); null: none (migration 0012). */
   heartbeat_blocks: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Coverage heartbeats every this many seconds; null: none (migration 0015). */
+  heartbeat_seconds: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The next clock heartbeat is due at (or after) this; null: at the next tick (migration 0015). */
+  heartbeat_due_at: ColumnType<Date | null, never, Date | null>;
   /** The newest event sequence given (0: none yet); the next event gets one more (migration 0009). */
   last_sequence: ColumnType<number, never, number>;
   /** The newest sequence the retention deleted (0: none): a cursor before it is answered 410. */
@@ -62,6 +66,8 @@ export interface WebhookAddressesTable {
 export interface IssuedAddressesTable {
   xpub_id: number;
   address: string;
+  /** The derivation index; null for rows recorded before it was kept (migration 0014). */
+  address_index: ColumnType<number | null, number | null | undefined, number | null>;
   account_id: number;
   coin: Coin;
   issued_at: Date;
@@ -151,7 +157,19 @@ export interface OperationalEventsTable {
   created_at: ColumnType<Date, never, never>;
 }
 
+/** The newest block the scanner processed per chain, from `block.processed` (migration 0015). */
+export interface ProcessedTipsTable {
+  coin: Coin;
+  /** CAIP-2; null when the scanner's event did not say it. */
+  chain: string | null;
+  height: number;
+  hash: string;
+  block_time: Date;
+  processed_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface DeliveryDatabase {
+  processed_tips: ProcessedTipsTable;
   operational_events: OperationalEventsTable;
   delivery_jobs: DeliveryJobsTable;
   delivery_attempts: DeliveryAttemptsTable;

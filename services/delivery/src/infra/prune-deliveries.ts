@@ -27,9 +27,13 @@ export async function pruneDeliveries(db: Kysely<DeliveryDatabase>, retentionDay
     ), bounds as (
       select e.webhook_id, coalesce(h.first_held - 1, e.through) as through
         from expired e left join held h on h.webhook_id = e.webhook_id
+    ), locked as materialized (
+      -- In id order, as the consumer that numbers events locks them: the two never deadlock.
+      select w.id from webhooks w join bounds b on b.webhook_id = w.id order by w.id for update of w
     ), moved as (
       update webhooks w set pruned_through = b.through
-        from bounds b where w.id = b.webhook_id and b.through > w.pruned_through
+        from bounds b join locked l on l.id = b.webhook_id
+       where w.id = b.webhook_id and b.through > w.pruned_through
       returning w.id
     )
     delete from delivery_jobs d using bounds b

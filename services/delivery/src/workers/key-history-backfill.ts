@@ -65,9 +65,11 @@ export function startKeyHistoryBackfill({ db, readHistory, logger, onChange, wak
               account_id: ownerOfIssuedAddress(holder, { account_id: key.account_id, index: entry.index }),
               coin: key.coin,
               issued_at: entry.issued_at,
+              address_index: entry.index,
             })),
           )
-          .onConflict((c) => c.doNothing())
+          // A row recorded before indexes were kept gets its index now.
+          .onConflict((c) => c.columns(["xpub_id", "address"]).doUpdateSet({ address_index: (eb) => eb.ref("excluded.address_index") }))
           .execute();
       });
     }

@@ -23,17 +23,23 @@ export function collectMatches(index: WatchIndex, sides: TransferSides, build: (
   if (toWatchers === undefined && fromWatchers === undefined) return;
   let transfer: Transfer | undefined;
   const seen = new Set<number>();
-  const add = (webhookId: number, key: string) => {
+  const add = (webhookId: number, key: string, direction: "in" | "out") => {
     if (seen.has(webhookId)) return;
     seen.add(webhookId);
     const settings = index.settings(webhookId);
     if (!settings || (sides.optInOnly && !settings.includeTokens)) return;
     transfer ??= build();
-    into.push({ transfer, webhookId, watchedAddress: index.listedAddress(webhookId, key) ?? key, confirmations: settings.confirmations });
+    into.push({
+      transfer,
+      webhookId,
+      watchedAddress: index.listedAddress(webhookId, key) ?? key,
+      direction,
+      confirmations: settings.confirmations,
+    });
   };
-  forEachWatcher(toWatchers, (id) => add(id, sides.toKey));
+  forEachWatcher(toWatchers, (id) => add(id, sides.toKey, "in"));
   if (sides.fromKey !== undefined) {
     const fromKey = sides.fromKey;
-    forEachWatcher(fromWatchers, (id) => add(id, fromKey));
+    forEachWatcher(fromWatchers, (id) => add(id, fromKey, "out"));
   }
 }

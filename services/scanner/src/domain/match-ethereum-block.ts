@@ -127,7 +127,9 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
         matches,
       );
     }
-    for (const log of tx.logs ?? []) {
+    // A log's position is its index within the transaction, not the block's logIndex: the same
+    // transfer mined again in another block keeps its identity (and continues its generations).
+    for (const [logPosition, log] of (tx.logs ?? []).entries()) {
       const logToken = tokens.get(log.address.toLowerCase());
       if (!logToken || log.topics.length !== 3 || log.topics[0]!.slice(2).toLowerCase() !== ERC20_TRANSFER_TOPIC) continue;
       const logFrom = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
@@ -147,7 +149,7 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
             decimals: logToken.decimals,
             tokenContract: logToken.displayContract,
             txid: tx.hash,
-            position: Number(log.logIndex),
+            position: logPosition,
             executionStatus: SUCCESS,
           };
         },

@@ -36,6 +36,11 @@ export function transferKey(match: Match): string {
     .slice(0, 32);
 }
 
+/** A match stored before matches kept their side: "in" exactly when the watched address is the receiver. */
+function directionOf(match: Match): "in" | "out" {
+  return match.watchedAddress.toLowerCase() === match.transfer.to.toLowerCase() ? "in" : "out";
+}
+
 export function transferEvent(
   type: TransferEventType,
   match: Match,
@@ -53,6 +58,7 @@ export function transferEvent(
     from: t.from,
     to: t.to,
     watched_address: match.watchedAddress,
+    direction: match.direction ?? directionOf(match),
     amount: t.amount,
     raw_amount: t.rawAmount,
     decimals: t.decimals,

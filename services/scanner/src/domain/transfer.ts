@@ -39,6 +39,8 @@ export interface Match {
   webhookId: number;
   /** The watched address as the webhook lists it (the receiving side when both are watched). */
   watchedAddress: string;
+  /** "in": the watched address is the receiving side; "out": the sending side. Absent in matches stored before it existed. */
+  direction?: "in" | "out";
   /** Depth the block must reach before it is notified. */
   confirmations: number;
 }

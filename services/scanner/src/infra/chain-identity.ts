@@ -5,11 +5,24 @@
  * Ethereum: `eth_chainId` and block 0's hash: a fork or dev chain can share a chain id
  * (Hardhat's 31337), and Hardhat's genesis carries its start time, so each start is a new chain.
  * Tron: block 0's `blockID` (`/wallet/getblockbynum {num: 0}`; mainnet 00000000000000001ebf…).
+ * Each identity also names the chain as events carry it, a CAIP-2 id (see `chainIdSchema`).
  */
 import type { NodeClient, NodeEndpoint } from "@chaingate/node-client";
 import type { ChainNode } from "../domain/chain-guard.ts";
 
 export type IdentityReader = (node: Pick<NodeEndpoint, "call" | "request">) => Promise<string>;
+
+/** The CAIP-2 id of the chain an identity (as its reader writes it) names. */
+export type ChainIdOf = (identity: string) => string;
+
+const genesisOf = (identity: string) => /genesis (?:0x)?([0-9a-fA-F]+)/.exec(identity)?.[1]?.toLowerCase() ?? "";
+
+/** BIP-122: the genesis block hash's first 32 hex digits. */
+export const bitcoinChainId: ChainIdOf = (identity) => `bip122:${genesisOf(identity).slice(0, 32)}`;
+/** EIP-155: the decimal chain id. */
+export const ethereumChainId: ChainIdOf = (identity) => `eip155:${/chain id (\d+)/.exec(identity)?.[1] ?? ""}`;
+/** Tron: the genesis block id's last 4 bytes, as java-tron's `eth_chainId` answers them. */
+export const tronChainId: ChainIdOf = (identity) => `tron:0x${genesisOf(identity).slice(-8)}`;
 
 export const readBitcoinIdentity: IdentityReader = async (node) => `genesis ${await node.call<string>("getblockhash", [0])}`;
 
@@ -33,11 +46,14 @@ export interface ChainIdentityCheck {
   verifyEndpoint(endpoint: NodeEndpoint): Promise<string | undefined>;
   /** The guard's view of the client. */
   node(client: NodeClient): ChainNode & { answering(): boolean };
+  /** The CAIP-2 id of the chain the guard expects; undefined until it has adopted one. */
+  chainId(): string | undefined;
 }
 
-export function createChainIdentityCheck(read: IdentityReader): ChainIdentityCheck {
+export function createChainIdentityCheck(read: IdentityReader, chainIdOf: ChainIdOf): ChainIdentityCheck {
   let expected: string | undefined;
   return {
+    chainId: () => (expected === undefined ? undefined : chainIdOf(expected)),
     async verifyEndpoint(endpoint) {
       const actual = await read(endpoint);
       return expected === undefined || actual === expected ? undefined : `serves ${actual}, not ${expected}`;

@@ -13,7 +13,15 @@ import { createTronBlockSource } from "./tron-block-source.ts";
 import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "../domain/match-ethereum-block.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import type { ChainNode } from "../domain/chain-guard.ts";
-import { createChainIdentityCheck, readBitcoinIdentity, readEthereumIdentity, readTronIdentity } from "./chain-identity.ts";
+import {
+  bitcoinChainId,
+  createChainIdentityCheck,
+  ethereumChainId,
+  readBitcoinIdentity,
+  readEthereumIdentity,
+  readTronIdentity,
+  tronChainId,
+} from "./chain-identity.ts";
 
 /** The chains the config gives a node for (the ones this scanner follows). */
 export function chainsConfigured(config: ScannerConfig): Coin[] {
@@ -33,14 +41,20 @@ export function createChainSpecs(
   onCall?: (coin: Coin) => NodeCallObserver,
   /** The Ethereum node refuses the configured trace method (why), or traces again (null). */
   onCallTraces?: (coin: Coin, refusal: string | null) => void,
-): { specs: Array<ChainFollowerSpec<unknown>>; nodes: ChainNodes; close(): Promise<void> } {
+): {
+  specs: Array<ChainFollowerSpec<unknown>>;
+  nodes: ChainNodes;
+  /** The CAIP-2 id of the chain a coin's guard expects (events carry it); undefined before the guard adopted one. */
+  chainId(coin: Coin): string | undefined;
+  close(): Promise<void>;
+} {
   const specs: Array<ChainFollowerSpec<unknown>> = [];
   const clients: NodeClient[] = [];
   const nodes: ChainNodes = {};
   const checks = {
-    BTC: createChainIdentityCheck(readBitcoinIdentity),
-    ETH: createChainIdentityCheck(readEthereumIdentity),
-    TRX: createChainIdentityCheck(readTronIdentity),
+    BTC: createChainIdentityCheck(readBitcoinIdentity, bitcoinChainId),
+    ETH: createChainIdentityCheck(readEthereumIdentity, ethereumChainId),
+    TRX: createChainIdentityCheck(readTronIdentity, tronChainId),
   };
   /** A chain's client options beyond its URLs: metrics and the identity check. */
   const watched = (coin: Coin) => ({ verifyEndpoint: checks[coin].verifyEndpoint, ...(onCall ? { onCall: onCall(coin) } : {}) });
@@ -109,5 +123,10 @@ export function createChainSpecs(
       demoteNode: (reason: string) => node.demoteCurrent(reason),
     } as ChainFollowerSpec<TronBlockData> as ChainFollowerSpec<unknown>);
   }
-  return { specs, nodes, close: async () => void (await Promise.all(clients.map((client) => client.close()))) };
+  return {
+    specs,
+    nodes,
+    chainId: (coin) => checks[coin].chainId(),
+    close: async () => void (await Promise.all(clients.map((client) => client.close()))),
+  };
 }

@@ -3,21 +3,59 @@
  * document's `webhooks` so an integrator reads the bodies there, not in the services' code. Every
  * numbered event carries `sequence` (also in `X-Service-Sequence`); test events are not numbered.
  */
-import { transferMatchedSchema } from "../../events/transfer-matched.ts";
+import { chainIdSchema, TRANSFER_DIRECTIONS, transferMatchedSchema } from "../../events/transfer-matched.ts";
 import { COINS } from "../../events/event-contract.ts";
 import { z } from "../../zod.ts";
+
+/**
+ * The version of the bodies chaingate POSTs. A new field is added without a new version; a field
+ * removed or changed in meaning raises it. Bodies stored before versions existed (still readable by
+ * cursor within the retention) have no `version`, `direction`, `chain` or `xpub`.
+ */
+export const NOTIFICATION_VERSION = 1;
+
+const versionField = z.literal(NOTIFICATION_VERSION).openapi({
+  description: "The body's version (see the event contract in docs/events.md): fields are only ever added within one version.",
+});
+
+const chainField = chainIdSchema.nullable().openapi({
+  description:
+    "The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.",
+  example: "eip155:1",
+});
 
 const sequenceField = z.number().int().positive().openapi({
   description:
     "The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`.",
 });
 
-export const transferNotificationSchema = transferMatchedSchema.extend({ sequence: sequenceField }).openapi("TransferNotification", {
+/** The transfer fields of a notification: the scanner's event as delivery completes it (see transferNotificationBody). */
+const transferNotificationFields = transferMatchedSchema.extend({
+  version: versionField,
+  chain: chainField,
+  direction: z.enum(TRANSFER_DIRECTIONS).openapi({
+    description:
+      '"in": the watched address received (it is `to`); "out": it sent (it is `from`): notified, never a credit. A webhook watching both sides gets one event, "in".',
+  }),
+  xpub: z
+    .object({
+      id: z.number().int().positive().openapi({ description: "The extended key's id (`/api/v1/xpub/…` answers it)." }),
+      index: z.number().int().nonnegative().nullable().openapi({
+        description: "The address's derivation index; null for an address issued before the registry kept indexes.",
+      }),
+    })
+    .nullable()
+    .openapi({
+      description: "The extended key that issued `watched_address`, when chaingate issued it; null for an address listed by hand.",
+    }),
+});
+
+export const transferNotificationSchema = transferNotificationFields.extend({ sequence: sequenceField }).openapi("TransferNotification", {
   description:
     '`type` "transfer": a transfer to (or, for the spec\'s `from`, from) a watched address is in a block `confirmations` deep. "reverted": a transfer notified earlier left the best chain; the same transfer fields, a new event id. The last word on a transfer (txid, position, currency) is its event with the highest `generation`, and within one generation "reverted" comes after "transfer".',
 });
 
-export const testNotificationSchema = transferMatchedSchema
+export const testNotificationSchema = transferNotificationFields
   .omit({ type: true })
   .extend({
     type: z.literal("test"),
@@ -30,6 +68,7 @@ export const testNotificationSchema = transferMatchedSchema
   });
 
 const operationalFields = {
+  version: versionField,
   event_id: z.string().openapi({ description: "This copy's id (`evt_op_…`), also `webhook-id`: deduplicate by it." }),
   webhook_id: z.number().int().openapi({ description: "The webhook receiving this copy." }),
   sequence: sequenceField,
@@ -75,9 +114,11 @@ export const coverageNotificationSchema = z
   .object({
     event_id: z.string(),
     type: z.literal("coverage"),
+    version: versionField,
     webhook_id: z.number().int(),
     sequence: sequenceField,
     coin: z.enum(COINS),
+    chain: chainField,
     block: z
       .object({ height: z.number().int(), hash: z.string(), time: z.iso.datetime() })
       .openapi({ description: "The block the scanner processed." }),

@@ -43,6 +43,18 @@ export const heartbeatBlocksField = z
     description: `Opt-in coverage heartbeats (a chaingate addition): every block whose height is a multiple of this, a numbered \`coverage\` event says that every event for blocks up to it was sent before it (lower sequence). 1 to ${HEARTBEAT_BLOCKS_MAX}, or null (the default): none.`,
     example: 10,
   });
+export const HEARTBEAT_SECONDS_MIN = 10;
+export const HEARTBEAT_SECONDS_MAX = 86_400;
+export const heartbeatSecondsField = z
+  .number({ error: "The heartbeat seconds field must be an integer or null." })
+  .int({ error: "The heartbeat seconds field must be an integer or null." })
+  .min(HEARTBEAT_SECONDS_MIN, { error: `The heartbeat seconds field must be at least ${HEARTBEAT_SECONDS_MIN}.` })
+  .max(HEARTBEAT_SECONDS_MAX, { error: `The heartbeat seconds field must not be greater than ${HEARTBEAT_SECONDS_MAX}.` })
+  .nullable()
+  .openapi({
+    description: `Opt-in coverage heartbeats by the clock (a chaingate addition): every this many seconds, a numbered \`coverage\` event for the newest block the scanner processed on the webhook's chain, also when no block came since the last one (so silence means something is wrong, not that the chain is quiet). ${HEARTBEAT_SECONDS_MIN} to ${HEARTBEAT_SECONDS_MAX}, or null (the default): none. Combines with \`heartbeat_blocks\`.`,
+    example: 300,
+  });
 export const HELD_EVENTS_CHOICES = ["push", "skip"] as const;
 export const heldEventsField = z.enum(HELD_EVENTS_CHOICES, { error: "The held events field must be push or skip." }).openapi({
   description:

@@ -9,6 +9,7 @@ import {
   coinField,
   confirmationsField,
   heartbeatBlocksField,
+  heartbeatSecondsField,
   heldEventsField,
   includeTokensField,
   isActiveField,
@@ -27,6 +28,7 @@ export const createWebhookRequestSchema = z
     confirmations: confirmationsField.optional(),
     include_tokens: includeTokensField.optional(),
     heartbeat_blocks: heartbeatBlocksField.optional(),
+    heartbeat_seconds: heartbeatSecondsField.optional(),
   })
   .openapi("CreateWebhookRequest");
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
@@ -45,6 +47,7 @@ export const updateWebhookRequestSchema = z
     confirmations: confirmationsField.optional(),
     include_tokens: includeTokensField.optional(),
     heartbeat_blocks: heartbeatBlocksField.optional(),
+    heartbeat_seconds: heartbeatSecondsField.optional(),
   })
   .superRefine((body, context) => {
     if (body.held_events !== undefined && body.is_active !== true)

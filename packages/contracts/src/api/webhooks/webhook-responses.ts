@@ -31,6 +31,11 @@ export const webhookSchema = z
       .int()
       .nullable()
       .openapi({ description: "Coverage heartbeats every this many blocks (a chaingate addition); null: none." }),
+    heartbeat_seconds: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Coverage heartbeats every this many seconds (a chaingate addition); null: none." }),
     last_sequence: z.number().int().openapi({
       description: "The newest event's sequence (a chaingate addition; 0 before the first): compare it with the last one you handled.",
     }),

@@ -41,6 +41,7 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
       confirmations: body.confirmations ?? DEFAULT_CONFIRMATIONS,
       include_tokens: body.include_tokens ?? defaultIncludeTokens(body.coin),
       heartbeat_blocks: body.heartbeat_blocks ?? null,
+      heartbeat_seconds: body.heartbeat_seconds ?? null,
       addresses,
     });
     await sendWebhook(res, 201, toWebhook(record, isActive), repository.addressChunks(record.id));

@@ -19,6 +19,7 @@ export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] 
     confirmations: record.confirmations,
     include_tokens: record.include_tokens,
     heartbeat_blocks: record.heartbeat_blocks,
+    heartbeat_seconds: record.heartbeat_seconds,
     last_sequence: Number(record.last_sequence),
     last_triggered_at: null,
     deleted_at: null,

@@ -66,6 +66,8 @@ describe("migration 0005", () => {
         "0011-operational-events",
         "0012-heartbeats",
         "0013-secret-overlap",
+        "0014-issued-address-index",
+        "0015-clock-heartbeats",
       ]);
       const times = (await database.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).map((row) =>
         row.created_at.getTime(),

@@ -12,6 +12,8 @@ import * as watchInactiveWebhooks from "./0010-watch-inactive-webhooks.ts";
 import * as operationalEvents from "./0011-operational-events.ts";
 import * as heartbeats from "./0012-heartbeats.ts";
 import * as secretOverlap from "./0013-secret-overlap.ts";
+import * as issuedAddressIndex from "./0014-issued-address-index.ts";
+import * as clockHeartbeats from "./0015-clock-heartbeats.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -28,4 +30,6 @@ export const deliveryMigrations: MigrationList = {
   "0011-operational-events": operationalEvents,
   "0012-heartbeats": heartbeats,
   "0013-secret-overlap": secretOverlap,
+  "0014-issued-address-index": issuedAddressIndex,
+  "0015-clock-heartbeats": clockHeartbeats,
 };

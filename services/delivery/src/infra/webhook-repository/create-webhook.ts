@@ -21,6 +21,8 @@ export interface NewWebhook {
   include_tokens: boolean;
   /** Coverage heartbeats every this many blocks; none when absent or null. */
   heartbeat_blocks?: number | null | undefined;
+  /** Coverage heartbeats every this many seconds; none when absent or null. */
+  heartbeat_seconds?: number | null | undefined;
   addresses: string[];
 }
 
@@ -46,6 +48,7 @@ export async function createWebhook(context: WebhookRepositoryContext, accountId
         confirmations: webhook.confirmations,
         include_tokens: webhook.include_tokens,
         heartbeat_blocks: webhook.heartbeat_blocks ?? null,
+        heartbeat_seconds: webhook.heartbeat_seconds ?? null,
       })
       .returning("id")
       .executeTakeFirstOrThrow();

@@ -20,6 +20,7 @@ export interface WebhookUpdate {
   confirmations?: number | undefined;
   include_tokens?: boolean | undefined;
   heartbeat_blocks?: number | null | undefined;
+  heartbeat_seconds?: number | null | undefined;
   addresses?: string[] | undefined;
   secret?: string | undefined;
   /** With `secret`: how long the replaced secret keeps signing beside it (0: not at all). */
@@ -44,6 +45,11 @@ function columnsToSet(update: WebhookUpdate): Record<string, unknown> {
   if (update.confirmations !== undefined) set.confirmations = update.confirmations;
   if (update.include_tokens !== undefined) set.include_tokens = update.include_tokens;
   if (update.heartbeat_blocks !== undefined) set.heartbeat_blocks = update.heartbeat_blocks;
+  if (update.heartbeat_seconds !== undefined) {
+    set.heartbeat_seconds = update.heartbeat_seconds;
+    // A new period starts at the next tick.
+    set.heartbeat_due_at = null;
+  }
   if (update.is_active !== undefined) {
     set.is_active = update.is_active ? 1 : 0;
     if (update.is_active) {

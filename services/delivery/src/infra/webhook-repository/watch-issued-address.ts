@@ -28,8 +28,10 @@ export async function watchIssuedAddress(context: WebhookRepositoryContext, issu
         account_id: key.account_id,
         coin: key.coin,
         issued_at: issuedAt,
+        address_index: key.index,
       })
-      .onConflict((c) => c.doNothing())
+      // A row recorded before indexes were kept gets its index now.
+      .onConflict((c) => c.columns(["xpub_id", "address"]).doUpdateSet({ address_index: (eb) => eb.ref("excluded.address_index") }))
       .execute();
     let watched = 0;
     for (const id of await lockWebhooksNamingKey(trx, key)) {

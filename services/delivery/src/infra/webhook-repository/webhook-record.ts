@@ -11,6 +11,7 @@ export interface WebhookRecord {
   confirmations: number;
   include_tokens: boolean;
   heartbeat_blocks: number | null;
+  heartbeat_seconds: number | null;
   last_sequence: number;
   failure_count: number;
   version: number;
@@ -32,6 +33,7 @@ export const WEBHOOK_RECORD_COLUMNS = [
   "confirmations",
   "include_tokens",
   "heartbeat_blocks",
+  "heartbeat_seconds",
   "last_sequence",
   "failure_count",
   "version",

@@ -59,3 +59,13 @@ export async function waitUntilProcessed(
     timeoutMs,
   );
 }
+
+/** The height of the newest `coin` block the scanner at `scannerUrl` processed (`scanner_height`); 0 before any, or while it restarts. */
+export async function scannedHeight(scannerUrl: string, coin: ScannedCoin): Promise<number> {
+  try {
+    const metrics = await (await fetch(`${scannerUrl}/metrics`)).text();
+    return Number(new RegExp(`scanner_height\\{chain="${coin.toLowerCase()}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}

@@ -56,8 +56,11 @@ export async function payTrxInternally(drill: HostileDrill): Promise<void> {
 }
 
 /** Where `payment` is in the final best chain, read from the node itself; null when it is in no block. */
-export async function finalPlace(drill: HostileDrill, payment: Payment): Promise<FinalPlace | null> {
-  const { node, anvil, tron } = drill;
+export async function finalPlace(
+  peers: Pick<HostileDrill, "node" | "anvil" | "tron">,
+  payment: Pick<Payment, "coin" | "txid">,
+): Promise<FinalPlace | null> {
+  const { node, anvil, tron } = peers;
   if (payment.coin === "BTC") {
     const tx = await node.walletRpc<{ confirmations: number; blockhash?: string; blocktime?: number }>("gettransaction", [payment.txid]);
     return tx.confirmations > 0 && tx.blockhash ? { block: tx.blockhash, timeMs: tx.blocktime! * 1_000 } : null;

@@ -1204,7 +1204,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A coverage heartbeat (opt-in, `heartbeat_blocks`) */
+        /** A coverage heartbeat (opt-in, `heartbeat_blocks` or `heartbeat_seconds`) */
         post: operations["notification_coverage"];
         delete?: never;
         options?: never;
@@ -8622,6 +8622,42 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_id": "evt_3f6c1d0b9a8e4c2f7d5b1a0e9c8d7f6a",
+                 *       "type": "transfer",
+                 *       "webhook_id": 42,
+                 *       "coin": "ETH",
+                 *       "chain": "eip155:1",
+                 *       "direction": "in",
+                 *       "currency": "USDT",
+                 *       "from": "0x28c6c06298d514db089934071355e5743bf21d60",
+                 *       "to": "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+                 *       "watched_address": "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+                 *       "xpub": {
+                 *         "id": 7,
+                 *         "index": 12
+                 *       },
+                 *       "amount": "250.5",
+                 *       "raw_amount": "250500000",
+                 *       "decimals": 6,
+                 *       "token_contract": "0xdac17f958d2ee523a2206206994597c13d831ec7",
+                 *       "txid": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *       "position": 0,
+                 *       "internal": false,
+                 *       "trace_address": null,
+                 *       "block": {
+                 *         "height": 21000000,
+                 *         "hash": "0x9b83c12c69edb74f6c8dd5d052765c1adf940e320bd1291696e6fa07829eee71",
+                 *         "time": "2024-10-18T12:34:47.000Z"
+                 *       },
+                 *       "execution_status": "SUCCESS",
+                 *       "confirmations": 12,
+                 *       "generation": 0,
+                 *       "version": 1,
+                 *       "sequence": 1834
+                 *     }
+                 */
                 "application/json": components["schemas"]["TransferNotification"];
             };
         };
@@ -8670,6 +8706,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "version": 1,
+                 *       "event_id": "evt_op_311_42",
+                 *       "webhook_id": 42,
+                 *       "sequence": 1836,
+                 *       "created_at": "2024-10-19T16:02:10.000Z",
+                 *       "type": "delivery.exhausted",
+                 *       "subject": {
+                 *         "webhook_id": 43,
+                 *         "coin": "BTC",
+                 *         "event_id": "evt_b07c5e2d1a9f8e7d6c5b4a3928170f6e",
+                 *         "sequence": 977,
+                 *         "attempts": 9,
+                 *         "last_status": 503,
+                 *         "last_error": null
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DeliveryExhaustedNotification"];
             };
         };
@@ -8718,6 +8773,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "version": 1,
+                 *       "event_id": "evt_op_312_42",
+                 *       "webhook_id": 42,
+                 *       "sequence": 1837,
+                 *       "created_at": "2024-10-19T16:02:11.000Z",
+                 *       "type": "webhook.disabled",
+                 *       "subject": {
+                 *         "webhook_id": 43,
+                 *         "coin": "BTC",
+                 *         "failed_deliveries": 20,
+                 *         "last_sequence": 990
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookDisabledNotification"];
             };
         };
@@ -8766,6 +8837,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_id": "evt_cov_42_eth_t5824211",
+                 *       "type": "coverage",
+                 *       "version": 1,
+                 *       "webhook_id": 42,
+                 *       "sequence": 1835,
+                 *       "coin": "ETH",
+                 *       "chain": "eip155:1",
+                 *       "block": {
+                 *         "height": 21000011,
+                 *         "hash": "0x1f0e8d6c4b2a09f8e7d6c5b4a3928170f6e5d4c3b2a1908f7e6d5c4b3a291807",
+                 *         "time": "2024-10-18T12:37:00.000Z"
+                 *       },
+                 *       "confirmed_height": 21000000
+                 *     }
+                 */
                 "application/json": components["schemas"]["CoverageNotification"];
             };
         };
@@ -8814,6 +8902,40 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "event_id": "test_1b4e28ba-2fa1-4d2b-883f-0016d3cca427",
+                 *       "type": "test",
+                 *       "test": true,
+                 *       "version": 1,
+                 *       "webhook_id": 42,
+                 *       "coin": "ETH",
+                 *       "chain": null,
+                 *       "currency": "ETH",
+                 *       "from": null,
+                 *       "to": "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+                 *       "watched_address": "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+                 *       "direction": "in",
+                 *       "xpub": null,
+                 *       "amount": "0",
+                 *       "raw_amount": "0",
+                 *       "decimals": 18,
+                 *       "token_contract": null,
+                 *       "txid": "0000000000000000000000000000000000000000000000000000000000000000",
+                 *       "position": null,
+                 *       "internal": false,
+                 *       "trace_address": null,
+                 *       "block": {
+                 *         "height": 0,
+                 *         "hash": "0000000000000000000000000000000000000000000000000000000000000000",
+                 *         "time": "2024-10-18T12:40:00.000Z"
+                 *       },
+                 *       "execution_status": "SUCCESS",
+                 *       "confirmations": 1,
+                 *       "generation": 0,
+                 *       "created_at": "2024-10-18T12:40:00.000Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TestNotification"];
             };
         };

@@ -26,6 +26,13 @@ import {
   transferNotificationSchema,
   webhookDisabledNotificationSchema,
 } from "./webhooks/notification-schemas.ts";
+import {
+  coverageNotificationExample,
+  deliveryExhaustedNotificationExample,
+  testNotificationExample,
+  transferNotificationExample,
+  webhookDisabledNotificationExample,
+} from "./webhooks/notification-examples.ts";
 
 export {
   WEBHOOK_ADDRESS_MAX_CHARS,
@@ -295,24 +302,38 @@ export function registerNotificationWebhooks(registry: OpenAPIRegistry): void {
         "Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins).",
     },
   };
-  const events: Array<[string, string, string, z.ZodType]> = [
-    ["transfer", "TransferNotification", "A transfer, or a revert of one (`type` transfer | reverted)", transferNotificationSchema],
+  const events: Array<[string, string, string, z.ZodType, object]> = [
+    [
+      "transfer",
+      "TransferNotification",
+      "A transfer, or a revert of one (`type` transfer | reverted)",
+      transferNotificationSchema,
+      transferNotificationExample,
+    ],
     [
       "delivery.exhausted",
       "DeliveryExhaustedNotification",
       "A delivery of another webhook of the account ran out of attempts",
       deliveryExhaustedNotificationSchema,
+      deliveryExhaustedNotificationExample,
     ],
     [
       "webhook.disabled",
       "WebhookDisabledNotification",
       "A webhook of the account was disabled after 20 failed deliveries",
       webhookDisabledNotificationSchema,
+      webhookDisabledNotificationExample,
     ],
-    ["coverage", "CoverageNotification", "A coverage heartbeat (opt-in, `heartbeat_blocks`)", coverageNotificationSchema],
-    ["test", "TestNotification", "A test event (`POST /api/v1/webhooks/{webhook}/test`)", testNotificationSchema],
+    [
+      "coverage",
+      "CoverageNotification",
+      "A coverage heartbeat (opt-in, `heartbeat_blocks` or `heartbeat_seconds`)",
+      coverageNotificationSchema,
+      coverageNotificationExample,
+    ],
+    ["test", "TestNotification", "A test event (`POST /api/v1/webhooks/{webhook}/test`)", testNotificationSchema, testNotificationExample],
   ];
-  for (const [type, component, summary, schema] of events) {
+  for (const [type, component, summary, schema, example] of events) {
     // Named explicitly: the generator collects components from paths only, not from webhooks.
     registry.register(component, schema);
     registry.registerWebhook({
@@ -321,7 +342,7 @@ export function registerNotificationWebhooks(registry: OpenAPIRegistry): void {
       tags: TAG,
       summary,
       operationId: `notification_${type.replace(".", "_")}`,
-      request: { headers, body: { required: true, content: { "application/json": { schema } } } },
+      request: { headers, body: { required: true, content: { "application/json": { schema, example } } } },
       responses: answers,
     });
   }

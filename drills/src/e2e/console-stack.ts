@@ -43,6 +43,8 @@ export interface ConsoleStack {
   receiver: LocalReceiver;
   browser: Browser;
   account: { accountId: number; key: string };
+  /** The file's bus, which the delivery service reads `transfer.matched` from. */
+  bus: TestBus;
   /** Every URL the browser requested and every problem its pages reported, over the whole file. */
   requestedUrls: string[];
   pageProblems: string[];
@@ -56,7 +58,7 @@ export async function startConsoleStack(database: TestDatabase, bus: TestBus): P
   let consoleDir: string | undefined;
   let delivery: Awaited<ReturnType<typeof startTestDelivery>> | undefined;
   let xpub: Awaited<ReturnType<typeof startTestXpub>> | undefined;
-  const stack = { requestedUrls: [] as string[], pageProblems: [] as string[], endpointDown: true } as ConsoleStack;
+  const stack = { requestedUrls: [] as string[], pageProblems: [] as string[], endpointDown: true, bus } as ConsoleStack;
   stack.close = async () => {
     await stack.browser?.close();
     await stack.gateway?.close();

@@ -31,6 +31,7 @@ import {
   type ConsoleStack,
 } from "./console-stack.ts";
 import { PRODUCT_START_MS } from "../testing/drill-fixtures.ts";
+import { seeEventsBySequence } from "./console-events.ts";
 
 const it = consoleTest;
 /** Any test may be the first one run (with -t): the console is built and the services start inside it. */
@@ -192,10 +193,11 @@ describe("the console on a desktop (1280 px)", () => {
   );
 
   it(
-    "signs in with the new key: a webhook, a test event delivered in the log, the secret rotated",
+    "signs in with the new key: a webhook, a test event delivered in the log, the secret rotated, two deposits as events 1 and 2",
     { timeout: 90_000 + PRODUCT_START_MS },
     async ({ consoleStack: stack, desktopPage: page }) => {
       await createWebhookAndDeliverTestEvents(stack, page, newKey);
+      await seeEventsBySequence(stack, page);
     },
   );
 

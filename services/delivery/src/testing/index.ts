@@ -4,6 +4,7 @@ export { startDeliveryProcess, type DeliveryProcess } from "./start-delivery-pro
 export { callAsAccount } from "./call-as-account.ts";
 export { callAtEdge } from "./call-at-edge.ts";
 export { startBlackholeServer, type BlackholeServer } from "./blackhole-server.ts";
+export { publishTransfers } from "./publish-transfers.ts";
 export { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from "./local-receiver.ts";
 export {
   SAMPLE_ADDRESSES,

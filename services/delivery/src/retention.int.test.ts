@@ -4,7 +4,9 @@
  * prunes (at start, then hourly); pending ones of any age and younger finished ones are kept.
  */
 import { transferMatched } from "@chaingate/contracts";
+import pg from "pg";
 import { expect } from "vitest";
+import { pruneDeliveries } from "./infra/prune-deliveries.ts";
 import { transferFor, type DeliveryHarness } from "./testing/index.ts";
 import { deliveryTest } from "./testing/delivery-fixtures.ts";
 
@@ -92,4 +94,38 @@ it("deletes finished deliveries past retention with their attempts; keeps pendin
     "evt_waiting",
     youngDelivered.event_id,
   ]);
+});
+
+it("the prune locks the webhooks it moves in id order, as the consumer that numbers events does: the two never deadlock", async ({
+  harness,
+  deliveryDb,
+}) => {
+  const [first, second] = [await harness.createWebhook({ path: "/order-1" }), await harness.createWebhook({ path: "/order-2" })];
+  for (const webhook of [first, second]) {
+    const event = transferFor(webhook.id);
+    await harness.bus.publish(transferMatched, event);
+    await ageDays(harness, await jobOf(harness, event.event_id, "delivered"), RETENTION_DAYS + 1);
+  }
+  // The first webhook's row gets a new version behind the second's: a scan of the table meets the second first.
+  await harness.query(`update delivery.webhooks set updated_at = now() where id = $1`, [first.id]);
+  const consumer = new pg.Client({ connectionString: harness.database.connectionString });
+  await consumer.connect();
+  try {
+    // As the consumer does: the batch's webhooks locked in id order, the first now…
+    await consumer.query(`begin`);
+    await consumer.query(`select id from delivery.webhooks where id = $1 for update`, [first.id]);
+    const pruned = pruneDeliveries(deliveryDb.db, RETENTION_DAYS);
+    await expect
+      .poll(
+        async () =>
+          (await harness.query(`select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).length,
+      )
+      .toBeGreaterThan(0);
+    // …the second once the prune waits. A prune holding the second while waiting for the first: a deadlock, one of the two aborted.
+    await consumer.query(`select id from delivery.webhooks where id = $1 for update`, [second.id]);
+    await consumer.query(`commit`);
+    expect(await pruned).toBe(2);
+  } finally {
+    await consumer.end();
+  }
 });

@@ -56,6 +56,18 @@ describe("the shared rate limit", () => {
     expect(count).toBeLessThanOrEqual(rate + Math.floor(((performance.now() - startedMs) / 1000) * rate));
   });
 
+  it("leases no more than the requests still waiting: two requests on one replica leave the third token to the other", async ({
+    gatewayDb: database,
+  }) => {
+    // Lease size 1: the second request joins the first one's lease and, when that is spent, asks for
+    // its own. Counting the first as still waiting (it leaves a moment later) leased two tokens and
+    // stranded one on this replica until it lapsed, while the other replica was refused.
+    const [busy, other] = [1, 2].map(() => createSharedRateLimit(database.db, 3, silent()));
+    const keyId = nextKeyId++;
+    expect(await Promise.all([busy!.take(keyId), busy!.take(keyId)])).toEqual([0, 0]);
+    expect(await other!.take(keyId)).toBe(0);
+  });
+
   it("keeps account buckets apart from key buckets: the same id is two buckets", async ({ gatewayDb: database }) => {
     const id = nextKeyId++;
     const perKey = createSharedRateLimit(database.db, 2, silent(), "key");

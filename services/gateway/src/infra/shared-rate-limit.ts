@@ -55,14 +55,53 @@ interface LeaseAnswer {
   retryAfterSeconds: number;
 }
 
+/** Refills the bucket of `id` to now and takes up to `wanted` whole tokens, in one atomic statement; undefined when it has no bucket yet. */
+async function takeFromBucket(
+  db: Kysely<GatewayDatabase>,
+  buckets: RateLimitBuckets,
+  requestsPerSecond: number,
+  id: number,
+  wanted: number,
+): Promise<number | undefined> {
+  const [table, idColumn] = [sql.id(BUCKET_TABLES[buckets].table), sql.id(BUCKET_TABLES[buckets].id)];
+  const capacity = Math.max(1, requestsPerSecond);
+  const { rows } = await sql<{ refilled: number }>`
+    with bucket as (
+      select ${idColumn} as id, least(${capacity}::float8, tokens + greatest(0, extract(epoch from clock_timestamp() - refilled_at)) * ${requestsPerSecond}::float8) as refilled
+        from ${table} where ${idColumn} = ${id} for update
+    )
+    update ${table} b set tokens = bucket.refilled - least(${wanted}::float8, floor(bucket.refilled)), refilled_at = clock_timestamp()
+      from bucket where b.${idColumn} = bucket.id
+    returning bucket.refilled`.execute(db);
+  return rows[0] === undefined ? undefined : Number(rows[0].refilled);
+}
+
+/** Up to `wanted` tokens from the shared bucket of `id` (made full on its first use). */
+async function leaseFromBucket(
+  db: Kysely<GatewayDatabase>,
+  buckets: RateLimitBuckets,
+  requestsPerSecond: number,
+  id: number,
+  wanted: number,
+): Promise<LeaseAnswer> {
+  let refilled = await takeFromBucket(db, buckets, requestsPerSecond, id, wanted);
+  if (refilled === undefined) {
+    // The first lease of this id (or the first after a crash emptied the unlogged table): a full bucket.
+    const [table, idColumn] = [sql.id(BUCKET_TABLES[buckets].table), sql.id(BUCKET_TABLES[buckets].id)];
+    await sql`insert into ${table} (${idColumn}, tokens, refilled_at) values (${id}, ${Math.max(1, requestsPerSecond)}, clock_timestamp())
+              on conflict (${idColumn}) do nothing`.execute(db);
+    refilled = (await takeFromBucket(db, buckets, requestsPerSecond, id, wanted)) ?? 0;
+  }
+  const granted = Math.min(wanted, Math.floor(refilled));
+  return { granted, retryAfterSeconds: granted > 0 ? 0 : secondsUntilWholeToken(refilled, requestsPerSecond) };
+}
+
 export function createSharedRateLimit(
   db: Kysely<GatewayDatabase>,
   requestsPerSecond: number,
   logger: Logger,
   buckets: RateLimitBuckets = "key",
 ): SharedRateLimit {
-  const table = sql.id(BUCKET_TABLES[buckets].table);
-  const idColumn = sql.id(BUCKET_TABLES[buckets].id);
   const capacity = Math.max(1, requestsPerSecond);
   const leaseSize = Math.max(1, Math.floor(requestsPerSecond * LEASE_SHARE_OF_RATE));
   const leases = new LRUCache<number, Lease>({ max: MAX_TRACKED_KEYS });
@@ -74,31 +113,6 @@ export function createSharedRateLimit(
   let failures = 0;
   /** Until then requests use the replica's own bucket without asking the database that just failed. */
   let fallbackUntilMs = 0;
-
-  /** Refills the bucket of `id` to now and takes up to `wanted` whole tokens, in one atomic statement; undefined when it has no bucket yet. */
-  async function takeFromBucket(id: number, wanted: number): Promise<number | undefined> {
-    const { rows } = await sql<{ refilled: number }>`
-      with bucket as (
-        select ${idColumn} as id, least(${capacity}::float8, tokens + greatest(0, extract(epoch from clock_timestamp() - refilled_at)) * ${requestsPerSecond}::float8) as refilled
-          from ${table} where ${idColumn} = ${id} for update
-      )
-      update ${table} b set tokens = bucket.refilled - least(${wanted}::float8, floor(bucket.refilled)), refilled_at = clock_timestamp()
-        from bucket where b.${idColumn} = bucket.id
-      returning bucket.refilled`.execute(db);
-    return rows[0] === undefined ? undefined : Number(rows[0].refilled);
-  }
-
-  async function leaseTokens(id: number, wanted: number): Promise<LeaseAnswer> {
-    let refilled = await takeFromBucket(id, wanted);
-    if (refilled === undefined) {
-      // The first lease of this id (or the first after a crash emptied the unlogged table): a full bucket.
-      await sql`insert into ${table} (${idColumn}, tokens, refilled_at) values (${id}, ${capacity}, clock_timestamp())
-                on conflict (${idColumn}) do nothing`.execute(db);
-      refilled = (await takeFromBucket(id, wanted)) ?? 0;
-    }
-    const granted = Math.min(wanted, Math.floor(refilled));
-    return { granted, retryAfterSeconds: granted > 0 ? 0 : secondsUntilWholeToken(refilled, requestsPerSecond) };
-  }
 
   function spendLeased(id: number, nowMs: number): boolean {
     const lease = leases.get(id);
@@ -115,7 +129,7 @@ export function createSharedRateLimit(
     let pending = leasing.get(id);
     if (!pending) {
       const wanted = Math.min(capacity, Math.max(leaseSize, waiting.get(id) ?? 0));
-      pending = leaseTokens(id, wanted)
+      pending = leaseFromBucket(db, buckets, requestsPerSecond, id, wanted)
         .then((answer) => {
           if (answer.granted > 0) leases.set(id, { tokens: answer.granted, expiresAtMs: performance.now() + LEASE_TTL_MS });
           return answer;
@@ -126,18 +140,31 @@ export function createSharedRateLimit(
     return pending;
   }
 
+  function leave(id: number): void {
+    const left = waiting.get(id)! - 1;
+    if (left > 0) waiting.set(id, left);
+    else waiting.delete(id);
+  }
+
   async function takeShared(id: number): Promise<number> {
     waiting.set(id, (waiting.get(id) ?? 0) + 1);
+    let result: number | undefined;
     try {
-      return await takeLeased(id);
+      result = await takeLeased(id);
+      return result;
     } finally {
-      const left = waiting.get(id)! - 1;
-      if (left > 0) waiting.set(id, left);
-      else waiting.delete(id);
+      // Left already when it had its answer (see takeLeased); here only when it threw.
+      if (result === undefined) leave(id);
     }
   }
 
+  /**
+   * A request stops counting as waiting in the same step as it gets its answer: the requests that
+   * resume after it on the same lease size their next lease by the count, and one counted a moment
+   * too long would lease a token nobody here spends (stranded until it lapses, refused elsewhere).
+   */
   async function takeLeased(id: number): Promise<number> {
+    const answered = (wait: number) => (leave(id), wait);
     for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
       let answer: LeaseAnswer;
       try {
@@ -149,14 +176,14 @@ export function createSharedRateLimit(
             `shared rate limit unavailable (database); limiting per replica until it answers (${buckets} buckets)`,
           );
         fallbackUntilMs = performance.now() + FALLBACK_MS;
-        return fallback.take(id);
+        return answered(fallback.take(id));
       }
       failures = 0;
-      if (spendLeased(id, performance.now())) return 0;
-      if (answer.granted === 0) return answer.retryAfterSeconds;
+      if (spendLeased(id, performance.now())) return answered(0);
+      if (answer.granted === 0) return answered(answer.retryAfterSeconds);
       // Requests that waited before this one spent the lease: ask again.
     }
-    return 1;
+    return answered(1);
   }
 
   return {

@@ -30,6 +30,8 @@ const NOT_SETTINGS: Record<string, string> = {
   CHROMIUM_PATH: "drills/src/e2e/console-stack.ts",
   HOSTILE_NODE_SEED: "drills/src/hostile-node.int.test.ts",
   FAULT_DRILL_SEED: "drills/src/notification-faults.int.test.ts",
+  GAP_DRILL_SEED: "drills/src/gap-proof-subscription.int.test.ts",
+  BENCH_DELIVERY_SERVICE_DIR: "bench/delivery/notification-throughput.ts",
   BENCH_RSS_ADDRESSES: "bench/memory/rss-bounds.ts",
   // Code constants
   WEBHOOK_WATCHED_SQL: "services/scanner/src/testing/webhook-watched-sql.ts",

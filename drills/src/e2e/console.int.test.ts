@@ -32,6 +32,7 @@ import {
 } from "./console-stack.ts";
 import { PRODUCT_START_MS } from "../testing/drill-fixtures.ts";
 import { seeEventsBySequence } from "./console-events.ts";
+import { editAddressesAndSettings } from "./console-settings.ts";
 
 const it = consoleTest;
 /** Any test may be the first one run (with -t): the console is built and the services start inside it. */
@@ -201,21 +202,7 @@ describe("the console on a desktop (1280 px)", () => {
     },
   );
 
-  it("adds and removes pasted addresses and edits the settings", TIMEOUT, async ({ desktopPage: page }) => {
-    await page.getByLabel(/^Addresses to add or remove/).fill(`${ETH_ADDRESSES[2]}, ${ETH_ADDRESSES[0]}`);
-    await page.getByRole("button", { name: "Add 2 addresses" }).click();
-    await page.getByRole("heading", { name: "Addresses (3)" }).waitFor();
-    await page.getByLabel(/^Addresses to add or remove/).fill(ETH_ADDRESSES[1]!);
-    await page.getByRole("button", { name: "Remove 1 address" }).click();
-    await page.getByRole("heading", { name: "Addresses (2)" }).waitFor();
-    await page.getByLabel("Confirmations", { exact: true }).fill("3");
-    await page.getByLabel("Active (notifications are sent)").uncheck();
-    await page.getByRole("button", { name: "Save settings" }).click();
-    await page.getByText("Settings saved.").waitFor();
-    await page.reload();
-    await eventually(() => page.getByLabel("Confirmations", { exact: true }).inputValue()).toBe("3");
-    expect(await page.getByLabel("Active (notifications are sent)").isChecked()).toBe(false);
-  });
+  it("adds and removes pasted addresses and edits the settings", TIMEOUT, async ({ desktopPage: page }) => editAddressesAndSettings(page));
 
   it(
     "retries a failed delivery once the endpoint is back, then deletes the webhook",

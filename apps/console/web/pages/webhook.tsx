@@ -135,17 +135,29 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
   const [url, setUrl] = useState(webhook.webhook_url);
   const [active, setActive] = useState(Boolean(webhook.is_active));
   const [confirmations, setConfirmations] = useState(String(webhook.confirmations));
+  const [heartbeatBlocks, setHeartbeatBlocks] = useState(String(webhook.heartbeat_blocks ?? ""));
+  const [heartbeatSeconds, setHeartbeatSeconds] = useState(String(webhook.heartbeat_seconds ?? ""));
   useEffect(() => {
     setUrl(webhook.webhook_url);
     setActive(Boolean(webhook.is_active));
     setConfirmations(String(webhook.confirmations));
+    setHeartbeatBlocks(String(webhook.heartbeat_blocks ?? ""));
+    setHeartbeatSeconds(String(webhook.heartbeat_seconds ?? ""));
   }, [webhook]);
+  // An empty heartbeat field turns that heartbeat off.
+  const orNull = (text: string) => (text.trim() === "" ? null : Number(text));
   return (
     <form
       class="card"
       onSubmit={(event) => {
         event.preventDefault();
-        void onSave({ webhook_url: url.trim(), is_active: active, confirmations: Number(confirmations) });
+        void onSave({
+          webhook_url: url.trim(),
+          is_active: active,
+          confirmations: Number(confirmations),
+          heartbeat_blocks: orNull(heartbeatBlocks),
+          heartbeat_seconds: orNull(heartbeatSeconds),
+        });
       }}
     >
       <h2>Settings</h2>
@@ -156,23 +168,48 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
         <label for="edit-url">Webhook URL</label>
         <input id="edit-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
       </div>
-      <div class="field">
-        <label for="edit-confirmations">Confirmations</label>
-        <input
-          id="edit-confirmations"
-          type="number"
-          min={1}
-          required
-          value={confirmations}
-          onInput={(e) => setConfirmations(e.currentTarget.value)}
-        />
-      </div>
+      <NumberField id="edit-confirmations" label="Confirmations" min={1} required value={confirmations} onInput={setConfirmations} />
+      <NumberField
+        id="edit-heartbeat-blocks"
+        label="Heartbeat every N blocks (empty: none)"
+        min={1}
+        max={10000}
+        value={heartbeatBlocks}
+        onInput={setHeartbeatBlocks}
+      />
+      <NumberField
+        id="edit-heartbeat-seconds"
+        label="Heartbeat every T seconds (empty: none)"
+        min={10}
+        max={86400}
+        value={heartbeatSeconds}
+        onInput={setHeartbeatSeconds}
+      />
       <div class="field checkbox">
         <input id="edit-active" type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         <label for="edit-active">Active (notifications are sent)</label>
       </div>
       <button type="submit">Save settings</button>
     </form>
+  );
+}
+
+interface NumberFieldProps {
+  id: string;
+  label: string;
+  min: number;
+  max?: number;
+  required?: boolean;
+  value: string;
+  onInput(value: string): void;
+}
+
+function NumberField({ id, label, min, max, required, value, onInput }: NumberFieldProps) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} type="number" min={min} max={max} required={required} value={value} onInput={(e) => onInput(e.currentTarget.value)} />
+    </div>
   );
 }
 

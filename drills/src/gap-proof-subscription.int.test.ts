@@ -91,6 +91,11 @@ describe("gap-proof subscriptions (issue #30)", () => {
       expect(report.exhausted.btc + report.exhausted.trx).toBeGreaterThan(0);
       expect(report.webhooks.find((w) => w.name === "eth")!.byType["webhook.disabled"]).toBe(1);
       expect(report.ethHeldWhileDisabled).toBeGreaterThan(0);
+      // Coverage events came from both heartbeats, naming the chain the scanner read from its node.
+      for (const name of ["btc", "trx"])
+        expect(report.webhooks.find((w) => w.name === name)!.coverageChains, name).toMatchObject([
+          expect.stringMatching(/^(bip122|tron):/),
+        ]);
       expect(report.subscriber.lostSilently).toBeGreaterThan(0);
     },
     240_000 + PRODUCT_START_MS,
@@ -106,9 +111,10 @@ async function setUp(
   const btcAddresses = [await node.walletRpc<string>("getnewaddress"), await node.walletRpc<string>("getnewaddress")];
   const ethRecipient = anvil.accounts[6]!.address;
   const webhooks = {
-    btc: await product.createWebhook("BTC", btcAddresses, { confirmations: 1 }),
+    // Heartbeats from the real scanner's blocks and by the clock: numbered with the rest.
+    btc: await product.createWebhook("BTC", btcAddresses, { confirmations: 1, heartbeat_blocks: 5 }),
     eth: await product.createWebhook("ETH", [ethRecipient], { confirmations: 1 }),
-    trx: await product.createWebhook("TRX", [tron.bob.base58], { confirmations: 1 }),
+    trx: await product.createWebhook("TRX", [tron.bob.base58], { confirmations: 1, heartbeat_seconds: 10 }),
   };
   const random = seededRandom(SEED);
   const subscriber = startDrillSubscriber({
@@ -168,6 +174,7 @@ async function verdictOf(drill: GapDrill) {
       storedSequences: stored.map((e) => e.sequence),
       handledSequences: handedOut.map((n) => ("sequence" in n ? n.sequence : null)),
       sameBodies: JSON.stringify(handedOut) === JSON.stringify(stored.map((e) => e.notification)),
+      coverageChains: [...new Set(stored.flatMap((e) => (e.notification.type === "coverage" ? [e.notification.chain] : [])))],
     });
   }
   const payments: WatchedPayment[] = [];

@@ -1,6 +1,13 @@
 export { COINS, coinSubject, type Coin, type EventContract, type EventPayload, type StreamOptions } from "./event-contract.ts";
 export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
-export { chainIdSchema, transferMatched, transferMatchedSchema, TRANSFER_DIRECTIONS, TRANSFER_EVENT_TYPES } from "./transfer-matched.ts";
+export {
+  chainIdSchema,
+  directionOf,
+  transferMatched,
+  transferMatchedSchema,
+  TRANSFER_DIRECTIONS,
+  TRANSFER_EVENT_TYPES,
+} from "./transfer-matched.ts";
 export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
 export { isWatched, webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
 export { webhookAddresses, webhookAddressesSchema } from "./webhook-addresses.ts";

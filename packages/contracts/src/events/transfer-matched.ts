@@ -16,6 +16,14 @@ export const TRANSFER_DIRECTIONS = ["in", "out"] as const;
  */
 export const chainIdSchema = z.string().regex(/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/);
 
+/**
+ * The direction of a transfer that does not say it (published, or stored as a match, before
+ * directions existed): "in" exactly when the watched address is the receiver, compared ignoring case.
+ */
+export function directionOf(transfer: { watched_address: string; to: string }): (typeof TRANSFER_DIRECTIONS)[number] {
+  return transfer.watched_address.toLowerCase() === transfer.to.toLowerCase() ? "in" : "out";
+}
+
 export const transferMatchedSchema = z.object({
   /** Deterministic per (type, transfer, webhook, block hash, generation): a re-scan yields the same id. */
   event_id: z.string().min(1),

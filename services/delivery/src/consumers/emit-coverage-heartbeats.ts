@@ -3,27 +3,20 @@
  * every block whose height is a multiple of a webhook's `heartbeat_blocks`, a numbered event saying
  * that every event the scanner had found for blocks up to it was sent before it (a lower sequence).
  *
- * Why that holds: the scanner publishes a block's `transfer.matched` events before its
- * `block.processed`, so all of them sit in the TRANSFERS stream at or below the stream's newest
- * sequence read here; the coverage events are stored only once the `transfer.matched` consumer has
- * acknowledged everything up to that sequence, that is stored (and numbered) every one of them.
+ * Why that holds: see store-coverage-events.ts (stored once the `transfer.matched` consumer has
+ * acknowledged every transfer the scanner published before this block).
  * Every block also becomes its chain's tip in `processed_tips`, which the clock heartbeats cover
  * (workers/clock-heartbeats.ts).
  */
 import type { Bus, Consumption } from "@chaingate/bus";
-import { blockProcessed, transferMatched, type EventPayload } from "@chaingate/contracts";
+import { blockProcessed, type EventPayload } from "@chaingate/contracts";
 import type { Kysely } from "kysely";
 import { coverageEventBody } from "../domain/coverage-heartbeats.ts";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
-import { storeNumberedJobs } from "../infra/store-numbered-jobs.ts";
-import { TRANSFER_MATCHED_CONSUMER } from "./store-matched-transfers.ts";
+import { COVERAGE_PROGRESS_WAIT_MS, storeCoverageEvents } from "./store-coverage-events.ts";
 
 /** Durable consumer of `block.processed` (replicas share it). */
 export const COVERAGE_CONSUMER = "delivery-coverage";
-/** How often the transfer consumer's progress is read while waiting for it. */
-const PROGRESS_POLL_MS = 100;
-/** Past this the block is redelivered later (the transfer consumer is stuck: a database outage). */
-const PROGRESS_WAIT_MS = 20_000;
 
 export interface EmitCoverageHeartbeatsOptions {
   db: Kysely<DeliveryDatabase>;
@@ -33,21 +26,16 @@ export interface EmitCoverageHeartbeatsOptions {
 export function emitCoverageHeartbeats(bus: Bus, { db, onJobsQueued }: EmitCoverageHeartbeatsOptions): Promise<Consumption> {
   return bus.consume(blockProcessed, {
     durable: COVERAGE_CONSUMER,
-    ackWaitMs: PROGRESS_WAIT_MS + 10_000,
+    ackWaitMs: COVERAGE_PROGRESS_WAIT_MS + 10_000,
     handle: async (block) => {
       await recordTip(db, block);
       const due = await webhooksDueAt(db, block);
       if (!due.length) return;
-      // Every transfer published before this block is stored (a redelivery later if that takes too long).
-      await bus.waitUntilConsumed(transferMatched, TRANSFER_MATCHED_CONSUMER, { timeoutMs: PROGRESS_WAIT_MS, pollMs: PROGRESS_POLL_MS });
-      const { queued } = await db.transaction().execute((trx) =>
-        storeNumberedJobs(
-          trx,
-          due.map((webhook) => {
-            const body = coverageEventBody(webhook.id, block, webhook.confirmations);
-            return { webhookId: webhook.id, eventId: body.event_id, body, traceparent: null };
-          }),
-        ),
+      // A failure (the transfer consumer too slow) redelivers the block later.
+      const queued = await storeCoverageEvents(
+        db,
+        bus,
+        due.map((webhook) => ({ webhookId: webhook.id, body: coverageEventBody(webhook.id, block, webhook.confirmations) })),
       );
       if (queued) onJobsQueued();
     },

@@ -3,7 +3,7 @@
  * webhook (the event contract of issue #30): the body's version, the direction and chain of an event
  * published before the scanner said them, and the extended key that issued the watched address.
  */
-import { NOTIFICATION_VERSION, type EventPayload, type transferMatched } from "@chaingate/contracts";
+import { directionOf, NOTIFICATION_VERSION, type EventPayload, type transferMatched } from "@chaingate/contracts";
 
 export type TransferMatched = EventPayload<typeof transferMatched>;
 
@@ -18,7 +18,7 @@ export function transferNotificationBody(event: TransferMatched, xpub: IssuingKe
     ...event,
     version: NOTIFICATION_VERSION,
     chain: event.chain ?? null,
-    direction: event.direction ?? (event.watched_address.toLowerCase() === event.to.toLowerCase() ? "in" : "out"),
+    direction: event.direction ?? directionOf(event),
     xpub,
   };
 }

@@ -5,28 +5,24 @@
  * hears nothing for longer than its period knows something is wrong, not that the chain was quiet.
  *
  * Why it covers what it says: a tip is written when its `block.processed` arrives, which the scanner
- * publishes after the block's transfers; the events are stored only once the `transfer.matched`
- * consumer has acknowledged everything the TRANSFERS stream holds at the tick (read after the tips),
- * so every transfer up to the tip's `confirmed_height` has a lower sequence. Replicas each tick; the
- * event id names the period, so one period's event is stored once per webhook.
+ * publishes after the block's transfers, and the events are stored as store-coverage-events.ts
+ * says, at the tick (after the tips were read), so every transfer up to the tip's
+ * `confirmed_height` has a lower sequence. Replicas each tick; the event id names the period, so one
+ * period's event is stored once per webhook.
  */
 import type { Bus } from "@chaingate/bus";
-import { transferMatched, type Coin } from "@chaingate/contracts";
+import type { Coin } from "@chaingate/contracts";
 import type { Logger } from "@chaingate/logger";
 import { startBackgroundLoop } from "@chaingate/service-kit";
 import { sql, type Kysely } from "kysely";
-import { TRANSFER_MATCHED_CONSUMER } from "../consumers/store-matched-transfers.ts";
+import { storeCoverageEvents } from "../consumers/store-coverage-events.ts";
 import { clockCoverageEventId, coverageEventBody } from "../domain/coverage-heartbeats.ts";
 import type { DeliveryDatabase } from "../infra/database-schema.ts";
-import { storeNumberedJobs } from "../infra/store-numbered-jobs.ts";
 
 /** How often due heartbeats are looked for (the shortest period is 10 s). */
 export const CLOCK_HEARTBEAT_TICK_MS = 1_000;
 /** Due heartbeats handled per round; more are handled in the next round at once. */
 const BATCH = 500;
-/** Past this the round fails and is retried (the transfer consumer is stuck: a database outage). */
-const PROGRESS_WAIT_MS = 20_000;
-const PROGRESS_POLL_MS = 100;
 
 export interface ClockHeartbeatsOptions {
   db: Kysely<DeliveryDatabase>;
@@ -56,20 +52,13 @@ export function startClockHeartbeats({ db, bus, logger, onJobsQueued, tickMs = C
     round: async () => {
       const due = await dueHeartbeats(db);
       if (!due.length) return false;
-      await (
-        await bus()
-      ).waitUntilConsumed(transferMatched, TRANSFER_MATCHED_CONSUMER, {
-        timeoutMs: PROGRESS_WAIT_MS,
-        pollMs: PROGRESS_POLL_MS,
-      });
-      const { queued } = await db.transaction().execute(async (trx) => {
-        const stored = await storeNumberedJobs(trx, due.map(coverageJob));
+      // A failure (the transfer consumer too slow) is retried at a later tick.
+      const queued = await storeCoverageEvents(db, await bus(), due.map(coverageEvent), async (trx) => {
         await sql`
           update webhooks w set heartbeat_due_at = to_timestamp((d.period + 1) * w.heartbeat_seconds)
             from unnest(${due.map((d) => d.id)}::bigint[], ${due.map((d) => d.period)}::bigint[], ${due.map((d) => d.heartbeat_seconds)}::int[])
               as d(id, period, heartbeat_seconds)
            where w.id = d.id and w.heartbeat_seconds = d.heartbeat_seconds`.execute(trx);
-        return stored;
       });
       if (queued) onJobsQueued();
       return due.length === BATCH;
@@ -93,7 +82,7 @@ async function dueHeartbeats(db: Kysely<DeliveryDatabase>): Promise<DueHeartbeat
   return rows;
 }
 
-function coverageJob(due: DueHeartbeat) {
+function coverageEvent(due: DueHeartbeat) {
   const webhookId = Number(due.id);
   const block = {
     coin: due.coin,
@@ -102,6 +91,8 @@ function coverageJob(due: DueHeartbeat) {
     hash: due.hash,
     time: due.block_time.toISOString(),
   };
-  const body = coverageEventBody(webhookId, block, due.confirmations, clockCoverageEventId(webhookId, due.coin, Number(due.period)));
-  return { webhookId, eventId: body.event_id, body, traceparent: null };
+  return {
+    webhookId,
+    body: coverageEventBody(webhookId, block, due.confirmations, clockCoverageEventId(webhookId, due.coin, Number(due.period))),
+  };
 }

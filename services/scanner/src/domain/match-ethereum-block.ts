@@ -40,7 +40,6 @@ export interface EthereumLog {
   address: string;
   topics: string[];
   data: string;
-  logIndex: string;
 }
 
 export function ethereumBlockHeader(block: EthereumBlock): BlockHeader {

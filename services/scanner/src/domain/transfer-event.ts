@@ -3,7 +3,7 @@
  * processed twice (a crash, a second replica) yields the same ids, and JetStream drops the copy.
  */
 import { createHash } from "node:crypto";
-import type { EventPayload, transferMatched } from "@chaingate/contracts";
+import { directionOf, type EventPayload, type transferMatched } from "@chaingate/contracts";
 import type { BlockHeader, Match } from "./transfer.ts";
 
 export type TransferEvent = EventPayload<typeof transferMatched>;
@@ -36,11 +36,6 @@ export function transferKey(match: Match): string {
     .slice(0, 32);
 }
 
-/** A match stored before matches kept their side: "in" exactly when the watched address is the receiver. */
-function directionOf(match: Match): "in" | "out" {
-  return match.watchedAddress.toLowerCase() === match.transfer.to.toLowerCase() ? "in" : "out";
-}
-
 export function transferEvent(
   type: TransferEventType,
   match: Match,
@@ -58,7 +53,8 @@ export function transferEvent(
     from: t.from,
     to: t.to,
     watched_address: match.watchedAddress,
-    direction: match.direction ?? directionOf(match),
+    // A match stored before matches kept their side.
+    direction: match.direction ?? directionOf({ watched_address: match.watchedAddress, to: t.to }),
     amount: t.amount,
     raw_amount: t.rawAmount,
     decimals: t.decimals,

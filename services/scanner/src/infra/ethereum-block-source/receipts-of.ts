@@ -12,8 +12,11 @@ interface Receipt {
   logs: EthereumLog[];
 }
 
-/** A log's fields the matcher reads (a node's log repeats its block and transaction). */
-const leanLog = ({ address, topics, data, logIndex }: EthereumLog): EthereumLog => ({ address, topics, data, logIndex });
+/**
+ * A log's fields the matcher reads (a node's log repeats its block and transaction; its position is
+ * its place in the receipt's list, so the block's `logIndex` is not kept either).
+ */
+const leanLog = ({ address, topics, data }: EthereumLog): EthereumLog => ({ address, topics, data });
 
 async function fetchReceipts(context: EthereumSourceContext, block: EthereumBlock, notReady: NotReady): Promise<Array<Receipt | null>> {
   const { node } = context;

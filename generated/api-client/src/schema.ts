@@ -1161,6 +1161,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    pending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A transfer seen in the mempool, or its outcome (`type` pending | replaced | dropped | double_spent; opt-in, `pending`) */
+        post: operations["notification_pending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "delivery.exhausted": {
         parameters: {
             query?: never;
@@ -1271,6 +1288,55 @@ export interface components {
             execution_status: string;
             confirmations: number;
             generation?: number;
+            /**
+             * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The extended key that issued `watched_address`, when chaingate issued it; null for an address listed by hand. */
+            xpub: {
+                /** @description The extended key's id (`/api/v1/xpub/…` answers it). */
+                id: number;
+                /** @description The address's derivation index; null for an address issued before the registry kept indexes. */
+                index: number | null;
+            } | null;
+            /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
+            sequence: number;
+        };
+        /** @description Only for a webhook with `pending` on (BTC and ETH). "pending": a transaction paying (or, for the spec's `from`, spent by) a watched address is in the node's mempool, in no block yet: show it, never credit it. Then exactly one outcome: the ordinary "transfer" when it is mined (at the webhook's confirmations), or "replaced" (`conflicting_txid` took its place in the mempool and may pay less or nothing), "double_spent" (`conflicting_txid`, spending the same inputs, was mined), or "dropped" (it left the mempool without a block, see docs/events.md). A transaction first seen in a block gets no "pending". Within one `generation`, "pending" ranks below its outcome, which ranks below "transfer" and "reverted". */
+        MempoolNotification: {
+            event_id: string;
+            webhook_id: number;
+            /** @enum {string} */
+            coin: "BTC" | "ETH" | "TRX";
+            /**
+             * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
+             * @example eip155:1
+             */
+            chain: string | null;
+            /**
+             * @description "in": the watched address received (it is `to`); "out": it sent (it is `from`): notified, never a credit. A webhook watching both sides gets one event, "in".
+             * @enum {string}
+             */
+            direction: "in" | "out";
+            currency: string;
+            from: string | null;
+            to: string;
+            watched_address: string;
+            amount: string;
+            raw_amount: string;
+            decimals: number;
+            token_contract: string | null;
+            txid: string;
+            position: number | null;
+            generation?: number;
+            /** @enum {string} */
+            type: "pending" | "replaced" | "dropped" | "double_spent";
+            /** Format: date-time */
+            seen_at: string;
+            replaceable: boolean;
+            fee_rate: string | null;
+            conflicting_txid: string | null;
             /**
              * @description The body's version (see the event contract in docs/events.md): fields are only ever added within one version.
              * @enum {number}
@@ -1848,6 +1914,8 @@ export interface components {
             heartbeat_blocks: number | null;
             /** @description Coverage heartbeats every this many seconds (a chaingate addition); null: none. */
             heartbeat_seconds: number | null;
+            /** @description Whether mempool transfers are notified as `pending` events before their block (a chaingate addition; default false, always false for TRX). */
+            pending: boolean;
             /** @description The newest event's sequence (a chaingate addition; 0 before the first): compare it with the last one you handled. */
             last_sequence: number;
             last_triggered_at: null;
@@ -1891,6 +1959,8 @@ export interface components {
              * @example 300
              */
             heartbeat_seconds?: number | null;
+            /** @description Also notify transfers seen in the node's mempool before any block: a `pending` event, then exactly one outcome (`transfer` when mined, or `replaced`, `dropped`, `double_spent`). BTC and ETH; must be false for TRX (java-tron has no public mempool). Default false. */
+            pending?: boolean;
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -1935,6 +2005,8 @@ export interface components {
              * @example 300
              */
             heartbeat_seconds?: number | null;
+            /** @description Also notify transfers seen in the node's mempool before any block: a `pending` event, then exactly one outcome (`transfer` when mined, or `replaced`, `dropped`, `double_spent`). BTC and ETH; must be false for TRX (java-tron has no public mempool). Default false. */
+            pending?: boolean;
         };
         WebhookAddressBatch: {
             /** @description Watched addresses, 1 to 10000 per request, validated per coin; duplicates collapse; ETH is stored and matched lower case. */
@@ -8659,6 +8731,85 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TransferNotification"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Stop retrying this event (it is marked failed at once, counts toward auto-disable, and reports no `delivery.exhausted`). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 15 s: retried (immediately, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; ±20 %; a longer `Retry-After` wins). */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    notification_pending: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unix seconds; signed. */
+                "x-service-timestamp": string;
+                /** @description Hex HMAC-SHA256(secret, timestamp + "." + raw body), the spec's scheme. */
+                "x-service-signature": string;
+                /** @description The event id (Standard Webhooks): stable across retries and replays. */
+                "webhook-id": string;
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks `v1,<base64>` signatures, space separated. */
+                "webhook-signature": string;
+                /** @description The body's `sequence` (absent on test events). */
+                "x-service-sequence"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "evt_pnd_8d2f4a6c1e3b5d7f9a0c2e4b6d8f1a3c",
+                 *       "type": "pending",
+                 *       "webhook_id": 42,
+                 *       "coin": "ETH",
+                 *       "chain": "eip155:1",
+                 *       "direction": "in",
+                 *       "currency": "USDT",
+                 *       "from": "0x28c6c06298d514db089934071355e5743bf21d60",
+                 *       "to": "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+                 *       "watched_address": "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+                 *       "xpub": {
+                 *         "id": 7,
+                 *         "index": 12
+                 *       },
+                 *       "amount": "250.5",
+                 *       "raw_amount": "250500000",
+                 *       "decimals": 6,
+                 *       "token_contract": "0xdac17f958d2ee523a2206206994597c13d831ec7",
+                 *       "txid": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                 *       "position": 0,
+                 *       "seen_at": "2024-10-18T12:34:41.250Z",
+                 *       "replaceable": true,
+                 *       "fee_rate": "12.5",
+                 *       "conflicting_txid": null,
+                 *       "generation": 0,
+                 *       "version": 1,
+                 *       "sequence": 1833
+                 *     }
+                 */
+                "application/json": components["schemas"]["MempoolNotification"];
             };
         };
         responses: {

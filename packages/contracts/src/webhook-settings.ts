@@ -22,6 +22,12 @@ export const MAX_CONFIRMATIONS: Record<Coin, number> = { BTC: 100, ETH: 64, TRX:
  */
 export const TOKEN_REPORTING: Record<Coin, "optional" | "never" | "always"> = { BTC: "never", ETH: "optional", TRX: "always" };
 
+/**
+ * Whether a webhook of each chain may ask for `pending` (mempool) events (issue #29). Tron: the
+ * nodes expose no public mempool, so there is nothing to watch before a block.
+ */
+export const PENDING_EVENTS: Record<Coin, boolean> = { BTC: true, ETH: true, TRX: false };
+
 /** `include_tokens` when none is sent. */
 export function defaultIncludeTokens(coin: Coin): boolean {
   return TOKEN_REPORTING[coin] === "always";

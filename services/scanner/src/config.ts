@@ -19,6 +19,7 @@ export const DEFAULT_TRX_POLL_INTERVAL_MS = 300;
 import { DEFAULT_LEASE_EXPIRY_MS, DEFAULT_LEASE_POLL_MS, leaseProbeTimeoutMs } from "./infra/advisory-lease.ts";
 import { ETHEREUM_TRACE_MODES } from "./infra/ethereum-block-source/ethereum-trace-mode.ts";
 import { DEFAULT_RESET_POLL_MS } from "./domain/chain-guard.ts";
+import { DEFAULT_MEMPOOL_DROP_AFTER_MS, DEFAULT_MEMPOOL_POLL_MS } from "./domain/mempool/watch-mempool-options.ts";
 import type { Coin } from "@chaingate/contracts";
 import { CHAIN_SETTINGS, MAX_REORG_WINDOW } from "./domain/chain-settings.ts";
 
@@ -97,6 +98,16 @@ export const scannerConfigSchema = z
     SCANNER_POLL_INTERVAL_MS: env
       .positiveInt(DEFAULT_POLL_INTERVAL_MS)
       .describe("How often the BTC and ETH tip is polled when the follower is caught up (and no block announcement woke it)."),
+    MEMPOOL_POLL_INTERVAL_MS: env
+      .positiveInt(DEFAULT_MEMPOOL_POLL_MS)
+      .describe(
+        "How often the Bitcoin mempool is diffed for webhooks with `pending` on (a block announcement wakes it early). Nothing is polled while no webhook of the chain has `pending` on.",
+      ),
+    MEMPOOL_DROP_AFTER_SECONDS: env
+      .positiveInt(DEFAULT_MEMPOOL_DROP_AFTER_MS / 1000)
+      .describe(
+        "How long a pending transaction may be missing from the node's mempool, neither mined nor conflicted by a mined or replacing transaction, before it is reported `dropped`.",
+      ),
     TRX_POLL_INTERVAL_MS: env
       .positiveInt(DEFAULT_TRX_POLL_INTERVAL_MS)
       .describe("The same for Tron, which announces nothing: shorter by default (1000 or more within TronGrid's daily allowance)."),

@@ -4,13 +4,14 @@
  * per configured chain, woken early by the nodes' block announcements where configured. Its HTTP
  * server answers probes, metrics and `POST /internal/chains/:chain/block-announced` (`-blocknotify`).
  */
-import { createWakeableSleep, type WakeableSleep } from "@chaingate/backoff";
 import { connectBus } from "@chaingate/bus";
 import { blockProcessed, transferMatched, webhookAddresses, webhookChanged, webhookFeed, type Coin } from "@chaingate/contracts";
 import { createServiceMetrics, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
 import type { ScannerConfig } from "./config.ts";
 import { WatchIndex } from "./domain/watch-index.ts";
+import { createPostgresMempoolStore } from "./infra/postgres-mempool-store.ts";
+import { createMempoolWatchers } from "./scanner-service/mempool-watchers.ts";
 import { leaseProbeTimeoutMs } from "./infra/advisory-lease.ts";
 import { startChainFollowWatch } from "./infra/chain-follow-watch.ts";
 import { createChainGuards } from "./infra/chain-guards.ts";
@@ -61,7 +62,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const metrics = createServiceMetrics("scanner");
   const scannerMetrics = createScannerMetrics(metrics);
   const callTraces = trackCallTraceRefusals(config, logger, scannerMetrics);
-  const { specs, nodes, chainId, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls, callTraces.report);
+  const { specs, nodes, mempools, chainId, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls, callTraces.report);
   const sink = createJetStreamEventSink(bus, chainId);
   const guards = createChainGuards({
     specs,
@@ -74,7 +75,17 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   });
   const stop = new AbortController();
   const held = new Set<Coin>();
-  const wakes = new Map<Coin, WakeableSleep>(specs.map((spec) => [spec.coin, createWakeableSleep()]));
+  const mempoolWatchers = createMempoolWatchers({
+    coins: specs.map((spec) => spec.coin),
+    config,
+    mempools,
+    index,
+    store: createPostgresMempoolStore(database.db),
+    followerStore: store,
+    sink,
+    logger,
+  });
+  const { wakes } = mempoolWatchers;
   const announcements = await startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
 
   const leaseName = (coin: Coin) => `scanner:${coin}`;
@@ -105,6 +116,8 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     wakes,
     reorgWindows: { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW },
     followerHooks: feedWaits.followerHooks,
+    commitLocks: mempoolWatchers.commitLocks,
+    watchMempool: mempoolWatchers.watch,
   };
   // Blocks are matched only once the projection holds what the feed held at start-up.
   const running = waitForWatchFeed(() => bus.consumerProgress(webhookFeed, watchFeedConsumer.name), stop.signal, logger).then(() => {

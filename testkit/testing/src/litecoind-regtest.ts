@@ -94,6 +94,11 @@ export interface LitecoindRegtest {
    * sits in the mempool until the caller mines a block.
    */
   fundAddress(address: string, amount: number | string): Promise<string>;
+  /**
+   * Stops the node and starts it again on the same datadir, port and credentials, with
+   * `extraArgs` added for this run (e.g. `-persistmempool=0`: its mempool comes back empty).
+   */
+  restart(options?: { extraArgs?: string[] }): Promise<void>;
   /** Stops the node (RPC `stop`, SIGKILL after a timeout) and removes a temporary datadir. */
   stop(): Promise<void>;
 }
@@ -126,8 +131,9 @@ export async function startLitecoindRegtest(options: LitecoindRegtestOptions = {
   for (let attempt = 0; attempt < attempts; attempt++) {
     const rpcPort = options.rpcPort ?? (await freePort());
     try {
-      const node = await launch({ ...options, binary, rpcUser, rpcPassword, datadir, rpcPort });
-      return finishStart(node, { temporary, walletName: options.walletName ?? DEFAULT_WALLET_NAME });
+      const settings = { ...options, binary, rpcUser, rpcPassword, datadir, rpcPort };
+      const node = await launch(settings);
+      return finishStart(node, { temporary, walletName: options.walletName ?? DEFAULT_WALLET_NAME, launch: settings });
     } catch (error) {
       lastError = error;
     }
@@ -160,6 +166,9 @@ async function launch(
     ...(settings.cookieAuth ? [] : [`-rpcuser=${settings.rpcUser}`, `-rpcpassword=${settings.rpcPassword}`]),
     `-fallbackfee=${settings.fallbackFee ?? DEFAULT_FALLBACK_FEE}`,
     "-txindex=1",
+    // Bitcoin Core's mempool takes BIP125 replacements (bumpfee); Litecoin's refuses them
+    // (txn-mempool-conflict) unless told: the peer stands in for bitcoind.
+    "-mempoolreplacement=1",
     // No P2P: a test node needs no peers, and a P2P port would be one more port to collide on.
     "-listen=0",
     "-dnsseed=0",
@@ -243,23 +252,39 @@ async function launch(
   };
 }
 
-async function finishStart(node: LaunchedNode, settings: { temporary: boolean; walletName: string }): Promise<LitecoindRegtest> {
-  const { child, rpcUrl, call } = node;
-  const { walletName, temporary } = settings;
-  const walletUrl = `${rpcUrl}/wallet/${encodeURIComponent(walletName)}`;
-  const rpc = <T = unknown>(method: string, params: unknown[] = []) => call<T>(rpcUrl, method, params);
-  const walletRpc = <T = unknown>(method: string, params: unknown[] = []) => call<T>(walletUrl, method, params);
+type LaunchSettings = Parameters<typeof launch>[0];
 
-  try {
-    const loaded = await rpc<string[]>("listwallets");
-    if (!loaded.includes(walletName)) {
-      // A persistent datadir keeps its wallet between runs; a fresh one has none yet.
-      await rpc("loadwallet", [walletName]).catch(() => rpc("createwallet", [walletName]));
+async function finishStart(
+  node: LaunchedNode,
+  settings: { temporary: boolean; walletName: string; launch: LaunchSettings },
+): Promise<LitecoindRegtest> {
+  const { rpcUrl } = node;
+  const { walletName, temporary } = settings;
+  // The running process: replaced by restart().
+  let current = node;
+  const walletUrl = `${rpcUrl}/wallet/${encodeURIComponent(walletName)}`;
+  const rpc = <T = unknown>(method: string, params: unknown[] = []) => current.call<T>(rpcUrl, method, params);
+  const walletRpc = <T = unknown>(method: string, params: unknown[] = []) => current.call<T>(walletUrl, method, params);
+  const loadWallet = async () => {
+    try {
+      const loaded = await rpc<string[]>("listwallets");
+      if (!loaded.includes(walletName)) {
+        // A persistent datadir keeps its wallet between runs; a fresh one has none yet.
+        await rpc("loadwallet", [walletName]).catch(() => rpc("createwallet", [walletName]));
+      }
+    } catch (error) {
+      await killAndWait(current.child);
+      throw error;
     }
-  } catch (error) {
-    await killAndWait(child);
-    throw error;
-  }
+  };
+  const halt = async () => {
+    const { child } = current;
+    if (child.exitCode === null && child.signalCode === null) {
+      await rpc("stop").catch(() => {});
+      if (!(await waitForExit(child, STOP_TIMEOUT_MS))) await killAndWait(child);
+    }
+  };
+  await loadWallet();
 
   let miningAddress: string | undefined;
   const mine = async (blocks: number, address?: string): Promise<string[]> => {
@@ -293,12 +318,15 @@ async function finishStart(node: LaunchedNode, settings: { temporary: boolean; w
       }
       return walletRpc<string>("sendtoaddress", [address, amount]);
     },
+    async restart(options = {}) {
+      await halt();
+      const extraArgs = [...(settings.launch.extraArgs ?? []), ...(options.extraArgs ?? [])];
+      current = await launch({ ...settings.launch, extraArgs });
+      await loadWallet();
+    },
     stop() {
       stopping ??= (async () => {
-        if (child.exitCode === null && child.signalCode === null) {
-          await rpc("stop").catch(() => {});
-          if (!(await waitForExit(child, STOP_TIMEOUT_MS))) await killAndWait(child);
-        }
+        await halt();
         if (temporary) await rm(node.datadir, { recursive: true, force: true });
       })();
       return stopping;

@@ -1,8 +1,8 @@
 /** A valid `transfer.matched` payload for the bus's tests; `overrides` replace its fields. */
 import { randomBytes } from "node:crypto";
-import type { EventPayload, transferMatched } from "@chaingate/contracts";
+import type { BlockTransferPayload } from "@chaingate/contracts";
 
-export function sampleTransfer(overrides: Partial<EventPayload<typeof transferMatched>> = {}): EventPayload<typeof transferMatched> {
+export function sampleTransfer(overrides: Partial<BlockTransferPayload> = {}): BlockTransferPayload {
   return {
     event_id: "evt-1",
     webhook_id: 7,

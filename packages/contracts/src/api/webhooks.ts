@@ -22,6 +22,7 @@ import { eventsPrunedErrorSchema, webhookEventPageSchema, webhookEventsQuerySche
 import {
   coverageNotificationSchema,
   deliveryExhaustedNotificationSchema,
+  mempoolNotificationSchema,
   testNotificationSchema,
   transferNotificationSchema,
   webhookDisabledNotificationSchema,
@@ -29,6 +30,7 @@ import {
 import {
   coverageNotificationExample,
   deliveryExhaustedNotificationExample,
+  mempoolNotificationExample,
   testNotificationExample,
   transferNotificationExample,
   webhookDisabledNotificationExample,
@@ -73,6 +75,7 @@ export {
 export {
   coverageNotificationSchema,
   deliveryExhaustedNotificationSchema,
+  mempoolNotificationSchema,
   NOTIFICATION_VERSION,
   notificationSchema,
   testNotificationSchema,
@@ -309,6 +312,13 @@ export function registerNotificationWebhooks(registry: OpenAPIRegistry): void {
       "A transfer, or a revert of one (`type` transfer | reverted)",
       transferNotificationSchema,
       transferNotificationExample,
+    ],
+    [
+      "pending",
+      "MempoolNotification",
+      "A transfer seen in the mempool, or its outcome (`type` pending | replaced | dropped | double_spent; opt-in, `pending`)",
+      mempoolNotificationSchema,
+      mempoolNotificationExample,
     ],
     [
       "delivery.exhausted",

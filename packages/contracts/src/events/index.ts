@@ -3,10 +3,17 @@ export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
 export {
   chainIdSchema,
   directionOf,
+  isBlockTransfer,
+  MEMPOOL_EVENT_TYPES,
   transferMatched,
   transferMatchedSchema,
+  blockTransferSchema,
+  mempoolTransferSchema,
   TRANSFER_DIRECTIONS,
+  TRANSFER_EVENT_RANK,
   TRANSFER_EVENT_TYPES,
+  type BlockTransferPayload,
+  type MempoolTransferPayload,
 } from "./transfer-matched.ts";
 export { deliveryFailed, deliveryFailedSchema } from "./delivery-failed.ts";
 export { isWatched, webhookChanged, webhookChangedSchema, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";

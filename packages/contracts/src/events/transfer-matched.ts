@@ -6,6 +6,12 @@ import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
  * re-scans, and is the notification's idempotency key for subscribers.
  */
 export const TRANSFER_EVENT_TYPES = ["transfer", "reverted"] as const;
+/**
+ * Mempool events (issue #29), for webhooks with `pending` on: "pending" when a transaction paying a
+ * watched address enters the node's mempool, then at most one outcome of these three unless it is
+ * mined (then the "transfer" is its outcome): "replaced", "dropped", "double_spent".
+ */
+export const MEMPOOL_EVENT_TYPES = ["pending", "replaced", "dropped", "double_spent"] as const;
 export const TRANSFER_DIRECTIONS = ["in", "out"] as const;
 
 /**
@@ -24,7 +30,7 @@ export function directionOf(transfer: { watched_address: string; to: string }): 
   return transfer.watched_address.toLowerCase() === transfer.to.toLowerCase() ? "in" : "out";
 }
 
-export const transferMatchedSchema = z.object({
+export const blockTransferSchema = z.object({
   /** Deterministic per (type, transfer, webhook, block hash, generation): a re-scan yields the same id. */
   event_id: z.string().min(1),
   /**
@@ -79,12 +85,61 @@ export const transferMatchedSchema = z.object({
    * How many times this transfer (webhook, txid, position, currency) was reverted before this
    * event, in any block: a transfer notified again after a revert (its block back, A→B→A, or the
    * transaction in another block) comes under the next generation, with a new event id. The last
-   * word on a transfer is its event with the highest generation, and within one generation
-   * "reverted" comes after "transfer". The scanner
-   * always sets it; absent only in events published before generations existed (read it as 0).
+   * word on a transfer is its event with the highest generation, and within one generation they
+   * rank "pending", then its outcome ("replaced", "dropped", "double_spent"), then "transfer", then
+   * "reverted" (TRANSFER_EVENT_RANK). The scanner always sets it; absent only in events published
+   * before generations existed (read it as 0).
    */
   generation: z.number().int().nonnegative().optional(),
 });
+
+/**
+ * A transfer seen in the node's mempool (no block yet), and what became of it. The transfer fields
+ * are those of a block transfer; `block`, `execution_status` and `confirmations` are absent.
+ */
+export const mempoolTransferSchema = blockTransferSchema
+  .omit({ type: true, block: true, execution_status: true, confirmations: true, internal: true, trace_address: true })
+  .extend({
+    /**
+     * "pending": in the mempool. "replaced": left it for `conflicting_txid`, a transaction spending the
+     * same inputs (BTC, BIP125) or the same sender and nonce (ETH), which may pay the address less or
+     * nothing. "double_spent": a conflicting transaction (`conflicting_txid`) was mined. "dropped": it
+     * left the mempool, and was neither mined nor replaced, for the documented time.
+     */
+    type: z.enum(MEMPOOL_EVENT_TYPES),
+    /** When the scanner first saw it in the mempool. */
+    seen_at: z.iso.datetime(),
+    /** BTC: it signals BIP125 replaceability (itself or an unconfirmed ancestor); ETH: always true (any pending transaction can be replaced by its nonce). */
+    replaceable: z.boolean(),
+    /** BTC: sat/vB (decimal string); ETH: the gas price offered in gwei (`maxFeePerGas` or `gasPrice`); null when the node did not say. */
+    fee_rate: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .nullable(),
+    /** The transaction that took its place ("replaced", "double_spent"); null otherwise or when unknown. */
+    conflicting_txid: z.string().nullable(),
+  });
+
+/** How events of one transfer and one generation rank: the highest is the last word. */
+export const TRANSFER_EVENT_RANK: Record<(typeof TRANSFER_EVENT_TYPES)[number] | (typeof MEMPOOL_EVENT_TYPES)[number], number> = {
+  pending: 0,
+  replaced: 1,
+  dropped: 1,
+  double_spent: 1,
+  transfer: 2,
+  reverted: 3,
+};
+
+/** A "transfer"/"reverted" of a block, or a mempool event: one stream, so delivery numbers them in order. */
+export const transferMatchedSchema = z.discriminatedUnion("type", [blockTransferSchema, mempoolTransferSchema]);
+
+export type BlockTransferPayload = z.infer<typeof blockTransferSchema>;
+export type MempoolTransferPayload = z.infer<typeof mempoolTransferSchema>;
+
+/** True for a "transfer" or "reverted" (a block's), false for a mempool event. */
+export function isBlockTransfer(event: BlockTransferPayload | MempoolTransferPayload): event is BlockTransferPayload {
+  return event.type === "transfer" || event.type === "reverted";
+}
 
 export const transferMatched = {
   name: "transfer.matched",

@@ -1,13 +1,15 @@
 /**
  * The per-coin rules of a webhook's notification settings, checked once the coin is known (the
- * request schema has already checked the types): `confirmations` at most the chain's maximum, and
- * `include_tokens` only where the chain lets a webhook choose (see TOKEN_REPORTING).
+ * request schema has already checked the types): `confirmations` at most the chain's maximum,
+ * `include_tokens` only where the chain lets a webhook choose (see TOKEN_REPORTING), and `pending`
+ * only where the chain has a mempool to watch (see PENDING_EVENTS).
  */
-import { MAX_CONFIRMATIONS, TOKEN_REPORTING, type Coin } from "@chaingate/contracts";
+import { MAX_CONFIRMATIONS, PENDING_EVENTS, TOKEN_REPORTING, type Coin } from "@chaingate/contracts";
 
 export interface WebhookSettingsInput {
   confirmations?: number | undefined;
   include_tokens?: boolean | undefined;
+  pending?: boolean | undefined;
 }
 
 const TOKEN_REFUSALS: Record<"never" | "always", (coin: Coin) => string> = {
@@ -24,5 +26,9 @@ export function checkWebhookSettings(coin: Coin, settings: WebhookSettingsInput,
   const rule = TOKEN_REPORTING[coin];
   if (settings.include_tokens !== undefined && rule !== "optional" && settings.include_tokens !== (rule === "always")) {
     errors.include_tokens = [TOKEN_REFUSALS[rule](coin)];
+  }
+  // false is always accepted: a client may PUT back what it read.
+  if (settings.pending === true && !PENDING_EVENTS[coin]) {
+    errors.pending = [`The pending field must be false for ${coin} webhooks: Tron nodes have no public mempool.`];
   }
 }

@@ -29,6 +29,7 @@ describe("POST /api/v1/webhooks", () => {
         include_tokens: false,
         heartbeat_blocks: null,
         heartbeat_seconds: null,
+        pending: false,
         last_sequence: 0,
         last_triggered_at: null,
         deleted_at: null,
@@ -221,6 +222,54 @@ describe("confirmations and include_tokens", () => {
       include_tokens: false,
       is_active: 1,
     });
+  });
+});
+
+describe("pending (mempool events, issue #29)", () => {
+  it("defaults to false; stored on create and PUT, returned by every answer, carried to the scanner under a new version", async ({
+    edge,
+    watchFeed: observer,
+  }) => {
+    const plain = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH] });
+    expect(plain.body.data).toMatchObject({ pending: false });
+    await expect.poll(() => latestChange(observer, plain.body.data!.id as number), { timeout: 10_000 }).toMatchObject({ pending: false });
+    const { status, body } = await create(edge, alice, { coin: "BTC", webhook_url: URL_OK, addresses: [BTC], pending: true });
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({ pending: true });
+    const id = body.data!.id as number;
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ pending: true });
+    await expect.poll(() => latestChange(observer, id), { timeout: 10_000 }).toMatchObject({ pending: true });
+    for (const pending of [false, true]) {
+      const before = latestChange(observer, id)!.version;
+      const put = await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, { pending });
+      expect(put.status).toBe(200);
+      expect(put.body.data).toMatchObject({ pending, addresses: [BTC] });
+      await expect.poll(() => latestChange(observer, id)?.pending, { timeout: 10_000 }).toBe(pending);
+      expect(latestChange(observer, id)!.version).toBeGreaterThan(before);
+    }
+    const listed = (await call(edge, "GET", "/api/v1/webhooks?per_page=500", alice)).body.data!.find((w) => w.id === id);
+    expect(listed).toMatchObject({ pending: true });
+  });
+
+  it("422 in the spec's shape for true on TRX (no public mempool) or a non-boolean; false accepted for TRX", async ({ edge, database }) => {
+    const TRX = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+    const noMempool = "The pending field must be false for TRX webhooks: Tron nodes have no public mempool.";
+    const before = await countRows(database, "webhooks");
+    const refused = await create(edge, alice, { coin: "TRX", webhook_url: URL_OK, addresses: [TRX], pending: true });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({ message: noMempool, errors: { pending: [noMempool] } });
+    const notBoolean = await create(edge, alice, { coin: "ETH", webhook_url: URL_OK, addresses: [ETH], pending: "yes" });
+    expect(notBoolean.status).toBe(422);
+    expect(notBoolean.body.errors).toEqual({ pending: ["The pending field must be true or false."] });
+    expect(await countRows(database, "webhooks")).toBe(before);
+    const trx = await create(edge, alice, { coin: "TRX", webhook_url: URL_OK, addresses: [TRX], pending: false });
+    expect(trx.status).toBe(201);
+    expect(trx.body.data).toMatchObject({ pending: false });
+    const id = trx.body.data!.id as number;
+    const put = await call(edge, "PUT", `/api/v1/webhooks/${id}`, alice, { pending: true, is_active: false });
+    expect(put.status).toBe(422);
+    expect(put.body.errors).toEqual({ pending: [noMempool] });
+    expect((await call(edge, "GET", `/api/v1/webhooks/${id}`, alice)).body.data).toMatchObject({ pending: false, is_active: 1 });
   });
 });
 

@@ -43,6 +43,8 @@ export interface WebhooksTable {
   heartbeat_blocks: ColumnType<number | null, number | null | undefined, number | null>;
   /** Coverage heartbeats every this many seconds; null: none (migration 0015). */
   heartbeat_seconds: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Also notify transfers seen in the mempool (`pending` events; never for TRX); default false (migration 0016). */
+  pending: ColumnType<boolean, boolean | undefined, boolean>;
   /** The next clock heartbeat is due at (or after) this; null: at the next tick (migration 0015). */
   heartbeat_due_at: ColumnType<Date | null, never, Date | null>;
   /** The newest event sequence given (0: none yet); the next event gets one more (migration 0009). */

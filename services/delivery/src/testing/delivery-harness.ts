@@ -7,14 +7,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { connectBus, type Bus } from "@chaingate/bus";
-import { transferMatched, type Coin, type EventPayload } from "@chaingate/contracts";
+import { transferMatched, type BlockTransferPayload, type Coin } from "@chaingate/contracts";
 import { createTestDatabase, silentLogger, testNamespace, type TestDatabase } from "@chaingate/testing";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import { callAsAccount } from "./call-as-account.ts";
 import { startLocalReceiver, type LocalReceiver } from "./local-receiver.ts";
 import { startTestDelivery } from "./start-test-delivery.ts";
 
-export type TransferMatchedEvent = EventPayload<typeof transferMatched>;
+export type TransferMatchedEvent = BlockTransferPayload;
 
 export interface DeliveryHarness {
   database: TestDatabase;

@@ -1,5 +1,6 @@
 /** What the follower needs from the outside world; adapters in `infra/` implement these. */
 import type { Coin, EventPayload, blockProcessed } from "@chaingate/contracts";
+import type { MempoolEvent } from "./mempool/mempool-event.ts";
 import type { TransferEvent } from "./transfer-event.ts";
 import type { BlockHeader, Match } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
@@ -107,7 +108,8 @@ export type BlockProcessedEvent = EventPayload<typeof blockProcessed>;
 
 /** Where events go (JetStream, with deterministic message ids). */
 export interface EventSink {
-  publishTransfer(event: TransferEvent): Promise<void>;
+  /** A block's transfer or revert, or a mempool event (one subject, so delivery numbers them in order). */
+  publishTransfer(event: TransferEvent | MempoolEvent): Promise<void>;
   publishBlock(event: BlockProcessedEvent): Promise<void>;
 }
 

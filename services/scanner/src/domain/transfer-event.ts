@@ -3,10 +3,10 @@
  * processed twice (a crash, a second replica) yields the same ids, and JetStream drops the copy.
  */
 import { createHash } from "node:crypto";
-import { directionOf, type EventPayload, type transferMatched } from "@chaingate/contracts";
+import { directionOf, type BlockTransferPayload } from "@chaingate/contracts";
 import type { BlockHeader, Match } from "./transfer.ts";
 
-export type TransferEvent = EventPayload<typeof transferMatched>;
+export type TransferEvent = BlockTransferPayload;
 export type TransferEventType = TransferEvent["type"];
 
 /**
@@ -47,6 +47,20 @@ export function transferEvent(
   return {
     event_id: transferEventId(type, match, block.hash, generation),
     type,
+    ...transferFields(match),
+    internal: t.internal !== undefined,
+    trace_address: t.internal?.traceAddress ?? null,
+    block: { height: block.height, hash: block.hash, time: new Date(block.timeMs).toISOString() },
+    execution_status: t.executionStatus,
+    confirmations,
+    generation,
+  };
+}
+
+/** The fields of a transfer every event about it carries, block or mempool. */
+export function transferFields(match: Match) {
+  const t = match.transfer;
+  return {
     webhook_id: match.webhookId,
     coin: t.coin,
     currency: t.currency,
@@ -61,11 +75,5 @@ export function transferEvent(
     token_contract: t.tokenContract,
     txid: t.txid,
     position: t.position,
-    internal: t.internal !== undefined,
-    trace_address: t.internal?.traceAddress ?? null,
-    block: { height: block.height, hash: block.hash, time: new Date(block.timeMs).toISOString() },
-    execution_status: t.executionStatus,
-    confirmations,
-    generation,
   };
 }

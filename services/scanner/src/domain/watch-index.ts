@@ -30,6 +30,8 @@ export interface WatchedWebhookMeta {
   version: number;
   confirmations?: number | undefined;
   includeTokens?: boolean | undefined;
+  /** Also matched against the node's mempool (issue #29); absent: no. */
+  pending?: boolean | undefined;
   /** The level its addresses come in at (2^bucketBits buckets). */
   bucketBits: number;
 }
@@ -57,6 +59,8 @@ export interface WebhookSettings {
   webhookId: number;
   confirmations: number;
   includeTokens: boolean;
+  /** Mempool events too ("pending" and its outcome). */
+  pending: boolean;
 }
 
 interface IndexedWebhook extends WebhookSettings {
@@ -111,6 +115,8 @@ export class WatchIndex {
   private readonly webhooks = new Map<number, IndexedWebhook>();
   /** Meta versions of every webhook seen, removed ones too, so an old meta arriving late cannot bring one back. */
   private readonly versions = new Map<number, number>();
+  /** Counts the changes applied (settings or addresses): a reader that saw another count matches again (the mempool watcher). */
+  changes = 0;
 
   constructor(options: WatchIndexOptions = {}) {
     const filter = () => ((options.addressFilter ?? true) ? AddressFilter.build([], 0) : undefined);
@@ -133,10 +139,12 @@ export class WatchIndex {
   applyMeta(meta: WatchedWebhookMeta): MetaEffect {
     const effect = this.metaEffect(meta);
     if (effect === "ignored") return effect;
+    this.changes++;
     this.versions.set(meta.webhookId, meta.version);
     const settings = {
       confirmations: effectiveConfirmations(meta.coin, meta.confirmations),
       includeTokens: meta.includeTokens ?? false,
+      pending: meta.pending ?? false,
       version: meta.version,
     };
     if (effect === "settings") {
@@ -167,6 +175,7 @@ export class WatchIndex {
   replaceBuckets(webhookId: number, bucketBits: number, buckets: Iterable<AddressBucket>, options: { all?: boolean } = {}): boolean {
     const webhook = this.webhooks.get(webhookId);
     if (!webhook || webhook.bucketBits !== bucketBits) return false;
+    this.changes++;
     const all = options.all ?? false;
     const changes = new Map<number, readonly string[]>();
     for (const { bucket, addresses } of buckets) changes.set(bucket, addresses);
@@ -332,6 +341,12 @@ export class WatchIndex {
   /** Whether any active webhook watches this chain (a block of an unwatched chain is not matched). */
   watchesAny(coin: Coin): boolean {
     return this.byCoin[coin].size > 0;
+  }
+
+  /** Whether a webhook of `coin` has `pending` on (the mempool is read only then). */
+  wantsPending(coin: Coin): boolean {
+    for (const webhook of this.webhooks.values()) if (webhook.coin === coin && webhook.pending) return true;
+    return false;
   }
 }
 

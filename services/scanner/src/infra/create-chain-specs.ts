@@ -7,6 +7,8 @@ import type { ScannerConfig } from "../config.ts";
 import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-block.ts";
 import type { ChainFollowerSpec } from "../domain/ports.ts";
 import { createBitcoinBlockSource } from "./bitcoin-block-source.ts";
+import { createBitcoinMempoolSource } from "./bitcoin-mempool-source.ts";
+import type { MempoolSource } from "../domain/mempool/mempool-ports.ts";
 import { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "../domain/match-tron-block.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 import { createTronBlockSource } from "./tron-block-source.ts";
@@ -44,6 +46,8 @@ export function createChainSpecs(
 ): {
   specs: Array<ChainFollowerSpec<unknown>>;
   nodes: ChainNodes;
+  /** The mempools of chains that have one (issue #29): Bitcoin. */
+  mempools: Partial<Record<Coin, MempoolSource<unknown>>>;
   /** The CAIP-2 id of the chain a coin's guard expects (events carry it); undefined before the guard adopted one. */
   chainId(coin: Coin): string | undefined;
   close(): Promise<void>;
@@ -51,6 +55,7 @@ export function createChainSpecs(
   const specs: Array<ChainFollowerSpec<unknown>> = [];
   const clients: NodeClient[] = [];
   const nodes: ChainNodes = {};
+  const mempools: Partial<Record<Coin, MempoolSource<unknown>>> = {};
   const checks = {
     BTC: createChainIdentityCheck(readBitcoinIdentity, bitcoinChainId),
     ETH: createChainIdentityCheck(readEthereumIdentity, ethereumChainId),
@@ -71,6 +76,7 @@ export function createChainSpecs(
       ...watched("BTC"),
     });
     keep("BTC", node);
+    mempools.BTC = createBitcoinMempoolSource(node) as MempoolSource<unknown>;
     specs.push({
       coin: "BTC",
       source: createBitcoinBlockSource(node),
@@ -126,6 +132,7 @@ export function createChainSpecs(
   return {
     specs,
     nodes,
+    mempools,
     chainId: (coin) => checks[coin].chainId(),
     close: async () => void (await Promise.all(clients.map((client) => client.close()))),
   };

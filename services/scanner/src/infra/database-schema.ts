@@ -49,6 +49,8 @@ export interface WebhooksTable {
   version: number;
   confirmations: number | null;
   include_tokens: boolean | null;
+  /** Matched against the mempool too (issue #29). */
+  pending: ColumnType<boolean, boolean | undefined, boolean>;
   address_count: number;
   /** The level whose buckets make up its address list. */
   bucket_bits: number;
@@ -98,7 +100,30 @@ export interface LeaseRenewalsTable {
   renewed_at: Date;
 }
 
+/**
+ * Transfers seen in the mempool for webhooks with `pending` on (issue #29), one row per transfer and
+ * generation, kept until a day after their outcome: what was announced, and what became of it.
+ */
+export interface MempoolTransfersTable {
+  coin: string;
+  /** transferKey of the match: coin, txid, position, currency, webhook. */
+  transfer_key: string;
+  generation: number;
+  webhook_id: number;
+  txid: string;
+  /** The "pending" event as published; its outcome is built from it. */
+  event: ColumnType<unknown, string, string>;
+  /** What the transaction spends, as conflicts are found: outpoints "txid:n" (BTC). */
+  spends: string[];
+  /** When the scanner last found it missing from the mempool; null while it is there. */
+  left_at_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  /** null while open; then "mined" (the transfer is its outcome), "replaced", "dropped", "double_spent". */
+  outcome: string | null;
+  decided_at_ms: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
 export interface ScannerDatabase {
+  mempool_transfers: MempoolTransfersTable;
   lease_renewals: LeaseRenewalsTable;
   watch_feed_consumer: WatchFeedConsumerTable;
   watch_watermark: WatchWatermarkTable;

@@ -81,6 +81,7 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
     version: meta.version,
     confirmations: meta.confirmations,
     include_tokens: meta.include_tokens,
+    pending: meta.pending ?? false,
     address_count: meta.address_count,
     bucket_bits: meta.bucket_bits,
   };
@@ -191,6 +192,7 @@ function toMeta(row: Selectable<WebhooksTable>): WatchedWebhookMeta {
     version: row.version,
     confirmations: row.confirmations ?? undefined,
     includeTokens: row.include_tokens ?? undefined,
+    pending: row.pending,
     bucketBits: row.bucket_bits,
   };
 }

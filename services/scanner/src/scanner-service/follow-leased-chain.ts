@@ -10,6 +10,7 @@ import { acquireAdvisoryLease } from "../infra/advisory-lease.ts";
 import type { ChainGuards } from "../infra/chain-guards.ts";
 import { SCANNER_SCHEMA } from "../infra/database-schema.ts";
 import type { ScannerMetrics } from "../infra/scanner-metrics.ts";
+import type { SerialLock } from "../domain/serial-lock.ts";
 
 /** The follower's callbacks the service sets per chain. */
 export type FollowerHooks = Pick<FollowChainOptions<unknown>, "onBlock" | "onReorg" | "onNodeBehind" | "onWatchFeedBehind">;
@@ -31,6 +32,10 @@ export interface LeasedChainContext {
   reorgWindows: Record<Coin, number>;
   /** The follower hooks of one chain (metrics, readiness). */
   followerHooks: (coin: Coin) => FollowerHooks;
+  /** Per chain, shared by its follower and its mempool watcher (serial-lock.ts). */
+  commitLocks: ReadonlyMap<Coin, SerialLock>;
+  /** Follows the chain's mempool while the lease is held, for a chain that has one (issue #29). */
+  watchMempool?: (coin: Coin, signal: AbortSignal) => Promise<void> | undefined;
 }
 
 /**
@@ -67,20 +72,23 @@ export async function followLeasedChain(
     try {
       // The guard checks the node's chain and stops loudly on a wrong chain or a reorg below the window.
       await guards.guard(spec.coin).run(AbortSignal.any([stop, lease.signal]), (resetStart, signal) =>
-        followChain({
-          chain: spec,
-          ...context.follower,
-          logger: log,
-          signal,
-          fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
-          pollIntervalMs: spec.coin === "TRX" ? config.TRX_POLL_INTERVAL_MS : config.SCANNER_POLL_INTERVAL_MS,
-          wake: context.wakes.get(spec.coin)!,
-          nodeBehindFailoverMs: config.SCANNER_NODE_BEHIND_FAILOVER_MS,
-          watchGraceMs: config.SCANNER_WATCH_GRACE_MS,
-          reorgWindow: context.reorgWindows[spec.coin],
-          ...((resetStart ?? startHeight) === undefined ? {} : { startHeight: resetStart ?? startHeight }),
-          ...context.followerHooks(spec.coin),
-        }),
+        withMempoolWatch(context, spec.coin, signal, () =>
+          followChain({
+            chain: spec,
+            ...context.follower,
+            logger: log,
+            signal,
+            fetchConcurrency: config.SCANNER_FETCH_CONCURRENCY,
+            pollIntervalMs: spec.coin === "TRX" ? config.TRX_POLL_INTERVAL_MS : config.SCANNER_POLL_INTERVAL_MS,
+            wake: context.wakes.get(spec.coin)!,
+            nodeBehindFailoverMs: config.SCANNER_NODE_BEHIND_FAILOVER_MS,
+            watchGraceMs: config.SCANNER_WATCH_GRACE_MS,
+            reorgWindow: context.reorgWindows[spec.coin],
+            ...((resetStart ?? startHeight) === undefined ? {} : { startHeight: resetStart ?? startHeight }),
+            ...context.followerHooks(spec.coin),
+            commitLock: context.commitLocks.get(spec.coin)!,
+          }),
+        ),
       );
     } finally {
       held.delete(spec.coin);
@@ -88,5 +96,17 @@ export async function followLeasedChain(
       scannerMetrics.leading(spec.coin, false);
       await lease.release();
     }
+  }
+}
+
+/** Runs the chain's mempool watcher beside `follow`, and stops it when the follower ends. */
+async function withMempoolWatch(context: LeasedChainContext, coin: Coin, signal: AbortSignal, follow: () => Promise<void>): Promise<void> {
+  const ended = new AbortController();
+  const watching = context.watchMempool?.(coin, AbortSignal.any([signal, ended.signal]));
+  try {
+    await follow();
+  } finally {
+    ended.abort();
+    await watching;
   }
 }

@@ -11,6 +11,8 @@ import {
 } from "../domain/ports.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 import type { TransferEvent } from "../domain/transfer-event.ts";
+import type { MempoolEvent } from "../domain/mempool/mempool-event.ts";
+import { isBlockTransfer } from "@chaingate/contracts";
 
 /**
  * A node whose best chain the test rewrites. `view.lag` hides the newest blocks from every call (a
@@ -50,9 +52,11 @@ export function fakeChain() {
 export function recordingSink() {
   const transfers = new Map<string, TransferEvent>();
   const published: TransferEvent[] = [];
+  const mempool: MempoolEvent[] = [];
   const blocks: BlockProcessedEvent[] = [];
   const sink: EventSink = {
     async publishTransfer(event) {
+      if (!isBlockTransfer(event)) return void mempool.push(event);
       published.push(event);
       transfers.set(event.event_id, event);
     },
@@ -60,7 +64,7 @@ export function recordingSink() {
       blocks.push(event);
     },
   };
-  return { sink, transfers, published, blocks };
+  return { sink, transfers, published, mempool, blocks };
 }
 
 /**

@@ -14,11 +14,14 @@ import {
   bucketOf,
   defaultIncludeTokens,
   DEFAULT_CONFIRMATIONS,
+  isBlockTransfer,
   transferMatched,
   webhookAddresses,
   webhookChanged,
   webhookWatermark,
+  type BlockTransferPayload,
   type EventPayload,
+  type MempoolTransferPayload,
 } from "@chaingate/contracts";
 import { createTestDatabase, silentLogger, type TestDatabase } from "@chaingate/testing";
 import pg from "pg";
@@ -26,7 +29,8 @@ import type { ScannerService } from "../create-scanner-service.ts";
 import { startTestScanner } from "./start-test-scanner.ts";
 import { WEBHOOK_WATCHED_SQL } from "./webhook-watched-sql.ts";
 
-export type TransferMatched = EventPayload<typeof transferMatched>;
+export type TransferMatched = BlockTransferPayload;
+export type MempoolMatched = MempoolTransferPayload;
 export type BlockProcessed = EventPayload<typeof blockProcessed>;
 export type WebhookChanged = EventPayload<typeof webhookChanged>;
 
@@ -37,7 +41,12 @@ export type FakeRegistryChange = Partial<Omit<WebhookChanged, "address_count" | 
 export interface EventRecorder {
   bus: Bus;
   namespace: string;
+  /** The blocks' transfers and reverts, in stream order. */
   transfers: TransferMatched[];
+  /** Mempool events, in stream order. */
+  mempool: MempoolMatched[];
+  /** Every `transfer.matched`, both kinds, in stream order. */
+  all: Array<TransferMatched | MempoolMatched>;
   blocks: BlockProcessed[];
   /**
    * Publishes the webhook's buckets (every bucket of its level, empty ones too, so earlier
@@ -65,11 +74,20 @@ export async function startEventRecorder(
   const bus = await connectBus({ url: natsUrl, name: "scanner-test", logger: silentLogger, namespace });
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   const transfers: TransferMatched[] = [];
+  const mempool: MempoolMatched[] = [];
+  const all: Array<TransferMatched | MempoolMatched> = [];
   const blocks: BlockProcessed[] = [];
   /** See EventRecorder.transfersCaughtUp. */
   const transfersCaughtUp = (timeoutMs = 20_000) => bus.waitUntilConsumed(transferMatched, "test-transfers", { timeoutMs, pollMs: 20 });
   const consumptions: Consumption[] = [
-    await bus.consume(transferMatched, { durable: "test-transfers", handle: async (event) => void transfers.push(event) }),
+    await bus.consume(transferMatched, {
+      durable: "test-transfers",
+      handle: async (event) => {
+        all.push(event);
+        if (isBlockTransfer(event)) transfers.push(event);
+        else mempool.push(event);
+      },
+    }),
     // A block is recorded once the transfers published before it are: a test that saw the block reads them all.
     await bus.consume(blockProcessed, {
       durable: "test-blocks",
@@ -99,6 +117,8 @@ export async function startEventRecorder(
     bus,
     namespace,
     transfers,
+    mempool,
+    all,
     blocks,
     publishWebhook: (change) => inTurn(() => publishChange(change)),
     pauseWatermarks(paused) {

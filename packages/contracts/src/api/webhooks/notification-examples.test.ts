@@ -4,6 +4,7 @@ import { buildOpenApiDocument } from "../../openapi/build-openapi-document.ts";
 import {
   coverageNotificationExample,
   deliveryExhaustedNotificationExample,
+  mempoolNotificationExample,
   testNotificationExample,
   transferNotificationExample,
   webhookDisabledNotificationExample,
@@ -11,6 +12,7 @@ import {
 import {
   coverageNotificationSchema,
   deliveryExhaustedNotificationSchema,
+  mempoolNotificationSchema,
   notificationSchema,
   testNotificationSchema,
   transferNotificationSchema,
@@ -19,6 +21,7 @@ import {
 
 it.for([
   ["transfer", transferNotificationSchema, transferNotificationExample],
+  ["pending", mempoolNotificationSchema, mempoolNotificationExample],
   ["coverage", coverageNotificationSchema, coverageNotificationExample],
   ["delivery.exhausted", deliveryExhaustedNotificationSchema, deliveryExhaustedNotificationExample],
   ["webhook.disabled", webhookDisabledNotificationSchema, webhookDisabledNotificationExample],
@@ -39,6 +42,7 @@ it("every event type of the document's webhooks has its example", () => {
     ),
   ).toEqual({
     transfer: "transfer",
+    pending: "pending",
     "delivery.exhausted": "delivery.exhausted",
     "webhook.disabled": "webhook.disabled",
     coverage: "coverage",

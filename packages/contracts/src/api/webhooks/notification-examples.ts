@@ -40,6 +40,34 @@ export const transferNotificationExample = {
   sequence: 1834,
 };
 
+/** The same deposit while it was in the mempool, one event before its transfer. */
+export const mempoolNotificationExample = {
+  event_id: "evt_pnd_8d2f4a6c1e3b5d7f9a0c2e4b6d8f1a3c",
+  type: "pending",
+  webhook_id: WEBHOOK,
+  coin: "ETH",
+  chain: "eip155:1",
+  direction: "in",
+  currency: "USDT",
+  from: "0x28c6c06298d514db089934071355e5743bf21d60",
+  to: "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+  watched_address: "0x9f8a0c2d4e6b8a1c3e5f7a9b1d3f5e7a9c1b3d5f",
+  xpub: { id: 7, index: 12 },
+  amount: "250.5",
+  raw_amount: "250500000",
+  decimals: 6,
+  token_contract: "0xdac17f958d2ee523a2206206994597c13d831ec7",
+  txid: TOKEN_TX,
+  position: 0,
+  seen_at: "2024-10-18T12:34:41.250Z",
+  replaceable: true,
+  fee_rate: "12.5",
+  conflicting_txid: null,
+  generation: 0,
+  version: 1,
+  sequence: 1833,
+};
+
 export const coverageNotificationExample = {
   event_id: "evt_cov_42_eth_t5824211",
   type: "coverage",

@@ -3,7 +3,7 @@
  * document's `webhooks` so an integrator reads the bodies there, not in the services' code. Every
  * numbered event carries `sequence` (also in `X-Service-Sequence`); test events are not numbered.
  */
-import { chainIdSchema, TRANSFER_DIRECTIONS, transferMatchedSchema } from "../../events/transfer-matched.ts";
+import { blockTransferSchema, chainIdSchema, mempoolTransferSchema, TRANSFER_DIRECTIONS } from "../../events/transfer-matched.ts";
 import { COINS } from "../../events/event-contract.ts";
 import { z } from "../../zod.ts";
 
@@ -29,26 +29,28 @@ const sequenceField = z.number().int().positive().openapi({
     "The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`.",
 });
 
-/** The transfer fields of a notification: the scanner's event as delivery completes it (see transferNotificationBody). */
-const transferNotificationFields = transferMatchedSchema.extend({
-  version: versionField,
-  chain: chainField,
-  direction: z.enum(TRANSFER_DIRECTIONS).openapi({
-    description:
-      '"in": the watched address received (it is `to`); "out": it sent (it is `from`): notified, never a credit. A webhook watching both sides gets one event, "in".',
-  }),
-  xpub: z
-    .object({
-      id: z.number().int().positive().openapi({ description: "The extended key's id (`/api/v1/xpub/…` answers it)." }),
-      index: z.number().int().nonnegative().nullable().openapi({
-        description: "The address's derivation index; null for an address issued before the registry kept indexes.",
-      }),
-    })
-    .nullable()
-    .openapi({
-      description: "The extended key that issued `watched_address`, when chaingate issued it; null for an address listed by hand.",
-    }),
+const directionField = z.enum(TRANSFER_DIRECTIONS).openapi({
+  description:
+    '"in": the watched address received (it is `to`); "out": it sent (it is `from`): notified, never a credit. A webhook watching both sides gets one event, "in".',
 });
+
+const xpubField = z
+  .object({
+    id: z.number().int().positive().openapi({ description: "The extended key's id (`/api/v1/xpub/…` answers it)." }),
+    index: z.number().int().nonnegative().nullable().openapi({
+      description: "The address's derivation index; null for an address issued before the registry kept indexes.",
+    }),
+  })
+  .nullable()
+  .openapi({
+    description: "The extended key that issued `watched_address`, when chaingate issued it; null for an address listed by hand.",
+  });
+
+/** What delivery adds to every transfer event of the scanner (see transferNotificationBody). */
+const deliveredFields = { version: versionField, chain: chainField, direction: directionField, xpub: xpubField };
+
+/** The transfer fields of a notification: the scanner's event as delivery completes it (see transferNotificationBody). */
+const transferNotificationFields = blockTransferSchema.extend(deliveredFields);
 
 export const transferNotificationSchema = transferNotificationFields.extend({ sequence: sequenceField }).openapi("TransferNotification", {
   description:
@@ -65,6 +67,13 @@ export const testNotificationSchema = transferNotificationFields
   .openapi("TestNotification", {
     description:
       'Sent by `POST /api/v1/webhooks/{webhook}/test`, also to an inactive webhook; not numbered. Shaped like a transfer (every field a crediting code reads: the webhook\'s first address, amount "0", a zero txid and block) so that code can be exercised, but `type` "test" and `test` true.',
+  });
+
+export const mempoolNotificationSchema = mempoolTransferSchema
+  .extend({ ...deliveredFields, sequence: sequenceField })
+  .openapi("MempoolNotification", {
+    description:
+      'Only for a webhook with `pending` on (BTC and ETH). "pending": a transaction paying (or, for the spec\'s `from`, spent by) a watched address is in the node\'s mempool, in no block yet: show it, never credit it. Then exactly one outcome: the ordinary "transfer" when it is mined (at the webhook\'s confirmations), or "replaced" (`conflicting_txid` took its place in the mempool and may pay less or nothing), "double_spent" (`conflicting_txid`, spending the same inputs, was mined), or "dropped" (it left the mempool without a block, see docs/events.md). A transaction first seen in a block gets no "pending". Within one `generation`, "pending" ranks below its outcome, which ranks below "transfer" and "reverted".',
   });
 
 const operationalFields = {
@@ -135,6 +144,7 @@ export const coverageNotificationSchema = z
 /** Every body chaingate POSTs, by `type`. */
 export const notificationSchema = z.discriminatedUnion("type", [
   transferNotificationSchema,
+  mempoolNotificationSchema,
   testNotificationSchema,
   deliveryExhaustedNotificationSchema,
   webhookDisabledNotificationSchema,

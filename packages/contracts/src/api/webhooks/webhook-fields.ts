@@ -75,6 +75,10 @@ export const includeTokensField = z.boolean({ error: "The include tokens field m
   description:
     "ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition.",
 });
+export const pendingField = z.boolean({ error: "The pending field must be true or false." }).openapi({
+  description:
+    "Also notify transfers seen in the node's mempool before any block: a `pending` event, then exactly one outcome (`transfer` when mined, or `replaced`, `dropped`, `double_spent`). BTC and ETH; must be false for TRX (java-tron has no public mempool). Default false.",
+});
 export const xpubIdsField = z
   .array(
     z

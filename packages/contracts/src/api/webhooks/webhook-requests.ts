@@ -13,6 +13,7 @@ import {
   heldEventsField,
   includeTokensField,
   isActiveField,
+  pendingField,
   urlField,
   xpubIdsField,
 } from "./webhook-fields.ts";
@@ -29,6 +30,7 @@ export const createWebhookRequestSchema = z
     include_tokens: includeTokensField.optional(),
     heartbeat_blocks: heartbeatBlocksField.optional(),
     heartbeat_seconds: heartbeatSecondsField.optional(),
+    pending: pendingField.optional(),
   })
   .openapi("CreateWebhookRequest");
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequestSchema>;
@@ -48,6 +50,7 @@ export const updateWebhookRequestSchema = z
     include_tokens: includeTokensField.optional(),
     heartbeat_blocks: heartbeatBlocksField.optional(),
     heartbeat_seconds: heartbeatSecondsField.optional(),
+    pending: pendingField.optional(),
   })
   .superRefine((body, context) => {
     if (body.held_events !== undefined && body.is_active !== true)

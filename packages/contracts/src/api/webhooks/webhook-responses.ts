@@ -36,6 +36,10 @@ export const webhookSchema = z
       .int()
       .nullable()
       .openapi({ description: "Coverage heartbeats every this many seconds (a chaingate addition); null: none." }),
+    pending: z.boolean().openapi({
+      description:
+        "Whether mempool transfers are notified as `pending` events before their block (a chaingate addition; default false, always false for TRX).",
+    }),
     last_sequence: z.number().int().openapi({
       description: "The newest event's sequence (a chaingate addition; 0 before the first): compare it with the last one you handled.",
     }),

@@ -42,6 +42,7 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
       include_tokens: body.include_tokens ?? defaultIncludeTokens(body.coin),
       heartbeat_blocks: body.heartbeat_blocks ?? null,
       heartbeat_seconds: body.heartbeat_seconds ?? null,
+      pending: body.pending ?? false,
       addresses,
     });
     await sendWebhook(res, 201, toWebhook(record, isActive), repository.addressChunks(record.id));

@@ -20,6 +20,7 @@ export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] 
     include_tokens: record.include_tokens,
     heartbeat_blocks: record.heartbeat_blocks,
     heartbeat_seconds: record.heartbeat_seconds,
+    pending: record.pending,
     last_sequence: Number(record.last_sequence),
     last_triggered_at: null,
     deleted_at: null,

@@ -68,6 +68,7 @@ describe("migration 0005", () => {
         "0013-secret-overlap",
         "0014-issued-address-index",
         "0015-clock-heartbeats",
+        "0016-pending-events",
       ]);
       const times = (await database.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).map((row) =>
         row.created_at.getTime(),

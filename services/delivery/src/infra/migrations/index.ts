@@ -14,6 +14,7 @@ import * as heartbeats from "./0012-heartbeats.ts";
 import * as secretOverlap from "./0013-secret-overlap.ts";
 import * as issuedAddressIndex from "./0014-issued-address-index.ts";
 import * as clockHeartbeats from "./0015-clock-heartbeats.ts";
+import * as pendingEvents from "./0016-pending-events.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -32,4 +33,5 @@ export const deliveryMigrations: MigrationList = {
   "0013-secret-overlap": secretOverlap,
   "0014-issued-address-index": issuedAddressIndex,
   "0015-clock-heartbeats": clockHeartbeats,
+  "0016-pending-events": pendingEvents,
 };

@@ -23,6 +23,8 @@ export interface NewWebhook {
   heartbeat_blocks?: number | null | undefined;
   /** Coverage heartbeats every this many seconds; none when absent or null. */
   heartbeat_seconds?: number | null | undefined;
+  /** Also `pending` (mempool) events; false when absent. */
+  pending?: boolean | undefined;
   addresses: string[];
 }
 
@@ -49,6 +51,7 @@ export async function createWebhook(context: WebhookRepositoryContext, accountId
         include_tokens: webhook.include_tokens,
         heartbeat_blocks: webhook.heartbeat_blocks ?? null,
         heartbeat_seconds: webhook.heartbeat_seconds ?? null,
+        pending: webhook.pending ?? false,
       })
       .returning("id")
       .executeTakeFirstOrThrow();

@@ -21,6 +21,7 @@ export interface WebhookUpdate {
   include_tokens?: boolean | undefined;
   heartbeat_blocks?: number | null | undefined;
   heartbeat_seconds?: number | null | undefined;
+  pending?: boolean | undefined;
   addresses?: string[] | undefined;
   secret?: string | undefined;
   /** With `secret`: how long the replaced secret keeps signing beside it (0: not at all). */
@@ -45,6 +46,7 @@ function columnsToSet(update: WebhookUpdate): Record<string, unknown> {
   if (update.confirmations !== undefined) set.confirmations = update.confirmations;
   if (update.include_tokens !== undefined) set.include_tokens = update.include_tokens;
   if (update.heartbeat_blocks !== undefined) set.heartbeat_blocks = update.heartbeat_blocks;
+  if (update.pending !== undefined) set.pending = update.pending;
   if (update.heartbeat_seconds !== undefined) {
     set.heartbeat_seconds = update.heartbeat_seconds;
     // A new period starts at the next tick.

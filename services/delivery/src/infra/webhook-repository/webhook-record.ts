@@ -12,6 +12,7 @@ export interface WebhookRecord {
   include_tokens: boolean;
   heartbeat_blocks: number | null;
   heartbeat_seconds: number | null;
+  pending: boolean;
   last_sequence: number;
   failure_count: number;
   version: number;
@@ -34,6 +35,7 @@ export const WEBHOOK_RECORD_COLUMNS = [
   "include_tokens",
   "heartbeat_blocks",
   "heartbeat_seconds",
+  "pending",
   "last_sequence",
   "failure_count",
   "version",

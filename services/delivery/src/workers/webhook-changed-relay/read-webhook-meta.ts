@@ -9,7 +9,18 @@ export type WebhookMeta = EventPayload<typeof webhookChanged>;
 export async function readWebhookMeta(executor: Kysely<DeliveryDatabase>, webhookId: number): Promise<WebhookMeta | undefined> {
   const row = await executor
     .selectFrom("webhooks")
-    .select(["id", "coin", "is_active", "deleted_at", "version", "confirmations", "include_tokens", "address_count", "bucket_bits"])
+    .select([
+      "id",
+      "coin",
+      "is_active",
+      "deleted_at",
+      "version",
+      "confirmations",
+      "include_tokens",
+      "pending",
+      "address_count",
+      "bucket_bits",
+    ])
     .where("id", "=", webhookId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -23,6 +34,7 @@ export async function readWebhookMeta(executor: Kysely<DeliveryDatabase>, webhoo
     version: Number(row.version),
     confirmations: row.confirmations,
     include_tokens: row.include_tokens,
+    pending: row.pending,
     address_count: row.address_count,
     bucket_bits: row.bucket_bits,
   };

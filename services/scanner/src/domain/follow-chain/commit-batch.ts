@@ -10,6 +10,30 @@ import type { FollowChainOptions } from "./follow-chain-options.ts";
  */
 export async function commitBatch<Block>(options: FollowChainOptions<Block>, batch: Batch, tip: number): Promise<void> {
   if (batch.headers.length === 0) return;
+  const coin = options.chain.coin;
+  // The mempool watcher takes turns with this part: a transaction published here is never announced as pending after it.
+  await (options.commitLock ?? ((work) => work()))(() => storeBatch(options, batch));
+  await Promise.all(
+    batch.headers.map((header, i) =>
+      context.with(batch.contexts[i]!, () =>
+        options.sink.publishBlock({
+          coin,
+          height: header.height,
+          hash: header.hash,
+          parent_hash: header.parentHash,
+          time: new Date(header.timeMs).toISOString(),
+          tx_count: header.txCount,
+          matched_count: batch.matchedPerBlock[i]!,
+          lag_blocks: Math.max(0, tip - header.height),
+        }),
+      ),
+    ),
+  );
+  batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!, tip));
+}
+
+/** Publishes the batch's transfers (recorded first), then stores its blocks and matches. */
+async function storeBatch<Block>(options: FollowChainOptions<Block>, batch: Batch): Promise<void> {
   const { chain, store, sink } = options;
   const coin = chain.coin;
   const publishedNow = [...batch.publishedNow].map(([id, confirmations]) => ({ id, confirmations }));
@@ -32,21 +56,4 @@ export async function commitBatch<Block>(options: FollowChainOptions<Block>, bat
     publishedNow,
     last.height - window,
   );
-  await Promise.all(
-    batch.headers.map((header, i) =>
-      context.with(batch.contexts[i]!, () =>
-        sink.publishBlock({
-          coin,
-          height: header.height,
-          hash: header.hash,
-          parent_hash: header.parentHash,
-          time: new Date(header.timeMs).toISOString(),
-          tx_count: header.txCount,
-          matched_count: batch.matchedPerBlock[i]!,
-          lag_blocks: Math.max(0, tip - header.height),
-        }),
-      ),
-    ),
-  );
-  batch.headers.forEach((header, i) => options.onBlock?.(header, batch.matchedPerBlock[i]!, tip));
 }

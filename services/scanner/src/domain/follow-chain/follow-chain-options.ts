@@ -1,6 +1,7 @@
 /** What a chain's follower is given (`followChain`), and the defaults of its tunables. */
 import type { WakeableSleep } from "@chaingate/backoff";
 import type { ChainFollowerSpec, EventSink, FollowerLogger, FollowerStore, WatchFeed } from "../ports.ts";
+import type { SerialLock } from "../serial-lock.ts";
 import type { BlockHeader } from "../transfer.ts";
 import type { WatchIndex } from "../watch-index.ts";
 
@@ -30,6 +31,8 @@ export interface FollowChainOptions<Block> {
    * follower only polls.
    */
   wake?: WakeableSleep;
+  /** Held while a batch's transfers are published and stored: the chain's mempool watcher takes turns with it (serial-lock.ts). */
+  commitLock?: SerialLock;
   /** Blocks kept for reorgs; default the chain's documented window. */
   reorgWindow?: number;
   /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */

@@ -5,6 +5,7 @@ import * as chainIdentity from "./0003-chain-identity.ts";
 import * as generationsAndPublishing from "./0004-generations-and-publishing.ts";
 import * as watermarkAndRescans from "./0005-watermark-and-rescans.ts";
 import * as leaseRenewals from "./0006-lease-renewals.ts";
+import * as mempoolTransfers from "./0007-mempool-transfers.ts";
 
 /** The scanner schema's migrations, applied in name order at start-up. */
 export const scannerMigrations: MigrationList = {
@@ -14,4 +15,5 @@ export const scannerMigrations: MigrationList = {
   "0004-generations-and-publishing": generationsAndPublishing,
   "0005-watermark-and-rescans": watermarkAndRescans,
   "0006-lease-renewals": leaseRenewals,
+  "0007-mempool-transfers": mempoolTransfers,
 };

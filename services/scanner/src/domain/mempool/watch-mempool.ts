@@ -1,0 +1,99 @@
+/**
+ * Follows one chain's mempool for webhooks with `pending` on (issue #29). Each poll diffs the node's
+ * mempool against the previous one: new transactions are matched like a block's (the chain's own
+ * matcher) and announced as "pending"; an announced one that left is resolved to exactly one
+ * outcome: mined (the follower's "transfer" says it), "replaced" (a new mempool transaction spends
+ * what it spent), "double_spent" (a mined one did), or "dropped" after `dropAfterMs` without either.
+ * Memory is the mempool's txids, each with the addresses it pays (so an address watched later is
+ * matched again without reading every transaction), and the announced transfers still open.
+ */
+import { announcePending } from "./announce-pending.ts";
+import type { MempoolSource } from "./mempool-ports.ts";
+import { trackOpen, type MempoolState } from "./mempool-state.ts";
+import { resolveLeftTransfers } from "./resolve-left-transfers.ts";
+import { DEFAULT_MEMPOOL_POLL_MS, type WatchMempoolOptions } from "./watch-mempool-options.ts";
+
+/** Decided transfers are kept this long (a restart in that time does not announce them again). */
+const DECIDED_KEPT_MS = 86_400_000;
+
+/** Polls until `signal` aborts; a failed poll is logged and tried again at the next. */
+export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promise<void> {
+  const { source, store, signal, logger } = options;
+  const pollMs = options.pollIntervalMs ?? DEFAULT_MEMPOOL_POLL_MS;
+  const now = options.now ?? Date.now;
+  const state: MempoolState = { seen: new Map(), indexChanges: -1, open: new Map(), bySpend: new Map() };
+  let loaded = false;
+  let lastPrune = 0;
+  while (!signal.aborted) {
+    try {
+      if (!loaded) {
+        for (const transfer of await store.open(source.coin)) trackOpen(state, transfer);
+        loaded = true;
+      }
+      // Nothing is read while no webhook wants it (the first poll after that sees the whole mempool as new).
+      if (options.index.wantsPending(source.coin) || state.open.size) await pollMempool(options, state);
+      else state.seen.clear();
+      if (now() - lastPrune > DECIDED_KEPT_MS / 24) {
+        await store.prune(source.coin, now() - DECIDED_KEPT_MS);
+        lastPrune = now();
+      }
+    } catch (error) {
+      if (signal.aborted) break;
+      logger.warn({ coin: source.coin, err: error }, "mempool poll failed; trying again");
+    }
+    if (options.wake) await options.wake.sleep(pollMs, signal);
+    else await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** One poll: the mempool's diff, new pending transfers announced, left ones resolved. */
+export async function pollMempool<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState): Promise<void> {
+  const { source } = options;
+  const concurrency = options.fetchConcurrency ?? 16;
+  const ids = await source.txids();
+  const current = new Set(ids);
+  const fresh = ids.filter((txid) => !state.seen.has(txid));
+  for (const txid of state.seen.keys()) if (!current.has(txid)) state.seen.delete(txid);
+  // One that left before it was read is remembered without keys: it is not asked for again.
+  for (const txid of fresh) state.seen.set(txid, []);
+  const txs = await fetchTransactions(source, fresh, concurrency);
+  for (const tx of txs) state.seen.set(source.txid(tx), source.keys(tx));
+  const again = await fetchTransactions(source, newlyWatched(options, state, new Set(fresh)), concurrency);
+  // A new transaction spending what an announced one spent, while that one is gone: its replacement.
+  const replacedBy = new Map<string, string>();
+  for (const tx of txs) {
+    for (const spend of source.spends(tx)) {
+      const earlier = state.bySpend.get(spend);
+      if (earlier !== undefined && earlier !== source.txid(tx) && !current.has(earlier)) replacedBy.set(earlier, source.txid(tx));
+    }
+  }
+  await resolveLeftTransfers(options, state, current, replacedBy);
+  await announcePending(options, state, [...txs, ...again]);
+  options.onPoll?.({ mempoolSize: current.size, fresh: fresh.length, open: state.open.size });
+}
+
+/**
+ * After the watch index changed (an address or a webhook's `pending` added), the transactions seen
+ * before that pay a watched key and are not announced: a payment that reached the mempool before
+ * its address reached the scanner is still pending. Only these are read again.
+ */
+function newlyWatched<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState, fresh: ReadonlySet<string>): string[] {
+  const { index, source } = options;
+  if (state.indexChanges === index.changes) return [];
+  state.indexChanges = index.changes;
+  const txids: string[] = [];
+  for (const [txid, keys] of state.seen) {
+    if (fresh.has(txid) || state.open.has(txid)) continue;
+    if (keys.some((key) => index.watchers(source.coin, key) !== undefined)) txids.push(txid);
+  }
+  return txids;
+}
+
+async function fetchTransactions<Tx>(source: MempoolSource<Tx>, txids: readonly string[], concurrency: number): Promise<Tx[]> {
+  const found: Tx[] = [];
+  const chunk = Math.max(1, concurrency);
+  for (let i = 0; i < txids.length; i += chunk) {
+    for (const tx of await source.transactions(txids.slice(i, i + chunk))) if (tx !== null) found.push(tx);
+  }
+  return found;
+}

@@ -18,6 +18,7 @@ import {
   startScannerUnderTest,
   stopScannerUnderTest,
   waitForFirstBlock,
+  waitForWebhookStored,
   waitUntil,
   type EventRecorder,
   type ScannerUnderTest,
@@ -36,6 +37,8 @@ interface ZmqPublisher {
   url: string;
   /** What bitcoind sends after connecting a block (doc/zmq.md): topic, 32-byte hash, LE uint32 sequence. */
   announce(hash: string): Promise<void>;
+  /** What bitcoind sends when a transaction enters its mempool (`sequence`): txid, "A", LE uint64 mempool sequence. */
+  announceTransaction(txid: string): Promise<void>;
   bind(): Promise<void>;
   close(): void;
 }
@@ -115,12 +118,22 @@ const test = scannerTest.extend<{
       const url = `tcp://127.0.0.1:${await freePort()}`;
       let publisher: Publisher | undefined;
       let sequence = 0;
+      let mempoolSequence = 0n;
+      const numbered = () => {
+        const number = Buffer.alloc(4);
+        number.writeUInt32LE(sequence++);
+        return number;
+      };
       const zmq: ZmqPublisher = {
         url,
         async announce(hash) {
-          const number = Buffer.alloc(4);
-          number.writeUInt32LE(sequence++);
-          await publisher!.send(["hashblock", Buffer.from(hash, "hex"), number]);
+          await publisher!.send(["hashblock", Buffer.from(hash, "hex"), numbered()]);
+        },
+        async announceTransaction(txid) {
+          const added = Buffer.alloc(9);
+          added.write("A", 0, "latin1");
+          added.writeBigUInt64LE(++mempoolSequence, 1);
+          await publisher!.send(["sequence", Buffer.concat([Buffer.from(txid, "hex"), added]), numbered()]);
         },
         async bind() {
           publisher = new Publisher();
@@ -243,6 +256,36 @@ describe("ZMQ hashblock (bitcoind's wire format from a zeromq publisher; blocks 
       expect(await scrapeMetrics(under.scanner)).toMatch(
         new RegExp(`scanner_push_channel_up\\{chain="btc",channel="zmq ${zmqUrl}"\\} 1\\n`),
       );
+    } finally {
+      await stopScannerUnderTest(under);
+    }
+  });
+
+  test("ZMQ sequence: a payment announced entering the mempool is pending within seconds though the mempool poll is 30 s", async ({
+    matureLitecoind: node,
+    zmqPublisher: zmq,
+  }) => {
+    const under = await startScannerUnderTest({
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_RPC_USER: node.rpcUser,
+      BTC_RPC_PASSWORD: node.rpcPassword,
+      BTC_ZMQ_URL: zmq.url,
+      MEMPOOL_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+    });
+    try {
+      await waitForFirstBlock(under.recorder, async () => zmq.announce(await node.rpc<string>("getbestblockhash")));
+      await untilHeard(node, zmq, under.scanner);
+      const address = await node.walletRpc<string>("getnewaddress");
+      await under.recorder.publishWebhook({ webhook_id: 1, coin: "BTC", addresses: [address], pending: true });
+      await waitForWebhookStored(under.database.connectionString, 1);
+      // Two payments: the first wakes the watcher's whole diff, the second is read alone between diffs.
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        const txid = await node.walletRpc<string>("sendtoaddress", [address, "0.01"]);
+        await zmq.announceTransaction(txid);
+        await under.recorder.waitFor(`pending ${txid}`, () => under.recorder.mempool.some((e) => e.txid === txid), PUSH_DEADLINE_MS);
+        expect(Date.now() - started).toBeLessThan(PUSH_DEADLINE_MS);
+      }
     } finally {
       await stopScannerUnderTest(under);
     }

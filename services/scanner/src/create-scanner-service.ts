@@ -27,7 +27,7 @@ import { createScannerMetrics } from "./infra/scanner-metrics.ts";
 import { startBlockAnnouncements } from "./infra/start-block-announcements.ts";
 import { trackCallTraceRefusals } from "./scanner-service/call-trace-refusals.ts";
 import { createScannerHttpApp } from "./scanner-service/create-scanner-http-app.ts";
-import { followLeasedChain, type LeasedChainContext } from "./scanner-service/follow-leased-chain.ts";
+import { followLeasedChain, reorgWindowsOf, startHeightsOf, type LeasedChainContext } from "./scanner-service/follow-leased-chain.ts";
 import { startWatchFeedConsumer } from "./scanner-service/start-watch-feed-consumer.ts";
 import { trackWatchFeedWaits } from "./scanner-service/watch-feed-waits.ts";
 
@@ -73,8 +73,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     resetPollMs: config.SCANNER_RESET_POLL_MS,
     resetStaleChains: config.SCANNER_RESET_STALE_CHAINS,
   });
-  const stop = new AbortController();
-  const held = new Set<Coin>();
+  const [stop, held] = [new AbortController(), new Set<Coin>()];
   const mempoolWatchers = createMempoolWatchers({
     coins: specs.map((spec) => spec.coin),
     config,
@@ -85,8 +84,14 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     sink,
     logger,
   });
-  const { wakes } = mempoolWatchers;
-  const announcements = await startBlockAnnouncements({ config, bus, wakes, observer: scannerMetrics.announcements, logger });
+  const announcements = await startBlockAnnouncements({
+    config,
+    bus,
+    wakes: mempoolWatchers.wakes,
+    observer: scannerMetrics.announcements,
+    logger,
+    transactionAnnounced: mempoolWatchers.hint,
+  });
 
   const leaseName = (coin: Coin) => `scanner:${coin}`;
   const followWatch = startChainFollowWatch({
@@ -99,11 +104,6 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   });
 
   const feedWaits = trackWatchFeedWaits(scannerMetrics);
-  const startHeights: Record<Coin, number | undefined> = {
-    BTC: config.BTC_START_HEIGHT,
-    ETH: config.ETH_START_HEIGHT,
-    TRX: config.TRX_START_HEIGHT,
-  };
   const leased: LeasedChainContext = {
     config,
     logger,
@@ -113,8 +113,8 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     guards,
     leaseName,
     follower: { index, watchFeed, store, sink },
-    wakes,
-    reorgWindows: { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW },
+    wakes: mempoolWatchers.wakes,
+    reorgWindows: reorgWindowsOf(config),
     followerHooks: feedWaits.followerHooks,
     commitLocks: mempoolWatchers.commitLocks,
     watchMempool: mempoolWatchers.watch,
@@ -123,7 +123,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const running = waitForWatchFeed(() => bus.consumerProgress(webhookFeed, watchFeedConsumer.name), stop.signal, logger).then(() => {
     feedLoaded = true;
     logger.info({ chains: specs.map((spec) => spec.coin) }, "watch projection loaded; following chains (one replica each, by lease)");
-    return Promise.all(specs.map((spec) => followLeasedChain(leased, spec, startHeights[spec.coin])));
+    return Promise.all(specs.map((spec) => followLeasedChain(leased, spec, startHeightsOf(config)[spec.coin])));
   });
 
   const http = createScannerHttpApp({
@@ -142,7 +142,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     tracesRefused: callTraces.refused,
     followWatch,
     announcements,
-    wakes,
+    wakes: mempoolWatchers.wakes,
   });
   const served = await serveHttpApp(http, listenOptions(config, logger), async () => {
     stop.abort();

@@ -9,6 +9,8 @@ export const RECONNECT_MAX_MS = 10_000;
 export interface AnnouncementObserver {
   /** A block was announced: wake the chain's follower. */
   announced(coin: Coin, channel: string): void;
+  /** A transaction entered the node's mempool (ZMQ `sequence`): wake the chain's mempool watcher with it. */
+  transactionAnnounced?(coin: Coin, txid: string): void;
   /** The channel is connected and subscribed (true), or lost (false): metrics and `/readyz` degraded. */
   status(coin: Coin, channel: string, up: boolean): void;
 }

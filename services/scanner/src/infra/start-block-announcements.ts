@@ -27,6 +27,8 @@ export async function startBlockAnnouncements(options: {
   wakes: ReadonlyMap<Coin, WakeableSleep>;
   /** Metrics. */
   observer: AnnouncementObserver;
+  /** A transaction the node announced entering its mempool (ZMQ `sequence`): for the chain's mempool watcher. */
+  transactionAnnounced?: (coin: Coin, txid: string) => void;
   logger: FollowerLogger;
 }): Promise<BlockAnnouncements> {
   const { config, wakes, logger } = options;
@@ -35,6 +37,9 @@ export async function startBlockAnnouncements(options: {
     announced(coin, channel) {
       options.observer.announced(coin, channel);
       wakes.get(coin)?.wake();
+    },
+    transactionAnnounced(coin, txid) {
+      options.transactionAnnounced?.(coin, txid);
     },
     status(coin, channel, isUp) {
       options.observer.status(coin, channel, isUp);

@@ -38,6 +38,15 @@ export interface LeasedChainContext {
   watchMempool?: (coin: Coin, signal: AbortSignal) => Promise<void> | undefined;
 }
 
+/** Where each chain's follower starts without a cursor (undefined: the node's tip). */
+export function startHeightsOf(config: ScannerConfig): Record<Coin, number | undefined> {
+  return { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
+}
+
+export function reorgWindowsOf(config: ScannerConfig): Record<Coin, number> {
+  return { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW };
+}
+
 /**
  * Follows one chain while this process holds its lease, under the chain's guard; acquires the lease
  * again after losing it, until the service stops.

@@ -12,10 +12,15 @@ import type { EventSink, FollowerStore } from "../domain/ports.ts";
 import { createSerialLock, type SerialLock } from "../domain/serial-lock.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 
+/** Announced txids waiting for the watcher, per chain. */
+const MAX_HINTS = 10_000;
+
 export interface MempoolWatchers {
   /** Rung by a chain's announcements: wakes its follower and its mempool watcher (an outcome waits for the block). */
   wakes: Map<Coin, WakeableSleep>;
   commitLocks: Map<Coin, SerialLock>;
+  /** A txid the node announced entering its mempool: read at once by the chain's watcher. */
+  hint(coin: Coin, txid: string): void;
   /** Runs the chain's mempool watcher until `signal` aborts; undefined for a chain without one. */
   watch(coin: Coin, signal: AbortSignal): Promise<void> | undefined;
 }
@@ -48,9 +53,17 @@ export function createMempoolWatchers(options: MempoolWatchersOptions): MempoolW
     ]),
   );
   const commitLocks = new Map(coins.map((coin) => [coin, createSerialLock()]));
+  const hinted = new Map<Coin, string[]>(coins.map((coin) => [coin, []]));
   return {
     wakes,
     commitLocks,
+    hint(coin, txid) {
+      const queue = hinted.get(coin);
+      // Bounded: past it the next diff of the whole mempool finds them.
+      if (!queue || queue.length >= MAX_HINTS) return;
+      queue.push(txid);
+      mempool.get(coin)!.wake();
+    },
     watch(coin, signal) {
       const source = options.mempools[coin];
       if (!source) return undefined;
@@ -66,6 +79,7 @@ export function createMempoolWatchers(options: MempoolWatchersOptions): MempoolW
         pollIntervalMs: config.MEMPOOL_POLL_INTERVAL_MS,
         dropAfterMs: config.MEMPOOL_DROP_AFTER_SECONDS * 1000,
         wake: mempool.get(coin)!,
+        hints: () => hinted.get(coin)!.splice(0),
       });
     },
   };

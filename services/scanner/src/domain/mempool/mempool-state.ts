@@ -11,6 +11,12 @@ export interface MempoolState {
   open: Map<string, OpenMempoolTransfer[]>;
   /** What the open transactions spend → their txid. */
   bySpend: Map<string, string>;
+  /** An open transaction → the mempool transaction seen spending what it spent (its replacement once it is gone). */
+  replacedBy: Map<string, string>;
+}
+
+export function emptyMempoolState(): MempoolState {
+  return { seen: new Map(), indexChanges: -1, open: new Map(), bySpend: new Map(), replacedBy: new Map() };
 }
 
 export function trackOpen(state: MempoolState, transfer: OpenMempoolTransfer): void {
@@ -27,4 +33,5 @@ export function untrack(state: MempoolState, txid: string): void {
     if (state.bySpend.get(spend) === txid) state.bySpend.delete(spend);
   }
   state.open.delete(txid);
+  state.replacedBy.delete(txid);
 }

@@ -16,7 +16,6 @@ export async function resolveLeftTransfers<Tx>(
   options: WatchMempoolOptions<Tx>,
   state: MempoolState,
   current: ReadonlySet<string>,
-  replacedBy: ReadonlyMap<string, string>,
 ): Promise<void> {
   const { source, store } = options;
   const now = (options.now ?? Date.now)();
@@ -28,7 +27,7 @@ export async function resolveLeftTransfers<Tx>(
       continue;
     }
     if (first.leftAtMs === null) await setLeft(options, rows, now);
-    const decision = await decide(options, txid, first, replacedBy.get(txid), now - first.leftAtMs! >= dropAfterMs);
+    const decision = await decide(options, txid, first, state.replacedBy.get(txid), now - first.leftAtMs! >= dropAfterMs);
     if (!decision) continue;
     for (const row of rows) {
       const webhookId = row.event.webhook_id;

@@ -25,6 +25,11 @@ export interface WatchMempoolOptions<Tx> {
   dropAfterMs?: number;
   /** Transactions fetched at once. */
   fetchConcurrency?: number;
+  /**
+   * Drains the txids the node announced since the last call (ZMQ `sequence`, label A): read between
+   * whole diffs, so a payment is pending within milliseconds of reaching the node.
+   */
+  hints?: () => string[];
   /** Ends the poll sleep early (a block or a transaction announced). */
   wake?: WakeableSleep;
   now?: () => number;

@@ -9,7 +9,7 @@
  */
 import { announcePending } from "./announce-pending.ts";
 import type { MempoolSource } from "./mempool-ports.ts";
-import { trackOpen, type MempoolState } from "./mempool-state.ts";
+import { emptyMempoolState, trackOpen, type MempoolState } from "./mempool-state.ts";
 import { resolveLeftTransfers } from "./resolve-left-transfers.ts";
 import { DEFAULT_MEMPOOL_POLL_MS, type WatchMempoolOptions } from "./watch-mempool-options.ts";
 
@@ -21,7 +21,8 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
   const { source, store, signal, logger } = options;
   const pollMs = options.pollIntervalMs ?? DEFAULT_MEMPOOL_POLL_MS;
   const now = options.now ?? Date.now;
-  const state: MempoolState = { seen: new Map(), indexChanges: -1, open: new Map(), bySpend: new Map() };
+  const state = emptyMempoolState();
+  let lastFullMs = Number.NEGATIVE_INFINITY;
   let loaded = false;
   let lastPrune = 0;
   while (!signal.aborted) {
@@ -31,8 +32,14 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
         loaded = true;
       }
       // Nothing is read while no webhook wants it (the first poll after that sees the whole mempool as new).
-      if (options.index.wantsPending(source.coin) || state.open.size) await pollMempool(options, state);
-      else state.seen.clear();
+      const hinted = options.hints?.() ?? [];
+      if (!options.index.wantsPending(source.coin) && !state.open.size) state.seen.clear();
+      // Announced transactions alone are read between whole diffs; outcomes wait for the next diff.
+      else if (hinted.length && now() - lastFullMs < pollMs) await pollAnnounced(options, state, hinted);
+      else {
+        await pollMempool(options, state);
+        lastFullMs = now();
+      }
       if (now() - lastPrune > DECIDED_KEPT_MS / 24) {
         await store.prune(source.coin, now() - DECIDED_KEPT_MS);
         lastPrune = now();
@@ -49,27 +56,38 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
 /** One poll: the mempool's diff, new pending transfers announced, left ones resolved. */
 export async function pollMempool<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState): Promise<void> {
   const { source } = options;
-  const concurrency = options.fetchConcurrency ?? 16;
   const ids = await source.txids();
   const current = new Set(ids);
   const fresh = ids.filter((txid) => !state.seen.has(txid));
   for (const txid of state.seen.keys()) if (!current.has(txid)) state.seen.delete(txid);
-  // One that left before it was read is remembered without keys: it is not asked for again.
-  for (const txid of fresh) state.seen.set(txid, []);
-  const txs = await fetchTransactions(source, fresh, concurrency);
-  for (const tx of txs) state.seen.set(source.txid(tx), source.keys(tx));
-  const again = await fetchTransactions(source, newlyWatched(options, state, new Set(fresh)), concurrency);
-  // A new transaction spending what an announced one spent, while that one is gone: its replacement.
-  const replacedBy = new Map<string, string>();
-  for (const tx of txs) {
-    for (const spend of source.spends(tx)) {
-      const earlier = state.bySpend.get(spend);
-      if (earlier !== undefined && earlier !== source.txid(tx) && !current.has(earlier)) replacedBy.set(earlier, source.txid(tx));
-    }
-  }
-  await resolveLeftTransfers(options, state, current, replacedBy);
+  const txs = await readNew(options, state, fresh);
+  const again = await fetchTransactions(source, newlyWatched(options, state, new Set(fresh)), options.fetchConcurrency ?? 16);
+  await resolveLeftTransfers(options, state, current);
   await announcePending(options, state, [...txs, ...again]);
   options.onPoll?.({ mempoolSize: current.size, fresh: fresh.length, open: state.open.size });
+}
+
+/** Transactions the node announced (ZMQ `sequence`) between diffs: read and announced at once. */
+export async function pollAnnounced<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState, txids: readonly string[]): Promise<void> {
+  const fresh = [...new Set(txids)].filter((txid) => !state.seen.has(txid));
+  await announcePending(options, state, await readNew(options, state, fresh));
+}
+
+/** Reads transactions new to the watcher, remembers what each pays, and which open one each replaces. */
+async function readNew<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState, txids: readonly string[]): Promise<Tx[]> {
+  const { source } = options;
+  // One that left before it was read is remembered without keys: it is not asked for again.
+  for (const txid of txids) state.seen.set(txid, []);
+  const txs = await fetchTransactions(source, txids, options.fetchConcurrency ?? 16);
+  for (const tx of txs) {
+    const txid = source.txid(tx);
+    state.seen.set(txid, source.keys(tx));
+    for (const spend of source.spends(tx)) {
+      const earlier = state.bySpend.get(spend);
+      if (earlier !== undefined && earlier !== txid) state.replacedBy.set(earlier, txid);
+    }
+  }
+  return txs;
 }
 
 /**

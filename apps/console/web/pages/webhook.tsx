@@ -137,12 +137,16 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
   const [confirmations, setConfirmations] = useState(String(webhook.confirmations));
   const [heartbeatBlocks, setHeartbeatBlocks] = useState(String(webhook.heartbeat_blocks ?? ""));
   const [heartbeatSeconds, setHeartbeatSeconds] = useState(String(webhook.heartbeat_seconds ?? ""));
+  const [pending, setPending] = useState(Boolean(webhook.pending));
+  // Tron nodes have no public mempool: the registry refuses `pending` there.
+  const mempool = webhook.coin !== "TRX";
   useEffect(() => {
     setUrl(webhook.webhook_url);
     setActive(Boolean(webhook.is_active));
     setConfirmations(String(webhook.confirmations));
     setHeartbeatBlocks(String(webhook.heartbeat_blocks ?? ""));
     setHeartbeatSeconds(String(webhook.heartbeat_seconds ?? ""));
+    setPending(Boolean(webhook.pending));
   }, [webhook]);
   // An empty heartbeat field turns that heartbeat off.
   const orNull = (text: string) => (text.trim() === "" ? null : Number(text));
@@ -157,6 +161,7 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
           confirmations: Number(confirmations),
           heartbeat_blocks: orNull(heartbeatBlocks),
           heartbeat_seconds: orNull(heartbeatSeconds),
+          ...(mempool ? { pending } : {}),
         });
       }}
     >
@@ -185,6 +190,12 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
         value={heartbeatSeconds}
         onInput={setHeartbeatSeconds}
       />
+      {mempool && (
+        <div class="field checkbox">
+          <input id="edit-pending" type="checkbox" checked={pending} onChange={(e) => setPending(e.currentTarget.checked)} />
+          <label for="edit-pending">Pending events (payments seen in the mempool, before their block)</label>
+        </div>
+      )}
       <div class="field checkbox">
         <input id="edit-active" type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
         <label for="edit-active">Active (notifications are sent)</label>

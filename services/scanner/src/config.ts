@@ -101,7 +101,7 @@ export const scannerConfigSchema = z
     MEMPOOL_POLL_INTERVAL_MS: env
       .positiveInt(DEFAULT_MEMPOOL_POLL_MS)
       .describe(
-        "How often the Bitcoin mempool is diffed for webhooks with `pending` on (a block announcement wakes it early). Nothing is polled while no webhook of the chain has `pending` on.",
+        "How often the Bitcoin mempool (`getrawmempool`) and the Ethereum pool (`txpool_content`) are diffed for webhooks with `pending` on; a block announcement wakes it early, and with ZMQ `sequence` on `BTC_ZMQ_URL` each new Bitcoin transaction is read at once. Nothing is polled while no webhook of the chain has `pending` on.",
       ),
     MEMPOOL_DROP_AFTER_SECONDS: env
       .positiveInt(DEFAULT_MEMPOOL_DROP_AFTER_MS / 1000)

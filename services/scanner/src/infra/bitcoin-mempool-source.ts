@@ -56,6 +56,7 @@ export function feeRateOf(feeText: string, vsize: number): string | null {
 export function createBitcoinMempoolSource(node: NodeClient): MempoolSource<BitcoinMempoolTx> {
   return {
     coin: "BTC",
+    mined: "double_spent",
     txids: () => node.call<string[]>("getrawmempool", [false]),
     async transactions(txids) {
       return Promise.all(

@@ -8,6 +8,7 @@ import { bitcoinBlockHeader, matchBitcoinBlock } from "../domain/match-bitcoin-b
 import type { ChainFollowerSpec } from "../domain/ports.ts";
 import { createBitcoinBlockSource } from "./bitcoin-block-source.ts";
 import { createBitcoinMempoolSource } from "./bitcoin-mempool-source.ts";
+import { createEthereumMempoolSource } from "./ethereum-mempool-source.ts";
 import type { MempoolSource } from "../domain/mempool/mempool-ports.ts";
 import { matchTronBlock, tronBlockHeader, type TronBlockData, type TronTokens } from "../domain/match-tron-block.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
@@ -46,7 +47,7 @@ export function createChainSpecs(
 ): {
   specs: Array<ChainFollowerSpec<unknown>>;
   nodes: ChainNodes;
-  /** The mempools of chains that have one (issue #29): Bitcoin. */
+  /** The mempools of chains that have one (issue #29): Bitcoin, Ethereum. */
   mempools: Partial<Record<Coin, MempoolSource<unknown>>>;
   /** The CAIP-2 id of the chain a coin's guard expects (events carry it); undefined before the guard adopted one. */
   chainId(coin: Coin): string | undefined;
@@ -91,6 +92,7 @@ export function createChainSpecs(
     const tokens: EthereumTokens = new Map(
       config.ETH_TOKENS.map(({ contract, symbol, decimals }) => [contract, { contract, displayContract: contract, symbol, decimals }]),
     );
+    mempools.ETH = createEthereumMempoolSource(node, tokens) as MempoolSource<unknown>;
     const source = createEthereumBlockSource(node, {
       traceMode: config.ETH_TRACE_MODE,
       ...(onCallTraces ? { onCallTraces: (refusal: string | null) => onCallTraces("ETH", refusal) } : {}),

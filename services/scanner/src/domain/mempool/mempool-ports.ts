@@ -7,6 +7,8 @@ import type { MempoolDetails, MempoolEvent } from "./mempool-event.ts";
 /** One chain's mempool, as the watcher reads it. */
 export interface MempoolSource<Tx> {
   coin: Coin;
+  /** What a conflicting transaction that was mined makes of a pending one: BTC "double_spent", ETH "replaced" (its nonce used). */
+  mined: "double_spent" | "replaced";
   /** Every txid in the node's mempool now. */
   txids(): Promise<string[]>;
   /** These transactions, null for one that left the mempool meanwhile. */

@@ -59,10 +59,10 @@ async function decide<Tx>(
   const conflict = await source.minedConflict(transfer.spends);
   // Its own output spent already in a later block: found as the spender of its inputs, so mined.
   if (conflict === txid) return { outcome: "mined" };
-  if (conflict !== undefined && conflict !== null) return { outcome: "double_spent", conflictingTxid: conflict };
+  if (conflict !== undefined && conflict !== null) return { outcome: source.mined, conflictingTxid: conflict };
   if (!overdue) return undefined;
   if (conflict === undefined) return { outcome: "dropped", conflictingTxid: null };
   // Spent by a transaction no longer in the recent blocks: mined if the follower matched it, else spent by another.
   const matched = await options.store.matchedInBlocks(source.coin, [txid]);
-  return matched.has(txid) ? { outcome: "mined" } : { outcome: "double_spent", conflictingTxid: null };
+  return matched.has(txid) ? { outcome: "mined" } : { outcome: source.mined, conflictingTxid: null };
 }

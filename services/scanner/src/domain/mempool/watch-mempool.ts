@@ -23,6 +23,8 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
   const now = options.now ?? Date.now;
   const state = emptyMempoolState();
   let lastFullMs = Number.NEGATIVE_INFINITY;
+  let failingSinceMs: number | undefined;
+  let lastWarnMs = 0;
   let loaded = false;
   let lastPrune = 0;
   while (!signal.aborted) {
@@ -44,9 +46,19 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
         await store.prune(source.coin, now() - DECIDED_KEPT_MS);
         lastPrune = now();
       }
+      if (failingSinceMs !== undefined) logger.info({ coin: source.coin }, "mempool polls succeed again");
+      failingSinceMs = undefined;
     } catch (error) {
       if (signal.aborted) break;
-      logger.warn({ coin: source.coin, err: error }, "mempool poll failed; trying again");
+      // Said at once, then once a minute while it lasts (a node without the pool method fails every poll).
+      if (failingSinceMs === undefined || now() - lastWarnMs >= 60_000) {
+        logger.warn(
+          { coin: source.coin, err: error },
+          "mempool poll failed: no pending events for this chain until it succeeds; trying again",
+        );
+        lastWarnMs = now();
+      }
+      failingSinceMs ??= now();
     }
     if (options.wake) await options.wake.sleep(pollMs, signal);
     else await new Promise((resolve) => setTimeout(resolve, pollMs));

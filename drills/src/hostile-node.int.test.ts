@@ -9,7 +9,9 @@
  * transfer: a ValueRouter on Anvil, the simulator's forwarder on Tron); each chain has an A→B→A
  * reorganisation (Tron: blocks replaced, their transactions mined again later or dropped); the lease
  * holder is SIGKILLed; NATS stops for a few seconds while addresses are issued, added and paid; a
- * webhook's list is replaced by a PUT and another gains `xpub_ids`.
+ * webhook's list is replaced by a PUT and another gains `xpub_ids`. The Bitcoin webhooks have `pending`
+ * on: payments wait in the mempool before their block, four are replaced by fee while pending, and
+ * litecoind restarts once with its mempool emptied (issue #29).
  *
  * At the end, per payment to a watched address: the subscriber's last event (highest generation,
  * "reverted" after "transfer") says what the final best chain says; no "reverted" names a block that
@@ -32,6 +34,7 @@ drillTest.scoped({
       NODE_TIMEOUT_MS: String(NODE_TIMEOUT_MS),
       SCANNER_POLL_INTERVAL_MS: "200",
       SCANNER_LEASE_POLL_MS: "200",
+      MEMPOOL_POLL_INTERVAL_MS: "200",
     },
     deliveryEnv: { DELIVERY_RETRY_SCALE: "0.001" },
   },
@@ -99,6 +102,9 @@ describe("the hostile node: lagging, alternating, incomplete and failing nodes, 
       expect(verdict.missed).toEqual([]);
       expect(verdict.falseFinalWordsPerBlock).toEqual([]);
       expect(verdict.falseFinalWords).toEqual([]);
+      // The mempool churned (pending, replaced by fee, a restart without it) and every transfer's events came in order.
+      expect(verdict.mempoolEvents.pending).toBeGreaterThan(0);
+      expect(verdict.pendingOutOfOrder).toEqual([]);
     },
     240_000 + PRODUCT_START_MS,
   );

@@ -26,7 +26,40 @@ const payment = (finalBlock: string | null, owed = true): WatchedPayment => ({
   origin: "client",
 });
 
+const mempoolEvent = (type: TransferNotification["type"], generation = 0, txid = "t"): TransferNotification => ({
+  event_id: `${type}-${txid}-${generation}`,
+  type,
+  webhook_id: 1,
+  txid,
+  position: null,
+  currency: "ETH",
+  generation,
+});
+
 describe("the subscriber's last word", () => {
+  it("pending, then its transfer: the transfer; pending, mined, reorged out and back in the mempool: the next generation's pending, then its transfer", () => {
+    expect(lastWord([mempoolEvent("pending"), event("transfer", "a", 0)])).toMatchObject({ type: "transfer" });
+    const reorged = [mempoolEvent("pending"), event("transfer", "a", 0), event("reverted", "a", 0), mempoolEvent("pending", 1)];
+    expect(lastWord(reorged)).toMatchObject({ type: "pending", generation: 1 });
+    expect(lastWord([...reorged, event("transfer", "b", 1)])).toMatchObject({ type: "transfer", block: { hash: "b" } });
+    expect(judge([payment("b")], [...reorged, event("transfer", "b", 1)], new Set(["a"]))).toMatchObject({
+      falseFinalWords: [],
+      falseFinalWordsPerBlock: [],
+      pendingOutOfOrder: [],
+      mempoolEvents: { pending: 2 },
+    });
+  });
+
+  it("a payment never mined: its outcome is a true last word, a bare pending is not; a pending after its transfer is out of order", () => {
+    expect(judge([payment(null)], [mempoolEvent("pending"), mempoolEvent("replaced")], new Set()).falseFinalWords).toEqual([]);
+    expect(judge([payment(null)], [mempoolEvent("pending")], new Set()).falseFinalWords).toHaveLength(1);
+    // A dropped transaction broadcast again and mined: the transfer outranks the dropped.
+    expect(lastWord([mempoolEvent("pending"), mempoolEvent("dropped"), event("transfer", "a", 0)])).toMatchObject({ type: "transfer" });
+    const late = judge([payment("a")], [event("transfer", "a", 0), mempoolEvent("pending")], new Set());
+    expect(late.falseFinalWords).toEqual([]);
+    expect(late.pendingOutOfOrder).toHaveLength(1);
+  });
+
   it("A→B→A: the highest generation wins, reverted after transfer within one", () => {
     const events = [
       event("transfer", "a", 0),

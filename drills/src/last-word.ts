@@ -4,17 +4,22 @@
  * payments and the chains' final state; this module compares them.
  */
 
-/** The fields of a `transfer.matched` notification the verdict reads. */
+import { TRANSFER_EVENT_RANK } from "@chaingate/contracts";
+
+/** The fields of a `transfer.matched` notification the verdict reads: a block's transfer or revert, or a mempool event (no block). */
 export interface TransferNotification {
   event_id: string;
-  type: "transfer" | "reverted";
+  type: keyof typeof TRANSFER_EVENT_RANK;
   webhook_id: number;
   txid: string;
   position: number | null;
   currency: string;
-  block: { hash: string; height: number };
+  /** Absent in mempool events ("pending" and its outcome). */
+  block?: { hash: string; height: number };
   /** Absent in events from before generations existed: read as 0 (transfer-matched.ts). */
   generation?: number;
+  /** The event's number in its webhook's history (the order it was published in, whatever order pushes arrived in). */
+  sequence?: number;
 }
 
 /** A payment to a watched address, one per webhook watching it, with the chain's final word on it. */
@@ -40,16 +45,21 @@ const paymentKey = (p: WatchedPayment) =>
   subscriberKey({ webhook_id: p.webhookId, txid: p.txid, position: p.position, currency: p.currency });
 
 const generationOf = (n: TransferNotification) => n.generation ?? 0;
-const TYPE_ORDER = { transfer: 0, reverted: 1 } as const;
+/** A word that says the transaction is not (or no longer) in a block of the best chain. */
+const NOT_IN_A_BLOCK = new Set<TransferNotification["type"]>(["reverted", "replaced", "dropped", "double_spent"]);
 
 /**
  * The documented rule (transfer-matched.ts): the event with the highest generation, and within one
- * generation "reverted" after "transfer"; what the rule leaves equal stays in arrival order.
+ * generation "pending", then its outcome, then "transfer", then "reverted" (TRANSFER_EVENT_RANK);
+ * what the rule leaves equal stays in arrival order.
  */
 export function lastWord(events: readonly TransferNotification[]): TransferNotification | undefined {
   const ordered = events.map((event, arrival) => ({ event, arrival }));
   ordered.sort(
-    (a, b) => generationOf(a.event) - generationOf(b.event) || TYPE_ORDER[a.event.type] - TYPE_ORDER[b.event.type] || a.arrival - b.arrival,
+    (a, b) =>
+      generationOf(a.event) - generationOf(b.event) ||
+      TRANSFER_EVENT_RANK[a.event.type] - TRANSFER_EVENT_RANK[b.event.type] ||
+      a.arrival - b.arrival,
   );
   return ordered.at(-1)?.event;
 }
@@ -57,7 +67,7 @@ export function lastWord(events: readonly TransferNotification[]): TransferNotif
 /** The same rule applied per block: the blocks whose own last word is "transfer" (where the subscriber believes the transfer stands). */
 export function standingBlocks(events: readonly TransferNotification[]): string[] {
   const byBlock = new Map<string, TransferNotification[]>();
-  for (const event of events) byBlock.set(event.block.hash, [...(byBlock.get(event.block.hash) ?? []), event]);
+  for (const event of events) if (event.block) byBlock.set(event.block.hash, [...(byBlock.get(event.block.hash) ?? []), event]);
   return [...byBlock].filter(([, blockEvents]) => lastWord(blockEvents)?.type === "transfer").map(([hash]) => hash);
 }
 
@@ -79,9 +89,15 @@ export interface Verdict {
   unexpected: { key: string; eventId: string }[];
   /** Two event ids for one event (same key, type, block, generation), or one id with different contents. */
   duplicatesUnderNewIds: { key: string; eventIds: string[] }[];
+  /** Mempool events received ("pending" and outcomes), distinct, by type. */
+  mempoolEvents: Partial<Record<TransferNotification["type"], number>>;
+  /** A "pending" that arrived after a block's event of the same transfer and generation (events of one transfer come in order). */
+  pendingOutOfOrder: { key: string; events: string[] }[];
 }
 
-const describe = (n: TransferNotification) => `${n.type}@${n.block.hash.slice(0, 12)}#${n.block.height} g${generationOf(n)}`;
+const describe = (n: TransferNotification) =>
+  `${n.type}@${n.block ? `${n.block.hash.slice(0, 12)}#${n.block.height}` : "mempool"} g${generationOf(n)}`;
+const placeOf = (n: TransferNotification) => n.block?.hash ?? "mempool";
 
 export function judge(
   payments: readonly WatchedPayment[],
@@ -107,6 +123,8 @@ export function judge(
     falseReverts: [],
     unexpected: [],
     duplicatesUnderNewIds: [],
+    mempoolEvents: {},
+    pendingOutOfOrder: [],
   };
   for (const [key, payment] of expected) {
     const events = byKey.get(key) ?? [];
@@ -117,7 +135,7 @@ export function judge(
     }
     const last = lastWord(events)!;
     const truthful =
-      payment.finalBlock === null ? last.type === "reverted" : last.type === "transfer" && last.block.hash === payment.finalBlock;
+      payment.finalBlock === null ? NOT_IN_A_BLOCK.has(last.type) : last.type === "transfer" && last.block?.hash === payment.finalBlock;
     if (!truthful)
       verdict.falseFinalWords.push({
         key,
@@ -130,20 +148,27 @@ export function judge(
     const truthfulPerBlock =
       payment.finalBlock === null ? standing.length === 0 : standing.length === 1 && standing[0] === payment.finalBlock;
     if (!truthfulPerBlock) verdict.falseFinalWordsPerBlock.push({ key, finalBlock: payment.finalBlock, standing });
+    // In the webhook's history order: retried pushes may arrive in any order.
+    const history = [...events].sort((a, b) => (a.sequence ?? 0) - (b.sequence ?? 0));
+    const pendingAfterBlock = history.some(
+      (e, i) => e.type === "pending" && history.slice(0, i).some((earlier) => earlier.block && generationOf(earlier) === generationOf(e)),
+    );
+    if (pendingAfterBlock) verdict.pendingOutOfOrder.push({ key, events: events.map(describe) });
   }
   for (const event of distinct) {
+    if (!event.block) verdict.mempoolEvents[event.type] = (verdict.mempoolEvents[event.type] ?? 0) + 1;
     if (!expected.has(subscriberKey(event))) verdict.unexpected.push({ key: subscriberKey(event), eventId: event.event_id });
-    if (event.type === "reverted" && !leftBlocks.has(event.block.hash))
+    if (event.type === "reverted" && event.block && !leftBlocks.has(event.block.hash))
       verdict.falseReverts.push({ key: subscriberKey(event), block: event.block.hash, eventId: event.event_id });
   }
   const sameEvent = new Map<string, Set<string>>();
   for (const event of distinct) {
-    const identity = `${subscriberKey(event)}|${event.type}|${event.block.hash}|${generationOf(event)}`;
+    const identity = `${subscriberKey(event)}|${event.type}|${placeOf(event)}|${generationOf(event)}`;
     sameEvent.set(identity, (sameEvent.get(identity) ?? new Set()).add(event.event_id));
   }
   for (const [identity, ids] of sameEvent) if (ids.size > 1) verdict.duplicatesUnderNewIds.push({ key: identity, eventIds: [...ids] });
   for (const [eventId, copies] of byEventId) {
-    if (new Set(copies.map((c) => `${subscriberKey(c)}|${c.type}|${c.block.hash}|${generationOf(c)}`)).size > 1)
+    if (new Set(copies.map((c) => `${subscriberKey(c)}|${c.type}|${placeOf(c)}|${generationOf(c)}`)).size > 1)
       verdict.duplicatesUnderNewIds.push({ key: subscriberKey(copies[0]!), eventIds: [eventId] });
   }
   return verdict;

@@ -6,6 +6,7 @@ import { NO_FAULTS } from "@chaingate/testing";
 import {
   BASELINE_FAULTS,
   FAULT_PROFILES,
+  MEMPOOL_SEEN_MS,
   NATS_PAUSE_ROUNDS,
   PHASE_ROUNDS,
   ROUND_MS,
@@ -19,7 +20,7 @@ import {
   type HostileDrill,
 } from "./hostile-drill.ts";
 import { issueWatched, type DrillWebhooks } from "./drill-webhooks.ts";
-import { payBtc, payEth, payEthInternally, payTrx, payTrxInternally } from "./payments.ts";
+import { payBtc, payBtcReplaced, payEth, payEthInternally, payTrx, payTrxInternally } from "./payments.ts";
 import { btcReorg, ethReorg, trxReorg } from "./reorgs.ts";
 import { leaseHolder } from "./scanner-progress.ts";
 
@@ -37,6 +38,9 @@ export function drawSchedule() {
     putClientList: roundIn(3, ROUNDS - 6),
     putXpubIds: roundIn(3, ROUNDS - 6),
     issues: [roundIn(2, ROUNDS - 4), roundIn(2, ROUNDS - 4)],
+    /** Rounds whose Bitcoin payment is replaced by fee while pending; the round the node restarts with its mempool emptied. */
+    replacedPayments: Array.from({ length: 4 }, () => roundIn(1, ROUNDS - 3)),
+    nodeRestart: roundIn(4, ROUNDS - 6),
     killsAtMs: Array.from({ length: SCANNER_KILLS }, () => ({
       at: roundIn(3_000, (ROUNDS - 3) * ROUND_MS),
       coin: scheduleRandom.pick(["BTC", "ETH", "TRX"] as const),
@@ -72,7 +76,9 @@ export async function runRounds(drill: HostileDrill, webhooks: DrillWebhooks, sc
     const roundStart = Date.now();
     await performScheduledEvents(drill, webhooks, schedule, round, natsState);
 
-    await payBtc(drill);
+    await (schedule.replacedPayments.includes(round) ? payBtcReplaced(drill) : payBtc(drill));
+    // Long enough in the mempool to be announced as pending before its block.
+    await sleep(MEMPOOL_SEEN_MS);
     await node.mine(1);
     await (paymentRandom.next() < 1 / 3 ? payEthInternally(drill) : payEth(drill));
     await (paymentRandom.next() < 1 / 3 ? payTrxInternally(drill) : payTrx(drill));
@@ -133,6 +139,14 @@ async function performScheduledEvents(
     drill.performed.push(`NATS started at ${Date.now() - started} ms`);
   }
   if (schedule.issues.includes(round)) await issueWatched(drill, webhooks, "xpub issued");
+  if (round === schedule.nodeRestart) {
+    // A payment announced as pending, then the node restarts with its mempool emptied; its wallet
+    // broadcasts the payment again, and a later block mines it.
+    await payBtc(drill);
+    await sleep(MEMPOOL_SEEN_MS);
+    await drill.node.restart({ extraArgs: ["-persistmempool=0"] });
+    drill.performed.push(`litecoind restarted without its mempool at +${Date.now() - started} ms`);
+  }
   if (round === schedule.putClientList) {
     // The client's own list, sent again: the addresses the key added must stay watched (item 8).
     await api("PUT", `/api/v1/webhooks/${btcAuto.id}`, { addresses: clientBtc.slice(0, 2) });

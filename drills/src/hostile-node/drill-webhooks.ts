@@ -28,8 +28,9 @@ export async function setUpWebhooks(drill: HostileDrill): Promise<DrillWebhooks>
   const issuedBefore = await issue();
   const clientBtc = await Promise.all(Array.from({ length: 3 }, () => node.walletRpc<string>("getnewaddress")));
   const all: Record<string, CreatedWebhook> = {
-    btcAuto: await product.createWebhook("BTC", clientBtc.slice(0, 2), { xpub_ids: [xpubId] }),
-    btcLater: await product.createWebhook("BTC", clientBtc.slice(2)),
+    // Pending events too (issue #29): the mempool churns under the same faults.
+    btcAuto: await product.createWebhook("BTC", clientBtc.slice(0, 2), { xpub_ids: [xpubId], pending: true }),
+    btcLater: await product.createWebhook("BTC", clientBtc.slice(2), { pending: true }),
     eth: await product.createWebhook("ETH", [anvil.accounts[5]!.address, anvil.accounts[6]!.address]),
     trx: await product.createWebhook("TRX", [tron.devnode.genesis.accounts[1]!.base58, tron.devnode.genesis.accounts[2]!.base58]),
   };

@@ -25,6 +25,8 @@ export const ZPUB = "zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3E
 /** One round: a payment and a block on each chain. Scheduled events happen between rounds. */
 export const ROUNDS = 24;
 export const ROUND_MS = 1_200;
+/** How long a Bitcoin payment waits in the mempool before its block (or its replacement): two of the scanner's mempool polls. */
+export const MEMPOOL_SEEN_MS = 400;
 /** Rounds a proxy keeps one fault profile. */
 export const PHASE_ROUNDS = 4;
 /** Rounds NATS stays down. */

@@ -4,7 +4,7 @@
  */
 import type { ScannedCoin } from "../scanner-watch.ts";
 import { paidOutputs } from "../paid-outputs.ts";
-import { paymentRandom, type FinalPlace, type HostileDrill, type Payment } from "./hostile-drill.ts";
+import { MEMPOOL_SEEN_MS, paymentRandom, sleep, type FinalPlace, type HostileDrill, type Payment } from "./hostile-drill.ts";
 
 function record(drill: HostileDrill, payment: Payment): void {
   drill.payments.set(`${payment.coin}:${payment.txid}:${payment.position ?? "-"}`, payment);
@@ -16,6 +16,22 @@ export async function payBtc(drill: HostileDrill, address = payAddress(drill, "B
   const { node } = drill;
   const txid = await node.walletRpc<string>("sendtoaddress", [address, (paymentRandom.between(10_000, 9_999_999) / 1e8).toFixed(8)]);
   record(drill, { coin: "BTC", txid, address, position: (await paidOutputs(node, txid)).get(address)!, sentAt: Date.now() });
+}
+
+/**
+ * Mempool churn: sent replaceable, left in the mempool long enough to be announced, then replaced by
+ * fee (`bumpfee`, the same address paid). The original is never mined: once announced, its last
+ * word must be "replaced"; the replacement is an ordinary payment.
+ */
+export async function payBtcReplaced(drill: HostileDrill, address = payAddress(drill, "BTC")): Promise<void> {
+  const { node } = drill;
+  const amount = (paymentRandom.between(10_000, 9_999_999) / 1e8).toFixed(8);
+  const original = await node.walletRpc<string>("sendtoaddress", [address, amount, "", "", false, true]);
+  record(drill, { coin: "BTC", txid: original, address, position: (await paidOutputs(node, original)).get(address)!, sentAt: Date.now() });
+  await sleep(MEMPOOL_SEEN_MS);
+  const { txid } = await node.walletRpc<{ txid: string }>("bumpfee", [original]);
+  record(drill, { coin: "BTC", txid, address, position: (await paidOutputs(node, txid)).get(address)!, sentAt: Date.now() });
+  drill.performed.push(`bumpfee ${original.slice(0, 12)} → ${txid.slice(0, 12)} at +${Date.now() - drill.started} ms`);
 }
 
 /** The next Ethereum payment's transaction, not yet sent. */

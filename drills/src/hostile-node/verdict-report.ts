@@ -100,6 +100,8 @@ export function writeReport(
     internalPayments: [...payments.values()].filter((p) => p.coin !== "BTC" && p.position !== null).length,
     notifications: verdict.notifications,
     reverts: verdict.reverts,
+    mempoolEvents: verdict.mempoolEvents,
+    pendingOutOfOrder: verdict.pendingOutOfOrder.length,
     falseFinalWords: verdict.falseFinalWords.length,
     falseFinalWordsPerBlock: verdict.falseFinalWordsPerBlock.length,
     missed: verdict.missed.length,
@@ -126,12 +128,13 @@ export function writeReport(
       falseReverts: verdict.falseReverts,
       unexpected: verdict.unexpected,
       duplicatesUnderNewIds: verdict.duplicatesUnderNewIds,
+      pendingOutOfOrder: verdict.pendingOutOfOrder,
     },
   };
   mkdirSync(new URL(".", `file://${REPORT}`), { recursive: true });
   writeFileSync(REPORT, JSON.stringify(report, null, 2));
   process.stdout.write(
-    `hostile node: seed ${SEED}, payments ${report.payments} (internal ${report.internalPayments}), notifications ${report.notifications}, reverts ${report.reverts}, ` +
+    `hostile node: seed ${SEED}, payments ${report.payments} (internal ${report.internalPayments}), notifications ${report.notifications}, reverts ${report.reverts}, mempool events ${JSON.stringify(report.mempoolEvents)} (out of order ${report.pendingOutOfOrder}), ` +
       `false final words ${report.falseFinalWords} (per block ${report.falseFinalWordsPerBlock}), missed ${report.missed} ${JSON.stringify(report.missedBecause)}, duplicates ${report.duplicates}, ` +
       `false reverts ${report.falseReverts}, unexpected ${report.unexpected}; full report ${REPORT}\n`,
   );

@@ -8,12 +8,14 @@ import { benchEthBlockStreaming } from "./eth/block-streaming.ts";
 import { benchGatewayOverhead } from "./gateway/gateway-overhead.ts";
 import { benchAddressIssuance } from "./xpub/address-issuance.ts";
 import { benchScannerMatching } from "./scanner/scanner-matching.ts";
+import { benchMempoolChurn } from "./scanner/mempool-churn.ts";
 import { benchTrxBalance } from "./trx/account-balance.ts";
 import { benchDeliveryThroughput } from "./delivery/notification-throughput.ts";
 import { benchDeliveryClaims } from "./delivery/claim-cost.ts";
 import { benchRelayMemory } from "./delivery/relay-memory.ts";
 import { benchEventCursor } from "./delivery/event-cursor.ts";
 import { benchNotificationLatency } from "./notification/notification-latency.ts";
+import { benchPendingLatency } from "./notification/pending-latency.ts";
 import { benchWatchFeed } from "./watch/watch-feed.ts";
 import { benchRssBounds } from "./memory/rss-bounds.ts";
 import { benchJsonRpcBatchRss } from "./memory/jsonrpc-batch-rss.ts";
@@ -24,12 +26,18 @@ const BENCHMARKS: Record<string, () => Promise<boolean>> = {
   "eth-block": benchEthBlockStreaming,
   xpub: benchAddressIssuance,
   scanner: benchScannerMatching,
+  mempool: benchMempoolChurn,
   "trx-balance": benchTrxBalance,
   delivery: benchDeliveryThroughput,
   "delivery-claims": benchDeliveryClaims,
   "event-cursor": benchEventCursor,
   "relay-memory": benchRelayMemory,
-  "notification-latency": benchNotificationLatency,
+  // Blocks (push and poll), then pending events (broadcast → pending, ZMQ sequence and poll); also alone as pending-latency.
+  "notification-latency": async () => {
+    const blocks = await benchNotificationLatency();
+    return (await benchPendingLatency()) && blocks;
+  },
+  "pending-latency": benchPendingLatency,
   "watch-feed": benchWatchFeed,
   // Both memory bounds: large answers and webhooks, then JSON-RPC batches (also alone as rss-jsonrpc).
   rss: async () => (await benchRssBounds()) && (await benchJsonRpcBatchRss()),

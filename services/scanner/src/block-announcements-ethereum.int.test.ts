@@ -13,6 +13,7 @@ import {
   startScannerUnderTest,
   stopScannerUnderTest,
   waitForFirstBlock,
+  waitForWebhookStored,
   waitUntil,
   type EventRecorder,
   type ScannerUnderTest,
@@ -51,6 +52,7 @@ const it = scannerTest.extend<{ ethNode: AnvilNode; pushed: Pick<ScannerUnderTes
         ETH_RPC_URL: node.url,
         ETH_WS_URL: node.url.replace(/^http/, "ws"),
         SCANNER_POLL_INTERVAL_MS: String(LONG_POLL_MS),
+        MEMPOOL_POLL_INTERVAL_MS: String(LONG_POLL_MS),
       });
       try {
         await waitForFirstBlock(recorder, () => node.rpc("evm_mine"));
@@ -68,6 +70,30 @@ describe("eth_subscribe newHeads (real Anvil)", () => {
   it("each mined block is processed within seconds though the poll interval is 30 s", async ({ ethNode: node, pushed: under }) => {
     for (let i = 0; i < 3; i++) expect((await mined(node, under)).ms).toBeLessThan(PUSH_DEADLINE_MS);
     expect(await scrapeMetrics(under.scanner)).toMatch(/scanner_block_announcements_total\{chain="eth",channel="ws [^"]*"\} [3-9]/);
+  });
+
+  it("newPendingTransactions: a payment is pending within seconds though the pool is diffed every 30 s", async ({
+    ethNode: node,
+    pushed: under,
+    database,
+  }) => {
+    const [payer, payee] = [node.accounts[3]!.address, node.accounts[4]!.address];
+    await under.recorder.publishWebhook({ webhook_id: 90, coin: "ETH", addresses: [payee], pending: true });
+    await waitForWebhookStored(database.connectionString, 90);
+    // The follower brings the watch index up to date at its next pass: a block's.
+    await mined(node, under);
+    await node.rpc("evm_setAutomine", [false]);
+    try {
+      // Two payments: the first wakes the watcher's whole diff, the second is read alone by its hash.
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        const txid = await node.rpc<string>("eth_sendTransaction", [{ from: payer, to: payee, value: "0x1" }]);
+        await under.recorder.waitFor(`pending ${txid}`, () => under.recorder.mempool.some((e) => e.txid === txid), PUSH_DEADLINE_MS);
+        expect(Date.now() - started).toBeLessThan(PUSH_DEADLINE_MS);
+      }
+    } finally {
+      await node.rpc("evm_setAutomine", [true]);
+    }
   });
 
   it("a reorg announced by push is handled as a reorg (evm_revert, then a longer branch)", async ({ ethNode: node, pushed: under }) => {

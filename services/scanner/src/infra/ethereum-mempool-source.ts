@@ -66,7 +66,18 @@ export function createEthereumMempoolSource(node: NodeClient, tokens: EthereumTo
       for (const bySender of Object.values(content.pending ?? {})) for (const tx of Object.values(bySender)) pool.set(tx.hash, tx);
       return [...pool.keys()];
     },
-    transactions: async (txids) => txids.map((txid) => pool.get(txid) ?? null),
+    // One announced since the last read of the pool (newPendingTransactions) is read by hash; mined already: gone.
+    transactions: (txids) =>
+      Promise.all(
+        txids.map(async (txid) => {
+          const known = pool.get(txid);
+          if (known) return known;
+          const tx = await node.call<(PoolTransaction & { blockHash?: string | null }) | null>("eth_getTransactionByHash", [txid]);
+          if (!tx || tx.blockHash) return null;
+          pool.set(txid, tx);
+          return tx;
+        }),
+      ),
     txid: (tx) => tx.hash,
     keys(tx) {
       const recipient = transferRecipient(tx);

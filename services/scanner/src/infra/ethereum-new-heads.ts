@@ -3,7 +3,9 @@
  * Erigon, Hardhat; the same port as HTTP on Hardhat). Every `eth_subscription` message wakes the
  * follower; its header is not used (the follower reads blocks over HTTP as after a timed poll).
  * A closed or failed socket is reopened with a doubling back-off; a ping unanswered by the next one
- * marks a silent connection dead, so a node that stopped talking is noticed too.
+ * marks a silent connection dead, so a node that stopped talking is noticed too. The same socket
+ * subscribes to `newPendingTransactions` (issue #29): each hash goes to the mempool watcher, which
+ * reads it at once; a node that refuses it only loses that speed-up (the pool is still diffed).
  */
 import { backoffDelayMs } from "@chaingate/backoff";
 import type { Coin } from "@chaingate/contracts";
@@ -19,6 +21,7 @@ import {
 
 const PING_EVERY_MS = 15_000;
 const SUBSCRIBE_ID = 1;
+const SUBSCRIBE_PENDING_ID = 2;
 
 export interface EthereumNewHeadsOptions {
   coin: Coin;
@@ -45,6 +48,7 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
     const current = new WebSocket(url, { handshakeTimeout: 10_000 });
     socket = current;
     let subscribed = false;
+    let pendingSubscription: string | undefined;
     let awaitingPong = false;
     const pinger = setInterval(() => {
       // Still opening: the handshake timeout covers it.
@@ -58,15 +62,36 @@ export function subscribeEthereumNewHeads(options: EthereumNewHeadsOptions): Blo
     });
     current.on("open", () => {
       current.send(JSON.stringify({ jsonrpc: "2.0", id: SUBSCRIBE_ID, method: "eth_subscribe", params: ["newHeads"] }));
+      current.send(
+        JSON.stringify({ jsonrpc: "2.0", id: SUBSCRIBE_PENDING_ID, method: "eth_subscribe", params: ["newPendingTransactions"] }),
+      );
     });
     current.on("message", (data) => {
-      let message: { id?: unknown; result?: unknown; error?: { message?: string }; method?: unknown };
+      let message: {
+        id?: unknown;
+        result?: unknown;
+        error?: { message?: string };
+        method?: unknown;
+        params?: { subscription?: unknown; result?: unknown };
+      };
       try {
         message = JSON.parse(String(data)) as typeof message;
       } catch {
         return;
       }
-      if (message.method === "eth_subscription") return observer.announced(coin, name);
+      if (message.method === "eth_subscription") {
+        if (pendingSubscription === undefined || message.params?.subscription !== pendingSubscription)
+          return observer.announced(coin, name);
+        // A hash, or (geth's `true` flag, not asked here) the whole transaction.
+        const pending = message.params.result;
+        const hash = typeof pending === "string" ? pending : (pending as { hash?: unknown } | undefined)?.hash;
+        if (typeof hash === "string") observer.transactionAnnounced?.(coin, hash);
+        return;
+      }
+      if (message.id === SUBSCRIBE_PENDING_ID) {
+        if (typeof message.result === "string") pendingSubscription = message.result;
+        return;
+      }
       if (message.id !== SUBSCRIBE_ID) return;
       if (message.error || typeof message.result !== "string") {
         if (failures === 0)

@@ -10,10 +10,14 @@ import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.t
 import { createJetStreamEventSink } from "../infra/jetstream-event-sink.ts";
 import { scannerMigrations } from "../infra/migrations/index.ts";
 import { createPostgresFollowerStore } from "../infra/postgres-follower-store.ts";
+import { createPostgresMempoolStore } from "../infra/postgres-mempool-store.ts";
+import type { MempoolStore } from "../domain/mempool/mempool-ports.ts";
 import { createPostgresWatchFeed, storeFeedMessage } from "../infra/postgres-watch-projection.ts";
 
 export interface ScannerState {
   store: FollowerStore;
+  /** The mempool watcher's store (issue #29). */
+  mempoolStore: MempoolStore;
   sink: EventSink;
   /** A new reader of the registry projection (a replica that starts empty). */
   watchFeed(): WatchFeed;
@@ -34,6 +38,7 @@ export async function openScannerState(options: { databaseUrl: string; natsUrl: 
   await bus.ensureStreams([transferMatched, blockProcessed, webhookChanged, webhookAddresses]);
   return {
     store: createPostgresFollowerStore(database.db),
+    mempoolStore: createPostgresMempoolStore(database.db),
     sink: createJetStreamEventSink(bus),
     watchFeed: () => createPostgresWatchFeed(database.db),
     storeFeedMessage: (message) => storeFeedMessage(database.db, message),

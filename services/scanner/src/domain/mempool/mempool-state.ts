@@ -3,8 +3,8 @@ import type { OpenMempoolTransfer } from "./mempool-ports.ts";
 
 /** The watcher's memory between polls. */
 export interface MempoolState {
-  /** The mempool at the last poll: each txid with the index keys its transaction pays (and, where the chain has them, spends from). */
-  seen: Map<string, string[]>;
+  /** The mempool at the last poll: each txid with the index keys its transaction pays (and, where the chain has them, spends from), space-separated. */
+  seen: Map<string, string>;
   /** WatchIndex.changes when the mempool was last matched whole. */
   indexChanges: number;
   /** Announced transfers without an outcome, by txid. */

@@ -16,11 +16,14 @@ export async function resolveLeftTransfers<Tx>(
   options: WatchMempoolOptions<Tx>,
   state: MempoolState,
   current: ReadonlySet<string>,
+  /** Only these transactions (default: every open one). */
+  only?: ReadonlySet<string>,
 ): Promise<void> {
   const { source, store } = options;
   const now = (options.now ?? Date.now)();
   const dropAfterMs = options.dropAfterMs ?? DEFAULT_MEMPOOL_DROP_AFTER_MS;
   for (const [txid, rows] of [...state.open]) {
+    if (only && !only.has(txid)) continue;
     const first = rows[0]!;
     if (current.has(txid)) {
       if (first.leftAtMs !== null) await setLeft(options, rows, null);

@@ -13,6 +13,8 @@ import { emptyMempoolState, trackOpen, type MempoolState } from "./mempool-state
 import { resolveLeftTransfers } from "./resolve-left-transfers.ts";
 import { DEFAULT_MEMPOOL_POLL_MS, type WatchMempoolOptions } from "./watch-mempool-options.ts";
 
+/** Transactions read, matched and announced at once in a poll. */
+const READ_CHUNK = 100;
 /** Decided transfers are kept this long (a restart in that time does not announce them again). */
 const DECIDED_KEPT_MS = 86_400_000;
 
@@ -72,10 +74,16 @@ export async function pollMempool<Tx>(options: WatchMempoolOptions<Tx>, state: M
   const current = new Set(ids);
   const fresh = ids.filter((txid) => !state.seen.has(txid));
   for (const txid of state.seen.keys()) if (!current.has(txid)) state.seen.delete(txid);
-  const txs = await readNew(options, state, fresh);
-  const again = await fetchTransactions(source, newlyWatched(options, state, new Set(fresh)), options.fetchConcurrency ?? 16);
+  const again = newlyWatched(options, state, new Set(fresh));
+  // Read, matched and announced a chunk at a time: a whole mempool read at start-up is never held at once.
+  const toRead = [...fresh, ...again];
+  for (let i = 0; i < toRead.length; i += READ_CHUNK) {
+    const txs = await readNew(options, state, toRead.slice(i, i + READ_CHUNK));
+    // A replacement read now: the replaced one's outcome goes before the replacement's own pending.
+    await resolveLeftTransfers(options, state, current, replacedNow(state, current));
+    await announcePending(options, state, txs);
+  }
   await resolveLeftTransfers(options, state, current);
-  await announcePending(options, state, [...txs, ...again]);
   options.onPoll?.({ mempoolSize: current.size, fresh: fresh.length, open: state.open.size });
 }
 
@@ -89,17 +97,23 @@ export async function pollAnnounced<Tx>(options: WatchMempoolOptions<Tx>, state:
 async function readNew<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState, txids: readonly string[]): Promise<Tx[]> {
   const { source } = options;
   // One that left before it was read is remembered without keys: it is not asked for again.
-  for (const txid of txids) state.seen.set(txid, []);
-  const txs = await fetchTransactions(source, txids, options.fetchConcurrency ?? 16);
+  for (const txid of txids) if (!state.seen.has(txid)) state.seen.set(txid, "");
+  const txs = await fetchTransactions(source, txids, options.fetchConcurrency ?? 8);
   for (const tx of txs) {
     const txid = source.txid(tx);
-    state.seen.set(txid, source.keys(tx));
+    // One string per transaction: the smallest form V8 keeps (addresses hold no spaces).
+    state.seen.set(txid, source.keys(tx).join(" "));
     for (const spend of source.spends(tx)) {
       const earlier = state.bySpend.get(spend);
       if (earlier !== undefined && earlier !== txid) state.replacedBy.set(earlier, txid);
     }
   }
   return txs;
+}
+
+/** Open transactions gone from the mempool whose replacement has been read. */
+function replacedNow(state: MempoolState, current: ReadonlySet<string>): Set<string> {
+  return new Set([...state.replacedBy.keys()].filter((txid) => state.open.has(txid) && !current.has(txid)));
 }
 
 /**
@@ -114,7 +128,7 @@ function newlyWatched<Tx>(options: WatchMempoolOptions<Tx>, state: MempoolState,
   const txids: string[] = [];
   for (const [txid, keys] of state.seen) {
     if (fresh.has(txid) || state.open.has(txid)) continue;
-    if (keys.some((key) => index.watchers(source.coin, key) !== undefined)) txids.push(txid);
+    if (keys && keys.split(" ").some((key) => index.watchers(source.coin, key) !== undefined)) txids.push(txid);
   }
   return txids;
 }

@@ -4,12 +4,20 @@
  * whitelisted token's `transfer(…)` call is pending under the key its mined Transfer log has; a
  * transaction replaced in the pool by its sender's nonce is "replaced", naming the replacement; one
  * whose nonce a transaction never seen in the pool used is "replaced" by that one; one dropped from
- * the pool is "dropped" after MEMPOOL_DROP_AFTER_SECONDS.
+ * the pool is "dropped" after MEMPOOL_DROP_AFTER_SECONDS. A node without `txpool_content` (Hardhat 2)
+ * is read through its `pending` block.
  */
 import type { AnvilNode } from "@chaingate/testing";
 import { describe, expect } from "vitest";
 import type { ScannerService } from "./create-scanner-service.ts";
-import { waitForWebhookStored, type EventRecorder, type MempoolMatched } from "./testing/scanner-harness.ts";
+import {
+  startScannerUnderTest,
+  stopScannerUnderTest,
+  waitForFirstBlock,
+  waitForWebhookStored,
+  type EventRecorder,
+  type MempoolMatched,
+} from "./testing/scanner-harness.ts";
 import { scannerTest } from "./testing/scanner-fixtures.ts";
 import { startTestScanner } from "./testing/start-test-scanner.ts";
 import { TRANSFER_LOG_TOKEN_BYTECODE, transferCallData } from "./testing/transfer-log-token.ts";
@@ -191,5 +199,32 @@ describe("the outcome of a pending Ethereum transaction", () => {
     const dropped = await mempoolEvent(recorder, pending, "dropped", txid);
     expect(dropped).toMatchObject({ conflicting_txid: null, seen_at: seen.seen_at });
     expect(Date.now() - Date.parse(seen.seen_at)).toBeGreaterThanOrEqual(DROP_AFTER_SECONDS * 1000);
+  });
+});
+
+describe("a node without txpool_content", () => {
+  it("Hardhat 2 refuses it: the pending block's transactions are read instead, pending then transfer", async ({ hardhat: node }) => {
+    const under = await startScannerUnderTest({
+      ETH_RPC_URL: node.url,
+      // Hardhat 2 has no call tracing either.
+      ETH_TRACE_MODE: "off",
+      SCANNER_POLL_INTERVAL_MS: "200",
+      MEMPOOL_POLL_INTERVAL_MS: "100",
+    });
+    const [payer, payee] = [node.accounts[1]!.address, node.accounts[2]!.address];
+    try {
+      await waitForFirstBlock(under.recorder, () => node.rpc("evm_mine"));
+      await under.recorder.publishWebhook({ webhook_id: 1, coin: "ETH", addresses: [payee], pending: true });
+      await waitForWebhookStored(under.database.connectionString, 1);
+      await node.rpc("evm_setAutomine", [false]);
+      const txid = await node.rpc<string>("eth_sendTransaction", [{ from: payer, to: payee, value: hex(10n ** 15n) }]);
+      expect(await mempoolEvent(under.recorder, 1, "pending", txid)).toMatchObject({ amount: "0.001", replaceable: true });
+      await node.rpc("evm_mine");
+      await minedTransfer(under.recorder, 1, txid);
+      expect(eventsOf(under.recorder, 1).map((e) => e.type)).toEqual(["pending", "transfer"]);
+    } finally {
+      await node.rpc("evm_setAutomine", [true]);
+      await stopScannerUnderTest(under);
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * An Ethereum node's transaction pool for the mempool watcher (issue #29): `txpool_content`'s
  * executable (`pending`) transactions, full, in one call (geth, erigon, reth, nethermind, anvil;
- * providers rarely offer it). Each is matched with the block matcher: its own ether transfer, and a
+ * providers rarely offer it); from a node that refuses it, the `pending` block's transactions
+ * (what the node would mine next: a full pool may hold more). Each is matched with the block matcher: its own ether transfer, and a
  * direct `transfer(to, amount)` call to a whitelisted token as the Transfer log it will emit (log
  * 0, the position its mined transfer has). What it spends is its sender's nonce: another transaction
  * of that sender and nonce, in the pool or mined, "replaced" it.
@@ -11,6 +12,7 @@ import { formatUnits } from "@chaingate/decimal-amount";
 import type { NodeClient } from "@chaingate/node-client";
 import { matchEthereumBlock, type EthereumTokens, type EthereumTransaction } from "../domain/match-ethereum-block.ts";
 import type { MempoolSource } from "../domain/mempool/mempool-ports.ts";
+import { refusesMethod } from "./ethereum-block-source/node-rpc-refusals.ts";
 
 /** Blocks searched, newest first, for the transaction that used a pending one's nonce. */
 const CONFLICT_SEARCH_BLOCKS = 6;
@@ -55,15 +57,28 @@ function asMined(tx: PoolTransaction, tokens: EthereumTokens): EthereumTransacti
 }
 
 export function createEthereumMempoolSource(node: NodeClient, tokens: EthereumTokens): MempoolSource<PoolTransaction> {
-  // The last `txpool_content`, by hash: the transactions are read with the txids, in one call.
+  // The last read of the pool, by hash: the transactions are read with the txids, in one call.
   let pool = new Map<string, PoolTransaction>();
+  let txpool = true;
   return {
     coin: "ETH",
     mined: "replaced",
     async txids() {
-      const content = await node.call<PoolContent>("txpool_content");
-      pool = new Map();
-      for (const bySender of Object.values(content.pending ?? {})) for (const tx of Object.values(bySender)) pool.set(tx.hash, tx);
+      const transactions: PoolTransaction[] = [];
+      if (txpool) {
+        try {
+          const content = await node.call<PoolContent>("txpool_content");
+          for (const bySender of Object.values(content.pending ?? {})) transactions.push(...Object.values(bySender));
+        } catch (error) {
+          if (!refusesMethod(error)) throw error;
+          txpool = false;
+        }
+      }
+      if (!txpool) {
+        const block = await node.call<{ transactions: PoolTransaction[] } | null>("eth_getBlockByNumber", ["pending", true]);
+        transactions.push(...(block?.transactions ?? []));
+      }
+      pool = new Map(transactions.map((tx) => [tx.hash, tx]));
       return [...pool.keys()];
     },
     // One announced since the last read of the pool (newPendingTransactions) is read by hash; mined already: gone.

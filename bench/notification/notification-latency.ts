@@ -37,6 +37,7 @@ import { TronWeb } from "tronweb";
 import { RECEIVER_PATH, startNotificationStack, type NotificationStack } from "@chaingate/drills/notification-stack";
 import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_TRX_POLL_INTERVAL_MS } from "@chaingate/scanner";
 import { ROOT, startScript } from "../support/processes.ts";
+import { percentile } from "../support/percentile.ts";
 
 const BLOCKS = Number(process.env.BENCH_LATENCY_BLOCKS ?? 50);
 /** Blocks first produced and not counted (JIT, connection pools, first queries). */
@@ -70,7 +71,6 @@ interface Result {
   target?: typeof PUSH_TARGET;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 

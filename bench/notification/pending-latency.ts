@@ -16,11 +16,13 @@ import {
   freePort,
   seededRandom,
   startLitecoindRegtest,
+  zmqMempoolAdded,
   type LitecoindRegtest,
   type TestDatabase,
 } from "@chaingate/testing";
 import { Publisher } from "zeromq";
 import { RECEIVER_PATH, startNotificationStack } from "@chaingate/drills/notification-stack";
+import { percentile } from "../support/percentile.ts";
 
 const PAYMENTS = Number(process.env.BENCH_LATENCY_BLOCKS ?? 50);
 const WARMUP = 3;
@@ -30,17 +32,6 @@ const MEMPOOL_POLL_MS = 1_000;
 const TARGET = { p50: 100 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-/** bitcoind's `sequence` message for a transaction added to the mempool: txid (display order), "A", LE uint64; then the LE uint32 message number. */
-function sequenceAdded(txid: string, mempoolSequence: bigint, messageNumber: number): Buffer[] {
-  const added = Buffer.alloc(9);
-  added.write("A", 0, "latin1");
-  added.writeBigUInt64LE(mempoolSequence, 1);
-  const number = Buffer.alloc(4);
-  number.writeUInt32LE(messageNumber);
-  return [Buffer.from("sequence"), Buffer.concat([Buffer.from(txid, "hex"), added]), number];
-}
 
 async function measureMode(mode: "announced" | "poll", node: LitecoindRegtest, database: TestDatabase): Promise<number[]> {
   const zmqUrl = `tcp://127.0.0.1:${await freePort()}`;
@@ -67,7 +58,7 @@ async function measureMode(mode: "announced" | "poll", node: LitecoindRegtest, d
       await sleep(random.next() * MEMPOOL_POLL_MS);
       const txid = await node.walletRpc<string>("sendtoaddress", [address, "0.001"]);
       const t0 = performance.now();
-      await publisher?.send(sequenceAdded(txid, BigInt(i + 1), messages++));
+      await publisher?.send(zmqMempoolAdded(txid, BigInt(i + 1), messages++));
       const deadline = Date.now() + TIMEOUT_MS;
       while (!answeredAt.has(txid)) {
         if (Date.now() > deadline) throw new Error(`pending ${mode}: no pending notification of ${txid} within ${TIMEOUT_MS} ms`);

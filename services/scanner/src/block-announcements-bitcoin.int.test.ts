@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startLitecoindRegtest, type LitecoindRegtest } from "@chaingate/testing";
+import { freePort, startLitecoindRegtest, zmqHashBlock, zmqMempoolAdded, type LitecoindRegtest } from "@chaingate/testing";
 import type { ScannerService } from "./create-scanner-service.ts";
 import { Publisher } from "zeromq";
 import { describe, expect } from "vitest";
@@ -119,21 +119,13 @@ const test = scannerTest.extend<{
       let publisher: Publisher | undefined;
       let sequence = 0;
       let mempoolSequence = 0n;
-      const numbered = () => {
-        const number = Buffer.alloc(4);
-        number.writeUInt32LE(sequence++);
-        return number;
-      };
       const zmq: ZmqPublisher = {
         url,
         async announce(hash) {
-          await publisher!.send(["hashblock", Buffer.from(hash, "hex"), numbered()]);
+          await publisher!.send(zmqHashBlock(hash, sequence++));
         },
         async announceTransaction(txid) {
-          const added = Buffer.alloc(9);
-          added.write("A", 0, "latin1");
-          added.writeBigUInt64LE(++mempoolSequence, 1);
-          await publisher!.send(["sequence", Buffer.concat([Buffer.from(txid, "hex"), added]), numbered()]);
+          await publisher!.send(zmqMempoolAdded(txid, ++mempoolSequence, sequence++));
         },
         async bind() {
           publisher = new Publisher();

@@ -93,6 +93,15 @@ async function mempoolEvent(recorder: EventRecorder, webhookId: number, type: Me
   return recorder.mempool.find((e) => e.webhook_id === webhookId && e.type === type && e.txid === txid)!;
 }
 
+/** A webhook's account paid 0.1 ETH at 2 gwei with its sender's next nonce, announced pending. */
+async function pendingAtNextNonce(node: AnvilNode, recorder: EventRecorder, database: { connectionString: string }) {
+  const watched = await watchAccount(node, recorder, database);
+  const nonce = Number(await node.rpc<string>("eth_getTransactionCount", [watched.sender, "pending"]));
+  const original = await send(node, watched.sender, watched.payee, { value: 10n ** 17n, nonce, gasPrice: 2n * GWEI });
+  await mempoolEvent(recorder, watched.pending, "pending", original);
+  return { ...watched, nonce, original };
+}
+
 const minedTransfer = (recorder: EventRecorder, webhookId: number, txid: string) =>
   recorder.waitFor(`the transfer of ${txid}`, () => recorder.transfers.some((t) => t.webhook_id === webhookId && t.txid === txid));
 
@@ -153,10 +162,7 @@ describe("the outcome of a pending Ethereum transaction", () => {
     database,
     recorder,
   }) => {
-    const { sender, payee, pending } = await watchAccount(node, recorder, database);
-    const nonce = Number(await node.rpc<string>("eth_getTransactionCount", [sender, "pending"]));
-    const original = await send(node, sender, payee, { value: 10n ** 17n, nonce, gasPrice: 2n * GWEI });
-    await mempoolEvent(recorder, pending, "pending", original);
+    const { sender, payee, pending, nonce, original } = await pendingAtNextNonce(node, recorder, database);
     const replacement = await send(node, sender, payee, { value: 5n * 10n ** 16n, nonce, gasPrice: 4n * GWEI });
 
     expect(await mempoolEvent(recorder, pending, "replaced", original)).toMatchObject({ conflicting_txid: replacement, amount: "0.1" });
@@ -176,10 +182,7 @@ describe("the outcome of a pending Ethereum transaction", () => {
     database,
     recorder,
   }) => {
-    const { sender, payee, pending } = await watchAccount(node, recorder, database);
-    const nonce = Number(await node.rpc<string>("eth_getTransactionCount", [sender, "pending"]));
-    const original = await send(node, sender, payee, { value: 10n ** 17n, nonce, gasPrice: 2n * GWEI });
-    await mempoolEvent(recorder, pending, "pending", original);
+    const { sender, pending, nonce, original } = await pendingAtNextNonce(node, recorder, database);
     // Gone from this node's pool (another node's block will use its nonce), then with automine on the
     // same nonce to another address is mined as it is sent: the pool never holds that one.
     await node.rpc("anvil_dropTransaction", [original]);

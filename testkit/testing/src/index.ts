@@ -24,6 +24,7 @@ export { startPrivatePostgres, type PrivatePostgres } from "./private-postgres.t
 export { startScriptedHttpNode, type ScriptedBehaviour, type ScriptedHttpNode } from "./scripted-http-node.ts";
 export { startPrivateNats, startPrivateNatsCluster, type PrivateNats, type PrivateNatsCluster } from "./private-nats.ts";
 export { silentLogger } from "./silent-logger.ts";
+export { zmqHashBlock, zmqMempoolAdded } from "./bitcoind-zmq-messages.ts";
 export { seededRandom, type SeededRandom } from "./seeded-random.ts";
 export { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "./otlp-collector.ts";
 export {

@@ -7,5 +7,5 @@ export {
   toChecksumAddress,
 } from "./ethereum-address.ts";
 export { DEFAULT_ERC20_WHITELIST, erc20WhitelistSchema, erc20WhitelistSettings, type Erc20Token } from "./erc20-whitelist.ts";
-export { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC } from "./erc20-abi.ts";
+export { decodeTransferCall, ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC, type TransferCall } from "./erc20-abi.ts";
 export { ETHER_DECIMALS } from "./ethereum-units.ts";

@@ -7,7 +7,7 @@
  * failed call leaves no log).
  */
 import { collectMatches } from "./collect-matches.ts";
-import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC, ETHER_DECIMALS } from "@chaingate/ethereum";
+import { decodeTransferCall, ERC20_TRANSFER_TOPIC, ETHER_DECIMALS } from "@chaingate/ethereum";
 import { FAILED, SUCCESS, type WhitelistedToken } from "./currencies.ts";
 import { formatUnits, hexToBaseUnits } from "@chaingate/decimal-amount";
 import type { InternalValueFrame } from "./ethereum-call-frames.ts";
@@ -102,13 +102,14 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
       }
     }
     const token = to === null ? undefined : tokens.get(to);
-    if (token && status === FAILED && tx.input.slice(2, 10).toLowerCase() === ERC20_TRANSFER_SELECTOR && tx.input.length >= 2 + 8 + 128) {
-      const recipient = `0x${tx.input.slice(2 + 8 + 24, 2 + 8 + 64).toLowerCase()}`;
+    const failedCall = token && status === FAILED ? decodeTransferCall(tx.input) : undefined;
+    if (token && failedCall) {
+      const recipient = `0x${failedCall.recipient}`;
       collectMatches(
         index,
         { coin: "ETH", toKey: recipient, fromKey: from, optInOnly: true },
         () => {
-          const rawAmount = hexToBaseUnits(tx.input.slice(2 + 8 + 64, 2 + 8 + 128));
+          const rawAmount = hexToBaseUnits(failedCall.amountHex);
           return {
             coin: "ETH",
             currency: token.symbol,

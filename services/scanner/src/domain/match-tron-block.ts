@@ -17,7 +17,7 @@ import { TRX_DECIMALS, tronAddressFromEvmHex } from "@chaingate/tron";
 import { SUCCESS, type WhitelistedToken } from "./currencies.ts";
 import type { BlockHeader, Match, Transfer } from "./transfer.ts";
 import type { WatchIndex } from "./watch-index.ts";
-import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
+import { decodeTransferCall, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 
 /** `/wallet/getblockbynum` (visible=false: addresses as 41… hex), amounts as numbers or, when beyond 2^53, their text. */
 export interface TronBlock {
@@ -140,11 +140,12 @@ export function matchTronBlock(data: TronBlockData, index: WatchIndex, tokens: T
       );
     } else {
       const token = tokens.get(body(value.contract_address))!;
-      const call = value.data!;
+      // pushTransactionSides decoded it already: a transfer(…) call.
+      const call = decodeTransferCall(value.data!)!;
       collectMatches(
         index,
         { coin: "TRX", toKey, fromKey },
-        () => trc20Transfer(token, fromKey, toKey, hexToBaseUnits(call.slice(8 + 64, 8 + 128)), tx.txID, null, status),
+        () => trc20Transfer(token, fromKey, toKey, hexToBaseUnits(call.amountHex), tx.txID, null, status),
         matches,
       );
     }
@@ -182,9 +183,9 @@ function pushTransactionSides(tx: TronTransaction, tokens: TronTokens, sides: st
     return "native";
   }
   if (contract.type !== "TriggerSmartContract" || statusOf(tx) === SUCCESS || !tokens.has(body(value.contract_address))) return undefined;
-  const call = value.data ?? "";
-  if (call.slice(0, 8).toLowerCase() !== ERC20_TRANSFER_SELECTOR || call.length < 8 + 128) return undefined;
-  sides.push(body(value.owner_address), call.slice(8 + 24, 8 + 64).toLowerCase());
+  const call = decodeTransferCall(value.data ?? "");
+  if (!call) return undefined;
+  sides.push(body(value.owner_address), call.recipient);
   return "failed_trc20";
 }
 

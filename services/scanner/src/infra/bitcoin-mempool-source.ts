@@ -121,7 +121,10 @@ export function createBitcoinMempoolSource(node: NodeClient): MempoolSource<Bitc
       let height = await node.call<number>("getblockcount");
       for (let searched = 0; searched < CONFLICT_SEARCH_BLOCKS && height >= 0; searched++, height--) {
         const hash = await node.call<string>("getblockhash", [height]);
-        const block = await node.call<{ tx: Array<{ txid: string; vin: RawInput[] }> }>("getblock", [hash, 2], { lossless: true });
+        // Read as the block source reads blocks (streamed, values quoted), not with the lossless parser.
+        const block = parseBitcoinBlockJson(await readText(await node.callStreamed("getblock", [hash, 2]))) as {
+          tx: Array<{ txid: string; vin: RawInput[] }>;
+        };
         const spender = block.tx.find((tx) => outpointsOf(tx.vin).some((outpoint) => spent.has(outpoint)));
         if (spender) return spender.txid;
       }

@@ -7,7 +7,7 @@
  * 0, the position its mined transfer has). What it spends is its sender's nonce: another transaction
  * of that sender and nonce, in the pool or mined, "replaced" it.
  */
-import { ERC20_TRANSFER_SELECTOR, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
+import { decodeTransferCall, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 import { formatUnits } from "@chaingate/decimal-amount";
 import type { NodeClient } from "@chaingate/node-client";
 import { matchEthereumBlock, type EthereumTokens, type EthereumTransaction } from "../domain/match-ethereum-block.ts";
@@ -32,24 +32,24 @@ export interface PoolTransaction {
 
 type PoolContent = { pending?: Record<string, Record<string, PoolTransaction>> };
 
-/** The recipient of a `transfer(address,uint256)` call, lower-cased; undefined for other input. */
+/** The recipient of a `transfer(address,uint256)` call, 0x and lower case; undefined for other input. */
 function transferRecipient(tx: PoolTransaction): string | undefined {
-  if (tx.input.slice(2, 10).toLowerCase() !== ERC20_TRANSFER_SELECTOR || tx.input.length < 2 + 8 + 128) return undefined;
-  return `0x${tx.input.slice(2 + 8 + 24, 2 + 8 + 64).toLowerCase()}`;
+  const call = decodeTransferCall(tx.input);
+  return call && `0x${call.recipient}`;
 }
 
 /** The pool transaction as the block matcher reads a mined one: a token transfer call with the log it will emit. */
 function asMined(tx: PoolTransaction, tokens: EthereumTokens): EthereumTransaction {
-  const recipient = transferRecipient(tx);
+  const call = decodeTransferCall(tx.input);
   const token = tx.to === null ? undefined : tokens.get(tx.to.toLowerCase());
-  const word = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, "0")}`;
+  const word = (hexDigits: string) => `0x${hexDigits.toLowerCase().padStart(64, "0")}`;
   const logs =
-    token && recipient
+    token && call
       ? [
           {
             address: tx.to!,
-            topics: [`0x${ERC20_TRANSFER_TOPIC}`, word(tx.from), word(recipient)],
-            data: `0x${tx.input.slice(2 + 8 + 64, 2 + 8 + 128)}`,
+            topics: [`0x${ERC20_TRANSFER_TOPIC}`, word(tx.from.slice(2)), word(call.recipient)],
+            data: `0x${call.amountHex}`,
           },
         ]
       : [];

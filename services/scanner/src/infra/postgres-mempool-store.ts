@@ -74,15 +74,14 @@ export function createPostgresMempoolStore(db: Kysely<ScannerDatabase>): Mempool
         .execute();
     },
     async markLeft(coin, transfers, atMs) {
-      for (const t of transfers) {
-        await db
-          .updateTable("mempool_transfers")
-          .set({ left_at_ms: atMs })
-          .where("coin", "=", coin)
-          .where("transfer_key", "=", t.key)
-          .where("generation", "=", t.generation)
-          .execute();
-      }
+      if (!transfers.length) return;
+      // One statement for a transaction's rows (one per webhook watching it).
+      await db
+        .updateTable("mempool_transfers")
+        .set({ left_at_ms: atMs })
+        .where("coin", "=", coin)
+        .where((eb) => eb.or(transfers.map((t) => eb.and([eb("transfer_key", "=", t.key), eb("generation", "=", t.generation)]))))
+        .execute();
     },
     async decide(coin, transfer, outcome, atMs) {
       await db

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { DEV_LITECOIND_OPTIONS, waitForExit, type TestDatabase } from "@chaingate/testing";
+import { DEV_LITECOIND_OPTIONS, ephemeralPortFloor, FIRST_CHOSEN_PORT, waitForExit, type TestDatabase } from "@chaingate/testing";
 
 /** The stack's default ports (scripts/dev.ts), each moved by the offset. */
 export const DEV_BASE_PORTS = {
@@ -33,7 +33,11 @@ function isFree(candidate: number): Promise<boolean> {
   });
 }
 
-/** An offset under which every port of the stack is free now. */
+/**
+ * An offset under which every port of the stack is free now. Every moved port stays below the
+ * kernel's ephemeral range: an outgoing connection could otherwise take one between this check and
+ * the service's bind (CI saw xpub refused with EADDRINUSE on 47502).
+ */
 export async function freeDevPortOffset(): Promise<number> {
   const bases = [
     DEV_BASE_PORTS.gateway,
@@ -43,8 +47,12 @@ export async function freeDevPortOffset(): Promise<number> {
     DEV_BASE_PORTS.litecoind,
     ...DEV_BASE_PORTS.others,
   ];
+  const step = 50;
+  const lowest = Math.ceil((FIRST_CHOSEN_PORT - Math.min(...bases)) / step) * step;
+  const choices = Math.floor((ephemeralPortFloor() - Math.max(...bases) - lowest) / step);
+  if (choices < 10) throw new Error("the ephemeral port range starts too low to move the dev stack below it");
   for (;;) {
-    const candidate = 20_000 + Math.floor(Math.random() * 400) * 50;
+    const candidate = lowest + Math.floor(Math.random() * choices) * step;
     if ((await Promise.all(bases.map((base) => isFree(base + candidate)))).every(Boolean)) return candidate;
   }
 }

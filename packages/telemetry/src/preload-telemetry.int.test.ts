@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import http from "node:http";
-import { startOtlpCollector } from "@chaingate/testing";
+import { freePort, startOtlpCollector } from "@chaingate/testing";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -10,7 +10,7 @@ const APP = fileURLToPath(new URL("./fixtures/traced-app.ts", import.meta.url));
 const startCollector = startOtlpCollector;
 
 async function runTracedApp(env: Record<string, string>, preload: string) {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePort();
   const child = spawn(process.execPath, ["--import", preload, APP], {
     cwd: PACKAGE_DIR,
     env: { ...process.env, PORT: String(port), OTEL_SERVICE_NAME: "traced-app", OTEL_BSP_SCHEDULE_DELAY: "50", ...env },

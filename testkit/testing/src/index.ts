@@ -8,7 +8,9 @@ export {
   type LitecoindRegtestOptions,
 } from "./litecoind-regtest.ts";
 export {
+  ephemeralPortFloor,
   freePort,
+  FIRST_CHOSEN_PORT,
   readStartArguments,
   spawnService,
   startServiceProcess,

@@ -111,10 +111,10 @@ export async function stopChild(child: ChildProcess, options: { signal?: NodeJS.
 /** Ports this process has handed out: two callers here never get the same one. */
 const handedOut = new Set<number>();
 /** Where handed-out ports start; they end below the kernel's ephemeral range. */
-const FIRST_CHOSEN_PORT = 10_000;
+export const FIRST_CHOSEN_PORT = 10_000;
 
 /** The lowest port the kernel hands to port-0 binds and outgoing connections (Linux; 32768 elsewhere). */
-function ephemeralPortFloor(): number {
+export function ephemeralPortFloor(): number {
   try {
     return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
   } catch {

@@ -2,18 +2,29 @@
  * What call tracing costs the Ethereum follower (issue 26): blocks of 200 transactions with 1,000
  * internal value frames (five per transaction, two of them one call deeper, one under a reverted
  * call), every answer with the fields a geth node sends, followed through the real block source, matcher and follower with real Postgres and NATS,
- * with tracing on (`debug`: callTracer) and off, in one run. The node is a stand-in that answers
- * each call from JSON text prepared in advance: its own time is left out, while parsing the answers
- * (the trace included) is counted, as the scanner pays it. Target: tracing costs at most 2x.
+ * with tracing off, with callTracer (`debug`, the default) and with chaingate's own tracer (`js`),
+ * in one run. The node is a stand-in that answers each call from JSON text prepared in advance: its
+ * own time is left out (a node runs the JS tracer slower than callTracer), while parsing the
+ * answers (the trace included) is counted, as the scanner pays it. Target: tracing costs at most 2x.
  *
- * Parsing the trace answer alone costs about what the whole untraced follow costs (about 1 ms of
- * CPU per block each), so 2x is the floor, not a margin. The figures depend on the young
+ * Parsing callTracer's answer alone costs about what the whole untraced follow costs (about 1 ms of
+ * CPU per block each), so callTracer cannot meet 2x; the own tracer's answer holds only the value
+ * frames (`valueTracerAnswer`, what the tracer answers, proven on Anvil by
+ * value-frame-tracer.int.test.ts). The figures depend on the young
  * generation: the scanner starts with `--max-semi-space-size=4` (services/scanner/package.json),
  * which about doubles the CPU per block of both modes against this process's default.
  */
 import { createTestDatabase } from "@chaingate/testing";
 import type { NodeClient } from "@chaingate/node-client";
-import { createEthereumBlockSource, ethereumBlockHeader, followChain, matchEthereumBlock, type WatchIndex } from "@chaingate/scanner";
+import {
+  createEthereumBlockSource,
+  ethereumBlockHeader,
+  followChain,
+  matchEthereumBlock,
+  valueFramesFromCallTracer,
+  type CallTracerFrame,
+  type WatchIndex,
+} from "@chaingate/scanner";
 import { openScannerState } from "@chaingate/scanner/testing";
 import { benchFollowerOptions } from "./bench-follower-options.ts";
 import { createHash } from "node:crypto";
@@ -26,7 +37,16 @@ const FRAMES_PER_TRANSACTION = 5;
 const BLOCKS = Number(process.env.BENCH_ETH_TRACE_BLOCKS ?? 300);
 const WARM_UP_BLOCKS = 30;
 /** One internal payment in this many goes to a watched address. */
-const WATCHED_EVERY = 500;
+/**
+ * The timed blocks pay no watched address from inside a contract: what is timed is what tracing
+ * costs (fetching, parsing and probing 1,000 frames per block), not the publishing of the
+ * transfers it finds (about 1 ms of CPU per block for one transfer, in any mode). The tracers'
+ * agreement is checked on other blocks, where one internal payment in AGREEMENT_WATCHED_EVERY is
+ * watched.
+ */
+const TIMED_WATCHED_EVERY = 0;
+const AGREEMENT_WATCHED_EVERY = 50;
+const AGREEMENT_BLOCKS = 5;
 export const TARGET_TRACING_COST = 2;
 
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
@@ -36,7 +56,10 @@ const blockHash = (height: number) => `0x${word(height)}`;
 interface BlockTexts {
   block: string;
   receipts: string;
+  /** callTracer's answer. */
   traces: string;
+  /** The answer of chaingate's own tracer (ETH_TRACE_MODE=js) for the same block. */
+  valueTraces: string;
 }
 
 const filled = (length: number, seed: number) =>
@@ -53,7 +76,7 @@ const callData = (seed: number) => `0x${filled(8 + 3 * 64, seed)}`;
  * parses what it really parses): the block with its EIP-1559 transactions, the receipts (a token
  * Transfer log each, of a token nobody whitelisted, and the logs bloom), the callTracer traces.
  */
-export function blockTexts(height: number): BlockTexts {
+export function blockTexts(height: number, watchedEvery: number): BlockTexts {
   const transactions = [];
   const receipts = [];
   const traces = [];
@@ -61,7 +84,7 @@ export function blockTexts(height: number): BlockTexts {
   let payment = height * TRANSACTIONS * FRAMES_PER_TRANSACTION;
   const nextPayee = () => {
     payment++;
-    return payment % WATCHED_EVERY === 0 ? ethereumAddress(payment / WATCHED_EVERY) : `0x${word(payment, 40)}`;
+    return watchedEvery > 0 && payment % watchedEvery === 0 ? ethereumAddress(payment / watchedEvery) : `0x${word(payment, 40)}`;
   };
   for (let t = 0; t < TRANSACTIONS; t++) {
     const txHash = `0x${word(height * TRANSACTIONS + t)}`;
@@ -160,7 +183,25 @@ export function blockTexts(height: number): BlockTexts {
     baseFeePerGas: "0x6fc23ac00",
     extraData: "0x",
   };
-  return { block: JSON.stringify({ ...header, transactions }), receipts: JSON.stringify(receipts), traces: JSON.stringify(traces) };
+  return {
+    block: JSON.stringify({ ...header, transactions }),
+    receipts: JSON.stringify(receipts),
+    traces: JSON.stringify(traces),
+    valueTraces: JSON.stringify(traces.map(valueTracerAnswer)),
+  };
+}
+
+/** What VALUE_FRAME_TRACER answers for a transaction: its value frames as lists, reverted subtrees left out. */
+function valueTracerAnswer({ txHash, result }: { txHash: string; result: CallTracerFrame & { from: string } }) {
+  const frames = valueFramesFromCallTracer(result).map((frame) => [
+    frame.index,
+    frame.traceAddress,
+    frame.type,
+    frame.from,
+    frame.to,
+    frame.value,
+  ]);
+  return { txHash, result: { from: result.from, frames, suspect: false } };
 }
 
 /**
@@ -183,8 +224,10 @@ function preparedNode(texts: BlockTexts[]): NodeClient {
       }
       case "eth_getBlockReceipts":
         return JSON.parse(textOfHash(params[0])!.receipts);
-      case "debug_traceBlockByHash":
-        return JSON.parse(textOfHash(params[0])!.traces);
+      case "debug_traceBlockByHash": {
+        const texts = textOfHash(params[0])!;
+        return JSON.parse((params[1] as { tracer: string }).tracer === "callTracer" ? texts.traces : texts.valueTraces);
+      }
       default:
         throw new Error(`the prepared node has no ${method}`);
     }
@@ -192,20 +235,28 @@ function preparedNode(texts: BlockTexts[]): NodeClient {
   return { call } as unknown as NodeClient;
 }
 
-export interface EthereumTracingThroughput {
-  /** Blocks per second followed with tracing on (callTracer) and off. */
-  traced: number;
-  untraced: number;
-  /** This process's CPU per block (its GC threads included; Postgres and NATS not): steadier than blocks per second on a busy machine. */
-  tracedCpuMs: number;
-  untracedCpuMs: number;
+/** One mode's follow: blocks per second, and this process's CPU per block (its GC threads included; Postgres and NATS not), steadier on a busy machine. */
+export interface FollowFigures {
+  perSecond: number;
+  cpuMsPerBlock: number;
   matchesPerBlock: number;
+}
+
+export interface EthereumTracingThroughput {
+  untraced: FollowFigures;
+  /** ETH_TRACE_MODE=debug: callTracer. */
+  callTracer: FollowFigures;
+  /** ETH_TRACE_MODE=js: chaingate's own tracer. */
+  valueTracer: FollowFigures;
+  /** Both tracers' matches on blocks paying watched addresses from inside contracts. */
+  agreement: { equal: boolean; matches: number };
 }
 
 /** Blocks per second through the follower, with and without tracing, against `index`. */
 export async function ethereumTracingThroughput(index: WatchIndex): Promise<EthereumTracingThroughput> {
-  const texts = Array.from({ length: BLOCKS }, (_, height) => blockTexts(height));
-  const run = async (traceMode: "debug" | "off") => {
+  const agreement = await tracersAgreement(index);
+  const texts = Array.from({ length: BLOCKS }, (_, height) => blockTexts(height, TIMED_WATCHED_EVERY));
+  const run = async (traceMode: "debug" | "js" | "off"): Promise<FollowFigures> => {
     const database = await createTestDatabase();
     const state = await openScannerState({
       databaseUrl: database.connectionString,
@@ -250,13 +301,31 @@ export async function ethereumTracingThroughput(index: WatchIndex): Promise<Ethe
   };
   // Untraced first and last, traced between: the machine's drift falls on both sides.
   const untracedBefore = await run("off");
-  const traced = await run("debug");
+  const callTracer = await run("debug");
+  const valueTracer = await run("js");
   const untracedAfter = await run("off");
   return {
-    traced: traced.perSecond,
-    untraced: (untracedBefore.perSecond + untracedAfter.perSecond) / 2,
-    tracedCpuMs: traced.cpuMsPerBlock,
-    untracedCpuMs: (untracedBefore.cpuMsPerBlock + untracedAfter.cpuMsPerBlock) / 2,
-    matchesPerBlock: traced.matchesPerBlock,
+    untraced: {
+      perSecond: (untracedBefore.perSecond + untracedAfter.perSecond) / 2,
+      cpuMsPerBlock: (untracedBefore.cpuMsPerBlock + untracedAfter.cpuMsPerBlock) / 2,
+      matchesPerBlock: untracedBefore.matchesPerBlock,
+    },
+    callTracer,
+    valueTracer,
+    agreement,
   };
+}
+
+/** Whether both tracers' blocks give the same matches (transfers, positions, trace addresses), and how many. */
+async function tracersAgreement(index: WatchIndex): Promise<{ equal: boolean; matches: number }> {
+  const texts = Array.from({ length: AGREEMENT_BLOCKS + 1 }, (_, height) => blockTexts(height, AGREEMENT_WATCHED_EVERY));
+  const matchesOf = async (traceMode: "debug" | "js") => {
+    const source = createEthereumBlockSource(preparedNode(texts), { traceMode });
+    const matches = [];
+    for (let height = 1; height <= AGREEMENT_BLOCKS; height++)
+      matches.push(...matchEthereumBlock((await source.blockAt(height))!, index, new Map()));
+    return matches;
+  };
+  const [callTracer, valueTracer] = [await matchesOf("debug"), await matchesOf("js")];
+  return { equal: JSON.stringify(callTracer) === JSON.stringify(valueTracer), matches: callTracer.length };
 }

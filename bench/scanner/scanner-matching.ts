@@ -8,7 +8,8 @@
  * address (1,000,000 addresses per chain in webhooks of 1,000, after GC), and the filter's share
  * of it. Tron blocks per second through the whole follower, excluding the node fetch (real
  * Postgres and NATS: match, publish, store the cursor, publish block.processed; target >= 200/s).
- * The Ethereum follower with call tracing on and off (ethereum-tracing.ts; target: at most 2x).
+ * The Ethereum follower with call tracing off, with callTracer and with chaingate's own tracer
+ * (ethereum-tracing.ts; target: the own tracer at most 2x, both tracers finding the same transfers).
  */
 import type { Coin } from "@chaingate/contracts";
 import { createTestDatabase } from "@chaingate/testing";
@@ -24,7 +25,7 @@ import {
 import { openScannerState } from "@chaingate/scanner/testing";
 import { benchFollowerOptions } from "./bench-follower-options.ts";
 import { heapUsed } from "../support/heap-used.ts";
-import { ethereumTracingThroughput, TARGET_TRACING_COST } from "./ethereum-tracing.ts";
+import { ethereumTracingThroughput, TARGET_TRACING_COST, type FollowFigures } from "./ethereum-tracing.ts";
 import { bitcoinAddress, bitcoinBlock, ethereumAddress, ethereumBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
 
 const SMALL = 1_000;
@@ -239,7 +240,8 @@ export async function benchScannerMatching(): Promise<boolean> {
   const { btc, trx, eth } = compareChains(small, large);
   const tronPerSecond = await tronFollowerThroughput(large);
   const tracing = await ethereumTracingThroughput(large);
-  const tracingCost = tracing.untraced / tracing.traced;
+  const costOf = (traced: { perSecond: number }) => tracing.untraced.perSecond / traced.perSecond;
+  const tracingCost = costOf(tracing.valueTracer);
   const loadSeconds = await projectionLoadSeconds();
 
   const filterBytes = COINS.map((coin) => large.filterBytes(coin));
@@ -250,6 +252,8 @@ export async function benchScannerMatching(): Promise<boolean> {
     ethRatio: eth.ratio <= TARGET_RATIO,
     tronPerSecond: tronPerSecond >= TARGET_TRON_BLOCKS_PER_SECOND,
     tracingCost: tracingCost <= TARGET_TRACING_COST,
+    // Both tracers must find the same transfers, or the cheaper one is cheaper for a wrong reason.
+    tracersAgree: tracing.agreement.equal && tracing.agreement.matches > 0,
     memory: bytesPerAddress <= TARGET_BYTES_PER_ADDRESS,
   };
   console.log(
@@ -270,8 +274,13 @@ export async function benchScannerMatching(): Promise<boolean> {
   console.log(
     `  Tron follower, excluding fetch (match + publish + Postgres cursor + block.processed): ${tronPerSecond.toFixed(0)} blocks/s (target >= ${TARGET_TRON_BLOCKS_PER_SECOND})`,
   );
+  const describeTraced = (name: string, traced: FollowFigures) =>
+    `${name} ${traced.perSecond.toFixed(0)} blocks/s, ${costOf(traced).toFixed(2)}x, CPU ${traced.cpuMsPerBlock.toFixed(2)} ms per block`;
   console.log(
-    `  Ethereum follower, excluding the node's time, blocks of 200 tx with 1,000 internal value frames: traced (callTracer) ${tracing.traced.toFixed(0)} blocks/s, untraced ${tracing.untraced.toFixed(0)} blocks/s: tracing costs ${tracingCost.toFixed(2)}x (target <= ${TARGET_TRACING_COST}); CPU per block ${tracing.tracedCpuMs.toFixed(2)} vs ${tracing.untracedCpuMs.toFixed(2)} ms`,
+    `  Ethereum follower, excluding the node's time, blocks of 200 tx with 1,000 internal value frames: untraced ${tracing.untraced.perSecond.toFixed(0)} blocks/s (CPU ${tracing.untraced.cpuMsPerBlock.toFixed(2)} ms per block); ` +
+      `${describeTraced("ETH_TRACE_MODE=js (own tracer)", tracing.valueTracer)} (target <= ${TARGET_TRACING_COST}x); ` +
+      `${describeTraced("ETH_TRACE_MODE=debug (callTracer, the default)", tracing.callTracer)}; ` +
+      `both tracers ${tracing.agreement.equal ? "agree on" : "DISAGREE on"} ${tracing.agreement.matches} internal transfers to watched addresses`,
   );
   console.log(
     `  start-up of an empty replica: ${LARGE.toLocaleString("en")} watched addresses loaded from the Postgres projection in ${loadSeconds.toFixed(1)} s`,

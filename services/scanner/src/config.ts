@@ -78,7 +78,7 @@ export const scannerConfigSchema = z
       .enum(ETHEREUM_TRACE_MODES)
       .default("debug")
       .describe(
-        "How internal transfers (ether a contract moves inside a transaction) are read: `debug` (debug_traceBlockByHash with callTracer: geth, erigon, reth, nethermind, anvil, most providers), `parity` (trace_block: erigon, nethermind, reth, openethereum-style nodes), or `off` (they are never seen: a deposit through a contract, a multisig or a batch payout is not notified). A node that refuses the method holds ETH back (log, scanner_call_traces_unavailable, /readyz degraded) until it traces or this is `off`.",
+        "How internal transfers (ether a contract moves inside a transaction) are read: `debug` (debug_traceBlockByHash with callTracer: geth, erigon, reth, nethermind, anvil, most providers), `js` (debug_traceBlockByHash with chaingate's own JavaScript tracer, which answers only the frames that move value: about half the scanner's CPU per traced block, more of the node's; for self-hosted nodes that run custom tracers, which most providers refuse), `parity` (trace_block: erigon, nethermind, reth, openethereum-style nodes), or `off` (they are never seen: a deposit through a contract, a multisig or a batch payout is not notified). A node that refuses the method holds ETH back (log, scanner_call_traces_unavailable, /readyz degraded) until it traces or this is `off`.",
       ),
 
     // Block announcements (push): each wakes the chain's follower at once; polling stays the fallback.

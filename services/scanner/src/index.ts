@@ -12,3 +12,4 @@ export { WatchIndex } from "./domain/watch-index.ts";
 export { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "./domain/match-ethereum-block.ts";
 export { createEthereumBlockSource } from "./infra/ethereum-block-source.ts";
 export type { EthereumTraceMode } from "./infra/ethereum-block-source/ethereum-trace-mode.ts";
+export { valueFramesFromCallTracer, type CallTracerFrame } from "./domain/ethereum-call-frames.ts";

@@ -21,7 +21,12 @@ const newAddresses = (count: number) => Array.from({ length: count }, () => Wall
  * A fixture per trace mode, started when a test of that mode first asks for it: the modes' scanners
  * are independent (a database, namespace and proxy each) and follow the same Anvil.
  */
-const it = scannerTest.extend<{ payingContracts: PayingContracts; debugTraceRun: TraceRun; parityTraceRun: TraceRun }>({
+const it = scannerTest.extend<{
+  payingContracts: PayingContracts;
+  debugTraceRun: TraceRun;
+  jsTraceRun: TraceRun;
+  parityTraceRun: TraceRun;
+}>({
   payingContracts: [
     async ({ anvil }, use) => {
       // One after the other: both deploy from the first dev account (nonces).
@@ -35,6 +40,7 @@ const it = scannerTest.extend<{ payingContracts: PayingContracts; debugTraceRun:
     async ({ anvil, payingContracts, bus }, use) => startTraceRun("debug", anvil, payingContracts, bus, use),
     { scope: "file" },
   ],
+  jsTraceRun: [async ({ anvil, payingContracts, bus }, use) => startTraceRun("js", anvil, payingContracts, bus, use), { scope: "file" }],
   parityTraceRun: [
     async ({ anvil, payingContracts, bus }, use) => startTraceRun("parity", anvil, payingContracts, bus, use),
     { scope: "file" },
@@ -44,6 +50,7 @@ const it = scannerTest.extend<{ payingContracts: PayingContracts; debugTraceRun:
 /** A test of one trace mode: its body gets that mode's run. */
 const traceTest: Record<TraceMode, (name: string, body: (run: TraceRun) => Promise<void>) => void> = {
   debug: (name, body) => it(name, ({ debugTraceRun }) => body(debugTraceRun)),
+  js: (name, body) => it(name, ({ jsTraceRun }) => body(jsTraceRun)),
   parity: (name, body) => it(name, ({ parityTraceRun }) => body(parityTraceRun)),
 };
 
@@ -155,7 +162,7 @@ function etherThroughContractsTests(mode: TraceMode): void {
     watch,
     settled,
   }) => {
-    const salt = `0x${(mode === "debug" ? "2a" : "2b").repeat(32)}`;
+    const salt = `0x${{ debug: "2a", parity: "2b", js: "2c" }[mode].repeat(32)}`;
     const deposit = await router.depositAddress(salt);
     await watch([deposit]);
     const txid = await router.createDeposit(salt, 13n);
@@ -279,7 +286,7 @@ function payoutsTokensReorgsAndTraceFailuresTests(mode: TraceMode): void {
   });
 }
 
-describe.each(["debug", "parity"] as const)("internal transfers on Anvil, ETH_TRACE_MODE=%s (debug is the default)", (mode) => {
+describe.each(["debug", "js", "parity"] as const)("internal transfers on Anvil, ETH_TRACE_MODE=%s (debug is the default)", (mode) => {
   etherThroughContractsTests(mode);
   payoutsTokensReorgsAndTraceFailuresTests(mode);
 });

@@ -3,6 +3,7 @@ import {
   MalformedTraceError,
   valueFramesFromCallTracer,
   valueFramesFromParityTraces,
+  valueFramesFromTracerList,
   type CallTracerFrame,
   type ParityTrace,
 } from "./ethereum-call-frames.ts";
@@ -128,5 +129,31 @@ describe("internal value frames", () => {
     });
     // 0 top level, 1 reverted, 2-5 under it, 6 the static call, 7 and 8 under it.
     expect(frames).toEqual([{ type: "CALL", from: OTHER, to: EOA, value: "0x1", index: 8, traceAddress: "1.0.0" }]);
+  });
+
+  test("chaingate's own tracer's list gives the same frames (the node left out the reverted ones), checked as any answer is", () => {
+    // What VALUE_FRAME_TRACER answers for `tree`: value frames only, a zero value and the delegate call left out by the node.
+    const list = [
+      [1, "0", "CALL", FORWARDER, WATCHED.toUpperCase().replace("0X", "0x"), "0x1"],
+      [2, "1", "CALL", FORWARDER, RELAY, "0x5"],
+      [3, "1.0", "CALL", RELAY, WATCHED, "0x2"],
+      [4, "1.1", "CALL", RELAY, OTHER, "0x3"],
+      [9, "5", "CALL", FORWARDER, FORWARDER, "0x8"],
+      [11, "7", "SELFDESTRUCT", FORWARDER, WATCHED, "0x6"],
+      [12, "8", "CREATE2", FORWARDER, OTHER, "0x7"],
+    ];
+    expect(valueFramesFromTracerList(list)).toEqual(expected);
+    expect(valueFramesFromTracerList([])).toEqual([]);
+    const malformed: unknown[] = [
+      null,
+      { 0: list[0] },
+      [[1, "0", "CALL", FORWARDER, WATCHED]],
+      [[0, "", "CALL", EOA, FORWARDER, "0x9"]],
+      [["1", "0", "CALL", FORWARDER, WATCHED, "0x1"]],
+      [[1, "0", "DELEGATECALL", FORWARDER, WATCHED, "0x1"]],
+      [[1, "0", "CALL", FORWARDER, WATCHED, 1]],
+      [[1, "0", "CALL", FORWARDER, WATCHED, "lots"]],
+    ];
+    for (const answer of malformed) expect(() => valueFramesFromTracerList(answer)).toThrow(MalformedTraceError);
   });
 });

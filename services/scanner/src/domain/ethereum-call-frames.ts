@@ -193,6 +193,25 @@ export function valueFramesFromParityTraces(traces: readonly ParityTrace[]): Int
   return frames;
 }
 
+/**
+ * The value frames of one transaction as chaingate's own tracer lists them (ETH_TRACE_MODE=js):
+ * `[index, traceAddress, type, from, to, value]` each, reverted subtrees already left out by the
+ * node. Checked as any node's answer is: a malformed entry throws.
+ */
+export function valueFramesFromTracerList(list: unknown): InternalValueFrame[] {
+  if (!Array.isArray(list)) throw new MalformedTraceError("a tracer answer whose frames are not a list");
+  const frames: InternalValueFrame[] = [];
+  for (const entry of list) {
+    if (!Array.isArray(entry) || entry.length !== 6 || !Number.isSafeInteger(entry[0]) || entry[0] < 1 || typeof entry[1] !== "string")
+      throw new MalformedTraceError(`a tracer frame ${JSON.stringify(entry)?.slice(0, 200)}`);
+    const [index, path, type, from, to, value] = entry as [number, string, unknown, unknown, unknown, unknown];
+    if (typeof type !== "string" || !MOVES_VALUE.has(type) || typeof value !== "string")
+      throw new MalformedTraceError(`a tracer frame ${JSON.stringify(entry).slice(0, 200)}`);
+    pushIfValue(frames, type, typeof from === "string" ? from : undefined, typeof to === "string" ? to : undefined, value, index, path);
+  }
+  return frames;
+}
+
 function pushIfValue(
   into: InternalValueFrame[],
   type: string,

@@ -2,6 +2,7 @@ import { NodeRpcError, type NodeClient } from "@chaingate/node-client";
 import { describe, expect, test } from "vitest";
 import { BlockNotReadyError } from "../domain/scanner-errors.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
+import { VALUE_FRAME_TRACER } from "./ethereum-block-source/value-frame-tracer.ts";
 
 const BLOCK_HASH = "0xb10c";
 const tx = (hash: string) => ({ hash, from: "0xa1", to: "0xb2", value: "0x1", input: "0x" });
@@ -87,22 +88,28 @@ describe("an Ethereum block is returned only with one receipt per transaction, o
   });
 });
 
-describe("with call tracing on, an Ethereum block is returned only with one call trace per transaction, of that block", () => {
-  const WATCHED = "0x" + "aa".repeat(20);
-  const callTrace = (hash: string, inner: unknown[] = []) => ({
-    txHash: hash,
-    result: { type: "CALL", from: "0xa1", to: "0xb2", value: "0x1", calls: inner },
-  });
-  const parityTrace = (hash: string, traceAddress: number[], to = "0xb2", blockHash = BLOCK_HASH) => ({
-    type: "call",
-    action: { callType: "call", from: traceAddress.length ? "0xb2" : "0xa1", to, value: "0x5" },
-    traceAddress,
-    transactionHash: hash,
-    blockHash,
-  });
-  const traced = (traces: (params: readonly unknown[]) => unknown, method = "debug_traceBlockByHash") =>
-    scriptedNode({ eth_getBlockByNumber: () => BLOCK, eth_getBlockReceipts: () => [receipt("0x01"), receipt("0x02")], [method]: traces });
+// Traces of the two transactions of BLOCK, by tracer.
+const WATCHED = "0x" + "aa".repeat(20);
+const callTrace = (hash: string, inner: unknown[] = []) => ({
+  txHash: hash,
+  result: { type: "CALL", from: "0xa1", to: "0xb2", value: "0x1", calls: inner },
+});
+const parityTrace = (hash: string, traceAddress: number[], to = "0xb2", blockHash = BLOCK_HASH) => ({
+  type: "call",
+  action: { callType: "call", from: traceAddress.length ? "0xb2" : "0xa1", to, value: "0x5" },
+  traceAddress,
+  transactionHash: hash,
+  blockHash,
+});
+/** What VALUE_FRAME_TRACER answers for one transaction. */
+const ownTrace = (hash: string, frames: unknown[], suspect = false) => ({ txHash: hash, result: { from: "0xa1", frames, suspect } });
+const rpcError = (code: number, message: string) => () => {
+  throw new NodeRpcError({ id: "eth", name: "Ethereum" }, "debug_traceBlockByHash", code, message, "node_error");
+};
+const traced = (traces: (params: readonly unknown[]) => unknown, method = "debug_traceBlockByHash") =>
+  scriptedNode({ eth_getBlockByNumber: () => BLOCK, eth_getBlockReceipts: () => [receipt("0x01"), receipt("0x02")], [method]: traces });
 
+describe("with call tracing on, an Ethereum block is returned only with one call trace per transaction, of that block", () => {
   test("debug mode: each transaction gets the ether its contracts moved, from the block's callTracer traces", async () => {
     let asked: readonly unknown[] = [];
     const node = traced((params) => {
@@ -140,15 +147,12 @@ describe("with call tracing on, an Ethereum block is returned only with one call
     expect(block?.transactions.every((t) => t.internalTransfers === undefined)).toBe(true);
   });
 
-  const rpcError = (code: number, message: string) => () => {
-    throw new NodeRpcError({ id: "eth", name: "Ethereum" }, "debug_traceBlockByHash", code, message, "node_error");
-  };
   const notReady: Array<[string, (params: readonly unknown[]) => unknown, RegExp]> = [
     ["null", () => null, /answered no list/],
     ["fewer traces than transactions", () => [callTrace("0x01")], /1 call traces for 2 transactions/],
     ["a trace of another transaction", () => [callTrace("0x01"), callTrace("0x03")], /call trace 1 is of 0x03, not of 0x02/],
     ["a per-transaction tracer error", () => [callTrace("0x01"), { txHash: "0x02", error: "execution timeout" }], /trace of 0x02 failed/],
-    ["a trace without its result", () => [callTrace("0x01"), { txHash: "0x02" }], /does not start at 0x02's sender/],
+    ["a trace without its result", () => [callTrace("0x01"), { txHash: "0x02" }], /call trace 1 has no result/],
     ["an unreadable trace", () => [callTrace("0x01"), { txHash: "0x02", result: { from: "0xa1" } }], /unreadable call trace/],
     ["an error answer (a tracer timeout)", rpcError(-32000, "execution timeout"), /answered -32000 execution timeout/],
   ];
@@ -192,5 +196,46 @@ describe("with call tracing on, an Ethereum block is returned only with one call
     });
     await expect(source.blockAt(7)).rejects.toBeInstanceOf(BlockNotReadyError);
     expect(refusals).toEqual([]);
+  });
+});
+
+describe("ETH_TRACE_MODE=js: chaingate's own tracer, with callTracer behind it", () => {
+  test("js mode: chaingate's own tracer is sent, and its list of value frames read", async () => {
+    let asked: readonly unknown[] = [];
+    const node = traced((params) => {
+      asked = params;
+      return [ownTrace("0x01", [[1, "0", "CALL", "0xb2", WATCHED, "0x2"]]), ownTrace("0x02", [])];
+    });
+    const block = await createEthereumBlockSource(node, { traceMode: "js" }).blockAt(7);
+    expect(asked).toEqual([BLOCK_HASH, { tracer: VALUE_FRAME_TRACER }]);
+    expect(block?.transactions.map((t) => t.internalTransfers)).toEqual([
+      [{ type: "CALL", from: "0xb2", to: WATCHED, value: "0x2", index: 1, traceAddress: "0" }],
+      [],
+    ]);
+  });
+
+  test("js mode: a transaction the tracer marks suspect has its block read again with callTracer, whose frames are kept", async () => {
+    const tracers: unknown[] = [];
+    const node = traced((params) => {
+      const { tracer } = params[1] as { tracer: string };
+      tracers.push(tracer === "callTracer" ? "callTracer" : "own");
+      if (tracer !== "callTracer") return [ownTrace("0x01", [[1, "0", "CALL", "0xa1", "0xb2", "0x1"]], true), ownTrace("0x02", [])];
+      return [callTrace("0x01", [{ type: "SELFDESTRUCT", from: "0xb2", to: WATCHED, value: "0x9" }]), callTrace("0x02")];
+    });
+    const block = await createEthereumBlockSource(node, { traceMode: "js" }).blockAt(7);
+    expect(tracers).toEqual(["own", "callTracer"]);
+    expect(block?.transactions[0]?.internalTransfers).toEqual([
+      { type: "SELFDESTRUCT", from: "0xb2", to: WATCHED, value: "0x9", index: 1, traceAddress: "0" },
+    ]);
+  });
+
+  test("js mode: a node that will not run a custom tracer is reported as refusing, and waited for", async () => {
+    const refusals: Array<string | null> = [];
+    const source = createEthereumBlockSource(traced(rpcError(-32000, "tracer not found")), {
+      traceMode: "js",
+      onCallTraces: (r) => refusals.push(r),
+    });
+    await expect(source.blockAt(7)).rejects.toBeInstanceOf(BlockNotReadyError);
+    expect(refusals).toEqual([expect.stringMatching(/refuses debug_traceBlockByHash: tracer not found/)]);
   });
 });

@@ -20,7 +20,7 @@ import { scannerConfigSchema } from "../config.ts";
 import { createScannerService, type ScannerService } from "../create-scanner-service.ts";
 import { startEventRecorder, waitForWebhookStored, type EventRecorder, type TransferMatched } from "./scanner-harness.ts";
 
-export type TraceMode = "debug" | "parity";
+export type TraceMode = "debug" | "js" | "parity";
 
 /** Webhook ids of the file's runs: unique across its modes. */
 let webhookIds = 100;

@@ -1,6 +1,6 @@
 import { NodeRpcError } from "@chaingate/node-client";
 import type { EthereumSourceContext, NotReady } from "./ethereum-source-context.ts";
-import { refusesMethod } from "./node-rpc-refusals.ts";
+import { refusesMethod, refusesTracer } from "./node-rpc-refusals.ts";
 
 function reportRefusal(context: EthereumSourceContext, next: string | null): void {
   if (next === context.refusal) return;
@@ -20,7 +20,7 @@ export async function fetchCallTraces<T>(
     reportRefusal(context, null);
     return answer;
   } catch (error) {
-    if (refusesMethod(error)) {
+    if (refusesMethod(error) || refusesTracer(error)) {
       reportRefusal(context, `the node refuses ${method}: ${(error as NodeRpcError).rpcMessage}`);
       throw notReady(`the node refuses ${method}`);
     }

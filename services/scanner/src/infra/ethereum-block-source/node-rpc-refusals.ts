@@ -13,3 +13,9 @@ export const refusesMethod = (error: unknown) =>
   (error.rpcCode === METHOD_NOT_FOUND ||
     (/method/i.test(error.rpcMessage) &&
       /not (supported|found|available|enabled|allowed)|does not exist|unsupported|disabled/i.test(error.rpcMessage)));
+
+/** A node that will not run the tracer asked for (a custom JS tracer where only built-in ones run). */
+export const refusesTracer = (error: unknown) =>
+  error instanceof NodeRpcError &&
+  /tracer/i.test(error.rpcMessage) &&
+  /not (supported|found|available|enabled|allowed)|unsupported|disabled|unknown/i.test(error.rpcMessage);

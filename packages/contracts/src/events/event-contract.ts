@@ -2,10 +2,12 @@
  * An event on the bus: its stream, its subjects, the zod schema of its payload and the rule that
  * makes its `Nats-Msg-Id` (deterministic, so a republish after a crash is dropped as a duplicate).
  */
+import { BUILT_IN_COINS, type BuiltInCoin } from "@chaingate/chain-registry";
 import type { z } from "zod";
 
-export const COINS = ["BTC", "ETH", "TRX"] as const;
-export type Coin = (typeof COINS)[number];
+/** The coins events and the API name: the chain registry's. */
+export const COINS = BUILT_IN_COINS;
+export type Coin = BuiltInCoin;
 
 /** Stream settings a contract needs beyond the bus's defaults (7 days' max age, no per-subject limit). */
 export interface StreamOptions {

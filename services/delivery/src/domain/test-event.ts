@@ -4,10 +4,8 @@
  * "test", `test` true and an amount of zero, so a receiver that forgets to check credits nothing.
  * Not numbered (no `sequence`): it is not part of the webhook's history.
  */
+import { BUILT_IN_CHAINS } from "@chaingate/chain-registry";
 import { NOTIFICATION_VERSION, type Coin } from "@chaingate/contracts";
-
-/** Native decimals (satoshi, wei, sun); the chain registry of issue #31 is to own this. */
-const NATIVE_DECIMALS: Record<Coin, number> = { BTC: 8, ETH: 18, TRX: 6 };
 
 export function testEventBody(eventId: string, webhookId: number, coin: Coin, watchedAddress: string | null, now: Date) {
   return {
@@ -19,7 +17,7 @@ export function testEventBody(eventId: string, webhookId: number, coin: Coin, wa
     coin,
     // The delivery service does not read nodes: a test event names no chain.
     chain: null,
-    currency: coin,
+    currency: BUILT_IN_CHAINS[coin].native.symbol,
     from: null,
     to: watchedAddress ?? "",
     watched_address: watchedAddress ?? "",
@@ -27,7 +25,7 @@ export function testEventBody(eventId: string, webhookId: number, coin: Coin, wa
     xpub: null,
     amount: "0",
     raw_amount: "0",
-    decimals: NATIVE_DECIMALS[coin],
+    decimals: BUILT_IN_CHAINS[coin].native.decimals,
     token_contract: null,
     txid: "0".repeat(64),
     position: null,

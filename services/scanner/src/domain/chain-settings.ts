@@ -3,24 +3,21 @@
  * deepest reorg the scanner can undo; the maximum confirmations a webhook may ask for stays well
  * inside it, so a pending transfer is always published (or reverted) before its block is pruned.
  */
-import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS, type Coin } from "@chaingate/contracts";
+import { perBuiltInChain } from "@chaingate/chain-registry";
+import { DEFAULT_CONFIRMATIONS, type Coin } from "@chaingate/contracts";
 
 export interface ChainSettings {
   /** Blocks kept behind the cursor (hashes and matches): the deepest reorg that can be undone. */
   reorgWindow: number;
-  /** The most confirmations a webhook may ask for on this chain (the registry's table, `MAX_CONFIRMATIONS`). */
+  /** The most confirmations a webhook may ask for on this chain. */
   maxConfirmations: number;
 }
 
-/**
- * Bitcoin: reorgs deeper than a few blocks have not happened since 2013. The maxima come from
- * `@chaingate/contracts`, where the registry validates against the same table.
- */
-export const CHAIN_SETTINGS: Record<Coin, ChainSettings> = {
-  BTC: { reorgWindow: 144, maxConfirmations: MAX_CONFIRMATIONS.BTC },
-  ETH: { reorgWindow: 128, maxConfirmations: MAX_CONFIRMATIONS.ETH },
-  TRX: { reorgWindow: 100, maxConfirmations: MAX_CONFIRMATIONS.TRX },
-};
+/** The chain registry's defaults (the reorg windows are settings: `BTC_REORG_WINDOW`, …). */
+export const CHAIN_SETTINGS: Record<Coin, ChainSettings> = perBuiltInChain((chain) => ({
+  reorgWindow: chain.reorgWindow,
+  maxConfirmations: chain.confirmations.max,
+}));
 
 export { DEFAULT_CONFIRMATIONS };
 

@@ -7,7 +7,9 @@
  * failed call leaves no log).
  */
 import { collectMatches } from "./collect-matches.ts";
-import { decodeTransferCall, ERC20_TRANSFER_TOPIC, ETHER_DECIMALS } from "@chaingate/ethereum";
+import { BUILT_IN_CHAINS, type ChainEntry } from "@chaingate/chain-registry";
+import type { Coin } from "@chaingate/contracts";
+import { decodeTransferCall, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 import { FAILED, SUCCESS, type WhitelistedToken } from "./currencies.ts";
 import { formatUnits, hexToBaseUnits } from "@chaingate/decimal-amount";
 import type { InternalValueFrame } from "./ethereum-call-frames.ts";
@@ -56,9 +58,18 @@ export function ethereumBlockHeader(block: EthereumBlock): BlockHeader {
 /** Tokens by lower-case contract address. */
 export type EthereumTokens = ReadonlyMap<string, WhitelistedToken>;
 
-export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, tokens: EthereumTokens): Match[] {
+/** The EVM chain a block is of (the registry's entry): its coin, and its native currency. */
+export type EvmChainEntry = Pick<ChainEntry<Coin>, "coin" | "native">;
+
+export function matchEthereumBlock(
+  block: EthereumBlock,
+  index: WatchIndex,
+  tokens: EthereumTokens,
+  chain: EvmChainEntry = BUILT_IN_CHAINS.ETH,
+): Match[] {
   const matches: Match[] = [];
-  if (!index.watchesAny("ETH")) return matches;
+  const { coin, native } = chain;
+  if (!index.watchesAny(coin)) return matches;
   for (const tx of block.transactions) {
     const from = tx.from.toLowerCase();
     const to = tx.to?.toLowerCase() ?? null;
@@ -66,17 +77,17 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
     if (to !== null && BigInt(tx.value) > 0n) {
       collectMatches(
         index,
-        { coin: "ETH", toKey: to, fromKey: from },
+        { coin, toKey: to, fromKey: from },
         () => {
           const rawAmount = hexToBaseUnits(tx.value);
           return {
-            coin: "ETH",
-            currency: "ETH",
+            coin,
+            currency: native.symbol,
             from,
             to,
-            amount: formatUnits(rawAmount, ETHER_DECIMALS),
+            amount: formatUnits(rawAmount, native.decimals),
             rawAmount,
-            decimals: ETHER_DECIMALS,
+            decimals: native.decimals,
             tokenContract: null,
             txid: tx.hash,
             position: null,
@@ -96,9 +107,9 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
       for (const frame of frames) {
         if (frame.from !== sender) {
           sender = frame.from;
-          senderWatched = index.watchers("ETH", sender) !== undefined;
+          senderWatched = index.watchers(coin, sender) !== undefined;
         }
-        if (senderWatched || index.watchers("ETH", frame.to) !== undefined) matchInternalTransfer(tx.hash, frame, index, matches);
+        if (senderWatched || index.watchers(coin, frame.to) !== undefined) matchInternalTransfer(chain, tx.hash, frame, index, matches);
       }
     }
     const token = to === null ? undefined : tokens.get(to);
@@ -107,11 +118,11 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
       const recipient = `0x${failedCall.recipient}`;
       collectMatches(
         index,
-        { coin: "ETH", toKey: recipient, fromKey: from, optInOnly: true },
+        { coin, toKey: recipient, fromKey: from, optInOnly: true },
         () => {
           const rawAmount = hexToBaseUnits(failedCall.amountHex);
           return {
-            coin: "ETH",
+            coin,
             currency: token.symbol,
             from,
             to: recipient,
@@ -136,11 +147,11 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
       const logTo = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
       collectMatches(
         index,
-        { coin: "ETH", toKey: logTo, fromKey: logFrom, optInOnly: true },
+        { coin, toKey: logTo, fromKey: logFrom, optInOnly: true },
         () => {
           const rawAmount = hexToBaseUnits(log.data);
           return {
-            coin: "ETH",
+            coin,
             currency: logToken.symbol,
             from: logFrom,
             to: logTo,
@@ -160,20 +171,26 @@ export function matchEthereumBlock(block: EthereumBlock, index: WatchIndex, toke
   return matches;
 }
 
-function matchInternalTransfer(txid: string, frame: InternalValueFrame, index: WatchIndex, into: Match[]): void {
+function matchInternalTransfer(
+  { coin, native }: EvmChainEntry,
+  txid: string,
+  frame: InternalValueFrame,
+  index: WatchIndex,
+  into: Match[],
+): void {
   collectMatches(
     index,
-    { coin: "ETH", toKey: frame.to, fromKey: frame.from },
+    { coin, toKey: frame.to, fromKey: frame.from },
     () => {
       const rawAmount = hexToBaseUnits(frame.value);
       return {
-        coin: "ETH",
-        currency: "ETH",
+        coin,
+        currency: native.symbol,
         from: frame.from,
         to: frame.to,
-        amount: formatUnits(rawAmount, ETHER_DECIMALS),
+        amount: formatUnits(rawAmount, native.decimals),
         rawAmount,
-        decimals: ETHER_DECIMALS,
+        decimals: native.decimals,
         tokenContract: null,
         txid,
         position: frame.index,

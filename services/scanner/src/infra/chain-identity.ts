@@ -7,6 +7,7 @@
  * Tron: block 0's `blockID` (`/wallet/getblockbynum {num: 0}`; mainnet 00000000000000001ebf…).
  * Each identity also names the chain as events carry it, a CAIP-2 id (see `chainIdSchema`).
  */
+import type { ChainKind } from "@chaingate/chain-registry";
 import type { NodeClient, NodeEndpoint } from "@chaingate/node-client";
 import type { ChainNode } from "../domain/chain-guard.ts";
 
@@ -39,6 +40,13 @@ export const readTronIdentity: IdentityReader = async (node) => {
   const genesis = await node.request<{ blockID?: string }>("/wallet/getblockbynum", { body: { num: 0 } });
   if (!genesis.blockID) throw new Error("the node answered no block 0");
   return `genesis ${genesis.blockID}`;
+};
+
+/** How a kind of chain's nodes are identified, and the CAIP-2 id an identity names. */
+export const IDENTITY_BY_KIND: Record<ChainKind, { read: IdentityReader; chainIdOf: ChainIdOf }> = {
+  bitcoin: { read: readBitcoinIdentity, chainIdOf: bitcoinChainId },
+  evm: { read: readEthereumIdentity, chainIdOf: ethereumChainId },
+  tron: { read: readTronIdentity, chainIdOf: tronChainId },
 };
 
 export interface ChainIdentityCheck {

@@ -16,15 +16,8 @@ import { createTronBlockSource } from "./tron-block-source.ts";
 import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "../domain/match-ethereum-block.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import type { ChainNode } from "../domain/chain-guard.ts";
-import {
-  bitcoinChainId,
-  createChainIdentityCheck,
-  ethereumChainId,
-  readBitcoinIdentity,
-  readEthereumIdentity,
-  readTronIdentity,
-  tronChainId,
-} from "./chain-identity.ts";
+import { createChainIdentityCheck, IDENTITY_BY_KIND } from "./chain-identity.ts";
+import { perBuiltInChain } from "@chaingate/chain-registry";
 
 /** The chains the config gives a node for (the ones this scanner follows). */
 export function chainsConfigured(config: ScannerConfig): Coin[] {
@@ -57,11 +50,7 @@ export function createChainSpecs(
   const clients: NodeClient[] = [];
   const nodes: ChainNodes = {};
   const mempools: Partial<Record<Coin, MempoolSource<unknown>>> = {};
-  const checks = {
-    BTC: createChainIdentityCheck(readBitcoinIdentity, bitcoinChainId),
-    ETH: createChainIdentityCheck(readEthereumIdentity, ethereumChainId),
-    TRX: createChainIdentityCheck(readTronIdentity, tronChainId),
-  };
+  const checks = perBuiltInChain(({ kind }) => createChainIdentityCheck(IDENTITY_BY_KIND[kind].read, IDENTITY_BY_KIND[kind].chainIdOf));
   /** A chain's client options beyond its URLs: metrics and the identity check. */
   const watched = (coin: Coin) => ({ verifyEndpoint: checks[coin].verifyEndpoint, ...(onCall ? { onCall: onCall(coin) } : {}) });
   const keep = (coin: Coin, node: NodeClient) => {

@@ -1,7 +1,9 @@
 /**
  * The deprecated key endpoints' derivations: a fresh random key, and BIP-39 mnemonic → BIP-32 key at
- * m/44'/195'/0'/0/{index} (SLIP-44 coin type 195, TronWeb's `fromMnemonic` and TronLink's path).
+ * m/44'/195'/0'/0/{index} (Tron's SLIP-44 coin type from the chain registry; TronWeb's `fromMnemonic`
+ * and TronLink's path).
  */
+import { BUILT_IN_CHAINS } from "@chaingate/chain-registry";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { HDKey } from "@scure/bip32";
 import { mnemonicToSeedSync, validateMnemonic } from "@scure/bip39";
@@ -9,7 +11,7 @@ import { wordlist } from "@scure/bip39/wordlists/english";
 import { hex } from "@scure/base";
 import { addressFromPrivateKey, type TronAddress } from "@chaingate/tron";
 
-export const TRON_DERIVATION_PREFIX = "m/44'/195'/0'/0";
+export const TRON_DERIVATION_PREFIX = `m/44'/${BUILT_IN_CHAINS.TRX.slip44}'/0'/0`;
 /** BIP-32 child indexes below the hardened range. */
 export const MAX_CHILD_INDEX = 0x7fffffff;
 

@@ -60,6 +60,32 @@ describe("redactConfig", () => {
   });
 });
 
+describe("redactConfig: inside lists of objects", () => {
+  it("masks the node URLs of each EVM chain (EVM_CHAINS) and secret-named fields, keeping the rest", () => {
+    expect(
+      redactConfig({
+        EVM_CHAINS: [
+          {
+            entry: { coin: "POLYGON", confirmations: { max: 256 } },
+            rpcUrls: ["https://polygon-mainnet.g.alchemy.com/v2/Xk2Lp0Q9zAbCdEfGhIjKlMnOpQr", "http://u:pw@node:8545"],
+            wsUrl: "wss://polygon.example/ws?key=abc",
+            password: "k",
+          },
+        ],
+      }),
+    ).toEqual({
+      EVM_CHAINS: [
+        {
+          entry: { coin: "POLYGON", confirmations: { max: 256 } },
+          rpcUrls: ["https://polygon-mainnet.g.alchemy.com/v2/[redacted]", "http://u:redacted@node:8545"],
+          wsUrl: "wss://polygon.example/ws?key=[redacted]",
+          password: "[redacted]",
+        },
+      ],
+    });
+  });
+});
+
 describe("redactConfig: secrets, not every name with KEY in it", () => {
   it("keeps limits and flags, masks secret strings and provider keys in node URLs", () => {
     expect(

@@ -39,15 +39,26 @@ const SECRET_NAME = /(PASSWORD|SECRET|TOKEN|CREDENTIAL|PRIVATE|(^|_)(API_)?KEY$)
 
 /**
  * The effective config for a start-up log line: string values of secret settings masked, and in
- * every URL its secrets masked (`redactUrl`).
+ * every URL its secrets masked (`redactUrl`), at any depth (EVM_CHAINS holds each chain's node
+ * URLs inside its entries).
  */
 export function redactConfig(config: Record<string, unknown>): Record<string, unknown> {
+  return redactRecord(config);
+}
+
+function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(config).map(([name, value]) => {
-      if (typeof value === "string" && value !== "" && SECRET_NAME.test(name)) return [name, REDACTED];
-      if (typeof value === "string") return [name, redactUrl(value)];
-      if (Array.isArray(value)) return [name, value.map((v) => (typeof v === "string" ? redactUrl(v) : v))];
-      return [name, value];
-    }),
+    Object.entries(record).map(([name, value]) => [
+      name,
+      typeof value === "string" && value !== "" && SECRET_NAME.test(name) ? REDACTED : redactValue(value),
+    ]),
   );
+}
+
+function redactValue(value: unknown): unknown {
+  if (typeof value === "string") return redactUrl(value);
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype)
+    return redactRecord(value as Record<string, unknown>);
+  return value;
 }

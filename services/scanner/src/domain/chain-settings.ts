@@ -3,7 +3,7 @@
  * deepest reorg the scanner can undo; the maximum confirmations a webhook may ask for stays well
  * inside it, so a pending transfer is always published (or reverted) before its block is pruned.
  */
-import { perBuiltInChain } from "@chaingate/chain-registry";
+import { MAX_REORG_WINDOW, perBuiltInChain } from "@chaingate/chain-registry";
 import { DEFAULT_CONFIRMATIONS, type Coin } from "@chaingate/contracts";
 
 export interface ChainSettings {
@@ -21,8 +21,8 @@ export const CHAIN_SETTINGS: Record<Coin, ChainSettings> = perBuiltInChain((chai
 
 export { DEFAULT_CONFIRMATIONS };
 
-/** The largest kept window a setting may ask for (blocks; a day and a half of Bitcoin, 3 hours of Ethereum, over 8 hours of Tron). */
-export const MAX_REORG_WINDOW = 10_000;
+/** The largest kept window a setting may ask for (the registry's). */
+export { MAX_REORG_WINDOW };
 
 /** A webhook's confirmations within 1..max of its chain (the registry refuses larger ones; a stray larger value is capped). */
 export function effectiveConfirmations(coin: Coin, requested: number | undefined): number {

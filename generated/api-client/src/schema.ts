@@ -849,6 +849,247 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{evm_chain}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Node status (eth_blockNumber) */
+        get: operations["getEvmChainHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Addresses of the node's key store (eth_accounts; a production node has none or refuses) */
+        get: operations["getEvmChainAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/account/{address}/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Transaction count of an address: the next nonce (eth_getTransactionCount; `pending` counts the node's mempool) */
+        get: operations["getEvmChainAccountByAddressNonce"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/account/{address}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Balance in wei at a block (eth_getBalance; chaingate addition) */
+        get: operations["getEvmChainAccountByAddressBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/account/estimate-gas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Gas estimate (eth_estimateGas, the node's own: at least 0x5208 for a plain transfer; geth answers 0x5208, Hardhat 2 0x5209) */
+        post: operations["postEvmChainAccountEstimateGas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/account/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send from an account the node holds unlocked (eth_sendTransaction; refused by production nodes: use send-raw) */
+        post: operations["postEvmChainAccountSend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/transactions/send-raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Broadcast a signed transaction (eth_sendRawTransaction) */
+        post: operations["postEvmChainTransactionsSendRaw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/transactions/{transactionHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A transaction (eth_getTransactionByHash) */
+        get: operations["getEvmChainTransactionsByTransactionHash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/transactions/{transactionHash}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A transaction's receipt (eth_getTransactionReceipt) */
+        get: operations["getEvmChainTransactionsByTransactionHashReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/block/{block}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block by number (hex QUANTITY or decimal) or tag (eth_getBlockByNumber; streamed) */
+        get: operations["getEvmChainBlockByBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/block/hash/{blockHash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Block by hash (eth_getBlockByHash; streamed) */
+        get: operations["getEvmChainBlockHashByBlockHash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/gas-price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Legacy gas price in wei (eth_gasPrice) */
+        get: operations["getEvmChainGasPrice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/fee-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Base fees and priority-fee percentiles of recent blocks (eth_feeHistory) */
+        get: operations["getEvmChainFeeHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/jsonrpc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Allow-listed JSON-RPC 2.0 proxy (single call or a batch of at most JSONRPC_MAX_BATCH calls, default 1000)
+         * @description Allowed: web3_clientVersion, web3_sha3, net_version, net_listening, net_peerCount, eth_chainId, eth_protocolVersion, eth_syncing, eth_blockNumber, eth_gasPrice, eth_maxPriorityFeePerGas, eth_blobBaseFee, eth_feeHistory, eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_getCode, eth_getProof, eth_call, eth_estimateGas, eth_createAccessList, eth_getBlockByHash, eth_getBlockByNumber, eth_getBlockTransactionCountByHash, eth_getBlockTransactionCountByNumber, eth_getUncleCountByBlockHash, eth_getUncleCountByBlockNumber, eth_getUncleByBlockHashAndIndex, eth_getUncleByBlockNumberAndIndex, eth_getTransactionByHash, eth_getTransactionByBlockHashAndIndex, eth_getTransactionByBlockNumberAndIndex, eth_getTransactionReceipt, eth_getBlockReceipts, eth_getLogs, eth_sendRawTransaction. Anything else (eth_sendTransaction, eth_sign*, eth_accounts, personal_*, admin_*, debug_*, miner_*, txpool_*, hardhat_*, evm_*, filters, subscriptions, unknown names) is refused with 403 and -32601 before the node is contacted; one refused call refuses the whole batch. Forwarded as JSON-RPC 2.0, re-encoded from the parsed request; `params` may be omitted. A batch is checked as a whole, sent to the node in chunks of its own batch limit (ETH_RPC_MAX_BATCH) and answered as one array in request order. Answers carry the node's own Content-Type.
+         */
+        post: operations["postEvmChainJsonrpc"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -6723,6 +6964,1403 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: the body is larger than the service or the gateway accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a content encoding or charset the service cannot read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node is not configured: -32603. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node is unreachable: -32603. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The node's latest block number. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthHealth"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node is unreachable or not configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "error";
+                        message: string;
+                    } | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Addresses. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainAccountByAddressNonce: {
+        parameters: {
+            query?: {
+                /** @description Hex QUANTITY or latest, earliest, pending, safe, finalized; default latest. */
+                block?: string;
+            };
+            header?: never;
+            path: {
+                address: string;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count at the block. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        block: string;
+                        transactionCount: string;
+                    };
+                };
+            };
+            /** @description Not a 20-byte address, or a bad block. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainAccountByAddressBalance: {
+        parameters: {
+            query?: {
+                /** @description Hex QUANTITY or latest, earliest, pending, safe, finalized; default latest. */
+                block?: string;
+            };
+            header?: never;
+            path: {
+                address: string;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Wei, hex QUANTITY. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        address: string;
+                        block: string;
+                        balance: string;
+                    };
+                };
+            };
+            /** @description Not a 20-byte address, or a bad block. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    postEvmChainAccountEstimateGas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EthEstimateGasRequest"];
+            };
+        };
+        responses: {
+            /** @description The node's estimate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gas: string;
+                    };
+                };
+            };
+            /** @description `{message}`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: the body is larger than the service or the gateway accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a content encoding or charset the service cannot read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description transaction missing or not an object, or a member of the wrong form. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    postEvmChainAccountSend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EthSendTransactionRequest"];
+            };
+        };
+        responses: {
+            /** @description The transaction hash. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transactionHash: string;
+                    };
+                };
+            };
+            /** @description `{message}`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: the body is larger than the service or the gateway accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a content encoding or charset the service cannot read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Bad transaction. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    postEvmChainTransactionsSendRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EthSendRawRequest"];
+            };
+        };
+        responses: {
+            /** @description The transaction hash. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        transactionHash: string;
+                    };
+                };
+            };
+            /** @description `{message}`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: the body is larger than the service or the gateway accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a content encoding or charset the service cannot read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description hex missing or not hexadecimal. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainTransactionsByTransactionHash: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionHash: string;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction; an unknown hash is a 500 with details.reason not_found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthTransaction"];
+                };
+            };
+            /** @description Not a 32-byte hash. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainTransactionsByTransactionHashReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                transactionHash: string;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt; unknown or not yet mined is a 500 with details.reason not_found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthReceipt"];
+                };
+            };
+            /** @description Not a 32-byte hash. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainBlockByBlock: {
+        parameters: {
+            query?: {
+                /** @description Full transaction objects instead of hashes; default false. */
+                fullTransactions?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                block: string;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The block. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthBlock"];
+                };
+            };
+            /** @description Not a block number or tag, or a bad fullTransactions. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainBlockHashByBlockHash: {
+        parameters: {
+            query?: {
+                /** @description Full transaction objects instead of hashes; default false. */
+                fullTransactions?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                blockHash: string;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The block. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthBlock"];
+                };
+            };
+            /** @description Not a 32-byte hash, or a bad fullTransactions. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainGasPrice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Wei per gas, hex QUANTITY. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        gasPrice: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainFeeHistory: {
+        parameters: {
+            query?: {
+                /** @description 1–1024, decimal or hex; default 10. */
+                blockCount?: string;
+                /** @description Hex QUANTITY or tag; default latest. */
+                newestBlock?: string;
+                /** @description Comma-separated increasing percentiles 0–100, e.g. `25,50,75`. */
+                rewardPercentiles?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The node's fee history. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthFeeHistory"];
+                };
+            };
+            /** @description A bad parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    };
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The node failed: the generic message `Could not connect to ETH node.` (compatibility) with `details.reason`: not_found (no such block, transaction or receipt), invalid_argument, node_error (a node refusal, with the node's code and message), node_unreachable or not_configured. Or `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    postEvmChainJsonrpc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EthJsonRpcRequest"] | components["schemas"]["EthJsonRpcRequest"][];
+            };
+        };
+        responses: {
+            /** @description The node answered: its envelope, or an array of envelopes in request order (ids echoed; per-call errors inside). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description -32700 unparseable body; -32600 missing method, empty batch or a batch over JSONRPC_MAX_BATCH (default 1000). Or `{message}`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"] | components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description -32601: a method outside the allow-list. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */

@@ -32,7 +32,7 @@ export {
   type NodeFailureReason,
 } from "./node-errors.ts";
 export { bitcoin, BITCOIN_REASON_CODES } from "./chains/bitcoin.ts";
-export { ethereum, ETHEREUM_REASON_CODES } from "./chains/ethereum.ts";
+export { ethereum, ETHEREUM_REASON_CODES, evmChain } from "./chains/ethereum.ts";
 export { tron } from "./chains/tron.ts";
 export { JsonNumber, parseLosslessJson, stringifyLosslessJson } from "./lossless-json.ts";
 export { streamJsonRpcResult, type StreamResultHandlers } from "./stream-jsonrpc-result.ts";

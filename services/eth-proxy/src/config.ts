@@ -4,6 +4,7 @@ import { ETH_JSONRPC_MAX_BATCH_CALLS, REQUEST_BODY_LIMITS } from "@chaingate/con
 import { DEFAULT_NODE_BATCH_CALLS } from "@chaingate/node-client";
 import { gcNudgeBytesSetting } from "@chaingate/http";
 import { jsonRpcBodyLimitSetting } from "@chaingate/chain-proxy";
+import { evmChainsSetting } from "@chaingate/chain-registry";
 import { z } from "zod";
 
 export const ethProxyConfigSchema = z.object({
@@ -30,6 +31,9 @@ export const ethProxyConfigSchema = z.object({
       "The node's own batch limit: a larger client batch is sent to it in chunks of this many calls (set it to your node's limit).",
     ),
   GC_NUDGE_BYTES: gcNudgeBytesSetting("Streamed bytes of blocks and JSON-RPC answers"),
+
+  // Other EVM chains, each under /api/v1/{name} in front of its own nodes (chain ids checked).
+  EVM_CHAINS: evmChainsSetting(),
 });
 
 export type EthProxyConfig = z.infer<typeof ethProxyConfigSchema>;

@@ -41,6 +41,8 @@ export type AnvilNode = HardhatNode;
 export interface StartAnvilOptions {
   /** Default: a port the OS chooses (Anvil binds port 0 and prints the one it got). */
   port?: number;
+  /** The chain id it answers (another EVM chain's, say 137 or 56); default Hardhat's 31337. */
+  chainId?: number;
   /** Seconds between blocks; default: automine (a block per transaction). */
   blockTimeSeconds?: number;
 }
@@ -52,7 +54,8 @@ export function anvilBinary(): string {
 }
 
 export async function startAnvil(options: StartAnvilOptions = {}): Promise<AnvilNode> {
-  const args = ["--host", "127.0.0.1", "--port", String(options.port ?? 0), "--chain-id", String(HARDHAT_CHAIN_ID)];
+  const chainId = options.chainId ?? HARDHAT_CHAIN_ID;
+  const args = ["--host", "127.0.0.1", "--port", String(options.port ?? 0), "--chain-id", String(chainId)];
   args.push("--accounts", String(HARDHAT_ACCOUNT_COUNT));
   if (options.blockTimeSeconds !== undefined) args.push("--block-time", String(options.blockTimeSeconds));
   const child = spawn(anvilBinary(), args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
@@ -109,7 +112,7 @@ export async function startAnvil(options: StartAnvilOptions = {}): Promise<Anvil
     if (automine && (method === "eth_sendTransaction" || method === "eth_sendRawTransaction")) await untilMined(call, result as string);
     return result;
   };
-  return { url, port, chainId: HARDHAT_CHAIN_ID, accounts, rpc, output: () => output, stop: () => stop(child) };
+  return { url, port, chainId, accounts, rpc, output: () => output, stop: () => stop(child) };
 }
 
 /** Waits for the transaction's receipt: Anvil answers a send before its background miner has mined it. */

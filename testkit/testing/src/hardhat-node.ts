@@ -62,13 +62,15 @@ export class HardhatRpcError extends Error {
 export interface StartHardhatOptions {
   /** Default: a free port chosen by the OS (retried if taken before Hardhat binds it). */
   port?: number;
+  /** The chain id it answers (another EVM chain's, say 137); default Hardhat's 31337. */
+  chainId?: number;
 }
 
 export async function startHardhat(options: StartHardhatOptions = {}): Promise<HardhatNode> {
   for (let attempt = 1; ; attempt++) {
     const port = options.port ?? (await freePort());
     try {
-      return await launch(port);
+      return await launch(port, options.chainId ?? HARDHAT_CHAIN_ID);
     } catch (error) {
       const portTaken = /EADDRINUSE/.test(String(error));
       if (!portTaken || options.port !== undefined || attempt >= FREE_PORT_ATTEMPTS) throw error;
@@ -76,10 +78,10 @@ export async function startHardhat(options: StartHardhatOptions = {}): Promise<H
   }
 }
 
-async function launch(port: number): Promise<HardhatNode> {
+async function launch(port: number, expectedChainId: number): Promise<HardhatNode> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "chaingate-hardhat-"));
   const config = path.join(dir, "hardhat.config.cjs");
-  await writeFile(config, `module.exports = { networks: { hardhat: { chainId: ${HARDHAT_CHAIN_ID} } } };\n`);
+  await writeFile(config, `module.exports = { networks: { hardhat: { chainId: ${expectedChainId} } } };\n`);
   const binary = createRequire(import.meta.url).resolve("hardhat/internal/cli/bootstrap");
   const child = spawn(process.execPath, [binary, "node", "--hostname", "127.0.0.1", "--port", String(port), "--config", config], {
     // Hardhat refuses to run unless it resolves from the working directory (HH12): run it from this package.
@@ -125,9 +127,9 @@ async function launch(port: number): Promise<HardhatNode> {
   }
   const rpc = createJsonRpcCaller(url, (method, code, message) => new HardhatRpcError(method, code, message));
   const chainId = Number(await rpc<string>("eth_chainId"));
-  if (chainId !== HARDHAT_CHAIN_ID) {
+  if (chainId !== expectedChainId) {
     await stopAndClean(child, dir);
-    throw new Error(`hardhat node at ${url} reports chain id ${chainId}, expected ${HARDHAT_CHAIN_ID}`);
+    throw new Error(`hardhat node at ${url} reports chain id ${chainId}, expected ${expectedChainId}`);
   }
   return { url, port, chainId, accounts, rpc, output: () => output, stop: () => stopAndClean(child, dir) };
 }

@@ -3,6 +3,7 @@ import { registerBtcPaths } from "../api/btc.ts";
 import { registerXpubPaths } from "../api/xpub.ts";
 import { registerTrxPaths } from "../api/trx.ts";
 import { registerEthPaths } from "../api/eth.ts";
+import { registerEvmChainPaths } from "../api/evm-chains.ts";
 import { registerDeliveryPaths, registerNotificationWebhooks, registerWebhookPaths } from "../api/webhooks.ts";
 import { registerAccountPaths, registerOperatorPaths } from "../api/account.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
@@ -12,6 +13,7 @@ export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [
   registerXpubPaths,
   registerTrxPaths,
   registerEthPaths,
+  registerEvmChainPaths,
   registerWebhookPaths,
   registerDeliveryPaths,
   registerNotificationWebhooks,

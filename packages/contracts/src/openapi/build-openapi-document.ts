@@ -78,16 +78,18 @@ const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
 
 /**
  * An operation's id, derived from its method and path so it changes only when they do (code
- * generators name functions after it): `GET /api/v1/btc/block/{height}` → `getBtcBlockByHeight`.
+ * generators name functions after it): `GET /api/v1/btc/block/{height}` → `getBtcBlockByHeight`,
+ * `GET /api/v1/{evm_chain}/health` → `getEvmChainHealth`.
  */
 export function operationIdOf(method: string, path: string): string {
   const words = path
     .replace(/^\/api\/v1\//, "")
     .split("/")
     .filter(Boolean)
-    .map((segment) => {
+    .map((segment, position) => {
       const parameter = /^\{(.+)\}$/.exec(segment);
-      return (parameter ? `by-${parameter[1]}` : segment)
+      // A leading parameter names a family of paths (`/api/v1/{evm_chain}/health` → getEvmChainHealth).
+      return (parameter ? (position === 0 ? parameter[1]! : `by-${parameter[1]}`) : segment)
         .split(/[-_.]/)
         .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
         .join("");

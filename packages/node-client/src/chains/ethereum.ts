@@ -17,3 +17,8 @@ export const ethereum: NodeChain = {
   jsonRpcPath: "",
   reasonFor: reasonTable(ETHEREUM_REASON_CODES),
 };
+
+/** Another EVM chain's nodes (EVM_CHAINS): Ethereum's protocol, under the chain's own id (its API prefix) and name. */
+export function evmChain(id: string, name: string): NodeChain {
+  return { ...ethereum, id, name };
+}

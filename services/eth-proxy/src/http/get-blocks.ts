@@ -17,7 +17,7 @@ export function getBlockByNumber(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const block = blockPathParameter(req.params.block);
     await streamNodeResult(route, res, "eth_getBlockByNumber", [block, fullTransactions(req)], {
-      whenNull: () => new EthNotFoundError(`block ${block}`),
+      whenNull: () => new EthNotFoundError(route.node.chain, `block ${block}`),
     });
   };
 }
@@ -26,7 +26,7 @@ export function getBlockByHash(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const hash = hashParameter(req.params.blockHash, "block hash");
     await streamNodeResult(route, res, "eth_getBlockByHash", [hash, fullTransactions(req)], {
-      whenNull: () => new EthNotFoundError(`block ${hash}`),
+      whenNull: () => new EthNotFoundError(route.node.chain, `block ${hash}`),
     });
   };
 }

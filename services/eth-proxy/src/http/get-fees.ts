@@ -34,7 +34,7 @@ export function getFeeHistory(route: ProxyRoute): RequestHandler {
       res,
       "eth_feeHistory",
       [`0x${blockCount.toString(16)}`, newestBlock, percentiles],
-      { whenNull: () => new EthNotFoundError("fee history") },
+      { whenNull: () => new EthNotFoundError(route.node.chain, "fee history") },
     );
   };
 }

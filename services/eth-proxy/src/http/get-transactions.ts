@@ -13,7 +13,7 @@ export function getTransaction(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const hash = hashParameter(req.params.transactionHash, "transaction hash");
     await streamNodeResult({ ...route, garbageBound: undefined }, res, "eth_getTransactionByHash", [hash], {
-      whenNull: () => new EthNotFoundError(`transaction ${hash}`),
+      whenNull: () => new EthNotFoundError(route.node.chain, `transaction ${hash}`),
     });
   };
 }
@@ -22,7 +22,7 @@ export function getReceipt(route: ProxyRoute): RequestHandler {
   return async (req, res) => {
     const hash = hashParameter(req.params.transactionHash, "transaction hash");
     await streamNodeResult({ ...route, garbageBound: undefined }, res, "eth_getTransactionReceipt", [hash], {
-      whenNull: () => new EthNotFoundError(`receipt of ${hash}`),
+      whenNull: () => new EthNotFoundError(route.node.chain, `receipt of ${hash}`),
     });
   };
 }

@@ -1264,6 +1264,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/chains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chains this deployment serves (built-in and configured EVM chains; chaingate addition) */
+        get: operations["getChains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/keys": {
         parameters: {
             query?: never;
@@ -2365,6 +2382,53 @@ export interface components {
              * @enum {string}
              */
             status: "pending";
+        };
+        Chain: {
+            /**
+             * @description The chain's name in webhooks and events (`coin`).
+             * @example POLYGON
+             */
+            coin: string;
+            /**
+             * @description Its API prefix: `/api/v1/{prefix}/…`.
+             * @example polygon
+             */
+            prefix: string;
+            name: string;
+            /** @enum {string} */
+            kind: "bitcoin" | "evm" | "tron";
+            /**
+             * @example {
+             *       "symbol": "POL",
+             *       "decimals": 18
+             *     }
+             */
+            native_currency: {
+                symbol: string;
+                decimals: number;
+            };
+            /**
+             * @description The EIP-155 chain id its nodes must answer (a configured EVM chain); null where the node's own is taken (ETH) or none applies.
+             * @example 137
+             */
+            chain_id: number | null;
+            /** @description Average seconds between blocks. */
+            block_seconds: number;
+            /** @description A webhook's `confirmations` when it asks for none, and the most it may ask for. */
+            confirmations: {
+                default: number;
+                max: number;
+            };
+            /**
+             * @description `include_tokens`: the webhook's choice, never (no tokens) or always (the spec's TRX).
+             * @enum {string}
+             */
+            token_reporting: "optional" | "never" | "always";
+            /** @description Whether a webhook may ask for `pending` (mempool) events. */
+            pending_events: boolean;
+        };
+        ChainList: {
+            data: components["schemas"]["Chain"][];
         };
         ApiKey: {
             id: number;
@@ -9662,6 +9726,73 @@ export interface operations {
                 };
             };
             /** @description `{message}` with `Retry-After`: the webhook queued QUOTA_TEST_EVENTS_PER_WEBHOOK_PER_MINUTE test events (default 10) in the last 60 seconds; or the gateway's opt-in per-key rate limit (off by default). */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getChains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every chain, the built-in ones first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChainList"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
             429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */

@@ -23,3 +23,4 @@ export {
 export { buildOpenApiDocument, documentedRoutes } from "./openapi/build-openapi-document.ts";
 export { GATEWAY_RESPONSES, SECURITY, json, OpenAPIRegistry } from "./openapi/openapi-registry.ts";
 export { QUOTA_USAGE_ROUTE, quotaUsagePath, quotaUsageSchema, type QuotaUsage } from "./internal/quota-usage.ts";
+export { chainListSchema, chainSchema, type ChainListBody } from "./api/chains.ts";

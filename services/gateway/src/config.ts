@@ -1,6 +1,7 @@
 /** The gateway's settings, from the environment. */
 import { databaseSettings, env, serviceSettings } from "@chaingate/config";
 import { gcNudgeBytesSetting } from "@chaingate/http";
+import { evmChainsSetting } from "@chaingate/chain-registry";
 import { z } from "zod";
 import { DEFAULT_API_KEYS_PER_ACCOUNT } from "./domain/api-key-quota.ts";
 import { DEFAULT_KEY_CACHE_TTL_MS } from "./infra/api-key-store.ts";
@@ -20,6 +21,8 @@ export const gatewayConfigSchema = z.object({
   ETH_PROXY_URL: optionalUrl("eth-proxy"),
   TRX_PROXY_URL: optionalUrl("trx-proxy"),
   DELIVERY_URL: optionalUrl("delivery"),
+  // Other EVM chains: /api/v1/{name} goes to the eth-proxy; GET /api/v1/chains lists every chain.
+  EVM_CHAINS: evmChainsSetting(),
 
   // Upstream hop
   UPSTREAM_CONNECTIONS: env.positiveInt(64).describe("Keep-alive connections per internal service."),

@@ -7,6 +7,9 @@ import { createServiceMetrics, openServiceDatabase, serveHttpApp, serveMetrics, 
 import { bufferedStdout, type Logger } from "@chaingate/logger";
 import type { GatewayConfig } from "./config.ts";
 import { createGatewayHandler } from "./http/create-gateway-handler.ts";
+import { registerChainRoutes } from "./http/chain-routes.ts";
+import { createRouteResolver } from "./domain/route-table.ts";
+import { createChainRegistry } from "@chaingate/chain-registry";
 import { createPublicApp } from "./http/create-public-app.ts";
 import { registerAccountRoutes } from "./http/account-routes.ts";
 import { createRequestAuthenticator } from "./http/authenticate-request.ts";
@@ -91,14 +94,16 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     metrics,
     consoleDir: config.CONSOLE_DIR ?? defaultConsoleDir(import.meta.url),
     bodyReceiveTimeoutMs: config.REQUEST_BODY_RECEIVE_TIMEOUT_MS,
-    registerRoutes: (http) =>
+    registerRoutes: (http) => {
       registerAccountRoutes(http, {
         authenticate,
         // Keys this replica changes leave its cache before it answers (a NOTIFY may come late or never).
         admin: createAccountAdmin(database.db, { onKeyChanged: (prefix) => keyStore.forget(prefix) }),
         maxActiveKeysPerAccount: config.QUOTA_API_KEYS_PER_ACCOUNT,
         operatorToken: config.CONSOLE_OPERATOR_TOKEN,
-      }),
+      });
+      registerChainRoutes(http, { authenticate, registry: createChainRegistry(config.EVM_CHAINS) });
+    },
   });
   const accessLogDestination = config.ACCESS_LOG && logger.isLevelEnabled("info") ? bufferedStdout() : undefined;
   const handler = createGatewayHandler({
@@ -109,6 +114,7 @@ export async function createGateway(config: GatewayConfig, logger: Logger): Prom
     accessLog: accessLogDestination && createAccessLog("gateway", accessLogDestination),
     metrics: gatewayMetrics,
     internalToken: config.INTERNAL_TOKEN,
+    resolveRoute: createRouteResolver(config.EVM_CHAINS.map((chain) => chain.entry.prefix)),
   });
   const metricsServer =
     config.METRICS_PORT === undefined

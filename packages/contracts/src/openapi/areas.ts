@@ -6,6 +6,7 @@ import { registerEthPaths } from "../api/eth.ts";
 import { registerEvmChainPaths } from "../api/evm-chains.ts";
 import { registerDeliveryPaths, registerNotificationWebhooks, registerWebhookPaths } from "../api/webhooks.ts";
 import { registerAccountPaths, registerOperatorPaths } from "../api/account.ts";
+import { registerChainPaths } from "../api/chains.ts";
 import type { OpenAPIRegistry } from "./openapi-registry.ts";
 
 export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [
@@ -17,6 +18,7 @@ export const AREAS: ReadonlyArray<(registry: OpenAPIRegistry) => void> = [
   registerWebhookPaths,
   registerDeliveryPaths,
   registerNotificationWebhooks,
+  registerChainPaths,
   registerAccountPaths,
   registerOperatorPaths,
 ];

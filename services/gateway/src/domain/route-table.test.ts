@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveRoute } from "./route-table.ts";
+import { createRouteResolver, resolveRoute } from "./route-table.ts";
 
 describe("resolveRoute", () => {
   it.each([
@@ -19,5 +19,19 @@ describe("resolveRoute", () => {
 
   it.each(["/", "/api/v1", "/api/v1/btcx/health", "/api/v1/webhooksx", "/api/v2/btc/health", "/docs"])("%s has no owner", (path) => {
     expect(resolveRoute(path)).toBeUndefined();
+  });
+});
+
+describe("createRouteResolver with configured EVM chains", () => {
+  const resolve = createRouteResolver(["polygon", "bsc"]);
+
+  it("gives each chain's prefix to the eth-proxy, in a usage group of its name", () => {
+    expect(resolve("/api/v1/polygon/health")).toMatchObject({ upstream: "eth-proxy", group: "polygon" });
+    expect(resolve("/api/v1/bsc/jsonrpc")).toMatchObject({ upstream: "eth-proxy", group: "bsc" });
+    expect(resolve("/api/v1/eth/xpub")).toMatchObject({ upstream: "xpub" });
+  });
+
+  it.each(["/api/v1/polygonx/health", "/api/v1/base/health", "/api/v1/pol"])("%s has no owner", (path) => {
+    expect(resolve(path)).toBeUndefined();
   });
 });

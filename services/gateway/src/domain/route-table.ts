@@ -26,10 +26,25 @@ const ROUTES: ReadonlyArray<readonly [prefix: string, target: RouteTarget]> = [
   ["/api/v1/webhooks", { upstream: "delivery", group: "webhooks", bodyLimitBytes: requestBodyLimitBytes("webhooks") }],
 ];
 
-/** The owner of `pathname` (no query string), or undefined when no service owns it. */
-export function resolveRoute(pathname: string): RouteTarget | undefined {
-  for (const [prefix, target] of ROUTES) {
-    if (pathname.startsWith(prefix) && (pathname.length === prefix.length || pathname[prefix.length] === "/")) return target;
-  }
-  return undefined;
+/** Finds the owner of a path (no query string), or undefined when no service owns it. */
+export type RouteResolver = (pathname: string) => RouteTarget | undefined;
+
+/**
+ * The route table with each configured EVM chain's prefix (EVM_CHAINS: `/api/v1/polygon`) owned by
+ * the eth-proxy, which serves it as `/api/v1/eth`, counted in a usage group of its own name.
+ */
+export function createRouteResolver(evmChainPrefixes: readonly string[] = []): RouteResolver {
+  const evmRoutes = evmChainPrefixes.map(
+    (prefix) => [`/api/v1/${prefix}`, { upstream: "eth-proxy", group: prefix, bodyLimitBytes: requestBodyLimitBytes("eth") }] as const,
+  );
+  const routes = [...ROUTES, ...evmRoutes];
+  return (pathname) => {
+    for (const [prefix, target] of routes) {
+      if (pathname.startsWith(prefix) && (pathname.length === prefix.length || pathname[prefix.length] === "/")) return target;
+    }
+    return undefined;
+  };
 }
+
+/** The owner of `pathname` (no query string) with the built-in chains only. */
+export const resolveRoute: RouteResolver = createRouteResolver();

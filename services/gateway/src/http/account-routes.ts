@@ -17,6 +17,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { AccountAdmin, AccountKey, AccountKeyPage, AccountSummary, CreatedApiKey } from "../infra/account-admin.ts";
 import type { AuthenticatedKey } from "../infra/api-key-store.ts";
 import type { AuthenticateRequest } from "./authenticate-request.ts";
+import { authenticatedBy } from "./authenticated-by.ts";
 
 /** Usage statistics group of these paths (counted on the X-API-Key path, like every other group). */
 export const ACCOUNT_USAGE_GROUP = "account";
@@ -76,17 +77,7 @@ const idParam = (req: Request, name: string) => Number(req.params[name]);
 export function registerAccountRoutes(http: HttpApp, options: AccountRoutesOptions): void {
   const { admin } = options;
 
-  const authenticate: RequestHandler = (req, res, next) => {
-    options.authenticate(req.headers, ACCOUNT_USAGE_GROUP).then((outcome) => {
-      if ("refusal" in outcome) {
-        const { status, message, retryAfterSeconds } = outcome.refusal;
-        if (retryAfterSeconds !== undefined) res.setHeader("retry-after", String(retryAfterSeconds));
-        return void res.status(status).json({ message });
-      }
-      res.locals.key = outcome.key;
-      next();
-    }, next);
-  };
+  const authenticate = authenticatedBy(options.authenticate, ACCOUNT_USAGE_GROUP);
 
   http.route("get", "/api/v1/keys", authenticate, async (req, res) => {
     const { page, per_page } = parseRequest(apiKeyListQuerySchema, req.query);

@@ -8,7 +8,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { acceptedRequestId, ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER, REQUEST_ID_HEADER } from "@chaingate/http";
 import type { Logger } from "@chaingate/logger";
 import type { AccessLog } from "../infra/access-log.ts";
-import { resolveRoute, type RouteTarget } from "../domain/route-table.ts";
+import { resolveRoute, type RouteResolver, type RouteTarget } from "../domain/route-table.ts";
 import { newTraceparent, traceIdOf } from "../domain/trace-ids.ts";
 import type { GatewayMetrics } from "../infra/gateway-metrics.ts";
 import { forwardableHeaders, type UpstreamProxy } from "../infra/upstream-proxy.ts";
@@ -44,6 +44,8 @@ export interface GatewayHandlerOptions {
   metrics?: GatewayMetrics;
   /** Sent to every internal service as proof that the request passed the gateway. */
   internalToken?: string;
+  /** Which service owns a path; default the built-in chains' table (configured EVM chains: createRouteResolver). */
+  resolveRoute?: RouteResolver;
 }
 
 /**
@@ -124,7 +126,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): RequestLis
     const url = req.url ?? "/";
     const query = url.indexOf("?");
     const path = query === -1 ? url : url.slice(0, query);
-    const route = resolveRoute(path);
+    const route = (options.resolveRoute ?? resolveRoute)(path);
     if (!route) return options.fallback(req, res);
     const requestId = acceptedRequestId(req.headers[REQUEST_ID_HEADER]) ?? randomUUID();
     // Added to whichever answer the request gets, by writeHead: no per-request header object.

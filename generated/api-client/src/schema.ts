@@ -1513,8 +1513,7 @@ export interface components {
             /** @enum {string} */
             type: "transfer" | "reverted";
             webhook_id: number;
-            /** @enum {string} */
-            coin: "BTC" | "ETH" | "TRX";
+            coin: string;
             /**
              * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
              * @example eip155:1
@@ -1565,8 +1564,7 @@ export interface components {
         MempoolNotification: {
             event_id: string;
             webhook_id: number;
-            /** @enum {string} */
-            coin: "BTC" | "ETH" | "TRX";
+            coin: string;
             /**
              * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
              * @example eip155:1
@@ -1633,8 +1631,11 @@ export interface components {
             subject: {
                 /** @description The webhook whose delivery ran out of attempts. */
                 webhook_id: number;
-                /** @enum {string} */
-                coin: "BTC" | "ETH" | "TRX";
+                /**
+                 * @description `BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them).
+                 * @example ETH
+                 */
+                coin: string;
                 /** @description The event that was not delivered. */
                 event_id: string;
                 /** @description Its number in that webhook's history: read it there by cursor. */
@@ -1668,8 +1669,11 @@ export interface components {
             subject: {
                 /** @description The webhook that was disabled. */
                 webhook_id: number;
-                /** @enum {string} */
-                coin: "BTC" | "ETH" | "TRX";
+                /**
+                 * @description `BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them).
+                 * @example ETH
+                 */
+                coin: string;
                 /** @description Deliveries in a row that ran out of attempts. */
                 failed_deliveries: number;
                 /** @description Its newest event's sequence when it was disabled. */
@@ -1689,8 +1693,11 @@ export interface components {
             webhook_id: number;
             /** @description The event's number in this webhook's history: 1, 2, 3, … without gaps, the same on every retry and replay (also the `X-Service-Sequence` header). A jump means events were missed: read them with `GET /api/v1/webhooks/{webhook}/events?after=`. */
             sequence: number;
-            /** @enum {string} */
-            coin: "BTC" | "ETH" | "TRX";
+            /**
+             * @description `BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them).
+             * @example ETH
+             */
+            coin: string;
             /**
              * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
              * @example eip155:1
@@ -1710,8 +1717,7 @@ export interface components {
         TestNotification: {
             event_id: string;
             webhook_id: number;
-            /** @enum {string} */
-            coin: "BTC" | "ETH" | "TRX";
+            coin: string;
             /**
              * @description The chain as a CAIP-2 id, read from the node's own identity: `bip122:000000000019d6689c085ae165831e93` (Bitcoin mainnet), `eip155:1` (Ethereum mainnet), `tron:0x2b6653dc` (Tron mainnet); a testnet or regtest has its own. Null only for an event the scanner published before it said its chain.
              * @example eip155:1
@@ -2148,8 +2154,11 @@ export interface components {
             id: number;
             /** @description The owning account. */
             user_id: number;
-            /** @enum {string} */
-            coin: "BTC" | "ETH" | "TRX";
+            /**
+             * @description `BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them).
+             * @example ETH
+             */
+            coin: string;
             webhook_url: string;
             /** @description Every watched address (the webhook's own list plus the addresses issued by its `xpub_ids`), in address order. In the list answer (`GET /api/v1/webhooks`) at most the first 1000: compare with `address_count` and page the rest with `GET /api/v1/webhooks/{webhook}/addresses`. Every other answer carries them all (streamed by the service). */
             addresses: string[];
@@ -2185,10 +2194,10 @@ export interface components {
         };
         CreateWebhookRequest: {
             /**
-             * @description `TRX`, `BTC` or `ETH`: one subscription covers a whole chain.
-             * @enum {string}
+             * @description `BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them): one subscription covers a whole chain. Any other value is a 422.
+             * @example ETH
              */
-            coin: "BTC" | "ETH" | "TRX";
+            coin: string;
             /**
              * @description Public http(s) URL. Loopback, private, link-local, CGNAT, multicast, unspecified and IPv4-mapped IPv6 targets, cloud metadata and platform addresses (169.254.169.254, Azure's 168.63.129.16, fd00:ec2::254, …, in any IPv6 form), and host names resolving into any of them, are refused with 422.
              * @example https://example.com/hooks/chaingate

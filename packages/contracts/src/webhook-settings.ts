@@ -17,7 +17,7 @@ export const TOKEN_REPORTING: Record<Coin, "optional" | "never" | "always"> = pe
 /** Whether a webhook of each chain may ask for `pending` (mempool) events (issue #29; not Tron). */
 export const PENDING_EVENTS: Record<Coin, boolean> = perBuiltInChain((chain) => chain.pendingEvents);
 
-/** `include_tokens` when none is sent. */
+/** `include_tokens` when none is sent: true where the chain always reports tokens (TRX). */
 export function defaultIncludeTokens(coin: Coin): boolean {
-  return BUILT_IN_CHAINS[coin].tokenReporting === "always";
+  return coin === BUILT_IN_CHAINS.TRX.coin;
 }

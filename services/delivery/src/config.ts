@@ -2,6 +2,7 @@
 import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 import { bitcoinNetworkSettings } from "@chaingate/bitcoin";
+import { evmChainsSetting } from "@chaingate/chain-registry";
 import { parseAllowCidrs } from "./domain/forbidden-address.ts";
 import { DEFAULT_REGISTRY_QUOTAS } from "./domain/registry-quotas.ts";
 
@@ -15,6 +16,8 @@ export const deliveryConfigSchema = z.object({
   // Registry
   // Which Bitcoin address forms webhooks accept.
   ...bitcoinNetworkSettings(),
+  // The EVM chains beside Ethereum that webhooks may be made for (coin = the name in capitals).
+  EVM_CHAINS: evmChainsSetting(),
   WEBHOOK_ALLOW_CIDRS: z
     .string()
     .default("")

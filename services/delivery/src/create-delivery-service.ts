@@ -6,6 +6,7 @@
  * the backfill of keys' earlier addresses from the xpub service, the delivery worker, the HTTP app.
  * `main.ts` calls it; tests call it with their own config.
  */
+import { createChainRegistry } from "@chaingate/chain-registry";
 import { lookup } from "node:dns/promises";
 import {
   addressIssued,
@@ -148,6 +149,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     events: createEventHistory(database.db),
     quotas,
     bitcoinNetwork: config.BITCOIN_NETWORK,
+    chains: createChainRegistry(config.EVM_CHAINS),
     allowCidrs,
     resolveHost,
     logger,

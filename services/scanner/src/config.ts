@@ -21,6 +21,7 @@ import { ETHEREUM_TRACE_MODES } from "./infra/ethereum-block-source/ethereum-tra
 import { DEFAULT_RESET_POLL_MS } from "./domain/chain-guard.ts";
 import { DEFAULT_MEMPOOL_DROP_AFTER_MS, DEFAULT_MEMPOOL_POLL_MS } from "./domain/mempool/watch-mempool-options.ts";
 import type { Coin } from "@chaingate/contracts";
+import { evmChainsSetting, type BuiltInCoin } from "@chaingate/chain-registry";
 import { CHAIN_SETTINGS, MAX_REORG_WINDOW } from "./domain/chain-settings.ts";
 
 /** A comma-separated URL list whose every URL has one of `schemes` (e.g. `ws:`). */
@@ -37,7 +38,7 @@ const urlListOf = (...schemes: string[]) =>
  * Default its documented depth; at least the chain's maximum confirmations, so a waiting transfer
  * is published (or reverted) before its block leaves the window.
  */
-const reorgWindow = (coin: Coin) =>
+const reorgWindow = (coin: BuiltInCoin) =>
   z.coerce
     .number()
     .int()
@@ -71,6 +72,8 @@ export const scannerConfigSchema = z
     BTC_RPC_URL: env.urlList().optional().describe("Bitcoin node URL(s), comma-separated (failover); unset: BTC is not followed."),
     ...bitcoinNodeAuthSettings(),
     ETH_RPC_URL: env.urlList().optional().describe("Ethereum node URL(s), comma-separated (failover); unset: ETH is not followed."),
+    // Other EVM chains: each with node URLs is followed as Ethereum is (ETH_TRACE_MODE, push by its ws_url).
+    EVM_CHAINS: evmChainsSetting(),
     TRON_NODE_URL: env.urlList().optional().describe("java-tron HTTP API URL(s), comma-separated (failover); unset: TRX is not followed."),
     ...tronNodeAuthSettings(),
     NODE_TIMEOUT_MS: env.positiveInt(30_000).describe("Per node call."),

@@ -56,7 +56,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const watchFeedConsumer = await startWatchFeedConsumer(database.db, bus, new Set(chainsConfigured(config)));
   let feedLoaded = false;
 
-  const index = new WatchIndex();
+  const index = new WatchIndex({ maxConfirmations: configuredMaxConfirmations(config) });
   const watchFeed = createPostgresWatchFeed(database.db);
   const store = createPostgresFollowerStore(database.db);
   const metrics = createServiceMetrics("scanner");
@@ -155,4 +155,10 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     await database.close();
   });
   return { ...served, following: () => [...held] };
+}
+
+/** A configured EVM chain's maximum confirmations is its registry entry's (the built-in chains' are known). */
+function configuredMaxConfirmations(config: ScannerConfig): (coin: string) => number | undefined {
+  const maxima = new Map(config.EVM_CHAINS.map(({ entry }) => [entry.coin, entry.confirmations.max]));
+  return (coin) => maxima.get(coin);
 }

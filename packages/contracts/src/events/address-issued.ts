@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
+import { coinSchema, coinSubject, type EventContract } from "./event-contract.ts";
 
 /**
  * `address.issued.<coin>`: the xpub service issued an address from a registered extended key. The
@@ -10,7 +10,7 @@ export const addressIssuedSchema = z.object({
   account_id: z.number().int().positive(),
   /** The extended-key record the address was derived from (the xpub service's id). */
   xpub_id: z.number().int().positive(),
-  coin: z.enum(COINS),
+  coin: coinSchema,
   /** As issued: bech32 for BTC; for ETH the lower-case form (webhook matching compares lower case). */
   address: z.string().min(1),
   index: z.number().int().nonnegative(),

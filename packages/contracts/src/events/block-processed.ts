@@ -1,10 +1,10 @@
 import { z } from "../zod.ts";
-import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
+import { coinSchema, coinSubject, type EventContract } from "./event-contract.ts";
 import { chainIdSchema } from "./transfer-matched.ts";
 
 /** `block.processed.<coin>`: the scanner finished a block (matched transfers already published). */
 export const blockProcessedSchema = z.object({
-  coin: z.enum(COINS),
+  coin: coinSchema,
   /** The chain as a CAIP-2 id (see transfer.matched); absent in events published before it existed. */
   chain: chainIdSchema.optional(),
   height: z.number().int().nonnegative(),

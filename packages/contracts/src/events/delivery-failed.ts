@@ -1,11 +1,11 @@
 import { z } from "../zod.ts";
-import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
+import { coinSchema, coinSubject, type EventContract } from "./event-contract.ts";
 
 /** `delivery.failed.<coin>`: a notification used up all its retries (counts one failure). */
 export const deliveryFailedSchema = z.object({
   webhook_id: z.number().int().positive(),
   event_id: z.string().min(1),
-  coin: z.enum(COINS),
+  coin: coinSchema,
   attempts: z.number().int().positive(),
   last_status: z.number().int().nullable(),
   last_error: z.string().nullable(),

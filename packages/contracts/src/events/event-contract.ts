@@ -2,12 +2,18 @@
  * An event on the bus: its stream, its subjects, the zod schema of its payload and the rule that
  * makes its `Nats-Msg-Id` (deterministic, so a republish after a crash is dropped as a duplicate).
  */
-import { BUILT_IN_COINS, type BuiltInCoin } from "@chaingate/chain-registry";
-import type { z } from "zod";
+import { BUILT_IN_COINS } from "@chaingate/chain-registry";
+import { z } from "../zod.ts";
 
-/** The coins events and the API name: the chain registry's. */
+/** The built-in coins (the spec's): BTC, ETH, TRX. */
 export const COINS = BUILT_IN_COINS;
-export type Coin = BuiltInCoin;
+/**
+ * A chain's name in webhooks and events: a built-in coin, or a configured EVM chain's name in
+ * capitals (EVM_CHAINS: `POLYGON`). Which ones a deployment serves is its chain registry's.
+ */
+export type Coin = string;
+/** How any coin is written (the registry's rule); events take any, the API checks the deployment's. */
+export const coinSchema = z.string().regex(/^[A-Z][A-Z0-9]{1,19}$/);
 
 /** Stream settings a contract needs beyond the bus's defaults (7 days' max age, no per-subject limit). */
 export interface StreamOptions {

@@ -1,4 +1,4 @@
-export { COINS, coinSubject, type Coin, type EventContract, type EventPayload, type StreamOptions } from "./event-contract.ts";
+export { COINS, coinSchema, coinSubject, type Coin, type EventContract, type EventPayload, type StreamOptions } from "./event-contract.ts";
 export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
 export {
   chainIdSchema,

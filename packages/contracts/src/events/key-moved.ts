@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { COINS, coinSubject, type EventContract, type StreamOptions } from "./event-contract.ts";
+import { coinSchema, coinSubject, type EventContract, type StreamOptions } from "./event-contract.ts";
 
 /**
  * Moves are rare and few, and a registry that missed one keeps watching the wrong account's
@@ -19,7 +19,7 @@ export const keyMovedSchema = z.object({
   move_id: z.number().int().positive(),
   /** The extended-key record that moved (its id stays the same). */
   xpub_id: z.number().int().positive(),
-  coin: z.enum(COINS),
+  coin: coinSchema,
   from_account_id: z.number().int().positive(),
   to_account_id: z.number().int().positive(),
   /** The record's counter at the move: indexes below it were issued before the move (and moved with it). */

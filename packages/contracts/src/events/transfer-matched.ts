@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { COINS, coinSubject, type EventContract } from "./event-contract.ts";
+import { coinSchema, coinSubject, type EventContract } from "./event-contract.ts";
 
 /**
  * `transfer.matched.<coin>`: one transfer × one webhook. `event_id` is stable across retries and
@@ -40,7 +40,7 @@ export const blockTransferSchema = z.object({
    */
   type: z.enum(TRANSFER_EVENT_TYPES),
   webhook_id: z.number().int().positive(),
-  coin: z.enum(COINS),
+  coin: coinSchema,
   /** The scanner always sets it; absent only in events published before it existed. */
   chain: chainIdSchema.optional(),
   /**

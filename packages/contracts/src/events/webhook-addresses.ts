@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { COINS, type EventContract } from "./event-contract.ts";
+import { coinSchema, type EventContract } from "./event-contract.ts";
 import { MAX_BUCKET_BITS } from "./webhook-buckets.ts";
 import { feedSince, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./webhook-changed.ts";
 
@@ -14,7 +14,7 @@ import { feedSince, WEBHOOK_FEED_STREAM, WEBHOOK_FEED_STREAM_OPTIONS } from "./w
 export const webhookAddressesSchema = z
   .object({
     webhook_id: z.number().int().positive(),
-    coin: z.enum(COINS),
+    coin: coinSchema,
     bucket_bits: z.number().int().min(0).max(MAX_BUCKET_BITS),
     bucket: z.number().int().nonnegative(),
     version: z.number().int().nonnegative(),

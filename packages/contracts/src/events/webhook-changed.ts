@@ -1,5 +1,5 @@
 import { z } from "../zod.ts";
-import { COINS, type EventContract, type StreamOptions } from "./event-contract.ts";
+import { coinSchema, type EventContract, type StreamOptions } from "./event-contract.ts";
 import { MAX_BUCKET_BITS } from "./webhook-buckets.ts";
 
 /**
@@ -37,7 +37,7 @@ export function isWatched(meta: { is_active: boolean; watch?: boolean | undefine
  */
 export const webhookChangedSchema = z.object({
   webhook_id: z.number().int().positive(),
-  coin: z.enum(COINS),
+  coin: coinSchema,
   is_active: z.boolean(),
   /**
    * Whether the scanner matches transfers for it: true while the webhook exists, active or not (an

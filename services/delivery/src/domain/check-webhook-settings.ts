@@ -4,7 +4,7 @@
  * `include_tokens` only where the chain lets a webhook choose (see TOKEN_REPORTING), and `pending`
  * only where the chain has a mempool to watch (see PENDING_EVENTS).
  */
-import { MAX_CONFIRMATIONS, PENDING_EVENTS, TOKEN_REPORTING, type Coin } from "@chaingate/contracts";
+import type { ChainEntry } from "@chaingate/chain-registry";
 
 export interface WebhookSettingsInput {
   confirmations?: number | undefined;
@@ -12,23 +12,24 @@ export interface WebhookSettingsInput {
   pending?: boolean | undefined;
 }
 
-const TOKEN_REFUSALS: Record<"never" | "always", (coin: Coin) => string> = {
+const TOKEN_REFUSALS: Record<"never" | "always", (coin: string) => string> = {
   never: (coin) => `The include tokens field must be false for ${coin} webhooks: the chain has no tokens.`,
   always: (coin) => `The include tokens field must be true for ${coin} webhooks: TRC-10 and TRC-20 transfers are always reported.`,
 };
 
-/** Adds the reasons the settings cannot be stored for `coin` to `errors`. */
-export function checkWebhookSettings(coin: Coin, settings: WebhookSettingsInput, errors: Record<string, string[]>): void {
-  const max = MAX_CONFIRMATIONS[coin];
+/** Adds the reasons the settings cannot be stored for a webhook of `chain` to `errors`. */
+export function checkWebhookSettings(chain: ChainEntry, settings: WebhookSettingsInput, errors: Record<string, string[]>): void {
+  const { coin } = chain;
+  const max = chain.confirmations.max;
   if (settings.confirmations !== undefined && settings.confirmations > max) {
     errors.confirmations = [`The confirmations field must not be greater than ${max} for ${coin} webhooks.`];
   }
-  const rule = TOKEN_REPORTING[coin];
+  const rule = chain.tokenReporting;
   if (settings.include_tokens !== undefined && rule !== "optional" && settings.include_tokens !== (rule === "always")) {
     errors.include_tokens = [TOKEN_REFUSALS[rule](coin)];
   }
   // false is always accepted: a client may PUT back what it read.
-  if (settings.pending === true && !PENDING_EVENTS[coin]) {
+  if (settings.pending === true && !chain.pendingEvents) {
     errors.pending = [`The pending field must be false for ${coin} webhooks: Tron nodes have no public mempool.`];
   }
 }

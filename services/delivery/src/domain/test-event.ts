@@ -4,10 +4,16 @@
  * "test", `test` true and an amount of zero, so a receiver that forgets to check credits nothing.
  * Not numbered (no `sequence`): it is not part of the webhook's history.
  */
-import { BUILT_IN_CHAINS } from "@chaingate/chain-registry";
-import { NOTIFICATION_VERSION, type Coin } from "@chaingate/contracts";
+import type { ChainEntry } from "@chaingate/chain-registry";
+import { NOTIFICATION_VERSION } from "@chaingate/contracts";
 
-export function testEventBody(eventId: string, webhookId: number, coin: Coin, watchedAddress: string | null, now: Date) {
+export function testEventBody(
+  eventId: string,
+  webhookId: number,
+  { coin, native }: Pick<ChainEntry, "coin" | "native">,
+  watchedAddress: string | null,
+  now: Date,
+) {
   return {
     event_id: eventId,
     type: "test" as const,
@@ -17,7 +23,7 @@ export function testEventBody(eventId: string, webhookId: number, coin: Coin, wa
     coin,
     // The delivery service does not read nodes: a test event names no chain.
     chain: null,
-    currency: BUILT_IN_CHAINS[coin].native.symbol,
+    currency: native.symbol,
     from: null,
     to: watchedAddress ?? "",
     watched_address: watchedAddress ?? "",
@@ -25,7 +31,7 @@ export function testEventBody(eventId: string, webhookId: number, coin: Coin, wa
     xpub: null,
     amount: "0",
     raw_amount: "0",
-    decimals: BUILT_IN_CHAINS[coin].native.decimals,
+    decimals: native.decimals,
     token_contract: null,
     txid: "0".repeat(64),
     position: null,

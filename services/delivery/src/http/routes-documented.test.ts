@@ -1,3 +1,4 @@
+import { createChainRegistry } from "@chaingate/chain-registry";
 import { documentedRoutes } from "@chaingate/contracts";
 import { silentLogger } from "@chaingate/testing";
 import { describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ describe("delivery routes", () => {
       events: {} as EventHistory,
       quotas: DEFAULT_REGISTRY_QUOTAS,
       bitcoinNetwork: "mainnet",
+      chains: createChainRegistry(),
       allowCidrs: [],
       resolveHost: async () => [],
       logger: silentLogger,

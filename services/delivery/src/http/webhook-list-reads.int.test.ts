@@ -4,6 +4,7 @@
  * (a page of 500 webhooks of 1,000 addresses was read as one 500,000-row result, about 235 MB of
  * RSS for one answer). The app over a database whose every statement's row count is recorded.
  */
+import { createChainRegistry } from "@chaingate/chain-registry";
 import type { AddressInfo } from "node:net";
 import { WEBHOOK_LIST_ADDRESS_CAP } from "@chaingate/contracts";
 import { ACCOUNT_ID_HEADER } from "@chaingate/http";
@@ -53,6 +54,7 @@ const it = deliveryTest.extend<{ listApp: { url: string; expected: ExpectedWebho
         events: createEventHistory(db),
         quotas: { webhooksPerAccount: 1_000, addressesPerAccount: 1_000_000, testEventsPerWebhookPerMinute: 10 },
         bitcoinNetwork: "mainnet",
+        chains: createChainRegistry(),
         allowCidrs: [],
         resolveHost: async () => ["93.184.216.34"],
         logger: silentLogger,

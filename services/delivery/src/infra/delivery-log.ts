@@ -1,6 +1,7 @@
 /** The delivery log (jobs and their attempts) as the API shows it, replay, and test events. */
+import type { ChainEntry } from "@chaingate/chain-registry";
 import { randomUUID } from "node:crypto";
-import type { Coin, DeliveryAttempt } from "@chaingate/contracts";
+import type { DeliveryAttempt } from "@chaingate/contracts";
 import { sql, type Kysely, type Transaction } from "kysely";
 import type { DeliveryDatabase, JobStatus } from "./database-schema.ts";
 import { admitTestEvent, DEFAULT_REGISTRY_QUOTAS, TestEventRateError } from "../domain/registry-quotas.ts";
@@ -130,7 +131,8 @@ export function createDeliveryLog(
      * parallel calls, so no more than the quota pass in any 60 seconds.
      * @throws TestEventRateError when the quota is used up (429 with Retry-After).
      */
-    async sendTest(webhookId: number, coin: Coin): Promise<DeliveryView> {
+    async sendTest(webhookId: number, chain: Pick<ChainEntry, "coin" | "native">): Promise<DeliveryView> {
+      const { coin } = chain;
       const eventId = `${TEST_EVENT_PREFIX}${randomUUID()}`;
       const id = await db.transaction().execute(async (trx) => {
         const now = await admitTestEventOf(trx, webhookId, testEventsPerMinute);
@@ -141,7 +143,7 @@ export function createDeliveryLog(
           .orderBy("address")
           .limit(1)
           .executeTakeFirst();
-        const body = JSON.stringify(testEventBody(eventId, webhookId, coin, watched?.address ?? null, now));
+        const body = JSON.stringify(testEventBody(eventId, webhookId, chain, watched?.address ?? null, now));
         const inserted = await trx
           .insertInto("delivery_jobs")
           .values({ webhook_id: webhookId, event_id: eventId, coin, body })

@@ -5,9 +5,10 @@
  * `harness` fixture (delivery-fixtures.ts) builds it from the file's fixtures; `startDeliveryHarness`
  * starts every part itself (`WEBHOOK_ALLOW_CIDRS` lets loopback through unless `env` says otherwise).
  */
+import type { BuiltInCoin } from "@chaingate/chain-registry";
 import { randomBytes } from "node:crypto";
 import { connectBus, type Bus } from "@chaingate/bus";
-import { transferMatched, type BlockTransferPayload, type Coin } from "@chaingate/contracts";
+import { transferMatched, type BlockTransferPayload } from "@chaingate/contracts";
 import { createTestDatabase, silentLogger, testNamespace, type TestDatabase } from "@chaingate/testing";
 import type { DeliveryService } from "../create-delivery-service.ts";
 import { callAsAccount } from "./call-as-account.ts";
@@ -35,7 +36,7 @@ export interface DeliveryHarness {
   /** A webhook of `accountId` (1 by default) whose URL is the receiver's `path` (or `url` when given). */
   createWebhook(options: {
     path: string;
-    coin?: Coin;
+    coin?: BuiltInCoin;
     url?: string;
     isActive?: boolean;
     accountId?: number;
@@ -52,7 +53,7 @@ export interface DeliveryHarnessParts {
 }
 
 /** Watched address of each coin in `transferFor`'s events. */
-export const SAMPLE_ADDRESSES: Record<Coin, string> = {
+export const SAMPLE_ADDRESSES: Record<BuiltInCoin, string> = {
   BTC: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4",
   ETH: "0x" + "2".repeat(40),
   TRX: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
@@ -61,7 +62,11 @@ export const SAMPLE_ADDRESSES: Record<Coin, string> = {
 let sequence = 0;
 
 /** A new `transfer.matched` event (own event id, transaction and block) for the webhook. */
-export function transferFor(webhookId: number, coin: Coin = "BTC", overrides: Partial<TransferMatchedEvent> = {}): TransferMatchedEvent {
+export function transferFor(
+  webhookId: number,
+  coin: BuiltInCoin = "BTC",
+  overrides: Partial<TransferMatchedEvent> = {},
+): TransferMatchedEvent {
   sequence++;
   return {
     event_id: `evt_${randomBytes(6).toString("hex")}_${sequence}`,

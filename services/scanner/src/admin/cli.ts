@@ -59,7 +59,9 @@ async function main(argv: string[]): Promise<void> {
 
 function parseReset(chain: string | undefined, from: string | undefined): { coin: Coin; from: number | undefined } {
   const coin = chain?.toUpperCase();
-  if (!COINS.includes(coin as Coin)) throw new UsageError(`reset needs --chain ${COINS.join("|")}`);
+  // A built-in coin or a configured EVM chain's (its name in capitals).
+  if (coin === undefined || !/^[A-Z][A-Z0-9]{1,19}$/.test(coin))
+    throw new UsageError(`reset needs --chain ${COINS.join("|")} or a configured EVM chain`);
   if (from !== "tip" && !/^\d{1,15}$/.test(from ?? "")) throw new UsageError("reset needs --from tip or --from HEIGHT (a block height)");
   return { coin: coin as Coin, from: from === "tip" ? undefined : Number(from) };
 }
@@ -78,7 +80,7 @@ async function printStatus(db: Kysely<ChainStateDatabase>): Promise<void> {
       (select count(*) from blocks b where b.coin = c.coin) as kept,
       (select count(*) from matches m where m.coin = c.coin and m.published_confirmations is null) as pending,
       case when s.reset_requested > s.reset_applied then coalesce(s.reset_from::text, 'tip') end as reset
-    from unnest(${COINS}::text[]) as c(coin) left join chain_state s on s.coin = c.coin
+    from (select unnest(${COINS}::text[]) as coin union select coin from chain_state) as c left join chain_state s on s.coin = c.coin
     order by c.coin`.execute(db);
   console.log(["chain", "identity", "cursor", "kept_blocks", "pending_matches", "reset_pending_from"].join("\t"));
   for (const row of rows) console.log([row.coin, row.identity ?? "", row.cursor ?? "", row.kept, row.pending, row.reset ?? ""].join("\t"));

@@ -85,6 +85,8 @@ export interface WatchIndexOptions {
    * map: only to measure what the filter buys (`pnpm bench scanner`).
    */
   addressFilter?: boolean;
+  /** The most confirmations a webhook of a chain may ask for (a configured EVM chain's, from its registry entry); default the built-in chains'. */
+  maxConfirmations?: (coin: Coin) => number | undefined;
 }
 
 /** The lookup key of an address on its chain; undefined when it can never appear on that chain. */
@@ -100,17 +102,23 @@ export function watchKey(coin: Coin, address: string): string | undefined {
     case "BTC":
       // Bech32 may be written in upper case (QR codes); nodes print it in lower case.
       return address === address.toUpperCase() && /^[A-Z]{1,83}1[02-9AC-HJ-NP-Z]+$/.test(address) ? address.toLowerCase() : address;
+    default:
+      // Every other coin is an EVM chain of EVM_CHAINS: keyed as Ethereum's.
+      return address.toLowerCase();
   }
 }
 
 export class WatchIndex {
-  private readonly byCoin: Record<Coin, Map<string, Watchers>> = { BTC: new Map(), ETH: new Map(), TRX: new Map() };
+  /** Per chain (made when its first webhook comes: configured EVM chains too). */
+  private readonly byCoin: Record<Coin, Map<string, Watchers>> = {};
   /**
    * Per chain, a filter that holds every key of its map (and keys removed since its last build):
    * a key is added as it enters the map and never taken out, and a rebuild reads the map as it is
    * then, in the same synchronous call, so no lookup ever sees a watched key rejected.
    */
-  private readonly filters: Record<Coin, AddressFilter | undefined>;
+  private readonly filters: Record<Coin, AddressFilter | undefined> = {};
+  private readonly addressFilter: boolean;
+  private readonly maxConfirmations: (coin: Coin) => number | undefined;
   /** Watched (active) webhooks only. */
   private readonly webhooks = new Map<number, IndexedWebhook>();
   /** Meta versions of every webhook seen, removed ones too, so an old meta arriving late cannot bring one back. */
@@ -119,8 +127,18 @@ export class WatchIndex {
   changes = 0;
 
   constructor(options: WatchIndexOptions = {}) {
-    const filter = () => ((options.addressFilter ?? true) ? AddressFilter.build([], 0) : undefined);
-    this.filters = { BTC: filter(), ETH: filter(), TRX: filter() };
+    this.addressFilter = options.addressFilter ?? true;
+    this.maxConfirmations = options.maxConfirmations ?? (() => undefined);
+  }
+
+  /** A chain's map, made (with its filter) on first use. */
+  private mapOf(coin: Coin): Map<string, Watchers> {
+    let map = this.byCoin[coin];
+    if (!map) {
+      map = this.byCoin[coin] = new Map();
+      if (this.addressFilter) this.filters[coin] = AddressFilter.build([], 0);
+    }
+    return map;
   }
 
   /** What applying `meta` would do, without applying it. */
@@ -142,7 +160,7 @@ export class WatchIndex {
     this.changes++;
     this.versions.set(meta.webhookId, meta.version);
     const settings = {
-      confirmations: effectiveConfirmations(meta.coin, meta.confirmations),
+      confirmations: effectiveConfirmations(meta.coin, meta.confirmations, this.maxConfirmations(meta.coin)),
       includeTokens: meta.includeTokens ?? false,
       pending: meta.pending ?? false,
       version: meta.version,
@@ -179,7 +197,7 @@ export class WatchIndex {
     const all = options.all ?? false;
     const changes = new Map<number, readonly string[]>();
     for (const { bucket, addresses } of buckets) changes.set(bucket, addresses);
-    const map = this.byCoin[webhook.coin];
+    const map = this.mapOf(webhook.coin);
     const { keys, bucketIds, bucketEnds } = webhook;
     let start = 0;
     for (let i = 0; i < bucketIds.length; i++) {
@@ -263,14 +281,14 @@ export class WatchIndex {
    * a filter over-full until then only lets more strangers through, it never rejects a key.
    */
   private rebuildFilterIfDue(coin: Coin): void {
-    const map = this.byCoin[coin];
+    const map = this.mapOf(coin);
     if (this.filters[coin]?.needsRebuild(map.size)) this.filters[coin] = AddressFilter.build(map.keys(), map.size);
   }
 
   private remove(webhookId: number): void {
     const webhook = this.webhooks.get(webhookId);
     if (!webhook) return;
-    const map = this.byCoin[webhook.coin];
+    const map = this.mapOf(webhook.coin);
     for (const key of webhook.keys) this.unwatch(map, webhook, key);
     this.webhooks.delete(webhookId);
     this.rebuildFilterIfDue(webhook.coin);
@@ -280,7 +298,7 @@ export class WatchIndex {
   watchers(coin: Coin, key: string): Watchers | undefined {
     const filter = this.filters[coin];
     if (filter !== undefined && !filter.mightContain(key)) return undefined;
-    return this.byCoin[coin].get(key);
+    return this.byCoin[coin]?.get(key);
   }
 
   /**
@@ -325,7 +343,7 @@ export class WatchIndex {
 
   /** Distinct watched addresses of a chain. */
   size(coin: Coin): number {
-    return this.byCoin[coin].size;
+    return this.byCoin[coin]?.size ?? 0;
   }
 
   /** Addresses a webhook watches now (0 when it is not watched). */
@@ -340,7 +358,7 @@ export class WatchIndex {
 
   /** Whether any active webhook watches this chain (a block of an unwatched chain is not matched). */
   watchesAny(coin: Coin): boolean {
-    return this.byCoin[coin].size > 0;
+    return (this.byCoin[coin]?.size ?? 0) > 0;
   }
 
   /** Whether a webhook of `coin` has `pending` on (the mempool is read only then). */

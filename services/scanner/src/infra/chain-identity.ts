@@ -58,12 +58,17 @@ export interface ChainIdentityCheck {
   chainId(): string | undefined;
 }
 
-export function createChainIdentityCheck(read: IdentityReader, chainIdOf: ChainIdOf): ChainIdentityCheck {
+/**
+ * `evmChainId`: a configured EVM chain's id (EVM_CHAINS); a node answering another is refused from
+ * the first call on, before the guard adopts any identity.
+ */
+export function createChainIdentityCheck(read: IdentityReader, chainIdOf: ChainIdOf, evmChainId?: number): ChainIdentityCheck {
   let expected: string | undefined;
   return {
     chainId: () => (expected === undefined ? undefined : chainIdOf(expected)),
     async verifyEndpoint(endpoint) {
       const actual = await read(endpoint);
+      if (evmChainId !== undefined && chainIdOf(actual) !== `eip155:${evmChainId}`) return `serves ${actual}, not chain id ${evmChainId}`;
       return expected === undefined || actual === expected ? undefined : `serves ${actual}, not ${expected}`;
     },
     node(client) {

@@ -1,6 +1,12 @@
-/** The chains the config names, each as its node adapter plus its matcher. */
+/**
+ * The chains the config names, each as its node adapter plus its matcher: Bitcoin, Ethereum, Tron,
+ * and every EVM chain of EVM_CHAINS that has node URLs, followed as Ethereum is (its own node
+ * client, tokens, mempool and reorg window; ETH_TRACE_MODE for all).
+ */
 import { bitcoinNodeAuth } from "@chaingate/bitcoin";
-import { bitcoin, createNodeClient, ethereum, tron, type NodeCallObserver, type NodeClient } from "@chaingate/node-client";
+import { bitcoin, createNodeClient, ethereum, evmChain, tron, type NodeCallObserver, type NodeClient } from "@chaingate/node-client";
+import { BUILT_IN_CHAINS, type ChainEntry } from "@chaingate/chain-registry";
+import type { Erc20Token } from "@chaingate/ethereum";
 import { tronEvmHex, tronNodeAuth } from "@chaingate/tron";
 import type { Coin } from "@chaingate/contracts";
 import type { ScannerConfig } from "../config.ts";
@@ -16,14 +22,13 @@ import { createTronBlockSource } from "./tron-block-source.ts";
 import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type EthereumTokens } from "../domain/match-ethereum-block.ts";
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import type { ChainNode } from "../domain/chain-guard.ts";
-import { createChainIdentityCheck, IDENTITY_BY_KIND } from "./chain-identity.ts";
-import { perBuiltInChain } from "@chaingate/chain-registry";
+import { createChainIdentityCheck, IDENTITY_BY_KIND, type ChainIdentityCheck } from "./chain-identity.ts";
 
 /** The chains the config gives a node for (the ones this scanner follows). */
 export function chainsConfigured(config: ScannerConfig): Coin[] {
-  return [config.BTC_RPC_URL?.length && "BTC", config.ETH_RPC_URL?.length && "ETH", config.TRON_NODE_URL?.length && "TRX"].filter(
-    (coin): coin is Coin => typeof coin === "string",
-  );
+  const builtIn = [config.BTC_RPC_URL?.length && "BTC", config.ETH_RPC_URL?.length && "ETH", config.TRON_NODE_URL?.length && "TRX"];
+  const configured = config.EVM_CHAINS.filter((chain) => chain.rpcUrls.length > 0).map((chain) => chain.entry.coin);
+  return [...builtIn.filter((coin): coin is Coin => typeof coin === "string"), ...configured];
 }
 
 export type ChainNodes = Partial<Record<Coin, ChainNode & { answering(): boolean }>>;
@@ -50,12 +55,36 @@ export function createChainSpecs(
   const clients: NodeClient[] = [];
   const nodes: ChainNodes = {};
   const mempools: Partial<Record<Coin, MempoolSource<unknown>>> = {};
-  const checks = perBuiltInChain(({ kind }) => createChainIdentityCheck(IDENTITY_BY_KIND[kind].read, IDENTITY_BY_KIND[kind].chainIdOf));
-  /** A chain's client options beyond its URLs: metrics and the identity check. */
-  const watched = (coin: Coin) => ({ verifyEndpoint: checks[coin].verifyEndpoint, ...(onCall ? { onCall: onCall(coin) } : {}) });
+  const checks = new Map<Coin, ChainIdentityCheck>();
+  /** A chain's client options beyond its URLs: metrics and the identity check (a configured chain's id first). */
+  const watched = ({ coin, kind, evmChainId }: ChainEntry) => {
+    const check = createChainIdentityCheck(IDENTITY_BY_KIND[kind].read, IDENTITY_BY_KIND[kind].chainIdOf, evmChainId);
+    checks.set(coin, check);
+    return { verifyEndpoint: check.verifyEndpoint, ...(onCall ? { onCall: onCall(coin) } : {}) };
+  };
   const keep = (coin: Coin, node: NodeClient) => {
     clients.push(node);
-    nodes[coin] = checks[coin].node(node);
+    nodes[coin] = checks.get(coin)!.node(node);
+  };
+  const addEvmChain = (entry: ChainEntry, node: NodeClient, erc20: readonly Erc20Token[]) => {
+    keep(entry.coin, node);
+    const tokens: EthereumTokens = new Map(
+      erc20.map(({ contract, symbol, decimals }) => [contract, { contract, displayContract: contract, symbol, decimals }]),
+    );
+    mempools[entry.coin] = createEthereumMempoolSource(node, tokens, entry) as MempoolSource<unknown>;
+    const source = createEthereumBlockSource(node, {
+      traceMode: config.ETH_TRACE_MODE,
+      ...(onCallTraces ? { onCallTraces: (refusal: string | null) => onCallTraces(entry.coin, refusal) } : {}),
+    });
+    // A node that refuses traces is said at start, not at its first block with a transaction.
+    void source.probeCallTraces();
+    specs.push({
+      coin: entry.coin,
+      source,
+      header: ethereumBlockHeader,
+      match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens, entry),
+      demoteNode: (reason: string) => node.demoteCurrent(reason),
+    } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
   };
   if (config.BTC_RPC_URL?.length) {
     const node = createNodeClient({
@@ -63,7 +92,7 @@ export function createChainSpecs(
       urls: config.BTC_RPC_URL,
       auth: bitcoinNodeAuth(config),
       timeoutMs: config.NODE_TIMEOUT_MS,
-      ...watched("BTC"),
+      ...watched(BUILT_IN_CHAINS.BTC),
     });
     keep("BTC", node);
     mempools.BTC = createBitcoinMempoolSource(node) as MempoolSource<unknown>;
@@ -76,25 +105,17 @@ export function createChainSpecs(
     } as ChainFollowerSpec<unknown>);
   }
   if (config.ETH_RPC_URL?.length) {
-    const node = createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS, ...watched("ETH") });
-    keep("ETH", node);
-    const tokens: EthereumTokens = new Map(
-      config.ETH_TOKENS.map(({ contract, symbol, decimals }) => [contract, { contract, displayContract: contract, symbol, decimals }]),
+    const entry = BUILT_IN_CHAINS.ETH;
+    addEvmChain(
+      entry,
+      createNodeClient({ chain: ethereum, urls: config.ETH_RPC_URL, timeoutMs: config.NODE_TIMEOUT_MS, ...watched(entry) }),
+      config.ETH_TOKENS,
     );
-    mempools.ETH = createEthereumMempoolSource(node, tokens) as MempoolSource<unknown>;
-    const source = createEthereumBlockSource(node, {
-      traceMode: config.ETH_TRACE_MODE,
-      ...(onCallTraces ? { onCallTraces: (refusal: string | null) => onCallTraces("ETH", refusal) } : {}),
-    });
-    // A node that refuses traces is said at start, not at its first block with a transaction.
-    void source.probeCallTraces();
-    specs.push({
-      coin: "ETH",
-      source,
-      header: ethereumBlockHeader,
-      match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens),
-      demoteNode: (reason: string) => node.demoteCurrent(reason),
-    } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
+  }
+  for (const { entry, rpcUrls, tokens } of config.EVM_CHAINS) {
+    if (!rpcUrls.length) continue;
+    const chain = evmChain(entry.prefix, entry.name);
+    addEvmChain(entry, createNodeClient({ chain, urls: rpcUrls, timeoutMs: config.NODE_TIMEOUT_MS, ...watched(entry) }), tokens);
   }
   if (config.TRON_NODE_URL?.length) {
     const node = createNodeClient({
@@ -102,7 +123,7 @@ export function createChainSpecs(
       urls: config.TRON_NODE_URL,
       auth: tronNodeAuth(config),
       timeoutMs: config.NODE_TIMEOUT_MS,
-      ...watched("TRX"),
+      ...watched(BUILT_IN_CHAINS.TRX),
     });
     keep("TRX", node);
     // Keyed by the contract's 20-byte EVM form, as blocks and logs name it.
@@ -124,7 +145,7 @@ export function createChainSpecs(
     specs,
     nodes,
     mempools,
-    chainId: (coin) => checks[coin].chainId(),
+    chainId: (coin) => checks.get(coin)?.chainId(),
     close: async () => void (await Promise.all(clients.map((client) => client.close()))),
   };
 }

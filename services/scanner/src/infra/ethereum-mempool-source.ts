@@ -10,7 +10,8 @@
 import { decodeTransferCall, ERC20_TRANSFER_TOPIC } from "@chaingate/ethereum";
 import { formatUnits } from "@chaingate/decimal-amount";
 import type { NodeClient } from "@chaingate/node-client";
-import { matchEthereumBlock, type EthereumTokens, type EthereumTransaction } from "../domain/match-ethereum-block.ts";
+import { matchEthereumBlock, type EthereumTokens, type EthereumTransaction, type EvmChainEntry } from "../domain/match-ethereum-block.ts";
+import { BUILT_IN_CHAINS } from "@chaingate/chain-registry";
 import type { MempoolSource } from "../domain/mempool/mempool-ports.ts";
 import { refusesMethod } from "./ethereum-block-source/node-rpc-refusals.ts";
 
@@ -56,12 +57,17 @@ function asMined(tx: PoolTransaction, tokens: EthereumTokens): EthereumTransacti
   return { hash: tx.hash, from: tx.from, to: tx.to, value: tx.value, input: tx.input, logs };
 }
 
-export function createEthereumMempoolSource(node: NodeClient, tokens: EthereumTokens): MempoolSource<PoolTransaction> {
+/** `chain`: Ethereum, or a configured EVM chain (its coin and native currency). */
+export function createEthereumMempoolSource(
+  node: NodeClient,
+  tokens: EthereumTokens,
+  chain: EvmChainEntry = BUILT_IN_CHAINS.ETH,
+): MempoolSource<PoolTransaction> {
   // The last read of the pool, by hash: the transactions are read with the txids, in one call.
   let pool = new Map<string, PoolTransaction>();
   let txpool = true;
   return {
-    coin: "ETH",
+    coin: chain.coin,
     mined: "replaced",
     async txids() {
       const transactions: PoolTransaction[] = [];
@@ -104,6 +110,7 @@ export function createEthereumMempoolSource(node: NodeClient, tokens: EthereumTo
         { number: "0x0", hash: "", parentHash: "", timestamp: "0x0", transactions: txs.map((tx) => asMined(tx, tokens)) },
         index,
         tokens,
+        chain,
       ),
     async details(txid) {
       const tx = pool.get(txid);

@@ -53,6 +53,8 @@ export async function startBlockAnnouncements(options: {
   }
   if (wakes.has("ETH"))
     for (const url of config.ETH_WS_URL ?? []) channels.push(subscribeEthereumNewHeads({ coin: "ETH", url, observer, logger }));
+  for (const { entry, wsUrl } of config.EVM_CHAINS)
+    if (wakes.has(entry.coin) && wsUrl) channels.push(subscribeEthereumNewHeads({ coin: entry.coin, url: wsUrl, observer, logger }));
   const relay = createAnnouncementRelay({
     bus: options.bus,
     coins: [...wakes.keys()],

@@ -38,13 +38,16 @@ export interface LeasedChainContext {
   watchMempool?: (coin: Coin, signal: AbortSignal) => Promise<void> | undefined;
 }
 
-/** Where each chain's follower starts without a cursor (undefined: the node's tip). */
+/** Where each chain's follower starts without a cursor (undefined: the node's tip, as for every configured EVM chain). */
 export function startHeightsOf(config: ScannerConfig): Record<Coin, number | undefined> {
   return { BTC: config.BTC_START_HEIGHT, ETH: config.ETH_START_HEIGHT, TRX: config.TRX_START_HEIGHT };
 }
 
+/** Each chain's reorg window: the built-in chains' settings, a configured EVM chain's entry (its `reorg_window`). */
 export function reorgWindowsOf(config: ScannerConfig): Record<Coin, number> {
-  return { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW };
+  const windows: Record<Coin, number> = { BTC: config.BTC_REORG_WINDOW, ETH: config.ETH_REORG_WINDOW, TRX: config.TRX_REORG_WINDOW };
+  for (const { entry } of config.EVM_CHAINS) windows[entry.coin] = entry.reorgWindow;
+  return windows;
 }
 
 /**

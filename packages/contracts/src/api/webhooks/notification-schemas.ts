@@ -4,7 +4,7 @@
  * numbered event carries `sequence` (also in `X-Service-Sequence`); test events are not numbered.
  */
 import { blockTransferSchema, chainIdSchema, mempoolTransferSchema, TRANSFER_DIRECTIONS } from "../../events/transfer-matched.ts";
-import { COINS } from "../../events/event-contract.ts";
+import { anyCoinField } from "./webhook-fields.ts";
 import { z } from "../../zod.ts";
 
 /**
@@ -90,7 +90,7 @@ export const deliveryExhaustedNotificationSchema = z
     type: z.literal("delivery.exhausted"),
     subject: z.object({
       webhook_id: z.number().int().openapi({ description: "The webhook whose delivery ran out of attempts." }),
-      coin: z.enum(COINS),
+      coin: anyCoinField,
       event_id: z.string().openapi({ description: "The event that was not delivered." }),
       sequence: z.number().int().nullable().openapi({ description: "Its number in that webhook's history: read it there by cursor." }),
       attempts: z.number().int(),
@@ -109,7 +109,7 @@ export const webhookDisabledNotificationSchema = z
     type: z.literal("webhook.disabled"),
     subject: z.object({
       webhook_id: z.number().int().openapi({ description: "The webhook that was disabled." }),
-      coin: z.enum(COINS),
+      coin: anyCoinField,
       failed_deliveries: z.number().int().openapi({ description: "Deliveries in a row that ran out of attempts." }),
       last_sequence: z.number().int().openapi({ description: "Its newest event's sequence when it was disabled." }),
     }),
@@ -126,7 +126,7 @@ export const coverageNotificationSchema = z
     version: versionField,
     webhook_id: z.number().int(),
     sequence: sequenceField,
-    coin: z.enum(COINS),
+    coin: anyCoinField,
     chain: chainField,
     block: z
       .object({ height: z.number().int(), hash: z.string(), time: z.iso.datetime() })

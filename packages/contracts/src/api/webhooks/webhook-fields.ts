@@ -1,12 +1,22 @@
 /** The fields of the webhook request bodies, each with its rule and its Laravel-style messages. */
 import { z } from "../../zod.ts";
-import { COINS } from "../../events/event-contract.ts";
+import { COINS, coinSchema } from "../../events/event-contract.ts";
 import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../../webhook-settings.ts";
 import { WEBHOOK_ADDRESS_MAX_CHARS, WEBHOOK_ADDRESSES_PER_REQUEST, WEBHOOK_MAX_XPUB_IDS } from "./webhook-limits.ts";
 
+/** A coin as answers and notifications carry it: a built-in one or a configured EVM chain's. */
+export const anyCoinField = coinSchema.openapi({
+  description: "`BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them).",
+  example: "ETH",
+});
+/** Checked against the deployment's chains by the registry (a coin it does not serve: the same 422). */
 export const coinField = z
-  .enum(COINS, { error: "The selected coin is invalid." })
-  .openapi({ description: "`TRX`, `BTC` or `ETH`: one subscription covers a whole chain." });
+  .string({ error: "The selected coin is invalid." })
+  .regex(/^[A-Z][A-Z0-9]{1,19}$/, { error: "The selected coin is invalid." })
+  .openapi({
+    description: `${COINS.map((coin) => `\`${coin}\``).join(", ")}, or a configured EVM chain's name in capitals (\`POLYGON\`; \`GET /api/v1/chains\` lists them): one subscription covers a whole chain. Any other value is a 422.`,
+    example: "ETH",
+  });
 export const urlField = z
   .string({ error: "The webhook url field must be a string." })
   .max(2048, { error: "The webhook url field must not be greater than 2048 characters." })

@@ -1,6 +1,6 @@
 /** The webhook registry's answers: a webhook, a page of webhooks, a page of a webhook's addresses. */
 import { z } from "../../zod.ts";
-import { COINS } from "../../events/event-contract.ts";
+import { anyCoinField } from "./webhook-fields.ts";
 import { DEFAULT_CONFIRMATIONS } from "../../webhook-settings.ts";
 import { WEBHOOK_LIST_ADDRESS_CAP } from "./webhook-limits.ts";
 
@@ -8,7 +8,7 @@ export const webhookSchema = z
   .object({
     id: z.number().int(),
     user_id: z.number().int().openapi({ description: "The owning account." }),
-    coin: z.enum(COINS),
+    coin: anyCoinField,
     webhook_url: z.string(),
     addresses: z.array(z.string()).openapi({
       description: `Every watched address (the webhook's own list plus the addresses issued by its \`xpub_ids\`), in address order. In the list answer (\`GET /api/v1/webhooks\`) at most the first ${WEBHOOK_LIST_ADDRESS_CAP}: compare with \`address_count\` and page the rest with \`GET /api/v1/webhooks/{webhook}/addresses\`. Every other answer carries them all (streamed by the service).`,

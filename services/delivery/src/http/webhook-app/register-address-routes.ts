@@ -1,3 +1,4 @@
+import { storedWebhookChain } from "./webhook-chain.ts";
 import { webhookAddressBatchSchema, webhookAddressPageQuerySchema } from "@chaingate/contracts";
 import { ValidationError, type FieldErrors } from "@chaingate/errors";
 import { parseRequest, type HttpApp } from "@chaingate/http";
@@ -33,7 +34,7 @@ export function registerAddressRoutes(http: HttpApp, options: WebhookAppOptions)
       const { accountId, webhookId, record } = await readOwnedWebhook(req, repository);
       const body = parseRequest(webhookAddressBatchSchema, req.body);
       const errors: FieldErrors = {};
-      const addresses = normalizeAddresses(record.coin, body.addresses, options.bitcoinNetwork, errors);
+      const addresses = normalizeAddresses(storedWebhookChain(options.chains, record.coin), body.addresses, options.bitcoinNetwork, errors);
       if (Object.keys(errors).length) throw new ValidationError(errors);
       const result = await repository.changeAddresses(accountId, webhookId, addresses, add);
       if (!result) throw new WebhookNotFoundError(String(webhookId));

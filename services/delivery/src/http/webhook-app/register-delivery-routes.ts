@@ -1,3 +1,4 @@
+import { storedWebhookChain } from "./webhook-chain.ts";
 import { deliveryListQuerySchema } from "@chaingate/contracts";
 import { parseRequest, type HttpApp } from "@chaingate/http";
 import { DeliveryNotFoundError } from "../not-found-errors.ts";
@@ -29,6 +30,6 @@ export function registerDeliveryRoutes(http: HttpApp, options: WebhookAppOptions
 
   http.route("post", `${ONE_WEBHOOK_PATH}/test`, async (req, res) => {
     const { webhookId, record } = await readOwnedWebhook(req, repository);
-    res.status(202).json({ data: await options.deliveries.sendTest(webhookId, record.coin) });
+    res.status(202).json({ data: await options.deliveries.sendTest(webhookId, storedWebhookChain(options.chains, record.coin)) });
   });
 }

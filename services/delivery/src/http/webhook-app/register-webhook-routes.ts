@@ -1,6 +1,5 @@
 import {
   createWebhookRequestSchema,
-  defaultIncludeTokens,
   DEFAULT_CONFIRMATIONS,
   updateWebhookRequestSchema,
   WEBHOOK_LIST_ADDRESS_CAP,
@@ -16,6 +15,7 @@ import { sendWebhook, sendWebhookPage } from "../send-webhook.ts";
 import { checkWebhookBody } from "./check-webhook-body.ts";
 import { normalizeAddresses } from "./normalize-addresses.ts";
 import { readOwnedWebhook } from "./read-owned-webhook.ts";
+import { storedWebhookChain } from "./webhook-chain.ts";
 import { toWebhook } from "./to-webhook.ts";
 import type { WebhookAppOptions } from "./webhook-app-options.ts";
 import { ONE_WEBHOOK_PATH, WEBHOOKS_PATH } from "./webhook-paths.ts";
@@ -26,10 +26,11 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
 
   http.route("post", WEBHOOKS_PATH, http.jsonBody, async (req, res) => {
     const accountId = readAccountId(req);
-    const { body, errors } = await checkWebhookBody(createWebhookRequestSchema, req.body, options);
+    const { body, errors } = await checkWebhookBody(createWebhookRequestSchema, req.body, options, options.chains);
     if (!body) throw new ValidationError(errors);
-    const addresses = normalizeAddresses(body.coin, body.addresses, options.bitcoinNetwork, errors);
-    checkWebhookSettings(body.coin, body, errors);
+    const chain = storedWebhookChain(options.chains, body.coin);
+    const addresses = normalizeAddresses(chain, body.addresses, options.bitcoinNetwork, errors);
+    checkWebhookSettings(chain, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);
     const isActive = body.is_active ?? true;
     const record = await repository.create(accountId, {
@@ -39,7 +40,7 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
       is_active: isActive,
       xpub_ids: body.xpub_ids ?? [],
       confirmations: body.confirmations ?? DEFAULT_CONFIRMATIONS,
-      include_tokens: body.include_tokens ?? defaultIncludeTokens(body.coin),
+      include_tokens: body.include_tokens ?? chain.tokenReporting === "always",
       heartbeat_blocks: body.heartbeat_blocks ?? null,
       heartbeat_seconds: body.heartbeat_seconds ?? null,
       pending: body.pending ?? false,
@@ -70,9 +71,9 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
     const { accountId, webhookId, record } = await readOwnedWebhook(req, repository);
     const { body, errors } = await checkWebhookBody(updateWebhookRequestSchema, req.body, options);
     if (!body) throw new ValidationError(errors);
-    const addresses =
-      body.addresses === undefined ? undefined : normalizeAddresses(record.coin, body.addresses, options.bitcoinNetwork, errors);
-    checkWebhookSettings(record.coin, body, errors);
+    const chain = storedWebhookChain(options.chains, record.coin);
+    const addresses = body.addresses === undefined ? undefined : normalizeAddresses(chain, body.addresses, options.bitcoinNetwork, errors);
+    checkWebhookSettings(chain, body, errors);
     if (Object.keys(errors).length) throw new ValidationError(errors);
     if (!(await repository.update(accountId, webhookId, { ...body, addresses }))) throw new WebhookNotFoundError(String(webhookId));
     await sendWebhook(res, 200, toWebhook((await repository.find(accountId, webhookId))!), repository.addressChunks(webhookId));

@@ -1,4 +1,5 @@
 import type { BitcoinNetwork } from "@chaingate/bitcoin";
+import type { ChainRegistry } from "@chaingate/chain-registry";
 import type { Logger } from "@chaingate/logger";
 import type { ServiceMetrics } from "@chaingate/service-kit";
 import type { ResolveHost } from "../../domain/check-webhook-url.ts";
@@ -15,6 +16,8 @@ export interface WebhookAppOptions {
   /** Shown with the usage on the internal quota route (the repository and the log enforce them). */
   quotas: RegistryQuotas;
   bitcoinNetwork: BitcoinNetwork;
+  /** The chains webhooks may be made for: the built-in coins and EVM_CHAINS. */
+  chains: ChainRegistry;
   allowCidrs: readonly Cidr[];
   resolveHost: ResolveHost;
   logger: Logger;

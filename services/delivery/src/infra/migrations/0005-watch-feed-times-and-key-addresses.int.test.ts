@@ -69,6 +69,7 @@ describe("migration 0005", () => {
         "0014-issued-address-index",
         "0015-clock-heartbeats",
         "0016-pending-events",
+        "0017-configured-chains",
       ]);
       const times = (await database.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).map((row) =>
         row.created_at.getTime(),

@@ -15,6 +15,7 @@ import * as secretOverlap from "./0013-secret-overlap.ts";
 import * as issuedAddressIndex from "./0014-issued-address-index.ts";
 import * as clockHeartbeats from "./0015-clock-heartbeats.ts";
 import * as pendingEvents from "./0016-pending-events.ts";
+import * as configuredChains from "./0017-configured-chains.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -34,4 +35,5 @@ export const deliveryMigrations: MigrationList = {
   "0014-issued-address-index": issuedAddressIndex,
   "0015-clock-heartbeats": clockHeartbeats,
   "0016-pending-events": pendingEvents,
+  "0017-configured-chains": configuredChains,
 };

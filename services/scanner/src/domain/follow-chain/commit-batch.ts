@@ -1,5 +1,5 @@
 import { context } from "@opentelemetry/api";
-import { CHAIN_SETTINGS } from "../chain-settings.ts";
+import { builtInChainSettings } from "../chain-settings.ts";
 import type { ProcessedBlock } from "../ports.ts";
 import type { Batch } from "./block-batch.ts";
 import type { FollowChainOptions } from "./follow-chain-options.ts";
@@ -47,7 +47,8 @@ async function storeBatch<Block>(options: FollowChainOptions<Block>, batch: Batc
       batch.events.map(({ event, context: blockContext }) => context.with(blockContext, () => sink.publishTransfer(event))),
     );
   }
-  const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
+  // A configured chain's window always comes with the options (its registry entry's, or its setting).
+  const window = options.reorgWindow ?? builtInChainSettings(coin)!.reorgWindow;
   const last = batch.headers[batch.headers.length - 1]!;
   await store.commitBlocks(
     coin,

@@ -1,4 +1,4 @@
-import { CHAIN_SETTINGS } from "../chain-settings.ts";
+import { builtInChainSettings } from "../chain-settings.ts";
 import type { Cursor } from "../ports.ts";
 import { NodeBehindError, ReorgTooDeepError } from "../scanner-errors.ts";
 import type { FollowChainOptions } from "./follow-chain-options.ts";
@@ -8,7 +8,8 @@ import { publishReverts } from "./publish-reverts.ts";
 export async function rewind<Block>(options: FollowChainOptions<Block>, cursor: Cursor): Promise<void> {
   const { chain, store, sink, logger } = options;
   const coin = chain.coin;
-  const window = options.reorgWindow ?? CHAIN_SETTINGS[coin].reorgWindow;
+  // A configured chain's window always comes with the options (its registry entry's, or its setting).
+  const window = options.reorgWindow ?? builtInChainSettings(coin)!.reorgWindow;
   let height = cursor.height;
   for (;;) {
     const stored = await store.hashAt(coin, height);

@@ -7,6 +7,9 @@
  * chain data in DEV_DATA_DIR (default .tmp/dev) and its database and streams apart with its own
  * DATABASE_URL and NATS_NAMESPACE.
  *
+ * EVM chains beside Ethereum come from EVM_CHAINS, as an operator adds them: two more Anvils with
+ * Polygon's and BNB Chain's chain ids (EXTRA_EVM_CHAINS).
+ *
  * Across restarts: litecoind keeps its chain in the data dir; Anvil and the Tron simulator start
  * a fresh chain each time, so the scanner runs with SCANNER_RESET_STALE_CHAINS and follows a new
  * dev chain from its tip (logged) instead of stopping on it; webhooks registered before keep working.
@@ -48,6 +51,17 @@ const PORTS = Object.fromEntries(
 /** The usual Ethereum dev node port (Anvil's and Hardhat's), so wallets and scripts find it where they expect it. */
 const ANVIL_PORT = Number(env.ANVIL_PORT ?? 8545 + PORT_OFFSET);
 const TRON_DEVNODE_PORT = Number(env.TRON_DEVNODE_PORT ?? 8090 + PORT_OFFSET);
+/**
+ * Two more EVM chains, each an Anvil with its chain's id, added as an operator adds them
+ * (EVM_CHAINS, docs/chains.md): served at /api/v1/polygon and /api/v1/bsc, scanned as Ethereum.
+ */
+const EXTRA_EVM_CHAINS = [
+  { name: "polygon", chainId: 137, port: 8547 + PORT_OFFSET },
+  { name: "bsc", chainId: 56, port: 8548 + PORT_OFFSET },
+];
+const EVM_CHAINS = JSON.stringify(
+  EXTRA_EVM_CHAINS.map(({ name, port }) => ({ name, rpc_urls: [`http://127.0.0.1:${port}`], ws_url: `ws://127.0.0.1:${port}` })),
+);
 const LITECOIND = { ...DEV_LITECOIND_OPTIONS, rpcPort: DEV_LITECOIND_OPTIONS.rpcPort + PORT_OFFSET };
 
 interface ServiceSpec {
@@ -91,6 +105,7 @@ const services: ServiceSpec[] = [
       BITCOIN_NETWORK: "litecoin-regtest",
       WEBHOOK_ALLOW_CIDRS: env.WEBHOOK_ALLOW_CIDRS ?? "",
       XPUB_URL: `http://127.0.0.1:${PORTS.xpub}`,
+      EVM_CHAINS,
     },
   },
   {
@@ -101,7 +116,7 @@ const services: ServiceSpec[] = [
   {
     name: "eth-proxy",
     dir: "services/eth-proxy",
-    env: { PORT: String(PORTS["eth-proxy"]), ETH_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}` },
+    env: { PORT: String(PORTS["eth-proxy"]), ETH_RPC_URL: `http://127.0.0.1:${ANVIL_PORT}`, EVM_CHAINS },
   },
   {
     name: "scanner",
@@ -116,6 +131,7 @@ const services: ServiceSpec[] = [
       // Blocks wake the follower at once: Anvil's newHeads; litecoind's -blocknotify (below).
       ETH_WS_URL: `ws://127.0.0.1:${ANVIL_PORT}`,
       TRON_NODE_URL: `http://127.0.0.1:${TRON_DEVNODE_PORT}`,
+      EVM_CHAINS,
       // Dev only: a fresh Anvil or simulator chain is followed from its tip (logged), not refused.
       SCANNER_RESET_STALE_CHAINS: "true",
     },
@@ -130,6 +146,7 @@ const services: ServiceSpec[] = [
       TRX_PROXY_URL: `http://127.0.0.1:${PORTS["trx-proxy"]}`,
       ETH_PROXY_URL: `http://127.0.0.1:${PORTS["eth-proxy"]}`,
       DELIVERY_URL: `http://127.0.0.1:${PORTS.delivery}`,
+      EVM_CHAINS,
     },
   },
 ];
@@ -193,6 +210,9 @@ const usdt = await deployUsdtLikeToken(anvil);
 services.find((spec) => spec.name === "scanner")!.env.ETH_TOKENS = JSON.stringify([
   { contract: usdt.address, symbol: "USDT", decimals: usdt.decimals },
 ]);
+// Polygon and BNB Chain stand-ins: fresh Anvils with those chains' ids (checked by the eth-proxy and the scanner).
+const extraChains = await Promise.all(EXTRA_EVM_CHAINS.map(({ chainId, port }) => startAnvil({ port, chainId })));
+for (const chain of extraChains) cleanups.push(() => chain.stop());
 
 // The web console the gateway serves at /console: built into this stack's data dir (a second stack
 // beside a developer's builds its own copy).
@@ -211,6 +231,7 @@ chaingate dev stack
   Bitcoin regtest RPC  http://127.0.0.1:${LITECOIND.rpcPort}  user ${LITECOIND.rpcUser} password ${LITECOIND.rpcPassword} (litecoind; wallet "${litecoind.walletName}", mine with generatetoaddress)
   Ethereum (Anvil)     ${anvil.url}  chain id ${anvil.chainId}, fresh chain each start (the scanner follows it from its tip), 20 funded dev accounts (mnemonic "test test … junk"; docs/dev-chains.md)
                        USDT-like ERC-20 ${usdt.address} (6 decimals, supply held by account 0; the scanner's ETH_TOKENS)
+  More EVM chains      ${EXTRA_EVM_CHAINS.map(({ name, chainId }, i) => `${name}: ${extraChains[i]!.url} (chain id ${chainId}, /api/v1/${name}, coin ${name.toUpperCase()})`).join("; ")}; EVM_CHAINS, docs/chains.md
   Tron node (sim)      ${tron.url}  (java-tron HTTP API, TronWeb-compatible; fresh chain each start; dev accounts in docs/dev-chains.md)
   Postgres             ${env.DATABASE_URL}
   NATS                 ${env.NATS_URL}

@@ -1,10 +1,11 @@
 /**
  * Start, stop, start again, as a new user does: the dev stack (scripts/dev.ts, every service a
  * process, its own chains) runs as a process group beside anything else on the machine (its own
- * ports, data dir, database and NATS namespace); webhooks are registered on all three chains
- * through the gateway; the group gets SIGINT (Ctrl-C); the stack starts again on the same data;
- * each watched address is paid: all three notifications reach the receiver. Anvil and the
- * simulator start fresh chains, so the second start depends on the scanner following them anew.
+ * ports, data dir, database and NATS namespace); webhooks are registered on the three built-in
+ * chains and on Polygon (an EVM chain the stack adds by EVM_CHAINS) through the gateway; the group
+ * gets SIGINT (Ctrl-C); the stack starts again on the same data; each watched address is paid:
+ * all four notifications reach the receiver. The Anvils and the simulator start fresh chains, so
+ * the second start depends on the scanner following them anew.
  */
 import { fileResource } from "@chaingate/testing/fixtures";
 import { randomBytes } from "node:crypto";
@@ -18,6 +19,9 @@ import { startLocalReceiver, type LocalReceiver } from "@chaingate/delivery/test
 import { signJson } from "@chaingate/tron-devnode/testing";
 import { DEV_BASE_PORTS, interruptDevStack, pollDevStack, spawnDevStack, type DevStackPlace } from "./dev-stack-process.ts";
 import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
+
+/** The dev stack's chains the drill pays: the built-in three and Polygon (EVM_CHAINS). */
+type DevCoin = ScannedCoin | "POLYGON";
 import { drillTest } from "./testing/drill-fixtures.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -64,9 +68,9 @@ function devStackAt(place: DevStackPlace) {
       START_TIMEOUT_MS,
     );
     await poll(
-      "the scanner following all three chains",
+      "the scanner following all five chains",
       followerStates,
-      (states) => ["btc", "eth", "trx"].every((chain) => states[chain] === "following"),
+      (states) => ["btc", "eth", "trx", "polygon", "bsc"].every((chain) => states[chain] === "following"),
       START_TIMEOUT_MS,
     );
   }
@@ -91,8 +95,8 @@ function devStackAt(place: DevStackPlace) {
     return result;
   }
 
-  async function ethereumRpc<T>(method: string, params: unknown[] = []): Promise<T> {
-    const response = await fetch(url(DEV_BASE_PORTS.anvil), {
+  async function ethereumRpc<T>(method: string, params: unknown[] = [], base: number = DEV_BASE_PORTS.anvil): Promise<T> {
+    const response = await fetch(url(base), {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -115,7 +119,7 @@ function devStackAt(place: DevStackPlace) {
 }
 
 describe("the dev stack started, stopped with Ctrl-C and started again", () => {
-  test("webhooks registered before the restart are notified on all three chains after it", async ({
+  test("webhooks registered before the restart are notified on every chain after it, Polygon (EVM_CHAINS) too", async ({
     devStackPlace: place,
     devReceiver: receiver,
   }) => {
@@ -123,13 +127,14 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
     await startStack();
     const { key } = await createAccountWithKey(place.database.connectionString, "dev restart");
     const [payer, payee] = createGenesis().accounts as [DevAccount, DevAccount];
-    const addresses: Record<ScannedCoin, string> = {
+    const addresses: Record<DevCoin, string> = {
       BTC: await bitcoinRpc<string>("getnewaddress"),
       ETH: `0x${randomBytes(20).toString("hex")}`,
       TRX: payee.base58,
+      POLYGON: `0x${randomBytes(20).toString("hex")}`,
     };
-    const webhooks = new Map<ScannedCoin, number>();
-    for (const coin of ["BTC", "ETH", "TRX"] as const) {
+    const webhooks = new Map<DevCoin, number>();
+    for (const coin of ["BTC", "ETH", "TRX", "POLYGON"] as const) {
       const created = await fetch(`${url(DEV_BASE_PORTS.gateway)}/api/v1/webhooks`, {
         method: "POST",
         headers: { "x-api-key": key, "content-type": "application/json" },
@@ -146,7 +151,7 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
     // The scanner followed the fresh dev chains anew, and said so. Tron's simulator starts with the
     // same genesis, so its reset comes from the follower (kept blocks unknown to the node), after the
     // chain was admitted and reported "following": wait for the line rather than read it once.
-    for (const coin of ["ETH", "TRX"]) {
+    for (const coin of ["ETH", "TRX", "POLYGON"]) {
       const reset = new RegExp(`${coin}: .*resetting to the node's tip \\(SCANNER_RESET_STALE_CHAINS, dev only\\)`);
       await poll(
         `the scanner's ${coin} reset line`,
@@ -168,23 +173,32 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
       visible: true,
     });
     const trxTx = String(unsigned.txID);
+    const polygonTx = await ethereumRpc<string>(
+      "eth_sendTransaction",
+      [{ from: sender, to: addresses.POLYGON, value: "0x2386f26fc10000" }],
+      DEV_BASE_PORTS.polygon,
+    );
     expect(
       await tronPost<{ result?: boolean }>("/wallet/broadcasttransaction", signJson(unsigned as never, payer.privateKey)),
     ).toMatchObject({ result: true });
 
-    const notified = (coin: ScannedCoin) =>
+    const notified = (coin: DevCoin) =>
       receiver.received
-        .map((request) => JSON.parse(request.body) as { webhook_id: number; txid: string; type: string })
+        .map((request) => JSON.parse(request.body) as { webhook_id: number; txid: string; type: string; currency: string; chain: string })
         .filter((body) => body.webhook_id === webhooks.get(coin));
     await poll(
       "a notification on each chain",
-      async () => (["BTC", "ETH", "TRX"] as const).map((coin) => notified(coin).length),
+      async () => (["BTC", "ETH", "TRX", "POLYGON"] as const).map((coin) => notified(coin).length),
       (counts) => counts.every((count) => count >= 1),
       ARRIVAL_TIMEOUT_MS,
     );
     expect(notified("BTC")).toEqual([expect.objectContaining({ type: "transfer", txid: btcTx })]);
     expect(notified("ETH")).toEqual([expect.objectContaining({ type: "transfer", txid: ethTx })]);
     expect(notified("TRX")).toEqual([expect.objectContaining({ type: "transfer", txid: trxTx })]);
+    // The extra EVM chain the dev stack adds by EVM_CHAINS, with its own coin, currency and chain id.
+    expect(notified("POLYGON")).toEqual([
+      expect.objectContaining({ type: "transfer", txid: polygonTx, coin: "POLYGON", currency: "POL", chain: "eip155:137" }),
+    ]);
     await interruptStack();
   }, 420_000);
 });

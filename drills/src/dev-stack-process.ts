@@ -17,6 +17,9 @@ export const DEV_BASE_PORTS = {
   anvil: 8545,
   tron: 8090,
   litecoind: DEV_LITECOIND_OPTIONS.rpcPort,
+  /** The extra EVM chains' Anvils (scripts/dev.ts EXTRA_EVM_CHAINS): chain ids 137 and 56. */
+  polygon: 8547,
+  bsc: 8548,
   others: [8101, 8102, 8103, 8104, 8106],
 };
 
@@ -45,6 +48,8 @@ export async function freeDevPortOffset(): Promise<number> {
     DEV_BASE_PORTS.anvil,
     DEV_BASE_PORTS.tron,
     DEV_BASE_PORTS.litecoind,
+    DEV_BASE_PORTS.polygon,
+    DEV_BASE_PORTS.bsc,
     ...DEV_BASE_PORTS.others,
   ];
   const step = 50;

@@ -3,7 +3,8 @@
  * images and every service image from deploy/Dockerfile; docker-compose starts Postgres, NATS, the
  * dev Bitcoin node (profile devnodes) and every built service from those images; the admin CLI
  * inside the gateway image creates an account and a key; requests through the published gateway
- * port reach the btc-proxy (and the node behind it) and xpub. Skipped, saying why, where no Docker
+ * port reach the btc-proxy (and the node behind it), xpub, and the eth-proxy's EVM chains of
+ * EVM_CHAINS (two more Anvils of the devnodes profile). Skipped, saying why, where no Docker
  * engine can run.
  */
 import { spawnSync } from "node:child_process";
@@ -92,8 +93,14 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
       NATS_IMAGE: "chaingate-local/nats:2.9",
       GATEWAY_PORT: String(gatewayPort),
       BITCOIN_NETWORK: "mainnet",
+      // The devnodes' two more EVM chains, as an operator adds them (docs/chains.md).
+      EVM_CHAINS: JSON.stringify([
+        { name: "polygon", rpc_urls: ["http://anvil-polygon:8545"] },
+        { name: "bsc", rpc_urls: ["http://anvil-bsc:8545"] },
+      ]),
     };
-    const started = ["postgres", "nats", "litecoind", ...(needsAllDevnodes ? ["anvil", "tron-devnode"] : []), ...services];
+    const devnodes = needsAllDevnodes ? ["anvil", "anvil-polygon", "anvil-bsc", "tron-devnode"] : [];
+    const started = ["postgres", "nats", "litecoind", ...devnodes, ...services];
     await compose(["up", "-d", "--no-build", ...started]);
     // Generous: on a loaded 2-core CI machine the last services to start (after Postgres and NATS) took over 100 s to pass.
     await waitUntilHealthy(started, 240_000);
@@ -130,6 +137,31 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
     const anonymous = await gateway("/api/v1/btc/health");
     expect(anonymous.status).toBe(401);
   });
+
+  it.skipIf(!services.includes("eth-proxy"))(
+    "serves the EVM chains of EVM_CHAINS through the gateway, each from its own node (chain ids checked)",
+    async () => {
+      const chains = await gateway("/api/v1/chains", { headers: { "X-API-Key": apiKey } });
+      expect(((await chains.json()) as { data: Array<{ coin: string }> }).data.map((chain) => chain.coin)).toEqual([
+        "BTC",
+        "ETH",
+        "TRX",
+        "POLYGON",
+        "BSC",
+      ]);
+      for (const [name, chainId] of [
+        ["polygon", "0x89"],
+        ["bsc", "0x38"],
+      ]) {
+        const answer = await gateway(`/api/v1/${name}/jsonrpc`, {
+          method: "POST",
+          headers: { "X-API-Key": apiKey, "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
+        });
+        expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: chainId });
+      }
+    },
+  );
 
   it("publishes the gateway's port alone: internal services have none on the host", async () => {
     expect((await compose(["port", "gateway", "8080"])).stdout.trim()).toBe(`0.0.0.0:${gatewayPort}`);

@@ -7,13 +7,13 @@ DATABASE_URL/NATS_URL/INTERNAL_TOKEN (optional ones), and what its shutdown wait
 HTTP drain (`shutdownWaits`: setting → default in ms; see "chaingate.drainSeconds").
 */}}
 {{- define "chaingate.catalog" -}}
-gateway: { public: true, database: true, stateless: true, internalToken: true, secretKeys: [CONSOLE_OPERATOR_TOKEN] }
+gateway: { public: true, database: true, stateless: true, internalToken: true, secretKeys: [CONSOLE_OPERATOR_TOKEN, EVM_CHAINS] }
 btc-proxy: { upstreamEnv: BTC_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD] }
-eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL] }
+eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL, EVM_CHAINS] }
 trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRON_NODE_URL, TRON_NODE_API_KEY] }
 xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true }
-delivery: { upstreamEnv: DELIVERY_URL, calls: [xpub], database: true, nats: true, webhooks: true, stateless: true, internalToken: true, shutdownWaits: { DELIVERY_TIMEOUT_MS: 15000 } }
-scanner: { database: true, nats: true, nodes: true, leader: true, internalToken: true, shutdownWaits: { NODE_TIMEOUT_MS: 30000 }, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, BTC_ZMQ_URL, ETH_RPC_URL, ETH_WS_URL, TRON_NODE_URL, TRON_NODE_API_KEY] }
+delivery: { upstreamEnv: DELIVERY_URL, calls: [xpub], database: true, nats: true, webhooks: true, stateless: true, internalToken: true, shutdownWaits: { DELIVERY_TIMEOUT_MS: 15000 }, secretKeys: [EVM_CHAINS] }
+scanner: { database: true, nats: true, nodes: true, leader: true, internalToken: true, shutdownWaits: { NODE_TIMEOUT_MS: 30000 }, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, BTC_ZMQ_URL, ETH_RPC_URL, ETH_WS_URL, TRON_NODE_URL, TRON_NODE_API_KEY, EVM_CHAINS] }
 {{- end }}
 
 {{/* The services' defaults every service shares: DRAIN_TIMEOUT_MS (@chaingate/config), the telemetry flush on exit (@chaingate/service-kit). */}}
@@ -87,7 +87,7 @@ sprig's merge treats false as unset.
 
 {{/* Every variable the Secret may hold: refused in a service's plain `config` and as a literal extraEnv value. */}}
 {{- define "chaingate.secretKeys" -}}
-{{- toYaml (list "DATABASE_URL" "NATS_URL" "INTERNAL_TOKEN" "CONSOLE_OPERATOR_TOKEN" "BTC_RPC_URL" "BTC_RPC_USER" "BTC_RPC_PASSWORD" "BTC_ZMQ_URL" "ETH_RPC_URL" "ETH_WS_URL" "TRON_NODE_URL" "TRON_NODE_API_KEY") }}
+{{- toYaml (list "DATABASE_URL" "NATS_URL" "INTERNAL_TOKEN" "CONSOLE_OPERATOR_TOKEN" "BTC_RPC_URL" "BTC_RPC_USER" "BTC_RPC_PASSWORD" "BTC_ZMQ_URL" "ETH_RPC_URL" "ETH_WS_URL" "TRON_NODE_URL" "TRON_NODE_API_KEY" "EVM_CHAINS") }}
 {{- end }}
 
 {{/* (list $ "DATABASE_URL") → { name, key }: where the variable is read from (secret.keys, else the key of its name in the release's Secret). */}}
@@ -126,7 +126,7 @@ generated there would change at every render and, applied, split the services.
 {{- end }}
 {{- end }}
 {{- end }}
-{{- $values := dict "DATABASE_URL" .Values.postgres.url "NATS_URL" .Values.nats.url "INTERNAL_TOKEN" $token "BTC_RPC_URL" .Values.nodes.btc.rpcUrl "BTC_RPC_USER" .Values.nodes.btc.rpcUser "BTC_RPC_PASSWORD" .Values.nodes.btc.rpcPassword "BTC_ZMQ_URL" .Values.nodes.btc.zmqUrl "ETH_RPC_URL" .Values.nodes.eth.rpcUrl "ETH_WS_URL" .Values.nodes.eth.wsUrl "TRON_NODE_URL" .Values.nodes.trx.url "TRON_NODE_API_KEY" .Values.nodes.trx.apiKey "CONSOLE_OPERATOR_TOKEN" .Values.secret.consoleOperatorToken }}
+{{- $values := dict "DATABASE_URL" .Values.postgres.url "NATS_URL" .Values.nats.url "INTERNAL_TOKEN" $token "BTC_RPC_URL" .Values.nodes.btc.rpcUrl "BTC_RPC_USER" .Values.nodes.btc.rpcUser "BTC_RPC_PASSWORD" .Values.nodes.btc.rpcPassword "BTC_ZMQ_URL" .Values.nodes.btc.zmqUrl "ETH_RPC_URL" .Values.nodes.eth.rpcUrl "ETH_WS_URL" .Values.nodes.eth.wsUrl "TRON_NODE_URL" .Values.nodes.trx.url "TRON_NODE_API_KEY" .Values.nodes.trx.apiKey "CONSOLE_OPERATOR_TOKEN" .Values.secret.consoleOperatorToken "EVM_CHAINS" (ternary (toJson .Values.nodes.evmChains) "" (gt (len .Values.nodes.evmChains) 0)) }}
 {{- $data := dict }}
 {{- range $key, $value := .Values.secret.extra }}{{ if $value }}{{ $_ := set $data $key $value }}{{ end }}{{ end }}
 {{- range $variable, $value := $values }}

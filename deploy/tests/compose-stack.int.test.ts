@@ -77,6 +77,36 @@ function gateway(pathname: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`http://127.0.0.1:${gatewayPort}${pathname}`, init);
 }
 
+/** The devnodes profile's node peers besides litecoind, and its two more EVM chains as an operator adds them (docs/chains.md). */
+const DEVNODES = ["anvil", "anvil-polygon", "anvil-bsc", "tron-devnode"];
+const DEVNODE_EVM_CHAINS = JSON.stringify([
+  { name: "polygon", rpc_urls: ["http://anvil-polygon:8545"] },
+  { name: "bsc", rpc_urls: ["http://anvil-bsc:8545"] },
+]);
+
+/** Through the gateway: the chains the deployment lists, and each devnodes EVM chain's own chain id. */
+async function servesConfiguredEvmChains(apiKey: string): Promise<void> {
+  const chains = await gateway("/api/v1/chains", { headers: { "X-API-Key": apiKey } });
+  expect(((await chains.json()) as { data: Array<{ coin: string }> }).data.map((chain) => chain.coin)).toEqual([
+    "BTC",
+    "ETH",
+    "TRX",
+    "POLYGON",
+    "BSC",
+  ]);
+  for (const [name, chainId] of [
+    ["polygon", "0x89"],
+    ["bsc", "0x38"],
+  ]) {
+    const answer = await gateway(`/api/v1/${name}/jsonrpc`, {
+      method: "POST",
+      headers: { "X-API-Key": apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
+    });
+    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: chainId });
+  }
+}
+
 describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skipped: ${docker.reason})`}`, () => {
   let apiKey = "";
 
@@ -93,14 +123,9 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
       NATS_IMAGE: "chaingate-local/nats:2.9",
       GATEWAY_PORT: String(gatewayPort),
       BITCOIN_NETWORK: "mainnet",
-      // The devnodes' two more EVM chains, as an operator adds them (docs/chains.md).
-      EVM_CHAINS: JSON.stringify([
-        { name: "polygon", rpc_urls: ["http://anvil-polygon:8545"] },
-        { name: "bsc", rpc_urls: ["http://anvil-bsc:8545"] },
-      ]),
+      EVM_CHAINS: DEVNODE_EVM_CHAINS,
     };
-    const devnodes = needsAllDevnodes ? ["anvil", "anvil-polygon", "anvil-bsc", "tron-devnode"] : [];
-    const started = ["postgres", "nats", "litecoind", ...devnodes, ...services];
+    const started = ["postgres", "nats", "litecoind", ...(needsAllDevnodes ? DEVNODES : []), ...services];
     await compose(["up", "-d", "--no-build", ...started]);
     // Generous: on a loaded 2-core CI machine the last services to start (after Postgres and NATS) took over 100 s to pass.
     await waitUntilHealthy(started, 240_000);
@@ -138,29 +163,8 @@ describe.skipIf(!docker.ok)(`images and docker-compose${docker.ok ? "" : ` (skip
     expect(anonymous.status).toBe(401);
   });
 
-  it.skipIf(!services.includes("eth-proxy"))(
-    "serves the EVM chains of EVM_CHAINS through the gateway, each from its own node (chain ids checked)",
-    async () => {
-      const chains = await gateway("/api/v1/chains", { headers: { "X-API-Key": apiKey } });
-      expect(((await chains.json()) as { data: Array<{ coin: string }> }).data.map((chain) => chain.coin)).toEqual([
-        "BTC",
-        "ETH",
-        "TRX",
-        "POLYGON",
-        "BSC",
-      ]);
-      for (const [name, chainId] of [
-        ["polygon", "0x89"],
-        ["bsc", "0x38"],
-      ]) {
-        const answer = await gateway(`/api/v1/${name}/jsonrpc`, {
-          method: "POST",
-          headers: { "X-API-Key": apiKey, "content-type": "application/json" },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId" }),
-        });
-        expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: chainId });
-      }
-    },
+  it.skipIf(!services.includes("eth-proxy"))("serves the EVM chains of EVM_CHAINS through the gateway, chain ids checked", () =>
+    servesConfiguredEvmChains(apiKey),
   );
 
   it("publishes the gateway's port alone: internal services have none on the host", async () => {

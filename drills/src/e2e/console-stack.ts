@@ -25,6 +25,8 @@ export const CONSOLE_PACKAGE_DIR = fileURLToPath(new URL("../../../apps/console/
 export const SCREENSHOTS = fileURLToPath(new URL("../../../.tmp/console/", import.meta.url));
 /** Debian's package; no browser is downloaded (CHROMIUM_PATH points elsewhere if needed). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** An EVM chain the deployment adds (EVM_CHAINS): the console offers it beside the built-in coins. */
+const CONSOLE_EVM_CHAINS = JSON.stringify([{ name: "polygon" }]);
 export const OPERATOR_TOKEN = randomBytes(24).toString("hex");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
@@ -85,6 +87,7 @@ export async function startConsoleStack(database: TestDatabase, bus: TestBus): P
       ...bus.env,
       WEBHOOK_ALLOW_CIDRS: "127.0.0.1/32",
       DELIVERY_RETRY_SCALE: "0.0001",
+      EVM_CHAINS: CONSOLE_EVM_CHAINS,
     });
     xpub = await startTestXpub(database.connectionString);
     stack.gateway = await startTestGateway(
@@ -94,6 +97,7 @@ export async function startConsoleStack(database: TestDatabase, bus: TestBus): P
         CONSOLE_DIR: consoleDir,
         CONSOLE_OPERATOR_TOKEN: OPERATOR_TOKEN,
         USAGE_FLUSH_INTERVAL_MS: "100",
+        EVM_CHAINS: CONSOLE_EVM_CHAINS,
       },
       database.connectionString,
     );

@@ -47,6 +47,13 @@ async function createWebhookAndDeliverTestEvents(stack: ConsoleStack, page: Page
   await signIn(stack, page, newKey);
   await page.getByRole("link", { name: "Webhooks", exact: true }).click();
   await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+  // The deployment's chains, its EVM_CHAINS too (GET /api/v1/chains).
+  await eventually(() => page.getByLabel("Coin", { exact: true }).locator("option").allTextContents()).toEqual([
+    "BTC (Bitcoin, BTC)",
+    "ETH (Ethereum, ETH)",
+    "TRX (Tron, TRX)",
+    "POLYGON (polygon, POL)",
+  ]);
   await page.getByLabel("Coin", { exact: true }).selectOption("ETH");
   await page.getByLabel("Webhook URL", { exact: true }).fill(`${stack.receiver.url}${RECEIVER_PATH}`);
   await page.getByLabel(/^Addresses/).fill(`${ETH_ADDRESSES[0]}\n${ETH_ADDRESSES[1]}`);

@@ -8,13 +8,16 @@ import { hrefOf, navigate } from "../router.ts";
 import { useLoad } from "../use-load.ts";
 import { Pager } from "../components/pager.tsx";
 
-const COINS = ["BTC", "ETH", "TRX"] as const;
+/** Until the deployment's chains are read (GET /api/v1/chains): the built-in ones. */
+const BUILT_IN_COINS = ["BTC", "ETH", "TRX"];
 const PAGE_SIZE = 100;
 
 export function WebhooksPage() {
   const [page, setPage] = useState(1);
   const webhooks = useLoad(() => unwrap(api.GET("/api/v1/webhooks", { params: { query: { page, per_page: PAGE_SIZE } } })), [page]);
-  const [coin, setCoin] = useState<(typeof COINS)[number]>("BTC");
+  // The chains this deployment serves: the built-in ones and its EVM_CHAINS (docs/chains.md).
+  const chains = useLoad(() => unwrap(api.GET("/api/v1/chains")), []);
+  const [coin, setCoin] = useState("BTC");
   const [url, setUrl] = useState("");
   const [addresses, setAddresses] = useState("");
   const [confirmations, setConfirmations] = useState("");
@@ -69,9 +72,11 @@ export function WebhooksPage() {
         <h2>Create a webhook</h2>
         <div class="field">
           <label for="webhook-coin">Coin</label>
-          <select id="webhook-coin" value={coin} onChange={(e) => setCoin(e.currentTarget.value as (typeof COINS)[number])}>
-            {COINS.map((c) => (
-              <option key={c}>{c}</option>
+          <select id="webhook-coin" value={coin} onChange={(e) => setCoin(e.currentTarget.value)}>
+            {(chains.data?.data ?? BUILT_IN_COINS.map((c) => ({ coin: c, name: c, native_currency: undefined }))).map((chain) => (
+              <option key={chain.coin} value={chain.coin}>
+                {chain.native_currency ? `${chain.coin} (${chain.name}, ${chain.native_currency.symbol})` : chain.coin}
+              </option>
             ))}
           </select>
         </div>

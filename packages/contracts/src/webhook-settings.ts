@@ -11,12 +11,6 @@ export { DEFAULT_CONFIRMATIONS };
 /** The most confirmations a webhook may ask for on each chain (inside the scanner's reorg window). */
 export const MAX_CONFIRMATIONS: Record<Coin, number> = perBuiltInChain((chain) => chain.confirmations.max);
 
-/** What `include_tokens` can be on each chain: the webhook's choice (ETH), never (BTC), always (TRX). */
-export const TOKEN_REPORTING: Record<Coin, "optional" | "never" | "always"> = perBuiltInChain((chain) => chain.tokenReporting);
-
-/** Whether a webhook of each chain may ask for `pending` (mempool) events (issue #29; not Tron). */
-export const PENDING_EVENTS: Record<Coin, boolean> = perBuiltInChain((chain) => chain.pendingEvents);
-
 /** `include_tokens` when none is sent: true where the chain always reports tokens (TRX). */
 export function defaultIncludeTokens(coin: Coin): boolean {
   return coin === BUILT_IN_CHAINS.TRX.coin;

@@ -54,6 +54,7 @@ export {
   type CreateWebhookRequest,
   type UpdateWebhookRequest,
 } from "./webhooks/webhook-requests.ts";
+export { COIN_INVALID_MESSAGE } from "./webhooks/webhook-fields.ts";
 export { webhookAddressPageSchema, webhookPageSchema, webhookSchema, type Webhook } from "./webhooks/webhook-responses.ts";
 export {
   DELIVERY_STATUSES,

@@ -13,7 +13,8 @@ export const COINS = BUILT_IN_COINS;
  */
 export type Coin = string;
 /** How any coin is written (the registry's rule); events take any, the API checks the deployment's. */
-export const coinSchema = z.string().regex(/^[A-Z][A-Z0-9]{1,19}$/);
+export const COIN_PATTERN = /^[A-Z][A-Z0-9]{1,19}$/;
+export const coinSchema = z.string().regex(COIN_PATTERN);
 
 /** Stream settings a contract needs beyond the bus's defaults (7 days' max age, no per-subject limit). */
 export interface StreamOptions {

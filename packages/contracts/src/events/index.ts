@@ -1,4 +1,13 @@
-export { COINS, coinSchema, coinSubject, type Coin, type EventContract, type EventPayload, type StreamOptions } from "./event-contract.ts";
+export {
+  COIN_PATTERN,
+  COINS,
+  coinSchema,
+  coinSubject,
+  type Coin,
+  type EventContract,
+  type EventPayload,
+  type StreamOptions,
+} from "./event-contract.ts";
 export { blockProcessed, blockProcessedSchema } from "./block-processed.ts";
 export {
   chainIdSchema,

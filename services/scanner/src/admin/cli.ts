@@ -8,7 +8,7 @@
  * node it then meets, so a follower stopped on a wrong chain resumes.
  */
 import { parseArgs } from "node:util";
-import { COINS, type Coin } from "@chaingate/contracts";
+import { COIN_PATTERN, COINS, type Coin } from "@chaingate/contracts";
 import { openServiceDatabase } from "@chaingate/service-kit";
 import { sql, type Kysely } from "kysely";
 import { SCANNER_SCHEMA, type ScannerDatabase } from "../infra/database-schema.ts";
@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<void> {
 function parseReset(chain: string | undefined, from: string | undefined): { coin: Coin; from: number | undefined } {
   const coin = chain?.toUpperCase();
   // A built-in coin or a configured EVM chain's (its name in capitals).
-  if (coin === undefined || !/^[A-Z][A-Z0-9]{1,19}$/.test(coin))
+  if (coin === undefined || !COIN_PATTERN.test(coin))
     throw new UsageError(`reset needs --chain ${COINS.join("|")} or a configured EVM chain`);
   if (from !== "tip" && !/^\d{1,15}$/.test(from ?? "")) throw new UsageError("reset needs --from tip or --from HEIGHT (a block height)");
   return { coin: coin as Coin, from: from === "tip" ? undefined : Number(from) };

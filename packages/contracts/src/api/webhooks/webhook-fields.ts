@@ -1,6 +1,6 @@
 /** The fields of the webhook request bodies, each with its rule and its Laravel-style messages. */
 import { z } from "../../zod.ts";
-import { COINS, coinSchema } from "../../events/event-contract.ts";
+import { COIN_PATTERN, COINS, coinSchema } from "../../events/event-contract.ts";
 import { DEFAULT_CONFIRMATIONS, MAX_CONFIRMATIONS } from "../../webhook-settings.ts";
 import { WEBHOOK_ADDRESS_MAX_CHARS, WEBHOOK_ADDRESSES_PER_REQUEST, WEBHOOK_MAX_XPUB_IDS } from "./webhook-limits.ts";
 
@@ -9,10 +9,12 @@ export const anyCoinField = coinSchema.openapi({
   description: "`BTC`, `ETH`, `TRX`, or a configured EVM chain's name in capitals (`POLYGON`; `GET /api/v1/chains` lists them).",
   example: "ETH",
 });
+/** The spec's message for a coin that is not one, or not one this deployment serves. */
+export const COIN_INVALID_MESSAGE = "The selected coin is invalid.";
 /** Checked against the deployment's chains by the registry (a coin it does not serve: the same 422). */
 export const coinField = z
-  .string({ error: "The selected coin is invalid." })
-  .regex(/^[A-Z][A-Z0-9]{1,19}$/, { error: "The selected coin is invalid." })
+  .string({ error: COIN_INVALID_MESSAGE })
+  .regex(COIN_PATTERN, { error: COIN_INVALID_MESSAGE })
   .openapi({
     description: `${COINS.map((coin) => `\`${coin}\``).join(", ")}, or a configured EVM chain's name in capitals (\`POLYGON\`; \`GET /api/v1/chains\` lists them): one subscription covers a whole chain. Any other value is a 422.`,
     example: "ETH",

@@ -4,7 +4,7 @@ import { checkRequest } from "@chaingate/http";
 import type { z } from "zod";
 import { checkWebhookUrl } from "../../domain/check-webhook-url.ts";
 import type { WebhookAppOptions } from "./webhook-app-options.ts";
-import { COIN_INVALID } from "./webhook-chain.ts";
+import { COIN_INVALID_MESSAGE } from "@chaingate/contracts";
 
 /**
  * The schema's verdict, and the checks that need no other field: the coin is one this deployment
@@ -23,7 +23,7 @@ export async function checkWebhookBody<Schema extends z.ZodType<{ webhook_url?: 
   const coin = (input as { coin?: unknown } | null)?.coin;
   const unknownCoin = coins !== undefined && typeof coin === "string" && coins.chain(coin) === undefined;
   const schemaErrors: FieldErrors = checked.ok ? {} : checked.fieldErrors;
-  const errors: FieldErrors = unknownCoin && !schemaErrors.coin ? { coin: [COIN_INVALID], ...schemaErrors } : schemaErrors;
+  const errors: FieldErrors = unknownCoin && !schemaErrors.coin ? { coin: [COIN_INVALID_MESSAGE], ...schemaErrors } : schemaErrors;
   const url = checked.ok ? checked.data.webhook_url : (input as { webhook_url?: unknown } | null)?.webhook_url;
   if (typeof url === "string" && !errors.webhook_url) {
     const reason = await checkWebhookUrl(url, checks.resolveHost, checks.allowCidrs);

@@ -6,8 +6,6 @@
 import type { ChainEntry, ChainRegistry } from "@chaingate/chain-registry";
 import { ValidationError } from "@chaingate/errors";
 
-export const COIN_INVALID = "The selected coin is invalid.";
-
 /** A webhook's chain (its body's coin was checked: check-webhook-body.ts); a 422 naming `coin` when it is no longer configured. */
 export function storedWebhookChain(chains: ChainRegistry, coin: string): ChainEntry {
   const chain = chains.chain(coin);

@@ -17,6 +17,11 @@ import { DEFAULT_MEMPOOL_POLL_MS, type WatchMempoolOptions } from "./watch-mempo
 const READ_CHUNK = 100;
 /** Decided transfers are kept this long (a restart in that time does not announce them again). */
 const DECIDED_KEPT_MS = 86_400_000;
+/**
+ * While no webhook wants pending events the watcher looks again this often (reading nothing):
+ * a webhook that turns `pending` on does not wake it, and its transfers must not wait a whole poll.
+ */
+const IDLE_CHECK_MS = 1_000;
 
 /** Polls until `signal` aborts; a failed poll is logged and tried again at the next. */
 export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promise<void> {
@@ -29,6 +34,7 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
   let lastWarnMs = 0;
   let loaded = false;
   let lastPrune = 0;
+  let idle = false;
   while (!signal.aborted) {
     try {
       if (!loaded) {
@@ -37,7 +43,8 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
       }
       // Nothing is read while no webhook wants it (the first poll after that sees the whole mempool as new).
       const hinted = options.hints?.() ?? [];
-      if (!options.index.wantsPending(source.coin) && !state.open.size) state.seen.clear();
+      idle = !options.index.wantsPending(source.coin) && !state.open.size;
+      if (idle) state.seen.clear();
       // Announced transactions alone are read between whole diffs; outcomes wait for the next diff.
       else if (hinted.length && now() - lastFullMs < pollMs) await pollAnnounced(options, state, hinted);
       else {
@@ -62,8 +69,9 @@ export async function watchMempool<Tx>(options: WatchMempoolOptions<Tx>): Promis
       }
       failingSinceMs ??= now();
     }
-    if (options.wake) await options.wake.sleep(pollMs, signal);
-    else await new Promise((resolve) => setTimeout(resolve, pollMs));
+    const sleepMs = idle ? Math.min(pollMs, IDLE_CHECK_MS) : pollMs;
+    if (options.wake) await options.wake.sleep(sleepMs, signal);
+    else await new Promise((resolve) => setTimeout(resolve, sleepMs));
   }
 }
 

@@ -92,7 +92,7 @@ const services: ServiceSpec[] = [
     name: "xpub",
     dir: "services/xpub",
     // Issued addresses use the regtest prefix (rltc), so the dev chain can pay them.
-    env: { PORT: String(PORTS.xpub), BITCOIN_NETWORK: "litecoin-regtest" },
+    env: { PORT: String(PORTS.xpub), BITCOIN_NETWORK: "litecoin-regtest", EVM_CHAINS },
   },
   {
     name: "delivery",

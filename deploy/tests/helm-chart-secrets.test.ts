@@ -49,7 +49,7 @@ describe("helm chart deploy/helm/chaingate", () => {
     ).toBe("/var/run/bitcoind/.cookie");
   });
 
-  it("puts the EVM chains (nodes.evmChains) into the Secret as EVM_CHAINS, read by the gateway, eth-proxy, delivery and scanner only", () => {
+  it("puts the EVM chains (nodes.evmChains) into the Secret as EVM_CHAINS, read by the gateway, eth-proxy, xpub, delivery and scanner only", () => {
     const chains = [
       { name: "polygon", rpc_urls: ["https://polygon.example/v3/KEY"] },
       { name: "bsc", rpc_urls: ["https://bsc.example"] },
@@ -57,7 +57,7 @@ describe("helm chart deploy/helm/chaingate", () => {
     const objects = render(["--set-json", `nodes.evmChains=${JSON.stringify(chains)}`]);
     expect(JSON.parse(byKind(objects, "Secret")[0]!.stringData.EVM_CHAINS!)).toEqual(chains);
     const readers = SERVICES.filter((service) => envOf(objects, service).some((entry) => entry.name === "EVM_CHAINS"));
-    expect(readers.sort()).toEqual(["delivery", "eth-proxy", "gateway", "scanner"]);
+    expect(readers.sort()).toEqual(["delivery", "eth-proxy", "gateway", "scanner", "xpub"]);
     expect(envOf(objects, "scanner").find((entry) => entry.name === "EVM_CHAINS")?.valueFrom?.secretKeyRef?.key).toBe("EVM_CHAINS");
     // None configured: nothing in the Secret (the services' default is Ethereum alone).
     expect(byKind(render([]), "Secret")[0]!.stringData.EVM_CHAINS).toBeUndefined();

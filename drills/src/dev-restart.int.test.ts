@@ -17,6 +17,7 @@ import { describe, expect } from "vitest";
 // By path: the delivery's test receiver and the simulator's transaction signing.
 import { startLocalReceiver, type LocalReceiver } from "@chaingate/delivery/testing";
 import { signJson } from "@chaingate/tron-devnode/testing";
+import { freshEvmAccountKey } from "@chaingate/xpub/testing";
 import { DEV_BASE_PORTS, interruptDevStack, pollDevStack, spawnDevStack, type DevStackPlace } from "./dev-stack-process.ts";
 import { waitUntilWatched, type ScannedCoin } from "./scanner-watch.ts";
 
@@ -119,7 +120,7 @@ function devStackAt(place: DevStackPlace) {
 }
 
 describe("the dev stack started, stopped with Ctrl-C and started again", () => {
-  test("webhooks registered before the restart are notified on every chain after it, Polygon (EVM_CHAINS) too", async ({
+  test("webhooks registered before the restart are notified on every chain after it, Polygon (EVM_CHAINS, an address of its xpub) too", async ({
     devStackPlace: place,
     devReceiver: receiver,
   }) => {
@@ -133,18 +134,41 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
       TRX: payee.base58,
       POLYGON: `0x${randomBytes(20).toString("hex")}`,
     };
+    const gateway = async <T>(method: string, path: string, body?: unknown) => {
+      const answer = await fetch(`${url(DEV_BASE_PORTS.gateway)}${path}`, {
+        method,
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: answer.status, body: (await answer.json()) as T };
+    };
+    // The POLYGON deposit address is issued from a key registered for the chain (/api/v1/polygon/xpub)
+    // and watched through the webhook's xpub_ids.
+    const polygonKey = await gateway<{ id: number }>("POST", "/api/v1/polygon/xpub", { xpub: freshEvmAccountKey() });
+    expect(polygonKey.status).toBe(201);
+    const issued = await gateway<{ address_lowercase: string }>("POST", `/api/v1/polygon/xpub/${polygonKey.body.id}/address`);
+    const keyIssued = issued.body.address_lowercase;
     const webhooks = new Map<DevCoin, number>();
     for (const coin of ["BTC", "ETH", "TRX", "POLYGON"] as const) {
-      const created = await fetch(`${url(DEV_BASE_PORTS.gateway)}/api/v1/webhooks`, {
-        method: "POST",
-        headers: { "x-api-key": key, "content-type": "application/json" },
-        body: JSON.stringify({ coin, webhook_url: `${receiver.url}/deposits`, addresses: [addresses[coin]] }),
+      const xpubIds = coin === "POLYGON" ? [polygonKey.body.id] : [];
+      const created = await gateway<{ data: { id: number } }>("POST", "/api/v1/webhooks", {
+        coin,
+        webhook_url: `${receiver.url}/deposits`,
+        addresses: [addresses[coin]],
+        xpub_ids: xpubIds,
       });
       expect(created.status).toBe(201);
-      const id = ((await created.json()) as { data: { id: number } }).data.id;
+      const id = created.body.data.id;
       await waitUntilWatched(place.database.connectionString, id);
       webhooks.set(coin, id);
     }
+    await poll(
+      "the POLYGON key's address watched",
+      async () =>
+        (await gateway<{ data: { addresses: string[] } }>("GET", `/api/v1/webhooks/${webhooks.get("POLYGON")}`)).body.data.addresses,
+      (watched) => watched.includes(keyIssued),
+      START_TIMEOUT_MS,
+    );
 
     await interruptStack();
     await startStack();
@@ -175,7 +199,7 @@ describe("the dev stack started, stopped with Ctrl-C and started again", () => {
     const trxTx = String(unsigned.txID);
     const polygonTx = await ethereumRpc<string>(
       "eth_sendTransaction",
-      [{ from: sender, to: addresses.POLYGON, value: "0x2386f26fc10000" }],
+      [{ from: sender, to: keyIssued, value: "0x2386f26fc10000" }],
       DEV_BASE_PORTS.polygon,
     );
     expect(

@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Register a BIP84 account zpub
-         * @description Only an account-level BIP84 public key in zpub encoding is accepted. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`).
+         * @description Only an account-level BIP84 public key in zpub encoding is accepted. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`). Every EVM chain derives the same addresses from one key, so one key holds one record over Ethereum and the configured EVM chains together: registering under another EVM chain a key the account registered for one is a 409 naming that record (`errors.xpub`: register another account key, such as m/44'/60'/1', for the other chain).
          */
         post: operations["postBtcXpub"];
         delete?: never;
@@ -305,7 +305,7 @@ export interface paths {
         put?: never;
         /**
          * Register a BIP44 Ethereum account xpub
-         * @description Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`).
+         * @description Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`). Every EVM chain derives the same addresses from one key, so one key holds one record over Ethereum and the configured EVM chains together: registering under another EVM chain a key the account registered for one is a 409 naming that record (`errors.xpub`: register another account key, such as m/44'/60'/1', for the other chain).
          */
         post: operations["postEthXpub"];
         delete?: never;
@@ -1090,6 +1090,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{evm_chain}/xpub": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's registered keys
+         * @description The caller's records of this chain, ordered by id (a chaingate extension: the console's list of watch-only keys).
+         */
+        get: operations["getEvmChainXpub"];
+        put?: never;
+        /**
+         * Register a BIP44 Ethereum account xpub
+         * @description Only an account-level BIP44 public key (m/44'/60'/account') in xpub encoding is accepted; addresses are m/44'/60'/account'/0/index. Registering the same key again from the same account answers 200 with the existing record (its original label is kept). A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`). Every EVM chain derives the same addresses from one key, so one key holds one record over Ethereum and the configured EVM chains together: registering under another EVM chain a key the account registered for one is a 409 naming that record (`errors.xpub`: register another account key, such as m/44'/60'/1', for the other chain).
+         */
+        post: operations["postEvmChainXpub"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/xpub/{id}/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue the next receive address
+         * @description Takes the record's next index under a row lock, stores the address and increments next_index in one transaction: concurrent calls, on any number of replicas, never hand out the same index or address.
+         */
+        post: operations["postEvmChainXpubByIdAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{evm_chain}/xpub/{id}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the addresses issued for a key */
+        get: operations["getEvmChainXpubByIdAddresses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1858,10 +1919,10 @@ export interface components {
             /** @description Record id, used in `{id}` paths. */
             id: number;
             /**
-             * @description BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub; records of one chain never answer under the other's path.
-             * @enum {string}
+             * @description BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub, a configured EVM chain's coin (POLYGON) under /api/v1/{evm_chain}/xpub; records of one chain never answer under another's path.
+             * @example BTC
              */
-            chain: "BTC" | "ETH";
+            chain: string;
             /**
              * @description First 4 bytes of hash160 of the key's public key, hex.
              * @example fd13aac9
@@ -3759,7 +3820,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate. */
+            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate, and (EVM chains) for a key this account registered for another EVM chain, whose record the message names. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4155,7 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageError"];
                 };
             };
-            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate. */
+            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate, and (EVM chains) for a key this account registered for another EVM chain, whose record the message names. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8490,6 +8551,430 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainXpub: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Addresses per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["XpubRecordPage"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `page` or `per_page` is not an integer, below 1, or above its maximum. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    postEvmChainXpub: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterXpubRequest"];
+            };
+        };
+        responses: {
+            /** @description The key was already registered by this account: the existing record. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["XpubRecord"];
+                };
+            };
+            /** @description The key was registered. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["XpubRecord"];
+                };
+            };
+            /** @description `{message}`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a path segment of the wrong form (a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate, and (EVM chains) for a key this account registered for another EVM chain, whose record the message names. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description `{message}`: the body is larger than the service or the gateway accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message}`: a content encoding or charset the service cannot read. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `errors.xpub` says why the key was refused (unparseable, bad checksum, private key, another encoding, not account level), or that the account holds its quota of records (QUOTA_XPUB_RECORDS_PER_ACCOUNT, default 1,000 over both chains; a key the account already registered still answers 200); or `label` is too long. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    postEvmChainXpubByIdAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Record id from the registration response. */
+                id: number;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issued address. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthIssuedAddress"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The record's key is held by an older record (two accounts registered it before the one-account rule existed), so it issues nothing (`errors.id`); the message names neither that record nor its account. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description The per-key address limit is reached (`errors.id`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+        };
+    };
+    getEvmChainXpubByIdAddresses: {
+        parameters: {
+            query?: {
+                /** @description Page number, starting at 1, at most 10000000. A page past the last answers an empty `data` with the real `meta`. */
+                page?: number;
+                /** @description Addresses per page, 1 to 500 (default 50). */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Record id from the registration response. */
+                id: number;
+                /** @description A configured EVM chain's name (EVM_CHAINS; `GET /api/v1/chains` lists them). Not `eth`, which has its own paths. */
+                evm_chain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the issued addresses, ordered by index. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EthAddressHistoryPage"];
+                };
+            };
+            /** @description No API key was sent, or it matches no active key (two distinct messages). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A request body was not received whole within REQUEST_BODY_RECEIVE_TIMEOUT_MS (requests with a body); the connection is closed. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `page` or `per_page` is not an integer, below 1, or above its maximum. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Only when the operator turned on RATE_LIMIT_REQUESTS_PER_KEY_PER_SECOND (off by default, as v1 has no rate limit): this key sent more requests than that in the last second (one limit across all gateway replicas). `{message}` with `Retry-After`. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description `{message: "Internal server error"}`: a fault of the service's own (logged). */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description The internal service behind this path is down or not configured, or the gateway (or this account, past its share) holds too many request bodies at once; retry later (Retry-After). */

@@ -113,11 +113,13 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
   const watermark = startWebhookWatermarkPublisher(database.db, bus.get, logger, config.WATCH_WATERMARK_INTERVAL_MS, feedRelayed);
   const relay = startWebhookChangedRelay(database.db, bus.get, logger, feedRelayed.wake, registryChanged);
   const heartbeats = startClockHeartbeats({ db: database.db, bus: bus.get, logger, onJobsQueued: jobsQueued.wake });
+  const chains = createChainRegistry(config.EVM_CHAINS);
   const backfill = config.XPUB_URL
     ? startKeyHistoryBackfill({
         db: database.db,
         readHistory: createKeyHistoryReader({
           xpubUrl: config.XPUB_URL,
+          chains,
           internalToken: config.INTERNAL_TOKEN,
           timeoutMs: KEY_HISTORY_TIMEOUT_MS,
         }),
@@ -149,7 +151,7 @@ export async function createDeliveryService(config: DeliveryConfig, logger: Logg
     events: createEventHistory(database.db),
     quotas,
     bitcoinNetwork: config.BITCOIN_NETWORK,
-    chains: createChainRegistry(config.EVM_CHAINS),
+    chains,
     allowCidrs,
     resolveHost,
     logger,

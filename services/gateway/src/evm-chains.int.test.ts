@@ -1,7 +1,8 @@
 /**
  * Configured EVM chains at the gateway (issue 31): `/api/v1/{name}` is proxied to the eth-proxy as
- * `/api/v1/eth` is, counted in its own usage group, and `GET /api/v1/chains` lists every chain the
- * deployment serves, authenticated like every path.
+ * `/api/v1/eth` is, and `/api/v1/{name}/xpub` to the xpub service (route-table.test.ts says which
+ * owns what; here one stand-in answers both), each counted in its own usage group, and
+ * `GET /api/v1/chains` lists every chain the deployment serves, authenticated like every path.
  */
 import type { RequestListener } from "node:http";
 import { chainListSchema } from "@chaingate/contracts";
@@ -15,7 +16,7 @@ const ethProxy: RequestListener = (req, res) => {
 };
 
 gatewayTest.scoped({
-  standInSettings: { urlSettings: ["ETH_PROXY_URL"], listener: ethProxy },
+  standInSettings: { urlSettings: ["ETH_PROXY_URL", "XPUB_URL"], listener: ethProxy },
   gatewaySettings: { EVM_CHAINS: JSON.stringify([{ name: "polygon" }, { name: "devnet", chain_id: 31338, symbol: "DEV" }]) },
 });
 const it = gatewayTest;
@@ -25,10 +26,13 @@ describe("configured EVM chains at the gateway", () => {
     const get = (path: string) => fetch(`${gateway.url}${path}`, { headers: { "x-api-key": key } });
     expect((await get("/api/v1/polygon/health")).status).toBe(200);
     expect((await get("/api/v1/devnet/account/0x0000000000000000000000000000000000000001/nonce?block=latest")).status).toBe(200);
+    expect((await get("/api/v1/polygon/xpub/3/addresses?page=2")).status).toBe(200);
     expect((await get("/api/v1/bsc/health")).status).toBe(404);
+    expect((await get("/api/v1/bsc/xpub")).status).toBe(404);
     expect(reached).toEqual([
       "/api/v1/polygon/health",
       "/api/v1/devnet/account/0x0000000000000000000000000000000000000001/nonce?block=latest",
+      "/api/v1/polygon/xpub/3/addresses?page=2",
     ]);
   });
 

@@ -2,6 +2,7 @@
 import { databaseSettings, env, natsSettings, serviceSettings } from "@chaingate/config";
 import { z } from "zod";
 import { bitcoinNetworkSettings } from "@chaingate/bitcoin";
+import { evmChainsSetting } from "@chaingate/chain-registry";
 import { MAX_ADDRESS_INDEX } from "./domain/derive-address.ts";
 
 /**
@@ -34,7 +35,10 @@ export const xpubConfigSchema = z.object({
   // Quotas
   QUOTA_XPUB_RECORDS_PER_ACCOUNT: env
     .positiveInt(DEFAULT_XPUB_RECORDS_PER_ACCOUNT)
-    .describe("Extended-key records one account may hold (Bitcoin and Ethereum together); registering one more new key is a 422."),
+    .describe("Extended-key records one account may hold (all chains together); registering one more new key is a 422."),
+
+  // Chains: each configured EVM chain gets /api/v1/{name}/xpub (Ethereum's keys and paths)
+  EVM_CHAINS: evmChainsSetting(),
 });
 
 export type XpubConfig = z.infer<typeof xpubConfigSchema>;

@@ -6,8 +6,8 @@ import { addressIssued, keyMoved } from "@chaingate/contracts";
 import { connectBusInBackground, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
 import type { XpubConfig } from "./config.ts";
-import { bitcoinScheme, ethereumScheme } from "./domain/key-scheme.ts";
-import { createXpubApp, ETH_XPUB_BASE_PATH, XPUB_BASE_PATH, type XpubChainRoutes } from "./http/create-xpub-app.ts";
+import { bitcoinScheme, ethereumScheme, evmScheme, type KeyScheme } from "./domain/key-scheme.ts";
+import { createXpubApp, XPUB_BASE_PATH, type XpubChainRoutes } from "./http/create-xpub-app.ts";
 import { XPUB_SCHEMA, type XpubDatabase } from "./infra/database-schema.ts";
 import { findDuplicateKeyRecords } from "./infra/find-duplicate-key-records.ts";
 import { xpubMigrations } from "./infra/migrations/index.ts";
@@ -52,39 +52,28 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
   const moves = startKeyMovedRelay({ db: database.db, publisher: bus.get, logger });
 
   const limit = config.XPUB_MAX_ADDRESSES_PER_KEY;
+  const repositoryOf = (scheme: KeyScheme) =>
+    createXpubRepository({
+      db: database.db,
+      scheme,
+      maxAddressesPerKey: limit,
+      maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT,
+      onIssued: relay.wake,
+    }) as XpubRepository;
   const bitcoin = bitcoinScheme(config.BITCOIN_NETWORK);
   const chains: XpubChainRoutes[] = [
     {
+      chain: bitcoin.chain,
       basePath: XPUB_BASE_PATH,
-      repository: createXpubRepository({
-        db: database.db,
-        scheme: bitcoin,
-        maxAddressesPerKey: limit,
-        maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT,
-        onIssued: relay.wake,
-      }) as XpubRepository,
+      repository: repositoryOf(bitcoin),
       parseKey: bitcoin.parse,
       toIssued: ({ address, index, path }) => ({ address, index, path }),
       toHistoryEntry: ({ address, index, created_at }) => ({ address, index, created_at: created_at.toISOString() }),
     },
-    {
-      basePath: ETH_XPUB_BASE_PATH,
-      repository: createXpubRepository({
-        db: database.db,
-        scheme: ethereumScheme,
-        maxAddressesPerKey: limit,
-        maxRecordsPerAccount: config.QUOTA_XPUB_RECORDS_PER_ACCOUNT,
-        onIssued: relay.wake,
-      }) as XpubRepository,
-      parseKey: ethereumScheme.parse,
-      toIssued: ({ address, index, path }) => ({ address, address_lowercase: address.toLowerCase(), index, path }),
-      toHistoryEntry: ({ address, index, created_at }) => ({
-        address,
-        address_lowercase: address.toLowerCase(),
-        index,
-        created_at: created_at.toISOString(),
-      }),
-    },
+    // Ethereum, then each configured EVM chain under its own prefix: the same keys, paths and answers.
+    ...[ethereumScheme, ...config.EVM_CHAINS.map(({ entry }) => evmScheme(entry.coin, entry.coin))].map((scheme) =>
+      evmChainRoutes(scheme, repositoryOf(scheme)),
+    ),
   ];
   const http = createXpubApp({
     chains,
@@ -106,4 +95,21 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
     await database.close();
   });
   return { ...served, drainAddressEvents: () => relay.drain(), drainKeyMoves: () => moves.drain() };
+}
+
+/** An EVM chain's routes under `/api/v1/{prefix}/xpub`: addresses answered checksummed and lower-cased. */
+function evmChainRoutes(scheme: KeyScheme, repository: XpubRepository): XpubChainRoutes {
+  return {
+    chain: scheme.chain,
+    basePath: `/api/v1/${scheme.chain.toLowerCase()}/xpub`,
+    repository,
+    parseKey: scheme.parse,
+    toIssued: ({ address, index, path }) => ({ address, address_lowercase: address.toLowerCase(), index, path }),
+    toHistoryEntry: ({ address, index, created_at }) => ({
+      address,
+      address_lowercase: address.toLowerCase(),
+      index,
+      created_at: created_at.toISOString(),
+    }),
+  };
 }

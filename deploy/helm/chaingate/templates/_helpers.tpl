@@ -11,7 +11,7 @@ gateway: { public: true, database: true, stateless: true, internalToken: true, s
 btc-proxy: { upstreamEnv: BTC_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD] }
 eth-proxy: { upstreamEnv: ETH_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [ETH_RPC_URL, EVM_CHAINS] }
 trx-proxy: { upstreamEnv: TRX_PROXY_URL, nodes: true, stateless: true, internalToken: true, secretKeys: [TRON_NODE_URL, TRON_NODE_API_KEY] }
-xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true }
+xpub: { upstreamEnv: XPUB_URL, database: true, nats: true, stateless: true, internalToken: true, secretKeys: [EVM_CHAINS] }
 delivery: { upstreamEnv: DELIVERY_URL, calls: [xpub], database: true, nats: true, webhooks: true, stateless: true, internalToken: true, shutdownWaits: { DELIVERY_TIMEOUT_MS: 15000 }, secretKeys: [EVM_CHAINS] }
 scanner: { database: true, nats: true, nodes: true, leader: true, internalToken: true, shutdownWaits: { NODE_TIMEOUT_MS: 30000 }, secretKeys: [BTC_RPC_URL, BTC_RPC_USER, BTC_RPC_PASSWORD, BTC_ZMQ_URL, ETH_RPC_URL, ETH_WS_URL, TRON_NODE_URL, TRON_NODE_API_KEY, EVM_CHAINS] }
 {{- end }}

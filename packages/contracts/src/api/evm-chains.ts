@@ -1,5 +1,5 @@
 /**
- * `/api/v1/{evm_chain}`: the Ethereum endpoints (except xpub, for now) under the prefix of each EVM
+ * `/api/v1/{evm_chain}`: the Ethereum endpoints (xpub included) under the prefix of each EVM
  * chain an operator configures (EVM_CHAINS: polygon, bsc, …), documented once with the chain as a
  * path parameter. The same route modules register them, through a registry that moves each
  * Ethereum path under the parameter; behaviour and answers are Ethereum's (a node failure names the
@@ -9,6 +9,7 @@ import type { RouteConfig } from "@asteasolutions/zod-to-openapi";
 import type { OpenAPIRegistry } from "../openapi/openapi-registry.ts";
 import { z } from "../zod.ts";
 import { registerEthPaths } from "./eth.ts";
+import { registerEthXpubPaths } from "./xpub.ts";
 
 /** How a configured chain's name is written (the chain registry's rule for EVM_CHAINS names). */
 export const EVM_CHAIN_NAME = /^[a-z][a-z0-9]{1,19}$/;
@@ -40,4 +41,5 @@ export function registerEvmChainPaths(registry: OpenAPIRegistry): void {
     },
   });
   registerEthPaths(underChain);
+  registerEthXpubPaths(underChain);
 }

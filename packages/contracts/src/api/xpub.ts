@@ -6,6 +6,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "../zod.ts";
 import { GATEWAY_RESPONSES, SECURITY, json } from "../openapi/openapi-registry.ts";
 import { messageErrorSchema, validationErrorSchema } from "./error-bodies.ts";
+import { coinSchema } from "../events/event-contract.ts";
 
 /** Longest accepted label; the spec's limit for client-supplied strings (webhook address entries). */
 export const XPUB_LABEL_MAX_CHARS = 255;
@@ -78,8 +79,10 @@ export const xpubIdPathSchema = z.object({
 export const xpubRecordSchema = z
   .object({
     id: z.number().int().openapi({ description: "Record id, used in `{id}` paths." }),
-    chain: z.enum(["BTC", "ETH"]).openapi({
-      description: "BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub; records of one chain never answer under the other's path.",
+    chain: coinSchema.openapi({
+      description:
+        "BTC under /api/v1/btc/xpub, ETH under /api/v1/eth/xpub, a configured EVM chain's coin (POLYGON) under /api/v1/{evm_chain}/xpub; records of one chain never answer under another's path.",
+      example: "BTC",
     }),
     fingerprint: z.string().openapi({ description: "First 4 bytes of hash160 of the key's public key, hex.", example: "fd13aac9" }),
     label: z.string().nullable(),
@@ -169,7 +172,7 @@ export const ethAddressHistoryPageSchema = addressHistoryPageSchema
 // ── Paths ───────────────────────────────────────────────────────────────────────────────────────
 
 const ONE_KEY_ONE_ACCOUNT =
-  "A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`).";
+  "A key is registered by one account only (compared by public key and chain code, not by its text), so that one payment never notifies two accounts and no address is issued to two accounts. A key another account holds is refused with a 409 that names neither that account nor that it is another one; only the operator can move a record to its rightful account (`xpub-admin keys move`). Every EVM chain derives the same addresses from one key, so one key holds one record over Ethereum and the configured EVM chains together: registering under another EVM chain a key the account registered for one is a 409 naming that record (`errors.xpub`: register another account key, such as m/44'/60'/1', for the other chain).";
 
 const NOT_FOUND = json(
   "No xpub record of this chain with this id belongs to the caller's account (also for non-numeric ids, as a routing miss).",
@@ -206,9 +209,14 @@ const AREAS: XpubArea[] = [
   },
 ];
 
-/** Registers the xpub paths of both chains in the OpenAPI document. */
+/** Registers the xpub paths of Bitcoin and Ethereum in the OpenAPI document. */
 export function registerXpubPaths(registry: OpenAPIRegistry): void {
   for (const area of AREAS) registerXpubArea(registry, area);
+}
+
+/** Registers Ethereum's xpub paths alone (registered again under each configured EVM chain's prefix, see evm-chains.ts). */
+export function registerEthXpubPaths(registry: OpenAPIRegistry): void {
+  registerXpubArea(registry, AREAS.find((area) => area.base === "/api/v1/eth/xpub")!);
 }
 
 function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDescription, issued, page }: XpubArea): void {
@@ -224,7 +232,7 @@ function registerXpubArea(registry: OpenAPIRegistry, { base, tag, keyName, keyDe
       200: json("The key was already registered by this account: the existing record.", xpubRecordSchema),
       201: json("The key was registered.", xpubRecordSchema),
       409: json(
-        'The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate.',
+        'The key is registered, and not by this account (`errors.xpub`): "This extended key cannot be registered: it is already registered. If it is yours, ask the operator to move it to your account." Also for a record of this account that migration 0004 flagged as a duplicate, and (EVM chains) for a key this account registered for another EVM chain, whose record the message names.',
         validationErrorSchema,
       ),
       422: json(

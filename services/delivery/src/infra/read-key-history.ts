@@ -1,16 +1,16 @@
 /**
  * Reads the addresses an extended key issued from the xpub service (its address history,
- * `GET /api/v1/{btc|eth}/xpub/{id}/addresses`, as the key's account, on the internal network), page
+ * `GET /api/v1/{chain}/xpub/{id}/addresses`, as the key's account, on the internal network), page
  * by page in index order. The xpub service owns issued addresses; the registry reads a key's
  * history once, for what was issued before it recorded `address.issued` (key-history-backfill.ts).
  */
+import type { ChainRegistry } from "@chaingate/chain-registry";
 import type { Coin } from "@chaingate/contracts";
 import { ChaingateError } from "@chaingate/errors";
 import { ACCOUNT_ID_HEADER, INTERNAL_TOKEN_HEADER } from "@chaingate/http";
 
 /** The history endpoint's largest page. */
 const HISTORY_PAGE_SIZE = 500;
-const HISTORY_PATHS: Partial<Record<Coin, string>> = { BTC: "/api/v1/btc/xpub", ETH: "/api/v1/eth/xpub" };
 
 export interface KeyRef {
   xpub_id: number;
@@ -18,7 +18,7 @@ export interface KeyRef {
   coin: Coin;
 }
 
-/** One issued address, in the form `address.issued` carries (ETH lower case). */
+/** One issued address, in the form `address.issued` carries (EVM chains lower case). */
 export interface HistoryEntry {
   address: string;
   index: number;
@@ -38,14 +38,18 @@ export class KeyHistoryUnavailableError extends ChaingateError {
 
 export interface KeyHistoryReaderOptions {
   xpubUrl: string;
+  /** The chains whose keys issue: their xpub path and address form (EVM: lower case); another chain's key has no history. */
+  chains: Pick<ChainRegistry, "chain">;
   internalToken?: string | undefined;
   timeoutMs: number;
 }
 
-export function createKeyHistoryReader({ xpubUrl, internalToken, timeoutMs }: KeyHistoryReaderOptions): ReadKeyHistory {
+export function createKeyHistoryReader({ xpubUrl, chains, internalToken, timeoutMs }: KeyHistoryReaderOptions): ReadKeyHistory {
   return async function* readKeyHistory(key) {
-    const path = HISTORY_PATHS[key.coin];
-    if (!path) return;
+    const chain = chains.chain(key.coin);
+    if (!chain || chain.kind === "tron") return;
+    const path = `/api/v1/${chain.prefix}/xpub`;
+    const lowerCase = chain.kind === "evm";
     for (let page = 1; ; page++) {
       const url = new URL(`${path}/${key.xpub_id}/addresses?page=${page}&per_page=${HISTORY_PAGE_SIZE}`, xpubUrl);
       let response: Response;
@@ -68,7 +72,7 @@ export function createKeyHistoryReader({ xpubUrl, internalToken, timeoutMs }: Ke
         meta: { last_page: number };
       };
       yield data.map((entry) => ({
-        address: key.coin === "ETH" ? entry.address.toLowerCase() : entry.address,
+        address: lowerCase ? entry.address.toLowerCase() : entry.address,
         index: entry.index,
         issued_at: new Date(entry.created_at),
       }));

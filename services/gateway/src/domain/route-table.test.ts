@@ -31,6 +31,12 @@ describe("createRouteResolver with configured EVM chains", () => {
     expect(resolve("/api/v1/eth/xpub")).toMatchObject({ upstream: "xpub" });
   });
 
+  it("gives each chain's /xpub to the xpub service, in a usage group of its own", () => {
+    expect(resolve("/api/v1/polygon/xpub")).toMatchObject({ upstream: "xpub", group: "polygon-xpub" });
+    expect(resolve("/api/v1/bsc/xpub/7/addresses")).toMatchObject({ upstream: "xpub", group: "bsc-xpub" });
+    expect(resolve("/api/v1/polygon/xpubs")).toMatchObject({ upstream: "eth-proxy", group: "polygon" });
+  });
+
   it.each(["/api/v1/polygonx/health", "/api/v1/base/health", "/api/v1/pol"])("%s has no owner", (path) => {
     expect(resolve(path)).toBeUndefined();
   });

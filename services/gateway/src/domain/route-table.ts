@@ -31,12 +31,14 @@ export type RouteResolver = (pathname: string) => RouteTarget | undefined;
 
 /**
  * The route table with each configured EVM chain's prefix (EVM_CHAINS: `/api/v1/polygon`) owned by
- * the eth-proxy, which serves it as `/api/v1/eth`, counted in a usage group of its own name.
+ * the eth-proxy, which serves it as `/api/v1/eth`, and its `/xpub` by the xpub service, counted in
+ * usage groups of its own name (`polygon`, `polygon-xpub`).
  */
 export function createRouteResolver(evmChainPrefixes: readonly string[] = []): RouteResolver {
-  const evmRoutes = evmChainPrefixes.map(
-    (prefix) => [`/api/v1/${prefix}`, { upstream: "eth-proxy", group: prefix, bodyLimitBytes: requestBodyLimitBytes("eth") }] as const,
-  );
+  const evmRoutes = evmChainPrefixes.flatMap((prefix) => [
+    [`/api/v1/${prefix}/xpub`, { upstream: "xpub", group: `${prefix}-xpub`, bodyLimitBytes: requestBodyLimitBytes("xpub") }] as const,
+    [`/api/v1/${prefix}`, { upstream: "eth-proxy", group: prefix, bodyLimitBytes: requestBodyLimitBytes("eth") }] as const,
+  ]);
   const routes = [...ROUTES, ...evmRoutes];
   return (pathname) => {
     for (const [prefix, target] of routes) {

@@ -19,7 +19,8 @@ const USAGE = `usage: xpub-admin <command>
   keys move --id RECORD_ID --to-account ACCOUNT_ID`;
 
 const DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/postgres";
-const API_PATHS = { BTC: "/api/v1/btc/xpub", ETH: "/api/v1/eth/xpub" } as const;
+/** A chain's xpub path: its coin in lower case (`/api/v1/btc/xpub`, `/api/v1/polygon/xpub`). */
+const apiPath = (chain: string) => `/api/v1/${chain.toLowerCase()}/xpub`;
 
 class UsageError extends Error {}
 /** A refusal the operator reads (exit 1), not a fault. */
@@ -94,7 +95,7 @@ function printMoved(record: MovedKeyRecord): void {
     `moved record ${id} (${chain}, ${addresses} addresses issued, next index ${nextIndex}) from account ${from} to account ${to}`,
   );
   console.log(
-    `# account ${from} now gets 404 for record ${id}; account ${to} lists it (GET ${API_PATHS[chain]}) and issues from index ${nextIndex} on`,
+    `# account ${from} now gets 404 for record ${id}; account ${to} lists it (GET ${apiPath(chain)}) and issues from index ${nextIndex} on`,
   );
   console.log(
     `# webhooks: the running xpub service publishes the move (key.moved); then account ${to}'s naming record ${id} in xpub_ids watch all its addresses, those issued before the move too, and account ${from}'s stop watching the ones they had only through the record (see docs/operations/admin.md, "xpub")`,

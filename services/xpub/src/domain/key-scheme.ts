@@ -27,6 +27,8 @@ export interface IssuedAddressOf {
 
 export interface KeyScheme<Key extends ParsedAccountKey = ParsedAccountKey, Issued extends IssuedAddressOf = IssuedAddressOf> {
   chain: XpubChain;
+  /** Whose addresses its keys derive: one key holds one record per kind (see migration 0007). */
+  kind: "bitcoin" | "evm";
   /** @throws XpubRejectedError with the reason the key is refused */
   parse(input: string): Key;
   derive(key: Key, index: number): Issued;
@@ -36,14 +38,24 @@ export interface KeyScheme<Key extends ParsedAccountKey = ParsedAccountKey, Issu
 export function bitcoinScheme(network: BitcoinNetwork): KeyScheme<AccountZpub & ParsedAccountKey, DerivedAddress> {
   return {
     chain: "BTC",
+    kind: "bitcoin",
     parse: (input) => ({ ...parseAccountZpub(input, network), source: input }),
     derive: deriveAddress,
   };
 }
 
-/** Ethereum: BIP44 account xpubs (m/44'/60'/account'), EIP-55 addresses. */
-export const ethereumScheme: KeyScheme<EthAccountXpub & ParsedAccountKey, DerivedEthAddress> = {
-  chain: "ETH",
-  parse: (input) => ({ ...parseEthAccountXpub(input), source: input }),
-  derive: deriveEthAddress,
-};
+/**
+ * An EVM chain: BIP44 account xpubs (m/44'/60'/account'), EIP-55 addresses. Ethereum, and each
+ * configured EVM chain with the same keys and paths (what wallets derive for every EVM chain).
+ */
+export function evmScheme(chain: XpubChain, chainName: string): KeyScheme<EthAccountXpub & ParsedAccountKey, DerivedEthAddress> {
+  return {
+    chain,
+    kind: "evm",
+    parse: (input) => ({ ...parseEthAccountXpub(input, chainName), source: input }),
+    derive: deriveEthAddress,
+  };
+}
+
+/** Ethereum's scheme. */
+export const ethereumScheme = evmScheme("ETH", "Ethereum");

@@ -1,2 +1,5 @@
-/** The chains the xpub service issues addresses for (stored in the `chain` column of its keys). */
-export type XpubChain = "BTC" | "ETH";
+/**
+ * The chains the xpub service issues addresses for, by coin (the `chain` column of its keys): BTC,
+ * ETH and each configured EVM chain of EVM_CHAINS (POLYGON, BSC, …).
+ */
+export type XpubChain = string;

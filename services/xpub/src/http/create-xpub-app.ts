@@ -1,7 +1,7 @@
 /**
  * The xpub service's HTTP app: register a key, issue the next address, list issued addresses, for
- * Bitcoin (`/api/v1/btc/xpub*`) and Ethereum (`/api/v1/eth/xpub*`). The gateway forwards both here
- * unchanged, with the caller's account id header.
+ * Bitcoin (`/api/v1/btc/xpub*`), Ethereum (`/api/v1/eth/xpub*`) and each configured EVM chain
+ * (`/api/v1/{name}/xpub*`). The gateway forwards them here unchanged, with the caller's account id header.
  */
 import { REQUEST_BODY_LIMITS } from "@chaingate/contracts";
 import { ValidationError } from "@chaingate/errors";
@@ -24,6 +24,7 @@ import {
   QUOTA_USAGE_ROUTE,
 } from "@chaingate/contracts";
 import { XpubKeyHeldError } from "./xpub-key-held-error.ts";
+import { XpubKeyOnAnotherChainError } from "./xpub-key-on-another-chain-error.ts";
 import { XpubRecordNotFoundError } from "./xpub-record-not-found-error.ts";
 
 export const XPUB_BASE_PATH = "/api/v1/btc/xpub";
@@ -31,6 +32,8 @@ export const ETH_XPUB_BASE_PATH = "/api/v1/eth/xpub";
 
 /** One chain's records behind one base path. */
 export interface XpubChainRoutes {
+  /** The records' chain (BTC, ETH, a configured EVM chain's coin). */
+  chain: string;
   basePath: string;
   repository: XpubRepository;
   /** Validates the key from the request body; throws XpubRejectedError with the reason. */
@@ -68,6 +71,7 @@ export function createXpubApp({ chains, logger, readinessChecks, degradedChecks,
         status: 409,
         body: { message: error.message, errors: { [(error as XpubKeyHeldError).field]: [error.message] } },
       }),
+      xpub_key_on_another_chain: (error) => ({ status: 409, body: { message: error.message, errors: { xpub: [error.message] } } }),
     },
   });
   for (const chain of chains) registerChainRoutes(http, chain);
@@ -79,7 +83,7 @@ export function createXpubApp({ chains, logger, readinessChecks, degradedChecks,
   return http;
 }
 
-function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, toIssued, toHistoryEntry }: XpubChainRoutes): void {
+function registerChainRoutes(http: HttpApp, { chain, basePath, repository, parseKey, toIssued, toHistoryEntry }: XpubChainRoutes): void {
   http.route("post", basePath, http.jsonBody, async (req, res) => {
     const accountId = readAccountId(req);
     const body = parseRequest(registerXpubRequestSchema, req.body);
@@ -92,6 +96,8 @@ function registerChainRoutes(http: HttpApp, { basePath, repository, parseKey, to
     }
     const registered = await repository.register(accountId, key, body.label ?? null);
     if (registered.outcome === "held_by_another_account") throw new XpubKeyHeldError("xpub");
+    if (registered.outcome === "registered_for_another_chain")
+      throw new XpubKeyOnAnotherChainError(chain, registered.chain, registered.recordId);
     if (registered.outcome === "quota_reached") {
       throw new ValidationError({
         xpub: [

@@ -47,7 +47,7 @@ async function relayBatch(trx: Transaction<XpubDatabase>, publisher: AddressIssu
   const rows = await trx
     .selectFrom("issued_addresses as a")
     .innerJoin("extended_keys as k", "k.id", "a.key_id")
-    .select(["a.key_id", "a.index", "a.address", "a.account_id", "a.created_at", "k.chain"])
+    .select(["a.key_id", "a.index", "a.address", "a.account_id", "a.created_at", "k.chain", "k.kind"])
     .where("a.published_at", "is", null)
     .orderBy("a.key_id")
     .orderBy("a.index")
@@ -60,8 +60,8 @@ async function relayBatch(trx: Transaction<XpubDatabase>, publisher: AddressIssu
       account_id: row.account_id,
       xpub_id: row.key_id,
       coin: row.chain,
-      // Ethereum webhooks match lower case (the contract says so); Bitcoin addresses as issued.
-      address: row.chain === "ETH" ? row.address.toLowerCase() : row.address,
+      // EVM webhooks match lower case (the contract says so); Bitcoin addresses as issued.
+      address: row.kind === "evm" ? row.address.toLowerCase() : row.address,
       index: row.index,
       issued_at: row.created_at.toISOString(),
     });

@@ -6,8 +6,13 @@ export interface ExtendedKeysTable {
   id: Generated<number>;
   /** The gateway's account id: every query filters on it, so accounts never see each other's keys. */
   account_id: number;
-  /** "BTC" or "ETH": every query filters on it, so a record never answers under the other chain's path. */
+  /** BTC, ETH or a configured EVM chain's coin: every query filters on it, so a record never answers under another chain's path. */
   chain: ColumnType<XpubChain, XpubChain | undefined, never>;
+  /**
+   * Generated from `chain` (migration 0007): "bitcoin" for BTC, "evm" for every other chain. One
+   * key holds one record per kind: every EVM chain derives the same addresses from it.
+   */
+  kind: ColumnType<"bitcoin" | "evm", never, never>;
   /** The key exactly as registered (a zpub for BTC, an xpub for ETH; needed to derive); never returned by the API. */
   zpub: string;
   /**

@@ -16,15 +16,18 @@ import { RECORD_COLUMNS, type XpubRepositoryContext } from "./xpub-repository/xp
 export { keyMaterialOf } from "./xpub-repository/key-material-of.ts";
 
 /** A stored key record (the row without the full key). */
-export type ExtendedKeyRow = Omit<Selectable<ExtendedKeysTable>, "zpub" | "key_material" | "duplicate_of">;
+export type ExtendedKeyRow = Omit<Selectable<ExtendedKeysTable>, "zpub" | "key_material" | "duplicate_of" | "kind">;
 
 /**
- * `held_by_another_account`: the key (per chain) belongs to the account that registered it first.
- * `quota_reached`: the account holds its quota of records (both chains together).
+ * `held_by_another_account`: the key (per kind of chain) belongs to the account that registered it first.
+ * `registered_for_another_chain`: this account holds the key on another EVM chain, whose addresses
+ * are this chain's too (two records would hand one address out twice).
+ * `quota_reached`: the account holds its quota of records (all chains together).
  */
 export type RegisterResult =
   | { outcome: "registered"; record: ExtendedKeyRow; created: boolean }
   | { outcome: "held_by_another_account" }
+  | { outcome: "registered_for_another_chain"; chain: string; recordId: number }
   | { outcome: "quota_reached"; limit: number };
 
 export type IssueResult<Issued extends IssuedAddressOf = IssuedAddressOf> =

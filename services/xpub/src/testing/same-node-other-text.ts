@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { sha256 } from "@noble/hashes/sha2";
 import { base58check } from "@scure/base";
 import { HDKey } from "@scure/bip32";
-import { ZPRV_VERSION, ZPUB_VERSION } from "../domain/extended-key-versions.ts";
+import { XPRV_VERSION, XPUB_VERSION, ZPRV_VERSION, ZPUB_VERSION } from "../domain/extended-key-versions.ts";
 
 const VERSION_OFFSET = 0;
 const PARENT_FINGERPRINT_OFFSET = 5;
@@ -15,6 +15,11 @@ const codec = base58check(sha256);
 /** A random account key at `path` (BIP84 zpub by default), never registered before. */
 export function freshAccountKey(path = "m/84'/0'/0'", versions = { private: ZPRV_VERSION, public: ZPUB_VERSION }): string {
   return HDKey.fromMasterSeed(randomBytes(32), versions).derive(path).publicExtendedKey;
+}
+
+/** A random EVM account key (BIP44 xpub at m/44'/60'/0'), never registered before. */
+export function freshEvmAccountKey(): string {
+  return freshAccountKey("m/44'/60'/0'", { private: XPRV_VERSION, public: XPUB_VERSION });
 }
 
 /** `key` with another parent fingerprint: a different string that derives the very same addresses. */

@@ -12,7 +12,8 @@ import { XpubRejectedError } from "../xpub-rejection-errors.ts";
 
 const ACCOUNT_DEPTH = 3;
 const HARDENED_OFFSET = 0x80000000;
-const EXPECTED = "Send the Ethereum account's xpub (BIP44, m/44'/60'/0'), as wallets export it.";
+/** What to send instead, in the chain's name (configured EVM chains use Ethereum's keys and paths). */
+const expectedKey = (chainName: string) => `Send the ${chainName} account's xpub (BIP44, m/44'/60'/0'), as wallets export it.`;
 
 /** A registered Ethereum account key, parsed and validated. */
 export interface EthAccountXpub {
@@ -35,9 +36,14 @@ export class EthXpubRejectedError extends XpubRejectedError {
   }
 }
 
-/** @throws EthXpubRejectedError */
-export function parseEthAccountXpub(input: string): EthAccountXpub {
-  const payload = decode(input);
+/**
+ * `chainName` names the chain in refusals: a configured EVM chain (Polygon, BNB Chain) takes the
+ * same keys (wallets derive every EVM chain's addresses on m/44'/60').
+ * @throws EthXpubRejectedError
+ */
+export function parseEthAccountXpub(input: string, chainName = "Ethereum"): EthAccountXpub {
+  const EXPECTED = expectedKey(chainName);
+  const payload = decode(input, EXPECTED);
   const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
   const version = view.getUint32(0);
   if (version !== XPUB_VERSION) {
@@ -50,7 +56,7 @@ export function parseEthAccountXpub(input: string): EthAccountXpub {
     }
     throw new EthXpubRejectedError(
       "xpub_wrong_version",
-      `The key is a ${known?.encoding ?? `key with version bytes 0x${version.toString(16)}`}; only a BIP44 account key in xpub encoding is accepted for Ethereum. ${EXPECTED}`,
+      `The key is a ${known?.encoding ?? `key with version bytes 0x${version.toString(16)}`}; only a BIP44 account key in xpub encoding is accepted for ${chainName}. ${EXPECTED}`,
     );
   }
   const depth = view.getUint8(4);
@@ -86,7 +92,7 @@ export function parseEthAccountXpub(input: string): EthAccountXpub {
   };
 }
 
-function decode(input: string): Uint8Array {
+function decode(input: string, EXPECTED: string): Uint8Array {
   const decoded = decodeExtendedKey(input);
   if (decoded.ok) return decoded.payload;
   switch (decoded.problem) {

@@ -31,6 +31,7 @@ it("turns existing records into BTC records, their addresses into published ones
     "0004-one-account-per-key",
     "0005-key-moves",
     "0006-key-move-outbox",
+    "0007-evm-chains",
   ]);
 
   expect(await query(db, sql<{ id: number; chain: string }>`select id, chain from extended_keys`)).toEqual([{ id: 100, chain: "BTC" }]);
@@ -47,8 +48,18 @@ it("turns existing records into BTC records, their addresses into published ones
     ),
   ).rejects.toThrow(/extended_keys_account_chain_key_material/);
   await expect(
-    sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'TRX', 'x', 'other', 'ab12cd34', 'x')`.execute(
+    sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (7, 'polygon', 'x', 'other', 'ab12cd34', 'x')`.execute(
       db,
     ),
-  ).rejects.toThrow(/check/);
+  ).rejects.toThrow(/extended_keys_chain_coin/);
+  // A configured EVM chain's record (0007) is of the EVM kind: the ETH record's key cannot hold a second one.
+  await expect(
+    sql`insert into extended_keys (account_id, chain, zpub, key_material, fingerprint, xpub_preview) values (8, 'POLYGON', 'xpub-new', 'material', 'ab12cd34', 'xpub…new')`.execute(
+      db,
+    ),
+  ).rejects.toThrow(/extended_keys_kind_key_material_holder/);
+  expect(await query(db, sql<{ chain: string; kind: string }>`select chain, kind from extended_keys order by chain`)).toEqual([
+    { chain: "BTC", kind: "bitcoin" },
+    { chain: "ETH", kind: "evm" },
+  ]);
 });

@@ -35,6 +35,19 @@ export function registerKey<Key extends ParsedAccountKey, Issued extends IssuedA
       const { duplicate_of: _holder, ...record } = existing;
       return { outcome: "registered", record, created: false };
     }
+    // The key's record on another chain of the same kind (another EVM chain): its addresses are this chain's.
+    const sameAddresses = await trx
+      .selectFrom("extended_keys")
+      .select(["id", "account_id", "chain"])
+      .where("kind", "=", context.scheme.kind)
+      .where("key_material", "=", keyMaterial)
+      .where("duplicate_of", "is", null)
+      .executeTakeFirst();
+    if (sameAddresses) {
+      return sameAddresses.account_id === accountId
+        ? { outcome: "registered_for_another_chain", chain: sameAddresses.chain, recordId: sameAddresses.id }
+        : { outcome: "held_by_another_account" };
+    }
     const { n } = await trx
       .selectFrom("extended_keys")
       .select((eb) => eb.fn.countAll<string>().as("n"))
@@ -52,8 +65,8 @@ export function registerKey<Key extends ParsedAccountKey, Issued extends IssuedA
         xpub_preview: key.xpubPreview,
         label,
       })
-      // The other unique index may refuse the row: another account's record of the key (per
-      // chain). A concurrent registration of the same key by another account waits for the first
+      // The other unique indexes may refuse the row: another account's record of the key (per
+      // kind of chain). A concurrent registration of the same key by another account waits for the first
       // one's commit and then does nothing, so exactly one account gets the key.
       .onConflict((conflict) => conflict.doNothing())
       .returning(RECORD_COLUMNS)

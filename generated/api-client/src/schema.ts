@@ -2238,6 +2238,8 @@ export interface components {
             confirmations: number;
             /** @description Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true. */
             include_tokens: boolean;
+            /** @description Whether every ERC-20 transfer is notified, unlisted tokens by contract address (a chaingate addition; default false, always false for BTC and TRX). */
+            all_tokens: boolean;
             /** @description Coverage heartbeats every this many blocks (a chaingate addition); null: none. */
             heartbeat_blocks: number | null;
             /** @description Coverage heartbeats every this many seconds (a chaingate addition); null: none. */
@@ -2277,6 +2279,8 @@ export interface components {
             confirmations?: number;
             /** @description ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition. */
             include_tokens?: boolean;
+            /** @description EVM chains (ETH and EVM_CHAINS): notify every ERC-20 Transfer log to or from a watched address, of any contract, listed or not (listed tokens as with `include_tokens`). An unlisted token's `currency` is its contract address (a symbol is never trusted: anyone can deploy a token named USDT), `decimals` is read once from the contract (0, amounts in raw units, when it has none). Spam tokens arrive too: credit only contracts you know. Must be false for BTC and TRX. Default false. A chaingate addition. */
+            all_tokens?: boolean;
             /**
              * @description Opt-in coverage heartbeats (a chaingate addition): every block whose height is a multiple of this, a numbered `coverage` event says that every event for blocks up to it was sent before it (lower sequence). 1 to 10000, or null (the default): none.
              * @example 10
@@ -2323,6 +2327,8 @@ export interface components {
             confirmations?: number;
             /** @description ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition. */
             include_tokens?: boolean;
+            /** @description EVM chains (ETH and EVM_CHAINS): notify every ERC-20 Transfer log to or from a watched address, of any contract, listed or not (listed tokens as with `include_tokens`). An unlisted token's `currency` is its contract address (a symbol is never trusted: anyone can deploy a token named USDT), `decimals` is read once from the contract (0, amounts in raw units, when it has none). Spam tokens arrive too: credit only contracts you know. Must be false for BTC and TRX. Default false. A chaingate addition. */
+            all_tokens?: boolean;
             /**
              * @description Opt-in coverage heartbeats (a chaingate addition): every block whose height is a multiple of this, a numbered `coverage` event says that every event for blocks up to it was sent before it (lower sequence). 1 to 10000, or null (the default): none.
              * @example 10

@@ -44,7 +44,6 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     applicationName: "chaingate-scanner",
     logger,
   });
-
   const bus = await connectBus({
     url: config.NATS_URL,
     name: "scanner",
@@ -62,8 +61,9 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
   const metrics = createServiceMetrics("scanner");
   const scannerMetrics = createScannerMetrics(metrics);
   const callTraces = trackCallTraceRefusals(config, logger, scannerMetrics);
-  const { specs, nodes, mempools, chainId, close: closeNodes } = createChainSpecs(config, scannerMetrics.nodeCalls, callTraces.report);
-  const sink = createJetStreamEventSink(bus, chainId);
+  const chains = createChainSpecs(config, scannerMetrics.nodeCalls, callTraces.report, database.db);
+  const { specs, nodes, mempools } = chains;
+  const sink = createJetStreamEventSink(bus, chains.chainId);
   const guards = createChainGuards({
     specs,
     nodes,
@@ -151,7 +151,7 @@ export async function createScannerService(config: ScannerConfig, logger: Logger
     await running;
     await watchFeedConsumer.consumer.stop();
     await bus.close();
-    await closeNodes();
+    await chains.close();
     await database.close();
   });
   return { ...served, following: () => [...held] };

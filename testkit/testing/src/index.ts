@@ -43,6 +43,7 @@ export { startAnvil, anvilBinary, AnvilRpcError, type AnvilNode, type StartAnvil
 export { deployValueRouter, type ValueRouter } from "./value-router.ts";
 export { compileTestContracts, type CompiledContract } from "./solidity.ts";
 export { deployUsdtLikeToken, usdtLikeTokenBytecode, USDT_LIKE_DECIMALS, USDT_LIKE_SUPPLY, type DeployedToken } from "./usdt-like-token.ts";
+export { deployUnlistedToken, type UnlistedToken, type UnlistedTokenKind } from "./unlisted-tokens.ts";
 export {
   startNodeFaultProxy,
   NO_FAULTS,

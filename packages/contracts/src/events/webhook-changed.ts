@@ -53,6 +53,8 @@ export const webhookChangedSchema = z.object({
   confirmations: z.number().int().positive(),
   /** ETH: also ERC-20 Transfer logs of the scanner's whitelist. Always false for BTC, true for TRX. */
   include_tokens: z.boolean(),
+  /** EVM chains: every ERC-20 Transfer log, listed or not (issue #31). Absent in messages of a registry before it: false. */
+  all_tokens: z.boolean().optional(),
   /** Also match mempool transactions (issue #29). Absent in messages of a registry before it: false. */
   pending: z.boolean().optional(),
   /** Addresses the webhook watches at `version` (the sum of its buckets' lists). */

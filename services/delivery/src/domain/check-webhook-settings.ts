@@ -2,7 +2,7 @@
  * The per-coin rules of a webhook's notification settings, checked once the coin is known (the
  * request schema has already checked the types): `confirmations` at most the chain's maximum,
  * `include_tokens` only where the chain lets a webhook choose (see TOKEN_REPORTING), and `pending`
- * only where the chain has a mempool to watch (see PENDING_EVENTS).
+ * only where the chain has a mempool to watch (see PENDING_EVENTS), `all_tokens` only on EVM chains.
  */
 import type { ChainEntry } from "@chaingate/chain-registry";
 
@@ -10,6 +10,7 @@ export interface WebhookSettingsInput {
   confirmations?: number | undefined;
   include_tokens?: boolean | undefined;
   pending?: boolean | undefined;
+  all_tokens?: boolean | undefined;
 }
 
 const TOKEN_REFUSALS: Record<"never" | "always", (coin: string) => string> = {
@@ -31,5 +32,8 @@ export function checkWebhookSettings(chain: ChainEntry, settings: WebhookSetting
   // false is always accepted: a client may PUT back what it read.
   if (settings.pending === true && !chain.pendingEvents) {
     errors.pending = [`The pending field must be false for ${coin} webhooks: Tron nodes have no public mempool.`];
+  }
+  if (settings.all_tokens === true && chain.kind !== "evm") {
+    errors.all_tokens = [`The all tokens field must be false for ${coin} webhooks: only EVM chains have ERC-20 transfers.`];
   }
 }

@@ -30,6 +30,7 @@ describe("POST /api/v1/webhooks", () => {
         heartbeat_blocks: null,
         heartbeat_seconds: null,
         pending: false,
+        all_tokens: false,
         last_sequence: 0,
         last_triggered_at: null,
         deleted_at: null,

@@ -31,6 +31,7 @@ describe("the watch feed", () => {
         version: expect.any(Number),
         confirmations: 1,
         include_tokens: false,
+        all_tokens: false,
         pending: false,
         address_count: 1,
         bucket_bits: 0,

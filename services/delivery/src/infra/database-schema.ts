@@ -43,6 +43,8 @@ export interface WebhooksTable {
   heartbeat_blocks: ColumnType<number | null, number | null | undefined, number | null>;
   /** Coverage heartbeats every this many seconds; null: none (migration 0015). */
   heartbeat_seconds: ColumnType<number | null, number | null | undefined, number | null>;
+  /** EVM chains: every ERC-20 transfer, unlisted tokens too; default false (migration 0018). */
+  all_tokens: ColumnType<boolean, boolean | undefined, boolean>;
   /** Also notify transfers seen in the mempool (`pending` events; never for TRX); default false (migration 0016). */
   pending: ColumnType<boolean, boolean | undefined, boolean>;
   /** The next clock heartbeat is due at (or after) this; null: at the next tick (migration 0015). */

@@ -1,7 +1,7 @@
 /** Turns a transfer and the index keys of its two sides into matches, one per watching webhook. */
 import type { Coin } from "@chaingate/contracts";
 import type { Match, Transfer } from "./transfer.ts";
-import { forEachWatcher, type WatchIndex } from "./watch-index.ts";
+import { forEachWatcher, type WatchIndex, type WebhookSettings } from "./watch-index.ts";
 
 export interface TransferSides {
   coin: Coin;
@@ -9,8 +9,11 @@ export interface TransferSides {
   toKey: string;
   /** Index key of the sending side; undefined when the chain has none to match (Bitcoin inputs). */
   fromKey: string | undefined;
-  /** Token transfers that reach only webhooks which opted in (Ethereum's ERC-20). */
-  optInOnly?: boolean;
+  /**
+   * Transfers only webhooks that opted in get: "tokens" a listed token's (include_tokens or
+   * all_tokens), "anyToken" an unlisted ERC-20's (all_tokens).
+   */
+  optInOnly?: "tokens" | "anyToken" | undefined;
 }
 
 /**
@@ -27,7 +30,7 @@ export function collectMatches(index: WatchIndex, sides: TransferSides, build: (
     if (seen.has(webhookId)) return;
     seen.add(webhookId);
     const settings = index.settings(webhookId);
-    if (!settings || (sides.optInOnly && !settings.includeTokens)) return;
+    if (!settings || !optedIn(settings, sides.optInOnly)) return;
     transfer ??= build();
     into.push({
       transfer,
@@ -42,4 +45,9 @@ export function collectMatches(index: WatchIndex, sides: TransferSides, build: (
     const fromKey = sides.fromKey;
     forEachWatcher(fromWatchers, (id) => add(id, fromKey, "out"));
   }
+}
+
+function optedIn(settings: WebhookSettings, optIn: TransferSides["optInOnly"]): boolean {
+  if (optIn === undefined) return true;
+  return optIn === "tokens" ? settings.includeTokens || settings.allTokens : settings.allTokens;
 }

@@ -181,3 +181,60 @@ describe("Ethereum internal transfers", () => {
     ]);
   });
 });
+
+describe("Ethereum matching, all_tokens", () => {
+  const SPAM = "0x" + "5a".repeat(20);
+  const NFT = "0x" + "77".repeat(20);
+  const transferLog = (contract: string, to: string, amount: string) => ({
+    address: contract,
+    topics: [`0x${ERC20_TRANSFER_TOPIC}`, `0x${word(BOB)}`, `0x${word(to)}`],
+    data: `0x${word(amount)}`,
+  });
+  const unlistedBlock: EthereumBlock = {
+    ...block,
+    transactions: [
+      {
+        hash: "0xunlisted",
+        from: BOB,
+        to: SPAM,
+        value: "0x0",
+        input: "0x",
+        status: "0x1",
+        logs: [
+          transferLog(SPAM, ALICE, "3e8"),
+          // An ERC-721 Transfer: the token id is the fourth topic, there is no amount.
+          { address: NFT, topics: [`0x${ERC20_TRANSFER_TOPIC}`, `0x${word(BOB)}`, `0x${word(ALICE)}`, `0x${word("7")}`], data: "0x" },
+          transferLog(TOKEN, ALICE, "f4240"),
+        ],
+      },
+    ],
+  };
+  const indexWith = (settings: { includeTokens?: boolean; allTokens?: boolean }) => {
+    const index = new WatchIndex();
+    index.apply({ webhookId: 1, coin: "ETH", addresses: [ALICE], isActive: true, deleted: false, version: 1, ...settings });
+    return index;
+  };
+
+  test("an unlisted ERC-20 is matched by contract with the decimals read; never an NFT, never without all_tokens", () => {
+    const decimals = { decimalsOf: (contract: string) => (contract === SPAM ? 3 : undefined) };
+    const matches = matchEthereumBlock(unlistedBlock, indexWith({ allTokens: true }), tokens, undefined, decimals);
+    expect(
+      matches.map((m) => [m.transfer.currency, m.transfer.tokenContract, m.transfer.amount, m.transfer.decimals, m.transfer.position]),
+    ).toEqual([
+      [SPAM, SPAM, "1", 3, 0],
+      ["USDT", TOKEN, "1", 6, 2],
+    ]);
+    expect(
+      matchEthereumBlock(unlistedBlock, indexWith({ includeTokens: true }), tokens, undefined, decimals).map((m) => m.transfer.currency),
+    ).toEqual(["USDT"]);
+  });
+
+  test("a contract without decimals is in raw units; one not read yet stops the block instead of guessing", () => {
+    const none = { decimalsOf: () => null };
+    const [match] = matchEthereumBlock(unlistedBlock, indexWith({ allTokens: true }), new Map(), undefined, none);
+    expect(match?.transfer).toMatchObject({ currency: SPAM, amount: "1000", rawAmount: "1000", decimals: 0 });
+    expect(() =>
+      matchEthereumBlock(unlistedBlock, indexWith({ allTokens: true }), new Map(), undefined, { decimalsOf: () => undefined }),
+    ).toThrow(/decimals of 0x5a5a.* not read before matching/);
+  });
+});

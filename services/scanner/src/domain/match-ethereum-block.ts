@@ -4,7 +4,8 @@
  * Beyond the spec: ether that contracts move inside a successful transaction (internal transfers,
  * from the block's call traces when the scanner traces), and for webhooks that opted in: Transfer
  * logs of the operator's ERC-20 whitelist, and failed `transfer(…)` calls to those contracts (a
- * failed call leaves no log).
+ * failed call leaves no log); with `all_tokens`, Transfer logs of every other ERC-20 contract too
+ * (its contract address as `currency`, its `decimals()` as read once: see token-decimals.ts).
  */
 import { collectMatches } from "./collect-matches.ts";
 import { BUILT_IN_CHAINS, type ChainEntry } from "@chaingate/chain-registry";
@@ -61,15 +62,31 @@ export type EthereumTokens = ReadonlyMap<string, WhitelistedToken>;
 /** The EVM chain a block is of (the registry's entry): its coin, and its native currency. */
 export type EvmChainEntry = Pick<ChainEntry<Coin>, "coin" | "native">;
 
+/**
+ * `decimals()` of unlisted ERC-20 contracts, as read once (null: the contract has none, amounts in
+ * raw units; undefined: not read yet, which `prepare` rules out for every contract a block matches).
+ */
+export interface UnlistedTokenDecimals {
+  decimalsOf(contract: string): number | null | undefined;
+}
+
+/** An ERC-20 Transfer log: three topics (an ERC-721 Transfer has four) and one 32-byte amount. */
+export function isErc20TransferLog(log: EthereumLog): boolean {
+  return log.topics.length === 3 && log.data.length === 66 && log.topics[0]!.slice(2).toLowerCase() === ERC20_TRANSFER_TOPIC;
+}
+
 export function matchEthereumBlock(
   block: EthereumBlock,
   index: WatchIndex,
   tokens: EthereumTokens,
   chain: EvmChainEntry = BUILT_IN_CHAINS.ETH,
+  unlisted?: UnlistedTokenDecimals,
 ): Match[] {
   const matches: Match[] = [];
   const { coin, native } = chain;
   if (!index.watchesAny(coin)) return matches;
+  // Every Transfer log is looked at only while a webhook of the chain wants all tokens.
+  const anyToken = unlisted !== undefined && index.wantsAllTokens(coin) ? unlisted : undefined;
   for (const tx of block.transactions) {
     const from = tx.from.toLowerCase();
     const to = tx.to?.toLowerCase() ?? null;
@@ -118,7 +135,7 @@ export function matchEthereumBlock(
       const recipient = `0x${failedCall.recipient}`;
       collectMatches(
         index,
-        { coin, toKey: recipient, fromKey: from, optInOnly: true },
+        { coin, toKey: recipient, fromKey: from, optInOnly: "tokens" },
         () => {
           const rawAmount = hexToBaseUnits(failedCall.amountHex);
           return {
@@ -142,12 +159,16 @@ export function matchEthereumBlock(
     // transfer mined again in another block keeps its identity (and continues its generations).
     for (const [logPosition, log] of (tx.logs ?? []).entries()) {
       const logToken = tokens.get(log.address.toLowerCase());
+      if (!logToken && anyToken) {
+        if (isErc20TransferLog(log)) matchUnlistedToken(coin, tx.hash, logPosition, log, anyToken, index, matches);
+        continue;
+      }
       if (!logToken || log.topics.length !== 3 || log.topics[0]!.slice(2).toLowerCase() !== ERC20_TRANSFER_TOPIC) continue;
       const logFrom = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
       const logTo = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
       collectMatches(
         index,
-        { coin, toKey: logTo, fromKey: logFrom, optInOnly: true },
+        { coin, toKey: logTo, fromKey: logFrom, optInOnly: "tokens" },
         () => {
           const rawAmount = hexToBaseUnits(log.data);
           return {
@@ -196,6 +217,46 @@ function matchInternalTransfer(
         position: frame.index,
         executionStatus: SUCCESS,
         internal: { traceAddress: frame.traceAddress },
+      };
+    },
+    into,
+  );
+}
+
+/** A Transfer log of a contract off the chain's token list, for webhooks with all_tokens. */
+function matchUnlistedToken(
+  coin: Coin,
+  txid: string,
+  position: number,
+  log: EthereumLog,
+  unlisted: UnlistedTokenDecimals,
+  index: WatchIndex,
+  into: Match[],
+): void {
+  const from = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
+  const to = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
+  collectMatches(
+    index,
+    { coin, toKey: to, fromKey: from, optInOnly: "anyToken" },
+    () => {
+      const contract = log.address.toLowerCase();
+      const decimals = unlisted.decimalsOf(contract);
+      // Never reported with a guessed scale: the block waits until the contract was read.
+      if (decimals === undefined) throw new Error(`${coin}: decimals of ${contract} not read before matching`);
+      const rawAmount = hexToBaseUnits(log.data);
+      return {
+        coin,
+        // The contract, never a symbol: anyone can deploy a token that calls itself USDT.
+        currency: contract,
+        from,
+        to,
+        amount: formatUnits(rawAmount, decimals ?? 0),
+        rawAmount,
+        decimals: decimals ?? 0,
+        tokenContract: contract,
+        txid,
+        position,
+        executionStatus: SUCCESS,
       };
     },
     into,

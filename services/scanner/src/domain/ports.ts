@@ -22,6 +22,11 @@ export interface ChainFollowerSpec<Block> {
   header(block: Block): BlockHeader;
   match(block: Block, index: WatchIndex): Match[];
   /**
+   * Reads what matching the block needs beyond the block (the decimals of unlisted tokens it pays
+   * watched addresses); throws while the node cannot answer, so the block waits and is tried again.
+   */
+  prepare?(block: Block, index: WatchIndex): Promise<void>;
+  /**
    * Fails the node over: the URL that answered last is skipped for its cool-down (a node that
    * stays behind). Returns that URL; absent for a chain with a single node.
    */

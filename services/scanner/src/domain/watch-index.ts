@@ -32,6 +32,8 @@ export interface WatchedWebhookMeta {
   includeTokens?: boolean | undefined;
   /** Also matched against the node's mempool (issue #29); absent: no. */
   pending?: boolean | undefined;
+  /** Every ERC-20 Transfer, of any contract (EVM chains, issue #31); absent: no. */
+  allTokens?: boolean | undefined;
   /** The level its addresses come in at (2^bucketBits buckets). */
   bucketBits: number;
 }
@@ -61,6 +63,8 @@ export interface WebhookSettings {
   includeTokens: boolean;
   /** Mempool events too ("pending" and its outcome). */
   pending: boolean;
+  /** Every ERC-20 transfer, unlisted tokens too (listed ones as with includeTokens). */
+  allTokens: boolean;
 }
 
 interface IndexedWebhook extends WebhookSettings {
@@ -163,6 +167,7 @@ export class WatchIndex {
       confirmations: effectiveConfirmations(meta.coin, meta.confirmations, this.maxConfirmations(meta.coin)),
       includeTokens: meta.includeTokens ?? false,
       pending: meta.pending ?? false,
+      allTokens: meta.allTokens ?? false,
       version: meta.version,
     };
     if (effect === "settings") {
@@ -359,6 +364,12 @@ export class WatchIndex {
   /** Whether any active webhook watches this chain (a block of an unwatched chain is not matched). */
   watchesAny(coin: Coin): boolean {
     return (this.byCoin[coin]?.size ?? 0) > 0;
+  }
+
+  /** Whether a webhook of `coin` has `all_tokens` on (every Transfer log is looked at only then). */
+  wantsAllTokens(coin: Coin): boolean {
+    for (const webhook of this.webhooks.values()) if (webhook.coin === coin && webhook.allTokens) return true;
+    return false;
   }
 
   /** Whether a webhook of `coin` has `pending` on (the mempool is read only then). */

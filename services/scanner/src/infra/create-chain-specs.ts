@@ -23,6 +23,9 @@ import { ethereumBlockHeader, matchEthereumBlock, type EthereumBlock, type Ether
 import { createEthereumBlockSource } from "./ethereum-block-source.ts";
 import type { ChainNode } from "../domain/chain-guard.ts";
 import { createChainIdentityCheck, IDENTITY_BY_KIND, type ChainIdentityCheck } from "./chain-identity.ts";
+import type { Kysely } from "kysely";
+import type { ScannerDatabase } from "./database-schema.ts";
+import { createTokenDecimals } from "./token-decimals.ts";
 
 /** The chains the config gives a node for (the ones this scanner follows). */
 export function chainsConfigured(config: ScannerConfig): Coin[] {
@@ -42,6 +45,8 @@ export function createChainSpecs(
   onCall?: (coin: Coin) => NodeCallObserver,
   /** The Ethereum node refuses the configured trace method (why), or traces again (null). */
   onCallTraces?: (coin: Coin, refusal: string | null) => void,
+  /** Where unlisted tokens' decimals are kept (webhooks with all_tokens); without it, EVM chains match listed tokens only. */
+  db?: Kysely<ScannerDatabase>,
 ): {
   specs: Array<ChainFollowerSpec<unknown>>;
   nodes: ChainNodes;
@@ -78,11 +83,13 @@ export function createChainSpecs(
     });
     // A node that refuses traces is said at start, not at its first block with a transaction.
     void source.probeCallTraces();
+    const unlisted = db ? createTokenDecimals({ coin: entry.coin, db, node, listed: tokens }) : undefined;
     specs.push({
       coin: entry.coin,
       source,
       header: ethereumBlockHeader,
-      match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens, entry),
+      match: (block: EthereumBlock, index: WatchIndex) => matchEthereumBlock(block, index, tokens, entry, unlisted),
+      ...(unlisted ? { prepare: (block: EthereumBlock, index: WatchIndex) => unlisted.prepare(block, index) } : {}),
       demoteNode: (reason: string) => node.demoteCurrent(reason),
     } as ChainFollowerSpec<EthereumBlock> as ChainFollowerSpec<unknown>);
   };

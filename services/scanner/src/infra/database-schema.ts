@@ -51,6 +51,8 @@ export interface WebhooksTable {
   include_tokens: boolean | null;
   /** Matched against the mempool too (issue #29). */
   pending: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Every ERC-20 Transfer, of any contract (issue #31). */
+  all_tokens: ColumnType<boolean, boolean | undefined, boolean>;
   address_count: number;
   /** The level whose buckets make up its address list. */
   bucket_bits: number;
@@ -128,9 +130,19 @@ export interface ScannerDatabase {
   watch_feed_consumer: WatchFeedConsumerTable;
   watch_watermark: WatchWatermarkTable;
   pending_rescans: PendingRescansTable;
+  token_decimals: TokenDecimalsTable;
   blocks: BlocksTable;
   matches: MatchesTable;
   reverted_transfers: RevertedTransfersTable;
   webhooks: WebhooksTable;
   webhook_buckets: WebhookBucketsTable;
+}
+
+/** `decimals()` of unlisted ERC-20 contracts, read once (migration 0008); null: the contract has none. */
+export interface TokenDecimalsTable {
+  coin: string;
+  /** Lower case. */
+  contract: string;
+  decimals: number | null;
+  read_at: ColumnType<Date, never, never>;
 }

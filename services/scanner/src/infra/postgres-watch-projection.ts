@@ -82,6 +82,7 @@ async function applyMeta(trx: Transaction<ScannerDatabase>, meta: WebhookMetaMes
     confirmations: meta.confirmations,
     include_tokens: meta.include_tokens,
     pending: meta.pending ?? false,
+    all_tokens: meta.all_tokens ?? false,
     address_count: meta.address_count,
     bucket_bits: meta.bucket_bits,
   };
@@ -193,6 +194,7 @@ function toMeta(row: Selectable<WebhooksTable>): WatchedWebhookMeta {
     confirmations: row.confirmations ?? undefined,
     includeTokens: row.include_tokens ?? undefined,
     pending: row.pending,
+    allTokens: row.all_tokens,
     bucketBits: row.bucket_bits,
   };
 }

@@ -87,6 +87,10 @@ export const includeTokensField = z.boolean({ error: "The include tokens field m
   description:
     "ETH: also notify ERC-20 Transfer logs of the whitelisted tokens (default false: native transfers only, as in v1). BTC: always false (no tokens). TRX: always true (TRC-10 and TRC-20 transfers are always reported). Sending true for BTC or false for TRX is a 422. A chaingate addition.",
 });
+export const allTokensField = z.boolean({ error: "The all tokens field must be true or false." }).openapi({
+  description:
+    "EVM chains (ETH and EVM_CHAINS): notify every ERC-20 Transfer log to or from a watched address, of any contract, listed or not (listed tokens as with `include_tokens`). An unlisted token's `currency` is its contract address (a symbol is never trusted: anyone can deploy a token named USDT), `decimals` is read once from the contract (0, amounts in raw units, when it has none). Spam tokens arrive too: credit only contracts you know. Must be false for BTC and TRX. Default false. A chaingate addition.",
+});
 export const pendingField = z.boolean({ error: "The pending field must be true or false." }).openapi({
   description:
     "Also notify transfers seen in the node's mempool before any block: a `pending` event, then exactly one outcome (`transfer` when mined, or `replaced`, `dropped`, `double_spent`). BTC and ETH; must be false for TRX (java-tron has no public mempool). Default false.",

@@ -26,6 +26,10 @@ export const webhookSchema = z
     include_tokens: z
       .boolean()
       .openapi({ description: "Whether token transfers are notified (a chaingate addition): ETH as chosen, BTC false, TRX true." }),
+    all_tokens: z.boolean().openapi({
+      description:
+        "Whether every ERC-20 transfer is notified, unlisted tokens by contract address (a chaingate addition; default false, always false for BTC and TRX).",
+    }),
     heartbeat_blocks: z
       .number()
       .int()

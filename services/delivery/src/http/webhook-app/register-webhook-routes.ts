@@ -44,6 +44,7 @@ export function registerWebhookRoutes(http: HttpApp, options: WebhookAppOptions)
       heartbeat_blocks: body.heartbeat_blocks ?? null,
       heartbeat_seconds: body.heartbeat_seconds ?? null,
       pending: body.pending ?? false,
+      all_tokens: body.all_tokens ?? false,
       addresses,
     });
     await sendWebhook(res, 201, toWebhook(record, isActive), repository.addressChunks(record.id));

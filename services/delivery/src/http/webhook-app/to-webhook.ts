@@ -21,6 +21,7 @@ export function toWebhook(record: WebhookRecord, isActive: Webhook["is_active"] 
     heartbeat_blocks: record.heartbeat_blocks,
     heartbeat_seconds: record.heartbeat_seconds,
     pending: record.pending,
+    all_tokens: record.all_tokens,
     last_sequence: Number(record.last_sequence),
     last_triggered_at: null,
     deleted_at: null,

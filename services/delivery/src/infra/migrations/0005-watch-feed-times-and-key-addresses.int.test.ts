@@ -70,6 +70,7 @@ describe("migration 0005", () => {
         "0015-clock-heartbeats",
         "0016-pending-events",
         "0017-configured-chains",
+        "0018-all-tokens",
       ]);
       const times = (await database.query<{ created_at: Date }>(`select created_at from delivery.webhook_changes`)).map((row) =>
         row.created_at.getTime(),

@@ -16,6 +16,7 @@ import * as issuedAddressIndex from "./0014-issued-address-index.ts";
 import * as clockHeartbeats from "./0015-clock-heartbeats.ts";
 import * as pendingEvents from "./0016-pending-events.ts";
 import * as configuredChains from "./0017-configured-chains.ts";
+import * as allTokens from "./0018-all-tokens.ts";
 
 /** The delivery schema's migrations, applied in name order at start-up. */
 export const deliveryMigrations: MigrationList = {
@@ -36,4 +37,5 @@ export const deliveryMigrations: MigrationList = {
   "0015-clock-heartbeats": clockHeartbeats,
   "0016-pending-events": pendingEvents,
   "0017-configured-chains": configuredChains,
+  "0018-all-tokens": allTokens,
 };

@@ -25,6 +25,8 @@ export interface NewWebhook {
   heartbeat_seconds?: number | null | undefined;
   /** Also `pending` (mempool) events; false when absent. */
   pending?: boolean | undefined;
+  /** Every ERC-20 transfer (EVM chains); false when absent. */
+  all_tokens?: boolean | undefined;
   addresses: string[];
 }
 
@@ -52,6 +54,7 @@ export async function createWebhook(context: WebhookRepositoryContext, accountId
         heartbeat_blocks: webhook.heartbeat_blocks ?? null,
         heartbeat_seconds: webhook.heartbeat_seconds ?? null,
         pending: webhook.pending ?? false,
+        all_tokens: webhook.all_tokens ?? false,
       })
       .returning("id")
       .executeTakeFirstOrThrow();

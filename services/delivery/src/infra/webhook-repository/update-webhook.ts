@@ -22,6 +22,7 @@ export interface WebhookUpdate {
   heartbeat_blocks?: number | null | undefined;
   heartbeat_seconds?: number | null | undefined;
   pending?: boolean | undefined;
+  all_tokens?: boolean | undefined;
   addresses?: string[] | undefined;
   secret?: string | undefined;
   /** With `secret`: how long the replaced secret keeps signing beside it (0: not at all). */
@@ -47,6 +48,7 @@ function columnsToSet(update: WebhookUpdate): Record<string, unknown> {
   if (update.include_tokens !== undefined) set.include_tokens = update.include_tokens;
   if (update.heartbeat_blocks !== undefined) set.heartbeat_blocks = update.heartbeat_blocks;
   if (update.pending !== undefined) set.pending = update.pending;
+  if (update.all_tokens !== undefined) set.all_tokens = update.all_tokens;
   if (update.heartbeat_seconds !== undefined) {
     set.heartbeat_seconds = update.heartbeat_seconds;
     // A new period starts at the next tick.

@@ -13,6 +13,7 @@ export interface WebhookRecord {
   heartbeat_blocks: number | null;
   heartbeat_seconds: number | null;
   pending: boolean;
+  all_tokens: boolean;
   last_sequence: number;
   failure_count: number;
   version: number;
@@ -36,6 +37,7 @@ export const WEBHOOK_RECORD_COLUMNS = [
   "heartbeat_blocks",
   "heartbeat_seconds",
   "pending",
+  "all_tokens",
   "last_sequence",
   "failure_count",
   "version",

@@ -18,6 +18,7 @@ export async function readWebhookMeta(executor: Kysely<DeliveryDatabase>, webhoo
       "confirmations",
       "include_tokens",
       "pending",
+      "all_tokens",
       "address_count",
       "bucket_bits",
     ])
@@ -35,6 +36,7 @@ export async function readWebhookMeta(executor: Kysely<DeliveryDatabase>, webhoo
     confirmations: row.confirmations,
     include_tokens: row.include_tokens,
     pending: row.pending,
+    all_tokens: row.all_tokens,
     address_count: row.address_count,
     bucket_bits: row.bucket_bits,
   };

@@ -16,6 +16,7 @@ export async function matchBlock<Block>(
   blockContext: Context,
 ): Promise<void> {
   const { chain, store } = options;
+  await chain.prepare?.(block, options.index);
   const matches = chain.match(block, options.index);
   let matched = 0;
   // Pending matches of this batch's earlier blocks (not stored yet) that this block makes deep enough.

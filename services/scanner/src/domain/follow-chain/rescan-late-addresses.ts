@@ -54,11 +54,13 @@ export async function rescanLateAddresses<Block>(
       version: 1,
       confirmations: settings.confirmations,
       includeTokens: settings.includeTokens,
+      allTokens: settings.allTokens,
     });
     let matched = 0;
     for (const { height, hash } of blocks) {
       const found = await keptBlock(height, hash);
       if (!found) continue;
+      await chain.prepare?.(found.block, only);
       const matches = chain.match(found.block, only);
       if (matches.length === 0) continue;
       const generations = await store.generations(

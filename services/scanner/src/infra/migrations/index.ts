@@ -6,6 +6,7 @@ import * as generationsAndPublishing from "./0004-generations-and-publishing.ts"
 import * as watermarkAndRescans from "./0005-watermark-and-rescans.ts";
 import * as leaseRenewals from "./0006-lease-renewals.ts";
 import * as mempoolTransfers from "./0007-mempool-transfers.ts";
+import * as allTokens from "./0008-all-tokens.ts";
 
 /** The scanner schema's migrations, applied in name order at start-up. */
 export const scannerMigrations: MigrationList = {
@@ -16,4 +17,5 @@ export const scannerMigrations: MigrationList = {
   "0005-watermark-and-rescans": watermarkAndRescans,
   "0006-lease-renewals": leaseRenewals,
   "0007-mempool-transfers": mempoolTransfers,
+  "0008-all-tokens": allTokens,
 };

@@ -53,7 +53,7 @@ const hex = (n: number | bigint) => `0x${n.toString(16)}`;
 const word = (n: number, width = 64) => n.toString(16).padStart(width, "0");
 const blockHash = (height: number) => `0x${word(height)}`;
 
-interface BlockTexts {
+export interface BlockTexts {
   block: string;
   receipts: string;
   /** callTracer's answer. */
@@ -189,6 +189,23 @@ export function blockTexts(height: number, watchedEvery: number): BlockTexts {
     traces: JSON.stringify(traces),
     valueTraces: JSON.stringify(traces.map(valueTracerAnswer)),
   };
+}
+
+/** Internal payments to a payee of its own per transaction: two from the contract, two through the relay (the reverted call pays a fixed address). */
+const PAYEES_PER_TRANSACTION = 4;
+
+/**
+ * The numbers `i` of the watched addresses (`ethereumAddress(i)`) that `blockTexts(height,
+ * watchedEvery)` pays, once each, from inside contracts and never under a reverted call: what the
+ * matcher must find in that block when they are watched (and tracing is on).
+ */
+export function watchedPayees(height: number, watchedEvery: number): number[] {
+  if (watchedEvery <= 0) return [];
+  const first = height * TRANSACTIONS * FRAMES_PER_TRANSACTION + 1;
+  const payees = [];
+  for (let payment = first; payment < first + TRANSACTIONS * PAYEES_PER_TRANSACTION; payment++)
+    if (payment % watchedEvery === 0) payees.push(payment / watchedEvery);
+  return payees;
 }
 
 /** What VALUE_FRAME_TRACER answers for a transaction: its value frames as lists, reverted subtrees left out. */

@@ -10,6 +10,8 @@
  * Postgres and NATS: match, publish, store the cursor, publish block.processed; target >= 200/s).
  * The Ethereum follower with call tracing off, with callTracer and with chaingate's own tracer
  * (ethereum-tracing.ts; target: the own tracer at most 2x, both tracers finding the same transfers).
+ * Then ETH alone against ETH, POLYGON and BSC followed at once by one process (evm-chains.ts: blocks
+ * per second per chain, RSS per extra chain).
  */
 import type { Coin } from "@chaingate/contracts";
 import { createTestDatabase } from "@chaingate/testing";
@@ -26,6 +28,7 @@ import { openScannerState } from "@chaingate/scanner/testing";
 import { benchFollowerOptions } from "./bench-follower-options.ts";
 import { heapUsed } from "../support/heap-used.ts";
 import { ethereumTracingThroughput, TARGET_TRACING_COST, type FollowFigures } from "./ethereum-tracing.ts";
+import { benchEvmChains } from "./evm-chains.ts";
 import { bitcoinAddress, bitcoinBlock, ethereumAddress, ethereumBlock, TRON_TOKENS, tronBlock, tronBody } from "./synthetic-blocks.ts";
 
 const SMALL = 1_000;
@@ -286,5 +289,6 @@ export async function benchScannerMatching(): Promise<boolean> {
     `  start-up of an empty replica: ${LARGE.toLocaleString("en")} watched addresses loaded from the Postgres projection in ${loadSeconds.toFixed(1)} s`,
   );
   for (const [name, ok] of Object.entries(checks)) if (!ok) console.log(`  MISSED: ${name}`);
-  return Object.values(checks).every(Boolean);
+  const evmChains = await benchEvmChains();
+  return Object.values(checks).every(Boolean) && evmChains;
 }

@@ -34,6 +34,17 @@ describe("following a chain", () => {
     expect(blocks[1]).toMatchObject({ height: 2, hash: "a2", parent_hash: "a1", matched_count: 2, tx_count: 1 });
   });
 
+  test("a chain that is not built in must be given its reorg window: refused at start, not retried at every commit", async () => {
+    const { mine, spec } = fakeChain();
+    mine();
+    const { sink } = recordingSink();
+    const options = { index: new WatchIndex(), watchFeed: fixedWatchFeed(), store: createMemoryFollowerStore(), sink };
+    const signal = AbortSignal.timeout(5_000);
+    await expect(followChain({ ...options, chain: { ...spec, coin: "POLYGON" }, signal, logger: silentLogger })).rejects.toThrow(
+      /POLYGON: followChain needs reorgWindow/,
+    );
+  });
+
   test("an N-confirmation webhook is notified once the block is N deep, with its depth", async () => {
     const { mine, spec } = fakeChain();
     mine();

@@ -30,7 +30,7 @@
  */
 import { backoffDelayMs, createWakeableSleep, type BackoffSchedule } from "@chaingate/backoff";
 import { BlockNotReadyError, NodeBehindError, ReorgTooDeepError } from "./scanner-errors.ts";
-import { DEFAULT_POLL_INTERVAL_MS, type FollowChainOptions } from "./follow-chain/follow-chain-options.ts";
+import { DEFAULT_POLL_INTERVAL_MS, reorgWindowOf, type FollowChainOptions } from "./follow-chain/follow-chain-options.ts";
 import type { FollowState } from "./follow-chain/follow-state.ts";
 import { followPass } from "./follow-chain/follow-pass.ts";
 import { nodeBehind } from "./follow-chain/node-behind.ts";
@@ -55,6 +55,7 @@ export async function followChain<Block>(options: FollowChainOptions<Block>): Pr
   const wake = options.wake ?? createWakeableSleep();
   /** Rechecks done since the last announcement; all done (none due) until one arrives. */
   let rechecks: number = RECHECK_AFTER_ANNOUNCEMENT_MS.length;
+  reorgWindowOf(options);
   await store.begin(coin);
   while (!signal.aborted) {
     try {

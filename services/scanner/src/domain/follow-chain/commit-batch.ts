@@ -1,8 +1,7 @@
 import { context } from "@opentelemetry/api";
-import { builtInChainSettings } from "../chain-settings.ts";
 import type { ProcessedBlock } from "../ports.ts";
 import type { Batch } from "./block-batch.ts";
-import type { FollowChainOptions } from "./follow-chain-options.ts";
+import { reorgWindowOf, type FollowChainOptions } from "./follow-chain-options.ts";
 
 /**
  * Publishes the batch's transfers (recorded first), stores its blocks and matches (the cursor moves
@@ -48,7 +47,7 @@ async function storeBatch<Block>(options: FollowChainOptions<Block>, batch: Batc
     );
   }
   // A configured chain's window always comes with the options (its registry entry's, or its setting).
-  const window = options.reorgWindow ?? builtInChainSettings(coin)!.reorgWindow;
+  const window = reorgWindowOf(options);
   const last = batch.headers[batch.headers.length - 1]!;
   await store.commitBlocks(
     coin,

@@ -1,5 +1,6 @@
 /** What a chain's follower is given (`followChain`), and the defaults of its tunables. */
 import type { WakeableSleep } from "@chaingate/backoff";
+import { builtInChainSettings } from "../chain-settings.ts";
 import type { ChainFollowerSpec, EventSink, FollowerLogger, FollowerStore, WatchFeed } from "../ports.ts";
 import type { SerialLock } from "../serial-lock.ts";
 import type { BlockHeader } from "../transfer.ts";
@@ -33,7 +34,7 @@ export interface FollowChainOptions<Block> {
   wake?: WakeableSleep;
   /** Held while a batch's transfers are published and stored: the chain's mempool watcher takes turns with it (serial-lock.ts). */
   commitLock?: SerialLock;
-  /** Blocks kept for reorgs; default the chain's documented window. */
+  /** Blocks kept for reorgs; default a built-in chain's documented window (a configured chain must give its own). */
   reorgWindow?: number;
   /** Where a follower without a cursor starts; default the node's tip (no history is replayed). */
   startHeight?: number;
@@ -49,4 +50,16 @@ export interface FollowChainOptions<Block> {
   onBlock?: (block: BlockHeader, matched: number, tipHeight: number) => void;
   /** Called after a reorg was rewound: how many processed blocks left the best chain, how many notified transfers were reverted. */
   onReorg?: (reorg: { forkHeight: number; depth: number; reverted: number }) => void;
+}
+
+/**
+ * The follower's reorg window: the one given, or a built-in chain's. A configured EVM chain without
+ * one is refused when its follower starts, not at its first commit (where the failure would be
+ * retried for ever).
+ */
+export function reorgWindowOf(options: Pick<FollowChainOptions<unknown>, "reorgWindow" | "chain">): number {
+  const window = options.reorgWindow ?? builtInChainSettings(options.chain.coin)?.reorgWindow;
+  if (window === undefined)
+    throw new Error(`${options.chain.coin}: followChain needs reorgWindow (the chain registry entry's) for a chain that is not built in`);
+  return window;
 }

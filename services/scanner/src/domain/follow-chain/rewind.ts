@@ -1,7 +1,6 @@
-import { builtInChainSettings } from "../chain-settings.ts";
 import type { Cursor } from "../ports.ts";
 import { NodeBehindError, ReorgTooDeepError } from "../scanner-errors.ts";
-import type { FollowChainOptions } from "./follow-chain-options.ts";
+import { reorgWindowOf, type FollowChainOptions } from "./follow-chain-options.ts";
 import { publishReverts } from "./publish-reverts.ts";
 
 /** Walks back to the newest block the node still has, reverts what was notified above it. */
@@ -9,7 +8,7 @@ export async function rewind<Block>(options: FollowChainOptions<Block>, cursor: 
   const { chain, store, sink, logger } = options;
   const coin = chain.coin;
   // A configured chain's window always comes with the options (its registry entry's, or its setting).
-  const window = options.reorgWindow ?? builtInChainSettings(coin)!.reorgWindow;
+  const window = reorgWindowOf(options);
   let height = cursor.height;
   for (;;) {
     const stored = await store.hashAt(coin, height);

@@ -48,7 +48,16 @@ const it = scannerTest.extend<Chains & { scanner: ScannerService }>({
         EVM_CHAINS: JSON.stringify([
           { name: "polygon", rpc_urls: [polygon.url] },
           { name: "bsc", rpc_urls: [bsc.url] },
-          { name: "devnet", chain_id: 31338, symbol: "DEV", rpc_urls: [devnet.url], confirmations: { max: 10 }, reorg_window: 20 },
+          // Its own trace mode: off, while Ethereum and the other chains trace (ETH_TRACE_MODE's default).
+          {
+            name: "devnet",
+            chain_id: 31338,
+            symbol: "DEV",
+            rpc_urls: [devnet.url],
+            confirmations: { max: 10 },
+            reorg_window: 20,
+            trace_mode: "off",
+          },
           // A node of another chain given for a chain: refused, never followed.
           { name: "base", rpc_urls: [polygon.url] },
         ]),
@@ -136,6 +145,23 @@ describe("EVM chains of EVM_CHAINS, each on its own Anvil", () => {
         raw_amount: "7",
       }),
     ]);
+  });
+
+  it("a chain's own trace_mode: DEVNET (off) sees the plain payment and not the forwarded one; Polygon traces", async ({
+    devnet,
+    database,
+    recorder,
+  }) => {
+    const router = await deployValueRouter(devnet);
+    const [forwardedTo, paidDirectly] = [Wallet.createRandom().address, Wallet.createRandom().address];
+    await recorder.publishWebhook({ webhook_id: 36, coin: "DEVNET", addresses: [forwardedTo, paidDirectly] });
+    await waitForWebhookStored(database.connectionString, 36);
+    const forwarded = await router.forward(forwardedTo, 7n);
+    const direct = await devnet.rpc<string>("eth_sendTransaction", [{ from: devnet.accounts[1]!.address, to: paidDirectly, value: "0x5" }]);
+    await processedOn(recorder, "DEVNET", await tip(devnet));
+    await recorder.waitFor("the plain payment", () => recorder.transfers.some((t) => t.txid === direct));
+    expect(recorder.transfers.filter((t) => t.txid === forwarded)).toEqual([]);
+    expect(BigInt(await devnet.rpc<string>("eth_getBalance", [forwardedTo, "latest"]))).toBe(7n);
   });
 
   it("a deposit whose BNB Chain block leaves the best chain is reverted on BSC alone", async ({ bsc, database, recorder }) => {

@@ -29,6 +29,7 @@ describe("EVM_CHAINS", () => {
       },
       rpcUrls: ["https://polygon.example/rpc"],
       wsUrl: undefined,
+      traceMode: undefined,
       tokens: [
         { symbol: "USDT", contract: "0xc2132d05d31c914a87c6611c10748aeb04b58e8f", decimals: 6 },
         { symbol: "USDC", contract: "0x3c499c542cef5e3811e1192ce70d8cc03d5c3359", decimals: 6 },
@@ -64,6 +65,12 @@ describe("EVM_CHAINS", () => {
     expect(tuned!.entry).toMatchObject({ blockSeconds: 5, confirmations: { default: 3, max: 20 }, reorgWindow: 40 });
     expect(tuned!.wsUrl).toBe("wss://gnosis.example/ws");
     expect(tuned!.tokens).toEqual([{ contract: "0x" + "ab".repeat(20), symbol: "USDC", decimals: 6 }]);
+  });
+
+  test("a chain may trace its own way (its nodes may offer another method than Ethereum's); unset, the scanner's ETH_TRACE_MODE", () => {
+    const [arbitrum, base] = chainsOf([{ name: "arbitrum", trace_mode: "parity" }, { name: "base" }]);
+    expect([arbitrum!.traceMode, base!.traceMode]).toEqual(["parity", undefined]);
+    expect(parse([{ name: "base", trace_mode: "callTracer" }])).toMatchObject({ ok: false });
   });
 
   test("unset or empty: no chain beside Ethereum", () => {

@@ -15,6 +15,10 @@ import { WELL_KNOWN_EVM_CHAINS } from "./well-known-evm-chains.ts";
 /** The largest reorg window a chain may keep (blocks; 30 minutes of Arbitrum, a day and a half of Bitcoin). */
 export const MAX_REORG_WINDOW = 10_000;
 
+/** How the scanner reads a chain's internal transfers (the scanner's ETH_TRACE_MODE values: see its config). */
+export const EVM_TRACE_MODES = ["debug", "js", "parity", "off"] as const;
+export type EvmTraceMode = (typeof EVM_TRACE_MODES)[number];
+
 /** A configured EVM chain: its registry entry, and what the services that read its nodes need. */
 export interface ConfiguredEvmChain {
   entry: ChainEntry;
@@ -24,6 +28,8 @@ export interface ConfiguredEvmChain {
   wsUrl: string | undefined;
   /** The ERC-20 tokens whose Transfer logs are notified to webhooks with include_tokens. */
   tokens: Erc20Token[];
+  /** Its own call-trace method (its nodes may not offer Ethereum's); undefined: ETH_TRACE_MODE. */
+  traceMode: EvmTraceMode | undefined;
 }
 
 /** Path segments under /api/v1 that are not chains, and the built-in chains' own. */
@@ -53,6 +59,7 @@ const chainSchema = z.strictObject({
   rpc_urls: z.array(z.url({ protocol: /^https?$/ })).default([]),
   ws_url: z.url({ protocol: /^wss?$/ }).optional(),
   tokens: z.array(tokenSchema).optional(),
+  trace_mode: z.enum(EVM_TRACE_MODES).optional(),
 });
 
 type ChainSetting = z.output<typeof chainSchema>;
@@ -93,6 +100,7 @@ function configuredChain(setting: ChainSetting): ConfiguredEvmChain | string {
     rpcUrls: setting.rpc_urls,
     wsUrl: setting.ws_url,
     tokens,
+    traceMode: setting.trace_mode,
   };
 }
 
@@ -134,5 +142,5 @@ export const evmChainsSetting = () =>
       return z.NEVER;
     })
     .describe(
-      'EVM chains beside Ethereum, as a JSON array: `[{"name": "polygon", "rpc_urls": ["https://…"]}]`. A well-known name (polygon, bsc, arbitrum, base, optimism, avalanche) needs only its node URLs; any other also `chain_id` and `symbol`. Optional: `ws_url`, `tokens` ([{contract, symbol, decimals}]), `confirmations` ({default, max}), `reorg_window`, `block_seconds`, `decimals`. Each is served under `/api/v1/{name}` and named `coin` = the name in capitals. See docs/chains.md.',
+      'EVM chains beside Ethereum, as a JSON array: `[{"name": "polygon", "rpc_urls": ["https://…"]}]`. A well-known name (polygon, bsc, arbitrum, base, optimism, avalanche) needs only its node URLs; any other also `chain_id` and `symbol`. Optional: `ws_url`, `tokens` ([{contract, symbol, decimals}]), `confirmations` ({default, max}), `reorg_window`, `block_seconds`, `decimals`, `trace_mode` (debug, js, parity or off: ETH_TRACE_MODE for this chain alone). Each is served under `/api/v1/{name}` and named `coin` = the name in capitals. See docs/chains.md.',
     );

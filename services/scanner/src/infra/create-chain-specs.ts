@@ -1,7 +1,7 @@
 /**
  * The chains the config names, each as its node adapter plus its matcher: Bitcoin, Ethereum, Tron,
  * and every EVM chain of EVM_CHAINS that has node URLs, followed as Ethereum is (its own node
- * client, tokens, mempool and reorg window; ETH_TRACE_MODE for all).
+ * client, tokens, mempool and reorg window; its own trace_mode, or ETH_TRACE_MODE).
  */
 import { bitcoinNodeAuth } from "@chaingate/bitcoin";
 import { bitcoin, createNodeClient, ethereum, evmChain, tron, type NodeCallObserver, type NodeClient } from "@chaingate/node-client";
@@ -71,14 +71,14 @@ export function createChainSpecs(
     clients.push(node);
     nodes[coin] = checks.get(coin)!.node(node);
   };
-  const addEvmChain = (entry: ChainEntry, node: NodeClient, erc20: readonly Erc20Token[]) => {
+  const addEvmChain = (entry: ChainEntry, node: NodeClient, erc20: readonly Erc20Token[], traceMode = config.ETH_TRACE_MODE) => {
     keep(entry.coin, node);
     const tokens: EthereumTokens = new Map(
       erc20.map(({ contract, symbol, decimals }) => [contract, { contract, displayContract: contract, symbol, decimals }]),
     );
     mempools[entry.coin] = createEthereumMempoolSource(node, tokens, entry) as MempoolSource<unknown>;
     const source = createEthereumBlockSource(node, {
-      traceMode: config.ETH_TRACE_MODE,
+      traceMode,
       ...(onCallTraces ? { onCallTraces: (refusal: string | null) => onCallTraces(entry.coin, refusal) } : {}),
     });
     // A node that refuses traces is said at start, not at its first block with a transaction.
@@ -119,10 +119,11 @@ export function createChainSpecs(
       config.ETH_TOKENS,
     );
   }
-  for (const { entry, rpcUrls, tokens } of config.EVM_CHAINS) {
+  for (const { entry, rpcUrls, tokens, traceMode } of config.EVM_CHAINS) {
     if (!rpcUrls.length) continue;
     const chain = evmChain(entry.prefix, entry.name);
-    addEvmChain(entry, createNodeClient({ chain, urls: rpcUrls, timeoutMs: config.NODE_TIMEOUT_MS, ...watched(entry) }), tokens);
+    const node = createNodeClient({ chain, urls: rpcUrls, timeoutMs: config.NODE_TIMEOUT_MS, ...watched(entry) });
+    addEvmChain(entry, node, tokens, traceMode);
   }
   if (config.TRON_NODE_URL?.length) {
     const node = createNodeClient({

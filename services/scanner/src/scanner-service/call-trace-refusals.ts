@@ -23,9 +23,11 @@ export function trackCallTraceRefusals(config: ScannerConfig, logger: Logger, sc
         return;
       }
       refused.set(coin, refusal);
+      const own = config.EVM_CHAINS.find((chain) => chain.entry.coin === coin)?.traceMode;
+      const setting = own === undefined ? "ETH_TRACE_MODE" : `EVM_CHAINS ${coin.toLowerCase()}.trace_mode`;
       logger.error(
-        { coin, reason: refusal, setting: "ETH_TRACE_MODE", mode: config.ETH_TRACE_MODE },
-        "the node refuses call traces: blocks wait (internal transfers would be missed); enable the method on the node, pick the other ETH_TRACE_MODE, or set it to off to follow without internal transfers",
+        { coin, reason: refusal, setting, mode: own ?? config.ETH_TRACE_MODE },
+        `the node refuses call traces: blocks wait (internal transfers would be missed); enable the method on the node, pick another ${setting}, or set it to off to follow without internal transfers`,
       );
     },
   };

@@ -78,6 +78,7 @@ export function createChainSpecs(
     );
     mempools[entry.coin] = createEthereumMempoolSource(node, tokens, entry) as MempoolSource<unknown>;
     const source = createEthereumBlockSource(node, {
+      coin: entry.coin,
       traceMode,
       ...(onCallTraces ? { onCallTraces: (refusal: string | null) => onCallTraces(entry.coin, refusal) } : {}),
     });

@@ -65,6 +65,13 @@ describe("an Ethereum block is returned only with one receipt per transaction, o
     });
   });
 
+  test("a configured chain's block not ready is named by its own coin (a POLYGON operator's log says POLYGON)", async () => {
+    const error = await createEthereumBlockSource(byReceiptsOf([]), { coin: "POLYGON" })
+      .blockAt(7)
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ details: { coin: "POLYGON", height: 7 }, message: expect.stringMatching(/^POLYGON: /) });
+  });
+
   test("per-transaction fallback (no eth_getBlockReceipts): a null receipt is not ready; complete receipts give the block", async () => {
     let ready = false;
     const node = scriptedNode({

@@ -16,6 +16,7 @@
  * `onCallTraces` (log, metric, `/readyz` degraded) and waited for the same way, until it traces or
  * the operator turns tracing off.
  */
+import type { Coin } from "@chaingate/contracts";
 import type { NodeClient } from "@chaingate/node-client";
 import type { EthereumBlock } from "../domain/match-ethereum-block.ts";
 import type { BlockSource } from "../domain/ports.ts";
@@ -25,6 +26,8 @@ import type { EthereumTraceMode } from "./ethereum-block-source/ethereum-trace-m
 import { probeCallTraces } from "./ethereum-block-source/probe-call-traces.ts";
 
 export interface EthereumBlockSourceOptions {
+  /** The chain's coin, as its errors name it; default ETH. */
+  coin?: Coin;
   /** Default "off" (the config's default is "debug"; tests of receipts alone pass nothing). */
   traceMode?: EthereumTraceMode;
   /** The node refuses the trace method (why), or traces again (null); called on each change. */
@@ -41,6 +44,7 @@ export interface EthereumBlockSource extends BlockSource<EthereumBlock> {
 
 export function createEthereumBlockSource(node: NodeClient, options: EthereumBlockSourceOptions = {}): EthereumBlockSource {
   const context: EthereumSourceContext = {
+    coin: options.coin ?? "ETH",
     node,
     traceMode: options.traceMode ?? "off",
     blockReceipts: true,

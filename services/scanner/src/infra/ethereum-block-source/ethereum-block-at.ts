@@ -14,7 +14,7 @@ export async function ethereumBlockAt(context: EthereumSourceContext, height: nu
   const { node, traceMode } = context;
   const answer = await node.call<EthereumBlock | null>("eth_getBlockByNumber", [quantity(height), true]);
   if (!answer) return null;
-  const notReady = (reason: string) => new BlockNotReadyError("ETH", height, reason);
+  const notReady = (reason: string) => new BlockNotReadyError(context.coin, height, reason);
   if (!Array.isArray(answer.transactions)) throw notReady("eth_getBlockByNumber answered a block without its transactions");
   // Only what the matcher reads is kept, and the node's full objects (signatures, blooms, the
   // trace tree) are let go as soon as they are read: a traced block's answers arrive one after

@@ -1,9 +1,12 @@
+import type { Coin } from "@chaingate/contracts";
 import type { NodeClient } from "@chaingate/node-client";
 import type { BlockNotReadyError } from "../../domain/scanner-errors.ts";
 import type { EthereumTraceMode } from "./ethereum-trace-mode.ts";
 
 /** What the Ethereum block source's operations share: the node, the trace mode, and what was learnt of the node. */
 export interface EthereumSourceContext {
+  /** The chain's coin, as its errors name it (ETH, or a configured EVM chain's). */
+  coin: Coin;
   node: NodeClient;
   traceMode: EthereumTraceMode;
   /** Whether `eth_getBlockReceipts` is tried; false once the node turned out not to have it. */

@@ -13,7 +13,7 @@ export async function probeCallTraces(context: EthereumSourceContext): Promise<v
   try {
     const block = await node.call<{ hash: string; number: string } | null>("eth_getBlockByNumber", ["latest", false]);
     if (!block) return;
-    const notReady = (reason: string) => new BlockNotReadyError("ETH", Number(block.number), reason);
+    const notReady = (reason: string) => new BlockNotReadyError(context.coin, Number(block.number), reason);
     await (traceMode === "parity"
       ? fetchCallTraces(context, "trace_block", [block.number], notReady)
       : fetchCallTraces(context, "debug_traceBlockByHash", [block.hash, debugTraceOptions(traceMode)], notReady));

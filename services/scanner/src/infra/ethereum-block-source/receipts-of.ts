@@ -40,7 +40,7 @@ export async function receiptsOf(
   height: number,
 ): Promise<Array<Pick<EthereumTransaction, "status" | "logs">>> {
   if (block.transactions.length === 0) return [];
-  const notReady = (reason: string) => new BlockNotReadyError("ETH", height, reason);
+  const notReady = (reason: string) => new BlockNotReadyError(context.coin, height, reason);
   const receipts = await fetchReceipts(context, block, notReady);
   if (receipts.length !== block.transactions.length)
     throw notReady(`${receipts.length} receipts for ${block.transactions.length} transactions`);

@@ -15,6 +15,7 @@ export async function editAddressesAndSettings(page: Page): Promise<void> {
   await page.getByLabel("Heartbeat every T seconds (empty: none)").fill("300");
   await page.getByLabel("Active (notifications are sent)").uncheck();
   await page.getByLabel(/^Pending events/).check();
+  await page.getByLabel(/^Every ERC-20 token/).check();
   await page.getByRole("button", { name: "Save settings" }).click();
   await page.getByText("Settings saved.").waitFor();
   await page.reload();
@@ -23,4 +24,5 @@ export async function editAddressesAndSettings(page: Page): Promise<void> {
   expect(await page.getByLabel("Heartbeat every N blocks (empty: none)").inputValue()).toBe("");
   expect(await page.getByLabel("Active (notifications are sent)").isChecked()).toBe(false);
   expect(await page.getByLabel(/^Pending events/).isChecked()).toBe(true);
+  expect(await page.getByLabel(/^Every ERC-20 token/).isChecked()).toBe(true);
 }

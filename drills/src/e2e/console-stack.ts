@@ -89,7 +89,7 @@ export async function startConsoleStack(database: TestDatabase, bus: TestBus): P
       DELIVERY_RETRY_SCALE: "0.0001",
       EVM_CHAINS: CONSOLE_EVM_CHAINS,
     });
-    xpub = await startTestXpub(database.connectionString);
+    xpub = await startTestXpub(database.connectionString, { EVM_CHAINS: CONSOLE_EVM_CHAINS });
     stack.gateway = await startTestGateway(
       {
         DELIVERY_URL: delivery.url,

@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { verifyChaingateSignature } from "@chaingate/delivery/examples/verify-spec-signature";
-import { BIP84_VECTORS as vectors } from "@chaingate/xpub/testing";
+import { BIP84_VECTORS as vectors, freshEvmAccountKey } from "@chaingate/xpub/testing";
 import type { Page } from "playwright-core";
 import { describe, expect } from "vitest";
 import {
@@ -236,6 +236,14 @@ describe("the console on a desktop (1280 px)", () => {
     await eventually(() => page.getByRole("table", { name: /^Issued addresses/ }).textContent()).toContain(first);
     expect(await page.getByRole("table", { name: /^Registered Bitcoin keys/ }).textContent()).toContain("treasury");
     await shoot(page, "05-watch-only-keys");
+    // A configured EVM chain (EVM_CHAINS) has keys of its own, Ethereum's kind.
+    await page.getByRole("tab", { name: "POLYGON" }).click();
+    await page.getByLabel(/^Extended public key \(BIP44/).fill(freshEvmAccountKey());
+    await page.getByRole("button", { name: "Register key" }).click();
+    await page.getByRole("heading", { name: /^Addresses of key/ }).waitFor();
+    await page.getByRole("button", { name: "Issue next address" }).click();
+    await eventually(() => page.getByRole("table", { name: /^Issued addresses/ }).textContent()).toMatch(/0x[0-9a-fA-F]{40}/);
+    expect(await page.getByRole("table", { name: /^Registered POLYGON keys/ }).isVisible()).toBe(true);
   });
 
   it(

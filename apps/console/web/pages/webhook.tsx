@@ -138,8 +138,11 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
   const [heartbeatBlocks, setHeartbeatBlocks] = useState(String(webhook.heartbeat_blocks ?? ""));
   const [heartbeatSeconds, setHeartbeatSeconds] = useState(String(webhook.heartbeat_seconds ?? ""));
   const [pending, setPending] = useState(Boolean(webhook.pending));
+  const [allTokens, setAllTokens] = useState(Boolean(webhook.all_tokens));
   // Tron nodes have no public mempool: the registry refuses `pending` there.
   const mempool = webhook.coin !== "TRX";
+  // Every chain but Bitcoin and Tron is an EVM chain (Ethereum, EVM_CHAINS): only these have ERC-20 logs.
+  const erc20 = webhook.coin !== "TRX" && webhook.coin !== "BTC";
   useEffect(() => {
     setUrl(webhook.webhook_url);
     setActive(Boolean(webhook.is_active));
@@ -147,6 +150,7 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
     setHeartbeatBlocks(String(webhook.heartbeat_blocks ?? ""));
     setHeartbeatSeconds(String(webhook.heartbeat_seconds ?? ""));
     setPending(Boolean(webhook.pending));
+    setAllTokens(Boolean(webhook.all_tokens));
   }, [webhook]);
   // An empty heartbeat field turns that heartbeat off.
   const orNull = (text: string) => (text.trim() === "" ? null : Number(text));
@@ -162,6 +166,7 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
           heartbeat_blocks: orNull(heartbeatBlocks),
           heartbeat_seconds: orNull(heartbeatSeconds),
           ...(mempool ? { pending } : {}),
+          ...(erc20 ? { all_tokens: allTokens } : {}),
         });
       }}
     >
@@ -194,6 +199,14 @@ function SettingsForm({ webhook, onSave }: { webhook: Webhook; onSave(body: Sche
         <div class="field checkbox">
           <input id="edit-pending" type="checkbox" checked={pending} onChange={(e) => setPending(e.currentTarget.checked)} />
           <label for="edit-pending">Pending events (payments seen in the mempool, before their block)</label>
+        </div>
+      )}
+      {erc20 && (
+        <div class="field checkbox">
+          <input id="edit-all-tokens" type="checkbox" checked={allTokens} onChange={(e) => setAllTokens(e.currentTarget.checked)} />
+          <label for="edit-all-tokens">
+            Every ERC-20 token, listed or not (an unlisted token is named by its contract: spam tokens arrive too)
+          </label>
         </div>
       )}
       <div class="field checkbox">

@@ -7,26 +7,38 @@ import { formatTime } from "../format.ts";
 import { useLoad } from "../use-load.ts";
 import { Pager } from "../components/pager.tsx";
 
-type Chain = "btc" | "eth";
-const CHAINS: Record<Chain, { title: string; keyHint: string }> = {
+/** A chain's API prefix: `btc`, `eth`, or a configured EVM chain's name (`polygon`). */
+type Chain = string;
+interface ChainKeysOf {
+  title: string;
+  keyHint: string;
+}
+const EVM_KEY_HINT = "BIP44 account key (m/44'/60'/account') in xpub form";
+/** Until the deployment's chains are read (GET /api/v1/chains): the built-in chains with keys. */
+const BUILT_IN: Record<Chain, ChainKeysOf> = {
   btc: { title: "Bitcoin", keyHint: "BIP84 account key (m/84'/0'/account') in zpub form" },
-  eth: { title: "Ethereum", keyHint: "BIP44 account key (m/44'/60'/account') in xpub form" },
+  eth: { title: "Ethereum", keyHint: EVM_KEY_HINT },
 };
 const RECORDS_PER_PAGE = 50;
 const ADDRESSES_PER_PAGE = 20;
 
-// The two chains' paths answer the same shapes; the client is typed per path, so one is named here.
+// Every chain's paths answer the same shapes; the client is typed per path, so one is named here.
 const xpubPath = (chain: Chain) => `/api/v1/${chain}/xpub` as "/api/v1/btc/xpub";
 const issuePath = (chain: Chain) => `/api/v1/${chain}/xpub/{id}/address` as "/api/v1/btc/xpub/{id}/address";
 const historyPath = (chain: Chain) => `/api/v1/${chain}/xpub/{id}/addresses` as "/api/v1/btc/xpub/{id}/addresses";
 
 export function XpubsPage() {
   const [chain, setChain] = useState<Chain>("btc");
+  // Bitcoin, Ethereum, and each configured EVM chain (EVM_CHAINS), whose keys are Ethereum's.
+  const served = useLoad(() => unwrap(api.GET("/api/v1/chains")), []);
+  const chains: Record<Chain, ChainKeysOf> = { ...BUILT_IN };
+  for (const entry of served.data?.data ?? [])
+    if (entry.kind === "evm" && !(entry.prefix in chains)) chains[entry.prefix] = { title: entry.coin, keyHint: EVM_KEY_HINT };
   return (
     <>
       <h1 tabIndex={-1}>Watch-only keys</h1>
       <div role="tablist" aria-label="Chain" class="tabs">
-        {(Object.keys(CHAINS) as Chain[]).map((c) => (
+        {Object.keys(chains).map((c) => (
           <button
             key={c}
             type="button"
@@ -36,18 +48,18 @@ export function XpubsPage() {
             aria-controls="xpub-panel"
             onClick={() => setChain(c)}
           >
-            {CHAINS[c].title}
+            {chains[c]!.title}
           </button>
         ))}
       </div>
       <div id="xpub-panel" role="tabpanel" aria-labelledby={`tab-${chain}`}>
-        <ChainKeys key={chain} chain={chain} />
+        <ChainKeys key={chain} chain={chain} keys={chains[chain] ?? BUILT_IN.btc!} />
       </div>
     </>
   );
 }
 
-function ChainKeys({ chain }: { chain: Chain }) {
+function ChainKeys({ chain, keys }: { chain: Chain; keys: ChainKeysOf }) {
   const [page, setPage] = useState(1);
   const records = useLoad(
     () => unwrap(api.GET(xpubPath(chain), { params: { query: { page, per_page: RECORDS_PER_PAGE } } })),
@@ -80,11 +92,11 @@ function ChainKeys({ chain }: { chain: Chain }) {
       <ErrorMessage error={records.error} />
       {records.data && (
         <DataTable
-          caption={`Registered ${CHAINS[chain].title} keys${meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}`}
+          caption={`Registered ${keys.title} keys${meta && meta.last_page > 1 ? `, page ${meta.current_page} of ${meta.last_page}` : ""}`}
           columns={["Id", "Key", "Label", "Issued", "Registered", { hidden: "Actions" }]}
           rows={records.data.data}
           rowKey={(record) => record.id}
-          empty={`No ${CHAINS[chain].title} keys registered.`}
+          empty={`No ${keys.title} keys registered.`}
           renderCells={(record) => (
             <>
               <td>{record.id}</td>
@@ -111,9 +123,9 @@ function ChainKeys({ chain }: { chain: Chain }) {
       <Pager label="Key pages" meta={meta} onPage={setPage} />
       {open !== undefined && <IssuedAddresses chain={chain} id={open} onIssued={() => void records.reload()} />}
       <form class="card" onSubmit={register}>
-        <h2>Register a {CHAINS[chain].title} key</h2>
+        <h2>Register a {keys.title} key</h2>
         <div class="field">
-          <label for="xpub-key">Extended public key ({CHAINS[chain].keyHint})</label>
+          <label for="xpub-key">Extended public key ({keys.keyHint})</label>
           <input
             id="xpub-key"
             required

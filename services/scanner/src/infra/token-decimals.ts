@@ -23,10 +23,11 @@ const CACHE_LIMIT = 100_000;
 const EXECUTION_REVERTED = 3;
 /**
  * What the EVM said of a call that ran and failed, in the words of geth, erigon, reth, nethermind
- * and anvil (`EVM error ReentrancySentryOOG`, `OutOfGas`, `execution reverted`, `invalid opcode`):
- * the same call fails the same way. Any other refusal is the node's trouble: the block waits.
+ * and anvil (`EVM error ReentrancySentryOOG`, `OutOfGas`, `execution reverted`, `invalid opcode`,
+ * nethermind's `VM execution error`): the same call fails the same way. Any other refusal is the
+ * node's trouble (`execution aborted (timeout = 5s)`, a provider's limit): the block waits.
  */
-const EVM_FAILURE = /revert|gas|\boog|oog\b|opcode|invalid jump|stack (underflow|overflow)|evm error|execution/i;
+const EVM_FAILURE = /revert|gas|\boog|oog\b|opcode|invalid jump|stack (underflow|overflow)|evm error|vm execution error/i;
 /**
  * Gas given to `decimals()` (a constant costs under 3,000): a contract that loops or burns gas there
  * fails at once, so a spam token can never hold a block back.

@@ -2,6 +2,7 @@
  * Wires the xpub service from its config: database and migrations, repository, HTTP app and
  * server. `main.ts` calls it; tests call it with their own config.
  */
+import { BUILT_IN_CHAINS } from "@chaingate/chain-registry";
 import { addressIssued, keyMoved } from "@chaingate/contracts";
 import { connectBusInBackground, listenOptions, openServiceDatabase, serveHttpApp, type ServedApp } from "@chaingate/service-kit";
 import type { Logger } from "@chaingate/logger";
@@ -71,9 +72,10 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
       toHistoryEntry: ({ address, index, created_at }) => ({ address, index, created_at: created_at.toISOString() }),
     },
     // Ethereum, then each configured EVM chain under its own prefix: the same keys, paths and answers.
-    ...[ethereumScheme, ...config.EVM_CHAINS.map(({ entry }) => evmScheme(entry.coin, entry.coin))].map((scheme) =>
-      evmChainRoutes(scheme, repositoryOf(scheme)),
-    ),
+    ...[BUILT_IN_CHAINS.ETH, ...config.EVM_CHAINS.map((chain) => chain.entry)].map((entry) => {
+      const scheme = entry.coin === "ETH" ? ethereumScheme : evmScheme(entry.coin, entry.coin);
+      return evmChainRoutes(entry.prefix, scheme, repositoryOf(scheme));
+    }),
   ];
   const http = createXpubApp({
     chains,
@@ -98,10 +100,10 @@ export async function createXpubService(config: XpubConfig, logger: Logger): Pro
 }
 
 /** An EVM chain's routes under `/api/v1/{prefix}/xpub`: addresses answered checksummed and lower-cased. */
-function evmChainRoutes(scheme: KeyScheme, repository: XpubRepository): XpubChainRoutes {
+function evmChainRoutes(prefix: string, scheme: KeyScheme, repository: XpubRepository): XpubChainRoutes {
   return {
     chain: scheme.chain,
-    basePath: `/api/v1/${scheme.chain.toLowerCase()}/xpub`,
+    basePath: `/api/v1/${prefix}/xpub`,
     repository,
     parseKey: scheme.parse,
     toIssued: ({ address, index, path }) => ({ address, address_lowercase: address.toLowerCase(), index, path }),

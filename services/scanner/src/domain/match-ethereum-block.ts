@@ -70,9 +70,19 @@ export interface UnlistedTokenDecimals {
   decimalsOf(contract: string): number | null | undefined;
 }
 
-/** An ERC-20 Transfer log: three topics (an ERC-721 Transfer has four) and one 32-byte amount. */
+/** A Transfer event with both sides indexed: three topics (an ERC-721 Transfer has four). */
+function isTransferLog(log: EthereumLog): boolean {
+  return log.topics.length === 3 && log.topics[0]!.slice(2).toLowerCase() === ERC20_TRANSFER_TOPIC;
+}
+
+/** An ERC-20 Transfer log of any contract: a Transfer with one 32-byte amount. */
 export function isErc20TransferLog(log: EthereumLog): boolean {
-  return log.topics.length === 3 && log.data.length === 66 && log.topics[0]!.slice(2).toLowerCase() === ERC20_TRANSFER_TOPIC;
+  return isTransferLog(log) && log.data.length === 66;
+}
+
+/** The sending and receiving addresses of a Transfer log, lower case. */
+export function transferLogSides(log: EthereumLog): { from: string; to: string } {
+  return { from: `0x${log.topics[1]!.slice(-40).toLowerCase()}`, to: `0x${log.topics[2]!.slice(-40).toLowerCase()}` };
 }
 
 export function matchEthereumBlock(
@@ -158,35 +168,16 @@ export function matchEthereumBlock(
     // A log's position is its index within the transaction, not the block's logIndex: the same
     // transfer mined again in another block keeps its identity (and continues its generations).
     for (const [logPosition, log] of (tx.logs ?? []).entries()) {
-      const logToken = tokens.get(log.address.toLowerCase());
-      if (!logToken && anyToken) {
-        if (isErc20TransferLog(log)) matchUnlistedToken(coin, tx.hash, logPosition, log, anyToken, index, matches);
-        continue;
+      const contract = log.address.toLowerCase();
+      const logToken = tokens.get(contract);
+      // Most logs are of no listed token: only while a webhook wants all tokens is each one's topic read.
+      if ((!logToken && !anyToken) || !isTransferLog(log)) continue;
+      if (logToken) {
+        const listed = { currency: logToken.symbol, decimals: logToken.decimals, tokenContract: logToken.displayContract };
+        matchTransferLog(coin, tx.hash, logPosition, log, "tokens", () => listed, index, matches);
+      } else if (anyToken && isErc20TransferLog(log)) {
+        matchTransferLog(coin, tx.hash, logPosition, log, "anyToken", () => unlistedToken(coin, contract, anyToken), index, matches);
       }
-      if (!logToken || log.topics.length !== 3 || log.topics[0]!.slice(2).toLowerCase() !== ERC20_TRANSFER_TOPIC) continue;
-      const logFrom = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
-      const logTo = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
-      collectMatches(
-        index,
-        { coin, toKey: logTo, fromKey: logFrom, optInOnly: "tokens" },
-        () => {
-          const rawAmount = hexToBaseUnits(log.data);
-          return {
-            coin,
-            currency: logToken.symbol,
-            from: logFrom,
-            to: logTo,
-            amount: formatUnits(rawAmount, logToken.decimals),
-            rawAmount,
-            decimals: logToken.decimals,
-            tokenContract: logToken.displayContract,
-            txid: tx.hash,
-            position: logPosition,
-            executionStatus: SUCCESS,
-          };
-        },
-        matches,
-      );
     }
   }
   return matches;
@@ -223,37 +214,40 @@ function matchInternalTransfer(
   );
 }
 
-/** A Transfer log of a contract off the chain's token list, for webhooks with all_tokens. */
-function matchUnlistedToken(
+/** What a token transfer reports of its token: its name in `currency`, its scale and contract. */
+interface LogToken {
+  currency: string;
+  decimals: number;
+  tokenContract: string;
+}
+
+/** A Transfer log (listed token, or an unlisted one for webhooks with all_tokens) matched on both its sides. */
+function matchTransferLog(
   coin: Coin,
   txid: string,
   position: number,
   log: EthereumLog,
-  unlisted: UnlistedTokenDecimals,
+  optInOnly: "tokens" | "anyToken",
+  token: () => LogToken,
   index: WatchIndex,
   into: Match[],
 ): void {
-  const from = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
-  const to = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
+  const { from, to } = transferLogSides(log);
   collectMatches(
     index,
-    { coin, toKey: to, fromKey: from, optInOnly: "anyToken" },
+    { coin, toKey: to, fromKey: from, optInOnly },
     () => {
-      const contract = log.address.toLowerCase();
-      const decimals = unlisted.decimalsOf(contract);
-      // Never reported with a guessed scale: the block waits until the contract was read.
-      if (decimals === undefined) throw new Error(`${coin}: decimals of ${contract} not read before matching`);
+      const { currency, decimals, tokenContract } = token();
       const rawAmount = hexToBaseUnits(log.data);
       return {
         coin,
-        // The contract, never a symbol: anyone can deploy a token that calls itself USDT.
-        currency: contract,
+        currency,
         from,
         to,
-        amount: formatUnits(rawAmount, decimals ?? 0),
+        amount: formatUnits(rawAmount, decimals),
         rawAmount,
-        decimals: decimals ?? 0,
-        tokenContract: contract,
+        decimals,
+        tokenContract,
         txid,
         position,
         executionStatus: SUCCESS,
@@ -261,4 +255,13 @@ function matchUnlistedToken(
     },
     into,
   );
+}
+
+/** A contract off the chain's token list, as its decimals were read (see token-decimals.ts). */
+function unlistedToken(coin: Coin, contract: string, unlisted: UnlistedTokenDecimals): LogToken {
+  const decimals = unlisted.decimalsOf(contract);
+  // Never reported with a guessed scale: the block waits until the contract was read.
+  if (decimals === undefined) throw new Error(`${coin}: decimals of ${contract} not read before matching`);
+  // The contract, never a symbol: anyone can deploy a token that calls itself USDT.
+  return { currency: contract, decimals: decimals ?? 0, tokenContract: contract };
 }

@@ -9,7 +9,13 @@
 import type { Coin } from "@chaingate/contracts";
 import { NodeRpcError, type NodeClient } from "@chaingate/node-client";
 import type { Kysely } from "kysely";
-import { isErc20TransferLog, type EthereumBlock, type EthereumTokens, type UnlistedTokenDecimals } from "../domain/match-ethereum-block.ts";
+import {
+  isErc20TransferLog,
+  transferLogSides,
+  type EthereumBlock,
+  type EthereumTokens,
+  type UnlistedTokenDecimals,
+} from "../domain/match-ethereum-block.ts";
 import type { WatchIndex } from "../domain/watch-index.ts";
 import type { ScannerDatabase } from "./database-schema.ts";
 
@@ -61,8 +67,7 @@ export function createTokenDecimals(options: {
         for (const log of tx.logs ?? []) {
           const contract = log.address.toLowerCase();
           if (listed.has(contract) || known.has(contract) || wanted.has(contract) || !isErc20TransferLog(log)) continue;
-          const to = `0x${log.topics[2]!.slice(-40).toLowerCase()}`;
-          const from = `0x${log.topics[1]!.slice(-40).toLowerCase()}`;
+          const { from, to } = transferLogSides(log);
           if (index.watchers(coin, to) !== undefined || index.watchers(coin, from) !== undefined) wanted.add(contract);
         }
       }
